@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+)
+
+// usageError marks a command-line usage error (exit code 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error (exit code 2).
+func usagef(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
+
+// failedError marks a completed command whose report says the input was
+// refused or a gate failed (exit code 1). msg is an optional one-line summary
+// for stderr; the report itself was already written to stdout.
+type failedError struct{ msg string }
+
+func (e *failedError) Error() string { return "failed: " + e.msg }
+
+// failed returns a failedError with a one-line summary.
+func failed(format string, a ...any) error { return &failedError{fmt.Sprintf(format, a...)} }
+
+// commandFactories is the list of subcommand constructors; each command
+// file adds its constructor in an init function.
+var commandFactories []func(*app) *cobra.Command
+
+// register adds a subcommand constructor.
+func register(f func(*app) *cobra.Command) { commandFactories = append(commandFactories, f) }
+
+// app carries what every command shares: configuration and output streams.
+type app struct {
+	cfg    *viper.Viper
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func newRootCmd() *cobra.Command {
+	a := &app{cfg: viper.New(), stdout: os.Stdout, stderr: os.Stderr}
+	var cfgFile string
+	root := &cobra.Command{
+		Use:           "verdict",
+		Short:         "Blinded human semantic adjudication of LLM-agent answers, and a deterministic scorer",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.loadConfig(cfgFile)
+		},
+	}
+	root.PersistentFlags().StringVar(&cfgFile, "config", "", "config file (default: $XDG_CONFIG_HOME/verdict/verdict.yaml)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	for _, f := range commandFactories {
+		c := f(a)
+		wrapArgs(c)
+		root.AddCommand(c)
+	}
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	return root
+}
+
+// wrapArgs makes positional-argument validation failures usage errors.
+func wrapArgs(c *cobra.Command) {
+	if c.Args != nil {
+		orig := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := orig(cmd, args); err != nil {
+				return &usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		wrapArgs(sub)
+	}
+}
+
+// loadConfig reads verdict.yaml from --config or the XDG config dir, and
+// VERDICT_* environment variables. A missing default file is not an error.
+func (a *app) loadConfig(explicit string) error {
+	v := a.cfg
+	v.SetEnvPrefix("VERDICT")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
+	v.AutomaticEnv()
+	if explicit != "" {
+		v.SetConfigFile(explicit)
+		if err := v.ReadInConfig(); err != nil {
+			return usagef("reading config %s: %v", explicit, err)
+		}
+		return nil
+	}
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".config")
+		}
+	}
+	if dir == "" {
+		return nil
+	}
+	path := filepath.Join(dir, "verdict", "verdict.yaml")
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	v.SetConfigFile(path)
+	if err := v.ReadInConfig(); err != nil {
+		return usagef("reading config %s: %v", path, err)
+	}
+	return nil
+}
+
+// formatFlag adds the --format flag with the allowed values and returns a
+// pointer to its value; checkFormat validates it.
+func formatFlag(c *cobra.Command, allowed ...string) *string {
+	var f string
+	c.Flags().StringVar(&f, "format", allowed[0], "output format: "+strings.Join(allowed, "|"))
+	c.PreRunE = chainPreRun(c.PreRunE, func(cmd *cobra.Command, args []string) error {
+		for _, x := range allowed {
+			if f == x {
+				return nil
+			}
+		}
+		return usagef("--format %q: want one of %s", f, strings.Join(allowed, ", "))
+	})
+	return &f
+}
+
+func chainPreRun(prev, next func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	if prev == nil {
+		return next
+	}
+	return func(c *cobra.Command, args []string) error {
+		if err := prev(c, args); err != nil {
+			return err
+		}
+		return next(c, args)
+	}
+}
