@@ -295,18 +295,18 @@ func SortFieldKeys(keys []FieldKey) {
 }
 
 func compareFieldKeys(a, b FieldKey) int {
-	if c := compareIDs(a.Item, b.Item); c != 0 {
+	if c := naturalCompare(a.Item, b.Item); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
 		return c
 	}
-	return compareIDs(a.Target, b.Target)
+	return naturalCompare(a.Target, b.Target)
 }
 
-// compareIDs compares IDs like "O12": by non-digit prefix, then numeric
+// naturalCompare compares IDs like "O12": by non-digit prefix, then numeric
 // suffix, then the whole string.
-func compareIDs(a, b string) int {
+func naturalCompare(a, b string) int {
 	pa, na := splitID(a)
 	pb, nb := splitID(b)
 	if c := cmp.Compare(pa, pb); c != 0 {

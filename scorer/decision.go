@@ -73,15 +73,12 @@ type Thresholds struct {
 	// required (4 of 8, or 2 of 4).
 	MinTasksImproved int `json:"min_tasks_improved"`
 	// TaskMedianR (0.80), MacroMedianR (0.90), MinGain (0.10), MaxTaskLoss
-	// (0.05) are the quality thresholds; Aggregate (1.10), Task (1.15) and
-	// Pair (1.25) the cost/time ratio bounds, all inclusive.
+	// (0.05) are the quality thresholds, all inclusive. The cost/time ratio
+	// bounds (1.10, 1.15, 1.25) belong to the accounting gates.
 	TaskMedianR  Fraction `json:"task_median_r"`
 	MacroMedianR Fraction `json:"macro_median_r"`
 	MinGain      Fraction `json:"min_gain"`
 	MaxTaskLoss  Fraction `json:"max_task_loss"`
-	Aggregate    Fraction `json:"aggregate_ratio_bound"`
-	Task         Fraction `json:"task_ratio_bound"`
-	Pair         Fraction `json:"pair_ratio_bound"`
 }
 
 // PhaseThresholds returns the thresholds of a phase: CONTRACT §4 for
@@ -89,8 +86,7 @@ type Thresholds struct {
 // reported against round 2's numbers but never decided).
 func PhaseThresholds(p campaign.Phase) Thresholds {
 	t := Thresholds{Tasks: 8, Repetitions: 3, MinTasksImproved: 4,
-		TaskMedianR: Frac(4, 5), MacroMedianR: Frac(9, 10), MinGain: Frac(1, 10), MaxTaskLoss: Frac(1, 20),
-		Aggregate: Frac(11, 10), Task: Frac(23, 20), Pair: Frac(5, 4)}
+		TaskMedianR: Frac(4, 5), MacroMedianR: Frac(9, 10), MinGain: Frac(1, 10), MaxTaskLoss: Frac(1, 20)}
 	if p != campaign.PhaseEvaluation {
 		t.Tasks, t.Repetitions, t.MinTasksImproved = 4, 1, 2
 	}
@@ -128,9 +124,10 @@ const (
 	GateCondition2 = "condition-2-coverage"
 	GateCondition3 = "condition-3-improvement"
 	GateCondition4 = "condition-4-protocol"
-	GateCost       = "cost"
-	GateTime       = "time"
-	GateSession    = "session-limits"
+	// GateAccounting stands for every cost-and-time gate when no accounting
+	// was measured at all; otherwise each accounting gate keeps its own name
+	// (GateCostAggregate, GateTimePairedWorkflow, ...).
+	GateAccounting = "cost-and-time"
 	GateOracle     = "oracle"
 )
 
@@ -234,12 +231,7 @@ func decide(sc *Scorecard) {
 		{ID: "protocol-gate", Observed: fmt.Sprintf("%d of %d B reviews fail", protoFail, nB), Threshold: "0", Pass: protoFail == 0 && nB > 0},
 	}))
 
-	for _, metric := range []string{GateCost, GateTime} {
-		gates = append(gates, ratioGate(sc, eligible, th, metric))
-	}
-	gates = append(gates, newGate(GateSession, "CONTRACT §5 per-session limits", []GateCheck{{ID: "sessions-over-limit",
-		Observed:  fmt.Sprintf("%d: %s", len(sc.CostTime.SessionLimitFailures), strings.Join(sc.CostTime.SessionLimitFailures, ", ")),
-		Threshold: "0", Pass: len(sc.CostTime.SessionLimitFailures) == 0}}))
+	gates = append(gates, accountingDecisionGates(sc.Accounting)...)
 	var defects []string
 	for _, t := range sc.Tasks {
 		for _, o := range t.OracleDefects {
@@ -290,43 +282,49 @@ func decide(sc *Scorecard) {
 	sc.Decision = d
 }
 
-// ratioGate builds the cost or time gate: aggregate ≤ 1.10, each task
-// median ≤ 1.15, each paired complete workflow ≤ 1.25, all measured
-// (CONTRACT §4, EVALUATOR-CONTROLS C14: an individual outlier fails even
-// when the aggregate is green).
-func ratioGate(sc *Scorecard, eligible []TaskScore, th Thresholds, metric string) DecisionGate {
-	agg, unknown := sc.CostRatio, sc.CostTime.CostUnknown
-	if metric == GateTime {
-		agg, unknown = sc.TimeRatio, sc.CostTime.TimeUnknown
+// ReasonNoAccounting: no accounting report was handed to the scorer, so
+// every cost and time value is unknown and the cost-and-time gate fails.
+const ReasonNoAccounting campaign.Reason = "no-accounting"
+
+// accountingDecisionGates turns each accounting gate (cost basis, aggregate,
+// task-median and paired-workflow ratios for cost and for time, per-session
+// limits, shared-draft billing) into an independent decision gate of its own
+// name. Without an accounting report one failing gate says so.
+func accountingDecisionGates(acct *AccountingReport) []DecisionGate {
+	if acct == nil {
+		return []DecisionGate{newGate(GateAccounting, "CONTRACT §4 Complete cost and time", []GateCheck{{ID: string(ReasonNoAccounting),
+			Observed: "unknown", Threshold: "measured", Pass: false}})}
 	}
-	var checks []GateCheck
-	if unknown != "" {
-		checks = append(checks, GateCheck{ID: "measured", Observed: "unknown: " + unknown, Threshold: "measured", Pass: false})
-	}
-	checks = append(checks, GateCheck{ID: "aggregate", Observed: fracOrUnknown(agg), Threshold: "≤ " + th.Aggregate.Decimal(),
-		Pass: atMost(agg, th.Aggregate)})
-	for _, t := range eligible {
-		r := t.CostRatio
-		if metric == GateTime {
-			r = t.TimeRatio
+	out := make([]DecisionGate, 0, len(acct.Gates))
+	for _, g := range acct.Gates {
+		id := "within-bound"
+		if !g.Pass {
+			id = string(g.Reason)
 		}
-		checks = append(checks, GateCheck{ID: "task:" + t.Task, Observed: fracOrUnknown(r), Threshold: "≤ " + th.Task.Decimal(),
-			Pass: atMost(r, th.Task)})
+		out = append(out, DecisionGate{ID: g.Name, Rule: "CONTRACT §4 Complete cost and time; CONTRACT §5; EVALUATOR-CONTROLS C14, C20, C21",
+			Pass: g.Pass, Checks: []GateCheck{{ID: id, Observed: g.Detail, Threshold: accountingThreshold(g.Name), Pass: g.Pass}}})
 	}
-	elig := map[string]bool{}
-	for _, t := range eligible {
-		elig[t.Task] = true
+	return out
+}
+
+func accountingThreshold(name string) string {
+	switch name {
+	case GateCostAggregate, GateTimeAggregate:
+		return "≤ 1.10"
+	case GateCostTaskMedian, GateTimeTaskMedian:
+		return "≤ 1.15"
+	case GateCostPairedWorkflow, GateTimePairedWorkflow:
+		return "≤ 1.25"
+	case GateSessionDuration:
+		return "≤ 4 min"
+	case GateSessionInput:
+		return "≤ 90,000"
+	case GateSessionOutput:
+		return "≤ 8,000"
+	case GateCostBasis, GateTimeBasis:
+		return "verified tariff, every value measured"
+	case GateSharedDraftBilling:
+		return "shared draft billed once"
 	}
-	for _, p := range sc.Pairs {
-		if !elig[p.Task] {
-			continue
-		}
-		r := p.CostRatio
-		if metric == GateTime {
-			r = p.TimeRatio
-		}
-		checks = append(checks, GateCheck{ID: fmt.Sprintf("pair:%s/%d", p.Task, p.Repetition), Observed: fracOrUnknown(r),
-			Threshold: "≤ " + th.Pair.Decimal(), Pass: atMost(r, th.Pair)})
-	}
-	return newGate(metric, "CONTRACT §4 Complete cost and time; EVALUATOR-CONTROLS C14, C21", checks)
+	return "pass"
 }

@@ -21,9 +21,6 @@ func TestDecisionBranchesAndGateEdges(t *testing.T) {
 			in.setK(task, r, arm, k)
 		}
 	}
-	setCost := func(in *ScoreInput, task string, rep int, arm Arm, v int64) {
-		in.workflow(task, rep, arm).CostUnits = i64(v)
-	}
 	cases := []struct {
 		name    string
 		build   func() *ScoreInput
@@ -109,68 +106,36 @@ func TestDecisionBranchesAndGateEdges(t *testing.T) {
 			r.Grades = setGrade(r.Grades, KindCitation, "K1", ValueDoesNotSupport)
 			return in
 		}, kind: DecisionAllGatesPass},
-		{name: "cost aggregate exactly 1.10 passes", build: func() *ScoreInput {
+		{name: "C21 only the paired-workflow cost bound fails", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
-			forTasks(1, 8, func(id string) {
-				for r := 1; r <= 3; r++ {
-					setCost(in, id, r, ArmB, 1100)
-				}
-			})
+			in.failAccounting(GateCostPairedWorkflow, "cost-pair-ratio-exceeded")
 			return in
-		}, kind: DecisionAllGatesPass},
-		{name: "cost aggregate just above 1.10 fails cost only", build: func() *ScoreInput {
-			in := testInput(eval, 8, 3, 10, 8, 10)
-			forTasks(1, 8, func(id string) {
-				for r := 1; r <= 3; r++ {
-					setCost(in, id, r, ArmB, 1101)
-				}
-			})
-			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCost}},
-		{name: "task cost ratio exactly 1.15 passes", build: func() *ScoreInput {
-			in := testInput(eval, 8, 3, 10, 8, 10)
-			for r := 1; r <= 3; r++ {
-				setCost(in, "T1", r, ArmB, 1150)
-			}
-			return in
-		}, kind: DecisionAllGatesPass},
-		{name: "task cost ratio just above 1.15 fails", build: func() *ScoreInput {
-			in := testInput(eval, 8, 3, 10, 8, 10)
-			for r := 1; r <= 3; r++ {
-				setCost(in, "T1", r, ArmB, 1151)
-			}
-			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCost}},
-		{name: "pair cost ratio exactly 1.25 passes", build: func() *ScoreInput {
-			in := testInput(eval, 8, 3, 10, 8, 10)
-			setCost(in, "T1", 1, ArmB, 1250)
-			return in
-		}, kind: DecisionAllGatesPass},
-		{name: "C14 pair outlier above 1.25 fails with a green aggregate", build: func() *ScoreInput {
-			in := testInput(eval, 8, 3, 10, 8, 10)
-			setCost(in, "T1", 1, ArmB, 1251)
-			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCost}},
+		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCostPairedWorkflow}},
 		{name: "time is gated independently of cost", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
-			in.workflow("T5", 3, ArmB).TimeNS = i64(1251)
+			in.failAccounting(GateTimeAggregate, "time-aggregate-ratio-exceeded")
 			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateTime}},
-		{name: "unmeasured cost is unknown and fails", build: func() *ScoreInput {
+		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateTimeAggregate}},
+		{name: "C18 missing tariff fails the cost basis", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
-			in.workflow("T5", 3, ArmA).CostUnits = nil
+			in.failAccounting(GateCostBasis, "tariff-missing")
 			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCost}},
-		{name: "missing tariff makes cost unknown", build: func() *ScoreInput {
-			in := testInput(eval, 8, 3, 10, 8, 10)
-			in.CostTime.CostUnknown = "no price card"
-			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCost}},
+		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCostBasis}},
 		{name: "session over an absolute limit", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
-			in.CostTime.SessionLimitFailures = []string{"S9: 8001 output tokens > 8000"}
+			in.failAccounting(GateSessionOutput, "session-output-exceeded")
 			return in
-		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateSession}},
+		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateSessionOutput}},
+		{name: "no accounting is unknown, never a pass", build: func() *ScoreInput {
+			in := testInput(eval, 8, 3, 10, 8, 10)
+			in.Accounting = nil
+			return in
+		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateAccounting}},
+		{name: "no gain and a cost failure are both reported", build: func() *ScoreInput {
+			in := testInput(eval, 8, 3, 10, 9, 9)
+			in.failAccounting(GateCostAggregate, "cost-aggregate-ratio-exceeded")
+			return in
+		}, kind: DecisionNoGain, failing: []string{GateCondition3, GateCostAggregate}},
 		{name: "C22 oracle defect invalidates task and campaign gate", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
 			r := in.run("T4", 1, ArmA)
@@ -247,7 +212,6 @@ func TestEvaluateAggregates(t *testing.T) {
 	in := testInput(campaign.PhaseEvaluation, 8, 3, 10, 8, 10)
 	in.setK("T1", 1, ArmB, 7)
 	in.setK("T1", 2, ArmB, 9)
-	in.workflow("T1", 1, ArmB).CostUnits = i64(1200)
 	sc, err := Evaluate(*in)
 	if err != nil {
 		t.Fatal(err)
@@ -256,8 +220,8 @@ func TestEvaluateAggregates(t *testing.T) {
 	if t1.Task != "T1" || t1.B.MedianR.Cmp(Frac(9, 10)) != 0 || t1.B.MinR.Cmp(Frac(7, 10)) != 0 {
 		t.Errorf("T1 B median/min = %v/%v, want 9/10, 7/10", t1.B.MedianR, t1.B.MinR)
 	}
-	if len(sc.Pairs) != 24 || sc.Pairs[0].CostRatio.Cmp(Frac(6, 5)) != 0 {
-		t.Errorf("pairs = %d, first cost ratio %v", len(sc.Pairs), sc.Pairs[0].CostRatio)
+	if len(sc.Pairs) != 24 || sc.Pairs[0].DeltaR.Cmp(Frac(-1, 10)) != 0 || sc.Pairs[0].Order != campaign.OrderAFirst {
+		t.Errorf("pairs = %d, first %+v", len(sc.Pairs), sc.Pairs[0])
 	}
 	if len(sc.Repositories) != 4 || len(sc.Repositories[0].Tasks) != 2 {
 		t.Errorf("repositories = %+v", sc.Repositories)
@@ -268,8 +232,5 @@ func TestEvaluateAggregates(t *testing.T) {
 	}
 	if sc.UncertaintyCases != 24 || sc.UncertaintyCredited != 24 {
 		t.Errorf("uncertainty %d/%d", sc.UncertaintyCredited, sc.UncertaintyCases)
-	}
-	if sc.ReviewCostRatio == nil || sc.ReviewCostRatio.Cmp(Frac(1, 1)) != 0 {
-		t.Errorf("review cost ratio %v", sc.ReviewCostRatio)
 	}
 }

@@ -17,42 +17,6 @@ type TaskInput struct {
 	Obligations []campaign.TruthObligation `json:"-"`
 }
 
-// WorkflowMeasure is one complete workflow's measured cost and time
-// (CONTRACT §4 "Complete cost and time"): draft D allocated to the arm plus
-// that arm's review and validation. A nil pointer is unmeasured ("unknown",
-// never zero) and fails its gate.
-type WorkflowMeasure struct {
-	Task       string `json:"task"`
-	Repetition int    `json:"repetition"`
-	Arm        Arm    `json:"arm"`
-	// CostUnits is the reference cost in the accounting's exact integer unit.
-	CostUnits *int64 `json:"cost_units"`
-	// TimeNS is the operational workflow duration in nanoseconds.
-	TimeNS *int64 `json:"time_ns"`
-	// ReviewCostUnits and ReviewTimeNS are the review-only parts, reported
-	// so the shared draft cannot hide overhead (never gated).
-	ReviewCostUnits *int64 `json:"review_cost_units"`
-	ReviewTimeNS    *int64 `json:"review_time_ns"`
-}
-
-// CostTimeInput is what the accounting hands the decision: every complete
-// workflow's cost and time, the unit of cost, the per-session absolute
-// limit violations (4 minutes, 90,000 input and 8,000 output tokens per
-// session, CONTRACT §5) and a reason when cost cannot be measured at all
-// (for example a missing tariff, C18).
-type CostTimeInput struct {
-	// CostUnit names the integer unit of CostUnits, e.g. "1e-7 USD".
-	CostUnit string `json:"cost_unit"`
-	// Workflows lists every complete workflow of every run.
-	Workflows []WorkflowMeasure `json:"workflows"`
-	// SessionLimitFailures names each session over an absolute limit.
-	SessionLimitFailures []string `json:"session_limit_failures"`
-	// CostUnknown, when non-empty, says why no cost can be measured.
-	CostUnknown string `json:"cost_unknown,omitempty"`
-	// TimeUnknown, when non-empty, says why no time can be measured.
-	TimeUnknown string `json:"time_unknown,omitempty"`
-}
-
 // Prerequisite is one execution-validity prerequisite (CONTRACT §4–§5,
 // C15, C17, C18): its ID, whether it holds, and what failed.
 type Prerequisite struct {
@@ -62,16 +26,18 @@ type Prerequisite struct {
 }
 
 // ScoreInput is the whole input of Evaluate: the campaign identity and
-// phase, tasks, every review session's RunInput, the accounting's cost and
-// time, and the execution-validity prerequisites from the accounting.
+// phase, tasks, every review session's RunInput, the accounting report and
+// the execution-validity prerequisites.
 type ScoreInput struct {
-	CampaignID    string         `json:"campaign_id"`
-	Synthetic     bool           `json:"synthetic"`
-	Phase         campaign.Phase `json:"phase"`
-	Tasks         []TaskInput    `json:"tasks"`
-	Runs          []RunInput     `json:"runs"`
-	CostTime      CostTimeInput  `json:"cost_time"`
-	Prerequisites []Prerequisite `json:"prerequisites"`
+	CampaignID string         `json:"campaign_id"`
+	Synthetic  bool           `json:"synthetic"`
+	Phase      campaign.Phase `json:"phase"`
+	Tasks      []TaskInput    `json:"tasks"`
+	Runs       []RunInput     `json:"runs"`
+	// Accounting is the complete cost-and-time accounting and its gates
+	// (CONTRACT §4–§5); nil means unmeasured and fails the cost/time gate.
+	Accounting    *AccountingReport `json:"-"`
+	Prerequisites []Prerequisite    `json:"prerequisites"`
 }
 
 // ArmTaskScore is one arm's aggregate over a task's repetitions.
@@ -90,10 +56,6 @@ type ArmTaskScore struct {
 	CriticalCompletionFailures int `json:"critical_completion_failures"`
 	SourceGateFailures         int `json:"source_gate_failures"`
 	ValidFailures              int `json:"valid_failures"`
-	// MedianCost and MedianTime are task medians of the complete workflow;
-	// nil when any workflow is unmeasured.
-	MedianCost *Fraction `json:"median_cost_units"`
-	MedianTime *Fraction `json:"median_time_ns"`
 }
 
 // TaskScore is one task's scorecard row (CONTRACT §4 "task medians").
@@ -115,9 +77,9 @@ type TaskScore struct {
 	// Improved is DeltaR > 0; Regressed is a decrease greater than 0.05.
 	Improved  bool `json:"improved"`
 	Regressed bool `json:"regressed"`
-	// CostRatio and TimeRatio are B/A task-median ratios; nil when unknown.
-	CostRatio *Fraction `json:"cost_ratio"`
-	TimeRatio *Fraction `json:"time_ratio"`
+	// CostRatio and TimeRatio are the accounting's B/A task-median ratios.
+	CostRatio Ratio `json:"cost_ratio"`
+	TimeRatio Ratio `json:"time_ratio"`
 }
 
 // PairOutcome is one repetition's paired A/B outcome (CONTRACT §2: every
@@ -133,9 +95,10 @@ type PairOutcome struct {
 	AR         Fraction       `json:"a_r"`
 	BR         Fraction       `json:"b_r"`
 	DeltaR     Fraction       `json:"delta_r"`
-	// CostRatio and TimeRatio are the paired complete-workflow B/A ratios.
-	CostRatio *Fraction `json:"cost_ratio"`
-	TimeRatio *Fraction `json:"time_ratio"`
+	// CostRatio and TimeRatio are the accounting's paired complete-workflow
+	// B/A ratios (unknown when the accounting has no such pair).
+	CostRatio Ratio `json:"cost_ratio"`
+	TimeRatio Ratio `json:"time_ratio"`
 }
 
 // RepositorySummary aggregates a repository's eligible tasks.
@@ -165,17 +128,11 @@ type Scorecard struct {
 	// obligations credited across all B reviews (condition 2).
 	UncertaintyCredited int `json:"uncertainty_credited_b"`
 	UncertaintyCases    int `json:"uncertainty_cases_b"`
-	// CostRatio and TimeRatio are the aggregate B/A ratios (sum of B task
-	// medians / sum of A task medians); ReviewCostRatio and ReviewTimeRatio
-	// the review-only ones. Nil when unknown.
-	CostRatio       *Fraction      `json:"cost_ratio"`
-	TimeRatio       *Fraction      `json:"time_ratio"`
-	ReviewCostRatio *Fraction      `json:"review_cost_ratio"`
-	ReviewTimeRatio *Fraction      `json:"review_time_ratio"`
-	CostTime        CostTimeInput  `json:"cost_time"`
-	Prerequisites   []Prerequisite `json:"prerequisites"`
-	Gates           []DecisionGate `json:"gates"`
-	Decision        Decision       `json:"decision"`
+	// Accounting is the complete cost-and-time accounting (nil: unmeasured).
+	Accounting    *AccountingReport `json:"accounting"`
+	Prerequisites []Prerequisite    `json:"prerequisites"`
+	Gates         []DecisionGate    `json:"gates"`
+	Decision      Decision          `json:"decision"`
 }
 
 // Evaluate scores every run (ScoreRun), aggregates tasks, pairs and
@@ -185,10 +142,10 @@ type Scorecard struct {
 // an unknown task); refusals are *campaign.Error values.
 func Evaluate(in ScoreInput) (*Scorecard, error) {
 	sc := &Scorecard{CampaignID: in.CampaignID, Synthetic: in.Synthetic, Phase: in.Phase,
-		CostTime: normalizeCostTime(in.CostTime), Prerequisites: slices.Clone(in.Prerequisites)}
+		Accounting: in.Accounting, Prerequisites: slices.Clone(in.Prerequisites)}
 	slices.SortFunc(sc.Prerequisites, func(a, b Prerequisite) int { return cmp.Compare(a.ID, b.ID) })
 	tasks := slices.Clone(in.Tasks)
-	slices.SortFunc(tasks, func(a, b TaskInput) int { return compareIDs(a.ID, b.ID) })
+	slices.SortFunc(tasks, func(a, b TaskInput) int { return naturalCompare(a.ID, b.ID) })
 	byTask := map[string]*TaskInput{}
 	for i := range tasks {
 		byTask[tasks[i].ID] = &tasks[i]
@@ -207,7 +164,7 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 		runs = append(runs, rs)
 	}
 	slices.SortFunc(runs, func(a, b RunScore) int {
-		if c := compareIDs(a.Task, b.Task); c != 0 {
+		if c := naturalCompare(a.Task, b.Task); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.Repetition, b.Repetition); c != 0 {
@@ -217,11 +174,10 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 	})
 	sc.Runs = runs
 
-	measures := indexMeasures(sc.CostTime)
 	for _, t := range tasks {
-		sc.Tasks = append(sc.Tasks, scoreTask(t, runs, measures, sc.CostTime))
+		sc.Tasks = append(sc.Tasks, scoreTask(t, runs, in.Accounting))
 	}
-	sc.Pairs = pairOutcomes(runs, measures, sc.CostTime)
+	sc.Pairs = pairOutcomes(runs, in.Accounting)
 	sc.Repositories = repositorySummaries(sc.Tasks)
 	var ma, mb []Fraction
 	for _, t := range sc.Tasks {
@@ -230,7 +186,7 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 			mb = append(mb, *t.B.MedianR)
 		}
 	}
-	sc.MacroMedianRA, sc.MacroMedianRB = Mean(ma), Mean(mb)
+	sc.MacroMedianRA, sc.MacroMedianRB = MeanFraction(ma), MeanFraction(mb)
 	if sc.MacroMedianRA != nil && sc.MacroMedianRB != nil {
 		g := sub(*sc.MacroMedianRB, *sc.MacroMedianRA)
 		sc.MacroGain = &g
@@ -241,89 +197,11 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 			sc.UncertaintyCredited += int(r.U.Num())
 		}
 	}
-	sc.CostRatio, sc.TimeRatio = aggregateRatio(sc.Tasks, func(a ArmTaskScore) *Fraction { return a.MedianCost }),
-		aggregateRatio(sc.Tasks, func(a ArmTaskScore) *Fraction { return a.MedianTime })
-	sc.ReviewCostRatio = reviewRatio(sc.Tasks, measures, sc.CostTime, true)
-	sc.ReviewTimeRatio = reviewRatio(sc.Tasks, measures, sc.CostTime, false)
 	decide(sc)
 	return sc, nil
 }
 
-func normalizeCostTime(c CostTimeInput) CostTimeInput {
-	c.Workflows = slices.Clone(c.Workflows)
-	slices.SortFunc(c.Workflows, func(a, b WorkflowMeasure) int {
-		if x := compareIDs(a.Task, b.Task); x != 0 {
-			return x
-		}
-		if x := cmp.Compare(a.Repetition, b.Repetition); x != 0 {
-			return x
-		}
-		return cmp.Compare(a.Arm, b.Arm)
-	})
-	c.SessionLimitFailures = slices.Clone(c.SessionLimitFailures)
-	if c.SessionLimitFailures == nil {
-		c.SessionLimitFailures = []string{}
-	}
-	slices.Sort(c.SessionLimitFailures)
-	if c.Workflows == nil {
-		c.Workflows = []WorkflowMeasure{}
-	}
-	return c
-}
-
-type measureKey struct {
-	task string
-	rep  int
-	arm  Arm
-}
-
-func indexMeasures(c CostTimeInput) map[measureKey]WorkflowMeasure {
-	m := make(map[measureKey]WorkflowMeasure, len(c.Workflows))
-	for _, w := range c.Workflows {
-		m[measureKey{w.Task, w.Repetition, w.Arm}] = w
-	}
-	return m
-}
-
-// measure returns the chosen value of a workflow as a Fraction, or nil when
-// unmeasured.
-func measure(m map[measureKey]WorkflowMeasure, ct CostTimeInput, k measureKey, cost, review bool) *Fraction {
-	if cost && ct.CostUnknown != "" || !cost && ct.TimeUnknown != "" {
-		return nil
-	}
-	w, ok := m[k]
-	if !ok {
-		return nil
-	}
-	var p *int64
-	switch {
-	case cost && !review:
-		p = w.CostUnits
-	case cost && review:
-		p = w.ReviewCostUnits
-	case !cost && !review:
-		p = w.TimeNS
-	default:
-		p = w.ReviewTimeNS
-	}
-	if p == nil || *p < 0 {
-		return nil
-	}
-	f := Frac(*p, 1)
-	return &f
-}
-
-func ratio(b, a *Fraction) *Fraction {
-	if a == nil || b == nil || a.Num() <= 0 {
-		return nil
-	}
-	r := b.Rat()
-	r.Quo(r, a.Rat())
-	f := fromRat(r)
-	return &f
-}
-
-func scoreTask(t TaskInput, runs []RunScore, m map[measureKey]WorkflowMeasure, ct CostTimeInput) TaskScore {
+func scoreTask(t TaskInput, runs []RunScore, acct *AccountingReport) TaskScore {
 	ts := TaskScore{Task: t.ID, Repository: t.Repository, Category: t.Category, Eligible: true, OracleDefects: []string{}}
 	for _, o := range t.Obligations {
 		if o.Answerable {
@@ -334,8 +212,7 @@ func scoreTask(t TaskInput, runs []RunScore, m map[measureKey]WorkflowMeasure, c
 	}
 	arm := func(a Arm) ArmTaskScore {
 		s := ArmTaskScore{R: []Fraction{}}
-		var us, costs, times []Fraction
-		costKnown, timeKnown := true, true
+		var us []Fraction
 		for _, r := range runs {
 			if r.Task != t.ID || r.Arm != a {
 				continue
@@ -355,34 +232,17 @@ func scoreTask(t TaskInput, runs []RunScore, m map[measureKey]WorkflowMeasure, c
 				s.ValidFailures++
 			}
 			ts.OracleDefects = append(ts.OracleDefects, r.OracleDefects...)
-			k := measureKey{r.Task, r.Repetition, a}
-			if c := measure(m, ct, k, true, false); c != nil {
-				costs = append(costs, *c)
-			} else {
-				costKnown = false
-			}
-			if c := measure(m, ct, k, false, false); c != nil {
-				times = append(times, *c)
-			} else {
-				timeKnown = false
-			}
 		}
-		s.MedianR = Median(s.R)
+		s.MedianR = MedianFraction(s.R)
 		if len(s.R) > 0 {
 			mn := slices.MinFunc(s.R, func(x, y Fraction) int { return x.Cmp(y) })
 			s.MinR = &mn
 		}
-		s.MedianU = Median(us)
-		if costKnown {
-			s.MedianCost = Median(costs)
-		}
-		if timeKnown {
-			s.MedianTime = Median(times)
-		}
+		s.MedianU = MedianFraction(us)
 		return s
 	}
 	ts.A, ts.B = arm(ArmA), arm(ArmB)
-	slices.SortFunc(ts.OracleDefects, compareIDs)
+	slices.SortFunc(ts.OracleDefects, naturalCompare)
 	ts.OracleDefects = slices.Compact(ts.OracleDefects)
 	switch {
 	case len(ts.OracleDefects) > 0:
@@ -398,12 +258,18 @@ func scoreTask(t TaskInput, runs []RunScore, m map[measureKey]WorkflowMeasure, c
 		ts.Improved = d.Rat().Sign() > 0
 		ts.Regressed = d.Rat().Cmp(Frac(-1, 20).Rat()) < 0
 	}
-	ts.CostRatio = ratio(ts.B.MedianCost, ts.A.MedianCost)
-	ts.TimeRatio = ratio(ts.B.MedianTime, ts.A.MedianTime)
+	ts.CostRatio, ts.TimeRatio = Ratio{Why: ReasonNoAccounting}, Ratio{Why: ReasonNoAccounting}
+	if acct != nil {
+		for _, ta := range acct.Tasks {
+			if ta.Task == t.ID {
+				ts.CostRatio, ts.TimeRatio = ta.CostRatio, ta.TimeRatio
+			}
+		}
+	}
 	return ts
 }
 
-func pairOutcomes(runs []RunScore, m map[measureKey]WorkflowMeasure, ct CostTimeInput) []PairOutcome {
+func pairOutcomes(runs []RunScore, acct *AccountingReport) []PairOutcome {
 	type pk struct {
 		task string
 		rep  int
@@ -433,8 +299,14 @@ func pairOutcomes(runs []RunScore, m map[measureKey]WorkflowMeasure, ct CostTime
 		a, b := e[0], e[1]
 		p := PairOutcome{Task: k.task, Repetition: k.rep, Order: b.Order, ASession: a.Session, BSession: b.Session,
 			AOutcome: a.Outcome, BOutcome: b.Outcome, AR: a.R, BR: b.R, DeltaR: sub(b.R, a.R)}
-		p.CostRatio = ratio(measure(m, ct, measureKey{k.task, k.rep, ArmB}, true, false), measure(m, ct, measureKey{k.task, k.rep, ArmA}, true, false))
-		p.TimeRatio = ratio(measure(m, ct, measureKey{k.task, k.rep, ArmB}, false, false), measure(m, ct, measureKey{k.task, k.rep, ArmA}, false, false))
+		p.CostRatio, p.TimeRatio = Ratio{Why: ReasonNoAccounting}, Ratio{Why: ReasonNoAccounting}
+		if acct != nil {
+			for _, pa := range acct.Pairs {
+				if pa.Task == k.task && pa.Repetition == k.rep {
+					p.CostRatio, p.TimeRatio = pa.CostRatio, pa.TimeRatio
+				}
+			}
+		}
 		out = append(out, p)
 	}
 	return out
@@ -469,70 +341,8 @@ func repositorySummaries(tasks []TaskScore) []RepositorySummary {
 	out := make([]RepositorySummary, 0, len(names))
 	for _, n := range names {
 		s := byRepo[n]
-		s.MeanMedianRA, s.MeanMedianRB = Mean(ra[n]), Mean(rb[n])
+		s.MeanMedianRA, s.MeanMedianRB = MeanFraction(ra[n]), MeanFraction(rb[n])
 		out = append(out, *s)
 	}
 	return out
-}
-
-// aggregateRatio is sum of B task medians / sum of A task medians over
-// eligible tasks; nil when any is unknown.
-func aggregateRatio(tasks []TaskScore, pick func(ArmTaskScore) *Fraction) *Fraction {
-	var a, b []Fraction
-	for _, t := range tasks {
-		if !t.Eligible {
-			continue
-		}
-		x, y := pick(t.A), pick(t.B)
-		if x == nil || y == nil {
-			return nil
-		}
-		a, b = append(a, *x), append(b, *y)
-	}
-	if len(a) == 0 {
-		return nil
-	}
-	return ratio(sum(b), sum(a))
-}
-
-func sum(fs []Fraction) *Fraction {
-	if len(fs) == 0 {
-		return nil
-	}
-	m := Mean(fs).Rat()
-	m.Mul(m, Frac(int64(len(fs)), 1).Rat())
-	f := fromRat(m)
-	return &f
-}
-
-// reviewRatio is the review-only aggregate ratio (reported, never gated).
-func reviewRatio(tasks []TaskScore, m map[measureKey]WorkflowMeasure, ct CostTimeInput, cost bool) *Fraction {
-	var sa, sb []Fraction
-	for _, t := range tasks {
-		if !t.Eligible {
-			continue
-		}
-		for _, arm := range []Arm{ArmA, ArmB} {
-			var vals []Fraction
-			for k := range m {
-				if k.task == t.Task && k.arm == arm {
-					v := measure(m, ct, k, cost, true)
-					if v == nil {
-						return nil
-					}
-					vals = append(vals, *v)
-				}
-			}
-			med := Median(vals)
-			if med == nil {
-				return nil
-			}
-			if arm == ArmA {
-				sa = append(sa, *med)
-			} else {
-				sb = append(sb, *med)
-			}
-		}
-	}
-	return ratio(sum(sb), sum(sa))
 }

@@ -64,9 +64,9 @@ func sub(a, b Fraction) Fraction {
 	return fromRat(new(big.Rat).Sub(a.Rat(), b.Rat()))
 }
 
-// Median returns the exact median of fs (the mean of the two middle values
+// MedianFraction returns the exact median of fs (the mean of the two middle values
 // for an even count), or nil when fs is empty.
-func Median(fs []Fraction) *Fraction {
+func MedianFraction(fs []Fraction) *Fraction {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -83,8 +83,8 @@ func Median(fs []Fraction) *Fraction {
 	return &m
 }
 
-// Mean returns the exact arithmetic mean of fs, or nil when fs is empty.
-func Mean(fs []Fraction) *Fraction {
+// MeanFraction returns the exact arithmetic mean of fs, or nil when fs is empty.
+func MeanFraction(fs []Fraction) *Fraction {
 	if len(fs) == 0 {
 		return nil
 	}

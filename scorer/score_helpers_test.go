@@ -83,14 +83,34 @@ func testRun(task string, rep int, arm Arm, truth []campaign.TruthObligation, k 
 		PacketIdentityOK: true, Grades: testGrades(item, truth, k)}
 }
 
-func i64(v int64) *int64 { return &v }
+// passingAccounting is an accounting report whose every gate passes; the
+// ratio arithmetic and its exact bounds are tested with the accounting.
+func passingAccounting() *AccountingReport {
+	names := []string{GateCostBasis, GateCostAggregate, GateCostTaskMedian, GateCostPairedWorkflow, GateTimeBasis,
+		GateTimeAggregate, GateTimeTaskMedian, GateTimePairedWorkflow, GateSessionDuration, GateSessionInput,
+		GateSessionOutput, GateSharedDraftBilling}
+	rep := &AccountingReport{}
+	for _, n := range names {
+		rep.Gates = append(rep.Gates, Gate{Name: n, Pass: true, Detail: "within bound"})
+	}
+	return rep
+}
+
+// failAccounting makes the named accounting gate fail.
+func (in *ScoreInput) failAccounting(name string, reason string) {
+	for i := range in.Accounting.Gates {
+		if in.Accounting.Gates[i].Name == name {
+			in.Accounting.Gates[i].Pass = false
+			in.Accounting.Gates[i].Reason = campaign.Reason(reason)
+		}
+	}
+}
 
 // testInput builds a campaign of nTasks tasks (two per repository), reps
 // repetitions, nAns answerable obligations per task; A addresses aK and B
-// addresses bK obligations in every run; every workflow costs 1000 units and
-// takes 1000 ns.
+// addresses bK obligations in every run; every accounting gate passes.
 func testInput(phase campaign.Phase, nTasks, reps, nAns, aK, bK int) *ScoreInput {
-	in := &ScoreInput{CampaignID: "synthetic-test", Synthetic: true, Phase: phase, CostTime: CostTimeInput{CostUnit: "1e-7 USD"},
+	in := &ScoreInput{CampaignID: "synthetic-test", Synthetic: true, Phase: phase, Accounting: passingAccounting(),
 		Prerequisites: []Prerequisite{{ID: "receipts", OK: true, Detail: "every start has a terminal receipt"}}}
 	for t := 1; t <= nTasks; t++ {
 		id := "T" + strconv.Itoa(t)
@@ -99,10 +119,6 @@ func testInput(phase campaign.Phase, nTasks, reps, nAns, aK, bK int) *ScoreInput
 			Category: campaign.CategoryBehaviorExplanation, Obligations: truth})
 		for r := 1; r <= reps; r++ {
 			in.Runs = append(in.Runs, testRun(id, r, ArmA, truth, aK), testRun(id, r, ArmB, truth, bK))
-			for _, arm := range []Arm{ArmA, ArmB} {
-				in.CostTime.Workflows = append(in.CostTime.Workflows, WorkflowMeasure{Task: id, Repetition: r, Arm: arm,
-					CostUnits: i64(1000), TimeNS: i64(1000), ReviewCostUnits: i64(500), ReviewTimeNS: i64(500)})
-			}
 		}
 	}
 	return in
@@ -131,14 +147,4 @@ func (in *ScoreInput) truth(task string) []campaign.TruthObligation {
 		}
 	}
 	panic("no task " + task)
-}
-
-func (in *ScoreInput) workflow(task string, rep int, arm Arm) *WorkflowMeasure {
-	for i := range in.CostTime.Workflows {
-		w := &in.CostTime.Workflows[i]
-		if w.Task == task && w.Repetition == rep && w.Arm == arm {
-			return w
-		}
-	}
-	panic("no workflow")
 }

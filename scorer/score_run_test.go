@@ -164,17 +164,17 @@ func TestScoreRunUndefinedUAndGradeCompleteness(t *testing.T) {
 }
 
 func TestMedianAndMeanExact(t *testing.T) {
-	if m := Median([]Fraction{Frac(3, 4), Frac(1, 4)}); m.Cmp(Frac(1, 2)) != 0 {
+	if m := MedianFraction([]Fraction{Frac(3, 4), Frac(1, 4)}); m.Cmp(Frac(1, 2)) != 0 {
 		t.Errorf("even median %v", m)
 	}
-	if m := Median([]Fraction{Frac(9, 10), Frac(1, 10), Frac(7, 10)}); m.Cmp(Frac(7, 10)) != 0 {
+	if m := MedianFraction([]Fraction{Frac(9, 10), Frac(1, 10), Frac(7, 10)}); m.Cmp(Frac(7, 10)) != 0 {
 		t.Errorf("odd median %v", m)
 	}
-	if Median(nil) != nil || Mean(nil) != nil {
+	if MedianFraction(nil) != nil || MeanFraction(nil) != nil {
 		t.Error("empty median/mean must be undefined")
 	}
 	// 0.1 is not exact in binary floating point; the comparison must be.
-	if m := Mean([]Fraction{Frac(1, 10), Frac(2, 10)}); m.Cmp(Frac(3, 20)) != 0 {
+	if m := MeanFraction([]Fraction{Frac(1, 10), Frac(2, 10)}); m.Cmp(Frac(3, 20)) != 0 {
 		t.Errorf("mean %v", m)
 	}
 }
