@@ -5,7 +5,8 @@
 // the disagreement set of two sheets and the signed adjudication record
 // (Disagreements, Adjudication), the coordinator's signed reveal record
 // (Reveal), SSH signing and verification of every record against an
-// allowed_signers file (Sign, Verify), and the agreement statistics.
+// allowed_signers file (Sign, Verify), and the agreement statistics between
+// raters (percent agreement, Cohen's kappa, Krippendorff's alpha; agreement.go).
 //
 // Grade vocabulary (binding; CONTRACT §4, EVALUATOR-CONTROLS C06–C11, C22):
 //
