@@ -245,14 +245,15 @@ func (r *rater) spent() time.Duration {
 }
 
 // record queues g for Journal.Append; Appends run one at a time, in order.
-func (r *rater) record(g adjudication.Grade) tea.Cmd {
+// It reports false when the grade was refused (and not queued).
+func (r *rater) record(g adjudication.Grade) (tea.Cmd, bool) {
 	if err := adjudication.CheckGrade(r.in.Bundle, g); err != nil {
 		r.setStatus(err.Error(), true)
-		return nil
+		return nil, false
 	}
 	r.pending = append(r.pending, g)
 	r.setStatus("saving "+fieldLabel(g.Field)+" …", false)
-	return r.flush()
+	return r.flush(), true
 }
 
 func (r *rater) flush() tea.Cmd {
@@ -420,8 +421,8 @@ func (r *rater) key(k tea.KeyPressMsg) tea.Cmd {
 			if old, _, ok := r.value(f); ok {
 				g.Note = old.Note
 			}
-			cmd := r.record(g)
-			if cmd != nil {
+			cmd, ok := r.record(g)
+			if ok {
 				r.seekUngraded(r.item, r.field)
 			}
 			return cmd
@@ -510,7 +511,8 @@ func (r *rater) noteKey(k tea.KeyPressMsg) tea.Cmd {
 		g.Spent = r.spent()
 		r.note.Blur()
 		r.screen = screenGrade
-		return r.record(g)
+		cmd, _ := r.record(g)
+		return cmd
 	}
 	var cmd tea.Cmd
 	r.note, cmd = r.note.Update(k)
@@ -913,7 +915,7 @@ func (r *rater) freezeView() string {
 	case len(r.pending) > 0:
 		add(st.Warn.Render("Waiting for the journal to save every grade …"))
 	case r.in.Freeze == nil:
-		add(st.Finding.Render("Refused: no signing key configured."))
+		add(st.Finding.Render("Refused: no signing key (--key) and signer (--name) configured."))
 	case r.freezing:
 		add(st.Warn.Render("Signing …"))
 	default:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,9 +49,12 @@ type rateEnv struct {
 	b       *blinding.Bundle
 	path    string
 	j       *adjudication.Journal
+	mu      sync.Mutex
 	frozen  int
 	freezeE error
 }
+
+func (e *rateEnv) frozenCount() int { e.mu.Lock(); defer e.mu.Unlock(); return e.frozen }
 
 func newRateEnv(t testing.TB, b *blinding.Bundle) *rateEnv {
 	t.Helper()
@@ -73,7 +77,7 @@ func (e *rateEnv) open(t testing.TB) {
 func (e *rateEnv) input() RateInput {
 	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	return RateInput{Bundle: e.b, Journal: e.j, Signer: Signer{Name: "rater-1", Fingerprint: "SHA256:synthetic"},
-		Freeze: func() (string, error) { e.frozen++; return "sheet-rater-1.json", e.freezeE }, Clock: clk.now}
+		Freeze: func() (string, error) { e.mu.Lock(); defer e.mu.Unlock(); e.frozen++; return "sheet-rater-1.json", e.freezeE }, Clock: clk.now}
 }
 
 func newTestRater(t testing.TB, e *rateEnv, w, h int) (tea.Model, *rater) {
