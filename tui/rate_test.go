@@ -77,7 +77,12 @@ func (e *rateEnv) open(t testing.TB) {
 func (e *rateEnv) input() RateInput {
 	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	return RateInput{Bundle: e.b, Journal: e.j, Signer: Signer{Name: "rater-1", Fingerprint: "SHA256:synthetic"},
-		Freeze: func() (string, error) { e.mu.Lock(); defer e.mu.Unlock(); e.frozen++; return "sheet-rater-1.json", e.freezeE }, Clock: clk.now}
+		Freeze: func() (string, error) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			e.frozen++
+			return "sheet-rater-1.json", e.freezeE
+		}, Clock: clk.now}
 }
 
 func newTestRater(t testing.TB, e *rateEnv, w, h int) (tea.Model, *rater) {
