@@ -116,6 +116,7 @@ func MissingIdentities(m *campaign.Manifest) []string {
 	for _, f := range []struct{ name, v string }{
 		{"prompts.common", m.Prompts.Common}, {"prompts.draft", m.Prompts.Draft},
 		{"prompts.review_a", m.Prompts.ReviewA}, {"prompts.review_b", m.Prompts.ReviewB},
+		{"prompts.final_schema", m.Prompts.FinalSchema}, {"prompts.reconciliation_schema", m.Prompts.ReconciliationSchema},
 	} {
 		if f.v == "" {
 			out = append(out, f.name)

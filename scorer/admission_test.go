@@ -106,7 +106,7 @@ func TestMissingIdentitiesNamed(t *testing.T) {
 		"execution.consumer_version", "execution.executable_sha256", "execution.model", "execution.model_snapshot",
 		"execution.reasoning_effort", "execution.tokenizer", "execution.host", "execution.permission_policy",
 		"execution.price_card", "execution.tariff_verified", "execution.reservation_enforced", "execution.oracle_frozen",
-		"prompts.common", "prompts.draft", "prompts.review_a", "prompts.review_b", "tasks", "runs"}
+		"prompts.common", "prompts.draft", "prompts.review_a", "prompts.review_b", "prompts.final_schema", "prompts.reconciliation_schema", "tasks", "runs"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("%q", got)
 	}
