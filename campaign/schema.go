@@ -1,0 +1,256 @@
+package campaign
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// The embedded, reviewed JSON Schemas (draft 2020-12), one per file kind.
+//
+//go:embed schemas/*.json
+var schemaFS embed.FS
+
+// Schema names: the file name of each embedded schema under schemas/.
+const (
+	SchemaManifest = "manifest.json"
+	SchemaPacket   = "packet.json"
+	SchemaTruth    = "truth.json"
+	SchemaResponse = "response.json"
+	SchemaReceipt  = "receipt.json"
+)
+
+// schemaNames lists the embedded schemas in sorted order.
+var schemaNames = []string{SchemaManifest, SchemaPacket, SchemaReceipt, SchemaResponse, SchemaTruth}
+
+// SchemaDigest is the identity of one embedded JSON Schema: its file name
+// (e.g. "response.json") and the SHA-256 of its exact bytes, 64 lowercase
+// hex digits. `verdict check` prints these; the manifest binds the response
+// schema's digest (PROMPTS.md "Exact response contract").
+type SchemaDigest struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+type compiledSchemas struct {
+	byName  map[string]*jsonschema.Schema
+	digests []SchemaDigest
+	err     error
+}
+
+var (
+	schemasOnce sync.Once
+	schemas     compiledSchemas
+)
+
+// loadSchemas compiles every embedded schema once.
+func loadSchemas() *compiledSchemas {
+	schemasOnce.Do(func() {
+		schemas.byName = map[string]*jsonschema.Schema{}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		for _, name := range schemaNames {
+			raw, err := schemaFS.ReadFile("schemas/" + name)
+			if err != nil {
+				schemas.err = err
+				return
+			}
+			sum := sha256.Sum256(raw)
+			schemas.digests = append(schemas.digests, SchemaDigest{Name: name, SHA256: hex.EncodeToString(sum[:])})
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err != nil {
+				schemas.err = fmt.Errorf("schema %s: %w", name, err)
+				return
+			}
+			if err := c.AddResource(schemaURL(name), doc); err != nil {
+				schemas.err = fmt.Errorf("schema %s: %w", name, err)
+				return
+			}
+		}
+		for _, name := range schemaNames {
+			s, err := c.Compile(schemaURL(name))
+			if err != nil {
+				schemas.err = fmt.Errorf("schema %s: %w", name, err)
+				return
+			}
+			schemas.byName[name] = s
+		}
+	})
+	return &schemas
+}
+
+func schemaURL(name string) string { return "https://verdict.invalid/schemas/741-v1.0/" + name }
+
+// SchemaDigests returns the name and SHA-256 of every embedded JSON Schema,
+// sorted by name. It panics only if the embedded schemas are broken, which
+// the package tests rule out.
+func SchemaDigests() []SchemaDigest {
+	s := loadSchemas()
+	if s.err != nil {
+		panic(s.err)
+	}
+	return slices.Clone(s.digests)
+}
+
+// ResponseSchemaSHA256 returns the SHA-256 (64 lowercase hex digits) of the
+// embedded response schema, which a manifest must bind in
+// response_schema_sha256 (PROMPTS.md "Exact response contract").
+func ResponseSchemaSHA256() string {
+	for _, d := range SchemaDigests() {
+		if d.Name == SchemaResponse {
+			return d.SHA256
+		}
+	}
+	panic("campaign: response schema missing")
+}
+
+// SchemaBytes returns the exact bytes of one embedded schema by name
+// (e.g. SchemaResponse), or an error when no such schema exists.
+func SchemaBytes(name string) ([]byte, error) { return schemaFS.ReadFile("schemas/" + name) }
+
+// validateSchema validates tree against the named schema and maps the
+// first failing leaf (sorted by pointer, then reason) to a *Error.
+func validateSchema(name string, tree any, file string) *Error {
+	s := loadSchemas()
+	if s.err != nil {
+		return &Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: s.err.Error(), Err: s.err}
+	}
+	err := s.byName[name].Validate(tree)
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return &Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
+	}
+	var leaves []*Error
+	var walk func(v *jsonschema.ValidationError)
+	walk = func(v *jsonschema.ValidationError) {
+		if len(v.Causes) == 0 {
+			leaves = append(leaves, mapSchemaError(v, file, name))
+			return
+		}
+		for _, c := range v.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	slices.SortFunc(leaves, func(a, b *Error) int {
+		if c := comparePointers(a.Pointer, b.Pointer); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.Reason), string(b.Reason))
+	})
+	return leaves[0]
+}
+
+// comparePointers orders JSON pointers token by token, numeric tokens by value.
+func comparePointers(a, b string) int {
+	at, bt := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < len(at) && i < len(bt); i++ {
+		if at[i] == bt[i] {
+			continue
+		}
+		ai, aerr := strconv.Atoi(at[i])
+		bi, berr := strconv.Atoi(bt[i])
+		if aerr == nil && berr == nil {
+			if ai < bi {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(at[i], bt[i])
+	}
+	return len(at) - len(bt)
+}
+
+// defName returns the $defs entry a schema location points into, or "".
+func defName(schemaURL string) string {
+	_, frag, ok := strings.Cut(schemaURL, "#/$defs/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(frag, "/")
+	return name
+}
+
+// mapSchemaError turns one leaf schema error into a typed refusal. The
+// reason follows the keyword and, for pattern/length/minimum, the $defs
+// entry that failed (IDs, paths, texts, lines, digests, times).
+func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *Error {
+	p := ""
+	for _, t := range v.InstanceLocation {
+		p += "/" + pointerEscape(t)
+	}
+	def := defName(v.SchemaURL)
+	rule := RuleStrictJSON
+	if schema == SchemaResponse {
+		rule = RuleResponseContract
+	}
+	e := &Error{Reason: ReasonSchema, File: file, Pointer: p, Rule: rule,
+		Detail: fmt.Sprintf("%v (schema %s)", v.ErrorKind, schema)}
+	switch k := v.ErrorKind.(type) {
+	case *kind.AdditionalProperties:
+		props := slices.Sorted(slices.Values(k.Properties))
+		e.Reason, e.Pointer = ReasonUnknownKey, ptr(p, props[0])
+		e.Detail = fmt.Sprintf("unknown member %q", props[0])
+	case *kind.Required:
+		miss := slices.Sorted(slices.Values(k.Missing))
+		e.Reason, e.Pointer = ReasonMissingKey, ptr(p, miss[0])
+		e.Detail = fmt.Sprintf("required member %q is missing (nullable members must be present as null)", miss[0])
+	case *kind.Type:
+		e.Reason = ReasonWrongType
+		e.Detail = fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or "))
+	case *kind.Enum, *kind.Const:
+		e.Reason = ReasonEnum
+	case *kind.MaxItems:
+		e.Reason = ReasonArrayTooLong
+		e.Detail = fmt.Sprintf("array holds %d records, maximum %d", k.Got, k.Want)
+	case *kind.MinItems:
+		e.Reason = ReasonArrayTooShort
+		e.Detail = fmt.Sprintf("array holds %d records, minimum %d", k.Got, k.Want)
+	case *kind.UniqueItems:
+		e.Reason, e.Pointer = ReasonRepeatedString, ptr(p, k.Duplicates[1])
+		e.Detail = fmt.Sprintf("items %d and %d are equal", k.Duplicates[0], k.Duplicates[1])
+	case *kind.Pattern:
+		e.Detail = fmt.Sprintf("%q does not match %s", k.Got, k.Want)
+		switch {
+		case strings.HasSuffix(def, "_id") || def == "id_ref":
+			e.Reason = ReasonIDGrammar
+		case def == "path":
+			e.Reason = ReasonPath
+		case def == "sha256" || def == "nullable_sha256" || def == "commit":
+			e.Reason = ReasonDigestFormat
+		case def == "utc_time" || def == "nullable_utc_time":
+			e.Reason = ReasonTimeFormat
+		}
+	case *kind.MinLength:
+		switch def {
+		case "text", "nullable_text", "name":
+			e.Reason, e.Detail = ReasonTextEmpty, "text is empty"
+		case "path":
+			e.Reason, e.Detail = ReasonPath, "path is empty"
+		}
+	case *kind.MaxLength:
+		if def == "text" || def == "nullable_text" || def == "name" {
+			e.Reason = ReasonTextTooLong
+			e.Detail = fmt.Sprintf("text has %d Unicode scalar values, maximum %d", k.Got, k.Want)
+		}
+	case *kind.Minimum:
+		if def == "line" {
+			e.Reason, e.Detail = ReasonLineNotPositive, fmt.Sprintf("line %s is not positive", k.Got.RatString())
+		} else {
+			e.Reason = ReasonOutOfRange
+		}
+	}
+	return e
+}

@@ -1,0 +1,294 @@
+package campaign
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// RuleResponseContract names the PROMPTS.md rule every response refusal cites.
+const RuleResponseContract = "PROMPTS.md Exact response contract"
+
+// RuleStrictJSON names the strict JSON rule shared by every campaign file.
+const RuleStrictJSON = "PROMPTS.md Exact response contract: strict JSON"
+
+// Reasons of the strict JSON layer: they apply to every campaign JSON file
+// (manifest, packet, truth, response, receipt) before the schema runs.
+const (
+	// ReasonEmptyFile: the file holds no bytes or only whitespace.
+	ReasonEmptyFile Reason = "empty-file"
+	// ReasonBOM: the file starts with a UTF-8 byte order mark.
+	ReasonBOM Reason = "byte-order-mark"
+	// ReasonSyntax: the bytes are not one JSON value (including trailing data).
+	ReasonSyntax Reason = "json-syntax"
+	// ReasonDuplicateKey: an object holds the same member name twice.
+	ReasonDuplicateKey Reason = "duplicate-key"
+	// ReasonInvalidUTF8: a string holds bytes that are not valid UTF-8.
+	ReasonInvalidUTF8 Reason = "invalid-utf8"
+	// ReasonLoneSurrogate: a string escapes a UTF-16 surrogate without its pair (`\ud800`).
+	ReasonLoneSurrogate Reason = "lone-surrogate"
+	// ReasonDepthLimit: objects and arrays are nested deeper than MaxDepth.
+	ReasonDepthLimit Reason = "depth-limit"
+	// ReasonNumberRange: a number is not finite as a float64 (`1e400`) or
+	// does not fit a signed 64-bit integer.
+	ReasonNumberRange Reason = "number-range"
+	// ReasonNegativeZero: a number is written as negative zero (`-0`).
+	ReasonNegativeZero Reason = "negative-zero"
+	// ReasonNonInteger: a number has a fraction or exponent; every number of
+	// every campaign file is an integer (lines, counts, nanoseconds, units).
+	ReasonNonInteger Reason = "non-integer"
+)
+
+// Reasons mapped from JSON Schema keywords (and re-checked in Go where the
+// schema cannot say the whole rule).
+const (
+	// ReasonUnknownKey: an object holds a member its record does not define.
+	ReasonUnknownKey Reason = "unknown-key"
+	// ReasonMissingKey: a required member (nullable members included) is absent.
+	ReasonMissingKey Reason = "missing-key"
+	// ReasonWrongType: a value has the wrong JSON type.
+	ReasonWrongType Reason = "wrong-type"
+	// ReasonEnum: a value is not one of its record's allowed values.
+	ReasonEnum Reason = "enum"
+	// ReasonArrayTooLong: an array holds more records than its maximum
+	// (claims 32, implementation_plan 32, verification_plan 32,
+	// uncertainties 32, exclusions 64, citations 128, obligations 16, …).
+	ReasonArrayTooLong Reason = "array-too-long"
+	// ReasonArrayTooShort: an array holds fewer records than its minimum
+	// (supports and final_ids 1, obligations 1, packet items 6, truth obligations 4).
+	ReasonArrayTooShort Reason = "array-too-short"
+	// ReasonRepeatedString: an ID array repeats a string.
+	ReasonRepeatedString Reason = "repeated-id-in-array"
+	// ReasonIDGrammar: an ID is not `<prefix>[1-9][0-9]*` for its type.
+	ReasonIDGrammar Reason = "id-grammar"
+	// ReasonDuplicateID: two records of one type declare the same ID.
+	ReasonDuplicateID Reason = "duplicate-id"
+	// ReasonTextEmpty: a text is the empty string.
+	ReasonTextEmpty Reason = "text-empty"
+	// ReasonTextNotTrimmed: a text starts or ends with white space.
+	ReasonTextNotTrimmed Reason = "text-not-trimmed"
+	// ReasonTextTooLong: a text has more than MaxTextScalars Unicode scalar values.
+	ReasonTextTooLong Reason = "text-too-long"
+	// ReasonPath: a path is empty, absolute, has an empty segment or a `..` segment.
+	ReasonPath Reason = "path"
+	// ReasonLineNotPositive: a line number is below 1.
+	ReasonLineNotPositive Reason = "line-not-positive"
+	// ReasonLineOrder: a start line is after its end line.
+	ReasonLineOrder Reason = "line-order"
+	// ReasonDigestFormat: a SHA-256 is not 64 lowercase hex digits or a
+	// commit is not 40 lowercase hex digits.
+	ReasonDigestFormat Reason = "digest-format"
+	// ReasonTimeFormat: a time is not RFC 3339 UTC ("…Z").
+	ReasonTimeFormat Reason = "time-format"
+	// ReasonOutOfRange: an integer is below its minimum (other than a line).
+	ReasonOutOfRange Reason = "out-of-range"
+	// ReasonReconciliationRole: reconciliation is not null for the shared
+	// draft D or review A, or is null for review B.
+	ReasonReconciliationRole Reason = "reconciliation-role"
+	// ReasonUnknownRole: DecodeResponse was asked for a role that is not
+	// draft, review-a or review-b.
+	ReasonUnknownRole Reason = "unknown-role"
+	// ReasonSchema: any other JSON Schema failure (the detail names the keyword).
+	ReasonSchema Reason = "schema"
+)
+
+// MaxDepth is the deepest nesting of objects and arrays the strict loader
+// reads; deeper input is refused with ReasonDepthLimit without recursion.
+const MaxDepth = 32
+
+// MaxTextScalars is the longest text in Unicode scalar values (PROMPTS.md).
+const MaxTextScalars = 2048
+
+// pointerEscape escapes one RFC 6901 reference token.
+func pointerEscape(tok string) string {
+	if !strings.ContainsAny(tok, "~/") {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+// ptr joins a parent pointer and a token.
+func ptr(parent string, tok any) string {
+	switch t := tok.(type) {
+	case int:
+		return parent + "/" + strconv.Itoa(t)
+	case string:
+		return parent + "/" + pointerEscape(t)
+	}
+	panic("campaign: bad pointer token")
+}
+
+// frame is one open object or array of the strict tree builder.
+type frame struct {
+	obj     map[string]any
+	arr     []any
+	isObj   bool
+	key     string
+	haveKey bool
+}
+
+// parseStrict reads data as exactly one JSON value under the strict rules
+// and returns it as a tree of map[string]any, []any, string, json.Number,
+// bool and nil, ready for the JSON Schema validator. It never recurses, so
+// any nesting depth is safe; it refuses nesting deeper than MaxDepth.
+func parseStrict(data []byte, file string) (any, *Error) {
+	fail := func(r Reason, p, detail string) *Error {
+		return &Error{Reason: r, File: file, Pointer: p, Rule: RuleStrictJSON, Detail: detail}
+	}
+	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
+		return nil, fail(ReasonBOM, "", "the file starts with a UTF-8 byte order mark")
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fail(ReasonEmptyFile, "", "the file holds no JSON value")
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data),
+		jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
+	var root any
+	var stack []frame
+	done := false
+	put := func(v any) {
+		if len(stack) == 0 {
+			root, done = v, true
+			return
+		}
+		f := &stack[len(stack)-1]
+		if f.isObj {
+			f.obj[f.key] = v
+			f.haveKey = false
+		} else {
+			f.arr = append(f.arr, v)
+		}
+	}
+	for !done {
+		kind := dec.PeekKind()
+		if kind == '0' {
+			p := string(dec.StackPointer())
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return nil, syntaxError(file, err)
+			}
+			n, e := checkNumber(string(raw))
+			if e != "" {
+				return nil, fail(e, p, fmt.Sprintf("number %.40s is refused", raw))
+			}
+			put(n)
+			continue
+		}
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, syntaxError(file, err)
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			if len(stack) >= MaxDepth {
+				return nil, fail(ReasonDepthLimit, string(dec.StackPointer()),
+					fmt.Sprintf("objects and arrays nest deeper than %d levels", MaxDepth))
+			}
+			if tok.Kind() == '{' {
+				stack = append(stack, frame{obj: map[string]any{}, isObj: true})
+			} else {
+				stack = append(stack, frame{arr: []any{}})
+			}
+		case '}', ']':
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.isObj {
+				put(f.obj)
+			} else {
+				put(f.arr)
+			}
+		case '"':
+			s := tok.String()
+			if n := len(stack); n > 0 && stack[n-1].isObj && !stack[n-1].haveKey {
+				stack[n-1].key, stack[n-1].haveKey = s, true
+			} else {
+				put(s)
+			}
+		case 'n':
+			put(nil)
+		case 't':
+			put(true)
+		case 'f':
+			put(false)
+		default:
+			return nil, fail(ReasonSyntax, string(dec.StackPointer()), "unexpected token")
+		}
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			return nil, fail(ReasonSyntax, "", "trailing data after the JSON value")
+		}
+		return nil, syntaxError(file, err)
+	}
+	return root, nil
+}
+
+// checkNumber applies the number rules to one JSON number literal.
+func checkNumber(s string) (json.Number, Reason) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", ReasonNumberRange
+	}
+	if strings.HasPrefix(s, "-") && f == 0 {
+		return "", ReasonNegativeZero
+	}
+	if strings.ContainsAny(s, ".eE") {
+		return "", ReasonNonInteger
+	}
+	if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+		return "", ReasonNumberRange
+	}
+	return json.Number(s), ""
+}
+
+// syntaxError classifies a jsontext error into a strict-JSON reason.
+func syntaxError(file string, err error) *Error {
+	e := &Error{Reason: ReasonSyntax, File: file, Rule: RuleStrictJSON, Detail: err.Error()}
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		e.Pointer = string(se.JSONPointer)
+		inner := ""
+		if se.Err != nil {
+			inner = se.Err.Error()
+		}
+		switch {
+		case errors.Is(se.Err, jsontext.ErrDuplicateName):
+			e.Reason = ReasonDuplicateKey
+		case strings.Contains(inner, "invalid UTF-8"):
+			e.Reason = ReasonInvalidUTF8
+		case strings.Contains(inner, "surrogate"):
+			e.Reason = ReasonLoneSurrogate
+		}
+		e.Detail = inner
+		if e.Detail == "" {
+			e.Detail = err.Error()
+		}
+	} else if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		e.Detail = "unexpected end of input"
+	}
+	return e
+}
+
+// decodeStrict runs the strict JSON layer, the named embedded schema and
+// the typed decoding into v. It returns the first refusal as *Error.
+func decodeStrict(data []byte, file, schema string, v any) *Error {
+	tree, e := parseStrict(data, file)
+	if e != nil {
+		return e
+	}
+	if e := validateSchema(schema, tree, file); e != nil {
+		return e
+	}
+	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return &Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
+	}
+	return nil
+}

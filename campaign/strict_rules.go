@@ -1,0 +1,269 @@
+package campaign
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// rules applies, in document order, the rules a JSON Schema cannot say
+// (or says without a precise reason). It keeps the first refusal.
+type rules struct {
+	file string
+	rule string
+	err  *Error
+}
+
+func (r *rules) fail(reason Reason, p, format string, a ...any) {
+	if r.err == nil {
+		r.err = &Error{Reason: reason, File: r.file, Pointer: p, Rule: r.rule, Detail: fmt.Sprintf(format, a...)}
+	}
+}
+
+// text checks a text: nonempty, trimmed, at most MaxTextScalars scalar values.
+func (r *rules) text(p, s string) {
+	switch {
+	case s == "":
+		r.fail(ReasonTextEmpty, p, "text is empty")
+	case strings.TrimSpace(s) != s:
+		r.fail(ReasonTextNotTrimmed, p, "text starts or ends with white space")
+	case utf8.RuneCountInString(s) > MaxTextScalars:
+		r.fail(ReasonTextTooLong, p, "text has %d Unicode scalar values, maximum %d", utf8.RuneCountInString(s), MaxTextScalars)
+	}
+}
+
+// optText checks a nullable text.
+func (r *rules) optText(p string, s *string) {
+	if s != nil {
+		r.text(p, *s)
+	}
+}
+
+// ValidID reports whether id is prefix followed by a nonzero decimal
+// integer without leading zeros, such as "C1" or "E12" (PROMPTS.md).
+func ValidID(prefix byte, id string) bool {
+	if len(id) < 2 || id[0] != prefix || id[1] == '0' {
+		return false
+	}
+	for i := 1; i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// id checks one ID against the prefixes its position allows.
+func (r *rules) id(p, prefixes, id string) {
+	for i := 0; i < len(prefixes); i++ {
+		if ValidID(prefixes[i], id) {
+			return
+		}
+	}
+	r.fail(ReasonIDGrammar, p, "%q is not an ID with prefix %s and a nonzero decimal integer", id, strings.Join(strings.Split(prefixes, ""), "/"))
+}
+
+// declare checks a declared ID and that it is unique within its type.
+func (r *rules) declare(seen map[string]string, p, prefix, id string) {
+	r.id(p, prefix, id)
+	if first, dup := seen[id]; dup {
+		r.fail(ReasonDuplicateID, p, "ID %s is already declared at %s", id, first)
+		return
+	}
+	seen[id] = p
+}
+
+// idArray checks an ID array: grammar of each, no repeated string, length
+// bounds (min, max; max < 0 means unbounded).
+func (r *rules) idArray(p, prefixes string, ids []string, min, max int) {
+	r.bounds(p, len(ids), min, max)
+	seen := make(map[string]bool, len(ids))
+	for i, s := range ids {
+		ip := ptr(p, i)
+		r.id(ip, prefixes, s)
+		if seen[s] {
+			r.fail(ReasonRepeatedString, ip, "%q is repeated in the array", s)
+		}
+		seen[s] = true
+	}
+}
+
+// bounds checks an array length against its minimum and maximum.
+func (r *rules) bounds(p string, n, min, max int) {
+	if max >= 0 && n > max {
+		r.fail(ReasonArrayTooLong, p, "array holds %d records, maximum %d", n, max)
+	}
+	if n < min {
+		r.fail(ReasonArrayTooShort, p, "array holds %d records, minimum %d", n, min)
+	}
+}
+
+// CheckPath reports why p is not a POSIX repository-relative path (empty,
+// absolute, an empty segment or a ".." segment), or "" when it is one.
+func CheckPath(path string) string {
+	switch {
+	case path == "":
+		return "path is empty"
+	case strings.HasPrefix(path, "/"):
+		return "path is absolute"
+	}
+	for _, seg := range strings.Split(path, "/") {
+		switch seg {
+		case "":
+			return "path has an empty segment"
+		case "..":
+			return `path has a ".." segment`
+		}
+	}
+	return ""
+}
+
+// path checks a repository-relative path.
+func (r *rules) path(p, s string) {
+	if why := CheckPath(s); why != "" {
+		r.fail(ReasonPath, p, "%s: %q", why, s)
+	}
+}
+
+// lines checks an inclusive 1-based line range.
+func (r *rules) lines(p string, start, end int) {
+	if start < 1 {
+		r.fail(ReasonLineNotPositive, ptr(p, "start_line"), "line %d is not positive", start)
+	}
+	if end < 1 {
+		r.fail(ReasonLineNotPositive, ptr(p, "end_line"), "line %d is not positive", end)
+	}
+	if start > end {
+		r.fail(ReasonLineOrder, ptr(p, "start_line"), "start line %d is after end line %d", start, end)
+	}
+}
+
+// Array maxima of the final answer (PROMPTS.md "Exact response contract").
+const (
+	MaxClaims             = 32
+	MaxImplementationPlan = 32
+	MaxVerificationPlan   = 32
+	MaxUncertainties      = 32
+	MaxExclusions         = 64
+	MaxCitations          = 128
+	MaxLedgerObligations  = 16
+)
+
+// response applies the Go rules to a decoded response for a role.
+func (r *rules) response(v *Response, role Role) {
+	switch role {
+	case RoleDraft, RoleReviewA:
+		if v.Reconciliation != nil {
+			r.fail(ReasonReconciliationRole, "/reconciliation", "reconciliation must be null for role %s", role)
+		}
+	case RoleReviewB:
+		if v.Reconciliation == nil {
+			r.fail(ReasonReconciliationRole, "/reconciliation", "reconciliation must be an object for role %s", role)
+		}
+	default:
+		r.fail(ReasonUnknownRole, "", "role %q is not draft, review-a or review-b", role)
+	}
+	f := &v.Final
+	const fp = "/final"
+	r.bounds(fp+"/claims", len(f.Claims), 0, MaxClaims)
+	r.bounds(fp+"/implementation_plan", len(f.ImplementationPlan), 0, MaxImplementationPlan)
+	r.bounds(fp+"/verification_plan", len(f.VerificationPlan), 0, MaxVerificationPlan)
+	r.bounds(fp+"/uncertainties", len(f.Uncertainties), 0, MaxUncertainties)
+	r.bounds(fp+"/exclusions", len(f.Exclusions), 0, MaxExclusions)
+	r.bounds(fp+"/citations", len(f.Citations), 0, MaxCitations)
+	seen := map[string]string{}
+	for i, c := range f.Claims {
+		p := ptr(fp+"/claims", i)
+		r.declare(seen, p+"/id", "C", c.ID)
+		r.text(p+"/text", c.Text)
+		r.idArray(p+"/evidence_ids", "E", c.EvidenceIDs, 0, -1)
+		if c.UncertaintyID != nil {
+			r.id(p+"/uncertainty_id", "U", *c.UncertaintyID)
+		}
+	}
+	seen = map[string]string{}
+	for i, a := range f.ImplementationPlan {
+		p := ptr(fp+"/implementation_plan", i)
+		r.declare(seen, p+"/id", "A", a.ID)
+		r.text(p+"/action", a.Action)
+		r.text(p+"/rationale", a.Rationale)
+		r.idArray(p+"/evidence_ids", "E", a.EvidenceIDs, 0, -1)
+		r.idArray(p+"/verification_ids", "V", a.VerificationIDs, 0, -1)
+		r.optText(p+"/verification_limitation", a.VerificationLimitation)
+	}
+	seen = map[string]string{}
+	for i, v := range f.VerificationPlan {
+		p := ptr(fp+"/verification_plan", i)
+		r.declare(seen, p+"/id", "V", v.ID)
+		r.text(p+"/expected_behavior", v.ExpectedBehavior)
+		r.text(p+"/method", v.Method)
+		r.idArray(p+"/evidence_ids", "E", v.EvidenceIDs, 0, -1)
+		if v.UncertaintyID != nil {
+			r.id(p+"/uncertainty_id", "U", *v.UncertaintyID)
+		}
+	}
+	seen = map[string]string{}
+	for i, u := range f.Uncertainties {
+		p := ptr(fp+"/uncertainties", i)
+		r.declare(seen, p+"/id", "U", u.ID)
+		r.text(p+"/missing_information", u.MissingInformation)
+		r.text(p+"/consequence", u.Consequence)
+		r.text(p+"/verification_step", u.VerificationStep)
+	}
+	seen = map[string]string{}
+	for i, x := range f.Exclusions {
+		p := ptr(fp+"/exclusions", i)
+		r.declare(seen, p+"/id", "X", x.ID)
+		r.text(p+"/scope_item", x.ScopeItem)
+		r.text(p+"/reason", x.Reason)
+		r.idArray(p+"/evidence_ids", "E", x.EvidenceIDs, 0, -1)
+	}
+	for i, c := range f.Citations {
+		p := ptr(fp+"/citations", i)
+		r.id(p+"/evidence_id", "E", c.EvidenceID)
+		r.path(p+"/path", c.Path)
+		r.lines(p, c.StartLine, c.EndLine)
+		r.idArray(p+"/supports", "CAVX", c.Supports, 1, -1)
+	}
+	if rec := v.Reconciliation; rec != nil {
+		const rp = "/reconciliation"
+		r.bounds(rp+"/obligations", len(rec.Obligations), 1, MaxLedgerObligations)
+		seen = map[string]string{}
+		for i, o := range rec.Obligations {
+			p := ptr(rp+"/obligations", i)
+			r.declare(seen, p+"/id", "O", o.ID)
+			r.text(p+"/text", o.Text)
+			r.idArray(p+"/evidence_ids", "E", o.EvidenceIDs, 0, -1)
+			r.idArray(p+"/final_ids", "CAVUX", o.FinalIDs, 1, -1)
+		}
+		for i, d := range rec.EvidenceDispositions {
+			p := ptr(rp+"/evidence_dispositions", i)
+			r.id(p+"/evidence_id", "E", d.EvidenceID)
+			r.idArray(p+"/final_ids", "CAVUX", d.FinalIDs, 1, -1)
+		}
+	}
+}
+
+// DecodeResponse strictly decodes one session's raw answer bytes for role
+// (PROMPTS.md "Exact response contract"): the strict JSON layer (no BOM,
+// duplicate keys, invalid UTF-8, lone surrogates, non-finite, non-integer or
+// negative-zero numbers, nesting over MaxDepth), the embedded response
+// schema, then the rules the schema cannot say (trimmed text, ID grammar per
+// type, duplicate IDs within a type, repeated strings in ID arrays, paths,
+// line order, array maxima, and reconciliation null for draft/review-a and
+// an object for review-b). file names the response in refusals. Every
+// refusal is a *Error; match it with errors.Is(err, ReasonX). The
+// evidence-item references are not resolved here (the scorer's structural
+// validator does that against the packet).
+func DecodeResponse(data []byte, file string, role Role) (*Response, error) {
+	var v Response
+	if e := decodeStrict(data, file, SchemaResponse, &v); e != nil {
+		return nil, e
+	}
+	r := rules{file: file, rule: RuleResponseContract}
+	r.response(&v, role)
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &v, nil
+}
