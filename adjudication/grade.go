@@ -1,0 +1,242 @@
+package adjudication
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// Kind is a grade kind of the shared grade vocabulary.
+type Kind string
+
+// The grade kinds (see the package documentation for targets and values).
+const (
+	// KindObligation grades an answerable truth obligation (CONTRACT §4 R).
+	KindObligation Kind = "obligation"
+	// KindUncertainty grades an unanswerable truth obligation (CONTRACT §4 U, C06–C08).
+	KindUncertainty Kind = "uncertainty"
+	// KindClaim grades a final claim's support (CONTRACT §4, C08).
+	KindClaim Kind = "claim"
+	// KindClaimCritical grades whether a final claim is critical (CONTRACT §4 gate 1).
+	KindClaimCritical Kind = "claim_critical"
+	// KindCitation grades whether citation K<i> supports its linked statements (C10).
+	KindCitation Kind = "citation"
+	// KindExclusion grades a final exclusion (C11).
+	KindExclusion Kind = "exclusion"
+	// KindCompleteness grades the answer's completeness claim; target "final" (CONTRACT §4).
+	KindCompleteness Kind = "completeness"
+	// KindOracleDefect is the optional oracle-defect flag on a truth
+	// obligation (C22); value ValueDefective with a required reason note.
+	KindOracleDefect Kind = "oracle_defect"
+)
+
+// Grade values (GRADES vocabulary).
+const (
+	ValueAddressed       = "addressed"
+	ValueNotAddressed    = "not_addressed"
+	ValueCredited        = "credited"
+	ValueNotCredited     = "not_credited"
+	ValueFalselyResolved = "falsely_resolved"
+	ValueSupported       = "supported"
+	ValueUnsupported     = "unsupported"
+	ValueWrong           = "wrong"
+	ValueCritical        = "critical"
+	ValueNotCritical     = "not_critical"
+	ValueSupports        = "supports"
+	ValueDoesNotSupport  = "does_not_support"
+	ValueJustified       = "justified"
+	ValueWronglyExcludes = "wrongly_excludes"
+	ValueNoFalseClaim    = "no_false_claim"
+	ValueFalseClaim      = "false_claim"
+	ValueDefective       = "defective"
+	// ValueWithdrawn is accepted only in a journal entry of kind
+	// oracle_defect: it withdraws an earlier oracle-defect flag (the earlier
+	// entry stays in the journal; the flag is absent from the sheet).
+	ValueWithdrawn = ""
+	// TargetFinal is the only target of KindCompleteness.
+	TargetFinal = "final"
+)
+
+// Kinds lists every kind in canonical order (the order fields of one item
+// are presented and sorted in).
+var Kinds = []Kind{KindObligation, KindUncertainty, KindClaim, KindClaimCritical, KindCitation, KindExclusion, KindCompleteness, KindOracleDefect}
+
+var allowed = map[Kind][]string{
+	KindObligation:    {ValueAddressed, ValueNotAddressed},
+	KindUncertainty:   {ValueCredited, ValueNotCredited, ValueFalselyResolved},
+	KindClaim:         {ValueSupported, ValueUnsupported, ValueWrong},
+	KindClaimCritical: {ValueCritical, ValueNotCritical},
+	KindCitation:      {ValueSupports, ValueDoesNotSupport},
+	KindExclusion:     {ValueJustified, ValueWronglyExcludes},
+	KindCompleteness:  {ValueNoFalseClaim, ValueFalseClaim},
+	KindOracleDefect:  {ValueDefective},
+}
+
+// AllowedValues returns the allowed values of kind in presentation order
+// (nil for an unknown kind).
+func AllowedValues(k Kind) []string { return slices.Clone(allowed[k]) }
+
+// Field identifies one gradable field: (item ID, kind, target).
+type Field struct {
+	Item   string `json:"item"`
+	Kind   Kind   `json:"kind"`
+	Target string `json:"target"`
+}
+
+// String formats a field as "item/kind/target".
+func (f Field) String() string { return f.Item + "/" + string(f.Kind) + "/" + f.Target }
+
+// Grade is one rater's value for one field, with an optional note. Spent
+// is the time the rater spent on the item before this grade (the journal
+// records it in milliseconds for time-per-item; it is not part of a sheet).
+type Grade struct {
+	Field
+	Value string        `json:"value"`
+	Note  string        `json:"note,omitempty"`
+	Spent time.Duration `json:"-"`
+}
+
+// Reasons for refusals of grades, journals and records (errors.Is).
+const (
+	// ReasonUnknownItem: a grade names an item that is not in the bundle.
+	ReasonUnknownItem campaign.Reason = "unknown-item"
+	// ReasonUnknownField: the (kind, target) is not a field of that item.
+	ReasonUnknownField campaign.Reason = "unknown-field"
+	// ReasonBadValue: the value is not allowed for the kind.
+	ReasonBadValue campaign.Reason = "bad-grade-value"
+	// ReasonNoteRequired: an oracle-defect flag (or an adjudicated value
+	// outside the two raters' values) has no note.
+	ReasonNoteRequired campaign.Reason = "note-required"
+	// ReasonBadNote: a note is not trimmed or over 2,048 Unicode scalar values.
+	ReasonBadNote campaign.Reason = "bad-note"
+)
+
+const ruleGrades = "CONTRACT §4 semantic grades (GRADES vocabulary)"
+
+// MaxNote is the longest note in Unicode scalar values (as every text of
+// the response contract).
+const MaxNote = 2048
+
+// RequiredFields returns the required fields of one item in presentation
+// order: per truth obligation in truth order an obligation (answerable) or
+// uncertainty (not answerable) field; per final claim a claim and a
+// claim_critical field; per citation K1..Kn; per exclusion; completeness.
+// oracle_defect is optional and never required.
+func RequiredFields(it *blinding.Item) []Field {
+	var out []Field
+	for _, o := range it.Obligations {
+		k := KindUncertainty
+		if o.Answerable {
+			k = KindObligation
+		}
+		out = append(out, Field{it.ID, k, o.ID})
+	}
+	for _, c := range it.Final.Claims {
+		out = append(out, Field{it.ID, KindClaim, c.ID}, Field{it.ID, KindClaimCritical, c.ID})
+	}
+	for i := range it.Final.Citations {
+		out = append(out, Field{it.ID, KindCitation, "K" + strconv.Itoa(i+1)})
+	}
+	for _, x := range it.Final.Exclusions {
+		out = append(out, Field{it.ID, KindExclusion, x.ID})
+	}
+	return append(out, Field{it.ID, KindCompleteness, TargetFinal})
+}
+
+// BundleFields returns RequiredFields of every item of b in bundle order.
+func BundleFields(b *blinding.Bundle) []Field {
+	var out []Field
+	for i := range b.Items {
+		out = append(out, RequiredFields(&b.Items[i])...)
+	}
+	return out
+}
+
+// CheckGrade checks g against bundle b: the item exists, the field is one
+// of its required fields or an oracle_defect on one of its obligations,
+// the value is allowed, and the note rules hold. Errors are *campaign.Error
+// with ReasonUnknownItem, ReasonUnknownField, ReasonBadValue,
+// ReasonNoteRequired or ReasonBadNote.
+func CheckGrade(b *blinding.Bundle, g Grade) error {
+	it := b.Item(g.Item)
+	if it == nil {
+		return &campaign.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", g.Item)}
+	}
+	if err := checkNote(g.Note); err != nil {
+		return err
+	}
+	if g.Kind == KindOracleDefect {
+		if !slices.ContainsFunc(it.Obligations, func(o blinding.Obligation) bool { return o.ID == g.Target }) {
+			return &campaign.Error{Reason: ReasonUnknownField, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: no truth obligation %q", g.Field, g.Target)}
+		}
+		if g.Value == ValueWithdrawn {
+			return nil
+		}
+		if g.Value != ValueDefective {
+			return &campaign.Error{Reason: ReasonBadValue, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: value %q, want %q", g.Field, g.Value, ValueDefective)}
+		}
+		if g.Note == "" {
+			return &campaign.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: an oracle-defect flag needs a reason note", g.Field)}
+		}
+		return nil
+	}
+	if !slices.Contains(RequiredFields(it), g.Field) {
+		return &campaign.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s is not a field of this item", g.Field)}
+	}
+	if !slices.Contains(allowed[g.Kind], g.Value) {
+		return &campaign.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: value %q, want one of %s", g.Field, g.Value, strings.Join(allowed[g.Kind], ", "))}
+	}
+	return nil
+}
+
+func checkNote(n string) error {
+	if n != strings.TrimSpace(n) {
+		return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: "note has leading or trailing white space"}
+	}
+	if c := len([]rune(n)); c > MaxNote {
+		return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: fmt.Sprintf("note has %d Unicode scalar values, max %d", c, MaxNote)}
+	}
+	return nil
+}
+
+// CompareFields orders fields canonically: by item ID, then kind in Kinds
+// order, then target by prefix and number ("O2" before "O10").
+func CompareFields(a, b Field) int {
+	if c := strings.Compare(a.Item, b.Item); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(slices.Index(Kinds, a.Kind), slices.Index(Kinds, b.Kind)); c != 0 {
+		return c
+	}
+	return compareTargets(a.Target, b.Target)
+}
+
+func compareTargets(a, b string) int {
+	pa, na := splitTarget(a)
+	pb, nb := splitTarget(b)
+	if c := strings.Compare(pa, pb); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(na, nb); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func splitTarget(t string) (string, int) {
+	i := strings.IndexFunc(t, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 {
+		return t, 0
+	}
+	n, err := strconv.Atoi(t[i:])
+	if err != nil {
+		return t, 0
+	}
+	return t[:i], n
+}

@@ -1,0 +1,368 @@
+package adjudication
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// JournalFormat is the "format" of a journal's header entry.
+const JournalFormat = "verdict-journal-v1"
+
+// Journal refusals (errors.Is).
+const (
+	// ReasonJournalLocked: another writer holds the journal's lock.
+	ReasonJournalLocked campaign.Reason = "journal-locked"
+	// ReasonJournalCorrupt: an entry other than the last does not decode,
+	// breaks the hash chain or is not a valid grade; nothing is repaired.
+	ReasonJournalCorrupt campaign.Reason = "journal-corrupt"
+	// ReasonJournalBundle: the journal was opened for a different bundle.
+	ReasonJournalBundle campaign.Reason = "journal-other-bundle"
+	// ReasonJournalClosed: the journal is closed or a failed write left it
+	// in an unknown state; reopen it.
+	ReasonJournalClosed campaign.Reason = "journal-closed"
+)
+
+const ruleJournal = "append-only journal (Part 11 §11.10(e))"
+
+// Entry is one line of a journal (JSON Lines, one compact object per
+// line). Line 1 is the header (Seq 0: Format, BundleDigest, ContentDigest,
+// Rater); every later line is one grade. Prev is the lowercase hex SHA-256
+// of the previous line's bytes without its newline ("" for the header),
+// so an edited or removed line breaks the chain. Time is RFC 3339 UTC with
+// nanoseconds from the journal's clock; SpentMS is the time spent on the
+// item in milliseconds as reported by the caller.
+type Entry struct {
+	Seq           int    `json:"seq"`
+	Prev          string `json:"prev"`
+	Time          string `json:"time"`
+	Format        string `json:"format,omitempty"`
+	BundleDigest  string `json:"bundle_digest,omitempty"`
+	ContentDigest string `json:"content_digest,omitempty"`
+	Rater         string `json:"rater,omitempty"`
+	Item          string `json:"item,omitempty"`
+	Kind          Kind   `json:"kind,omitempty"`
+	Target        string `json:"target,omitempty"`
+	Value         string `json:"value"`
+	Note          string `json:"note,omitempty"`
+	SpentMS       int64  `json:"spent_ms,omitempty"`
+}
+
+// Grade returns the grade an entry records.
+func (e Entry) Grade() Grade {
+	return Grade{Field: Field{e.Item, e.Kind, e.Target}, Value: e.Value, Note: e.Note, Spent: time.Duration(e.SpentMS) * time.Millisecond}
+}
+
+// Journal is an open, locked, append-only grade journal for one bundle.
+// A grade counts as saved when Append returns nil: the entry was written
+// and fsync'd. A later entry for the same field supersedes the earlier one
+// but never erases it. Methods are safe for concurrent use.
+//
+// Usage (TUI and `verdict grade`):
+//
+//	j, err := adjudication.Open(path, bundle) // locks; resumes saved grades
+//	defer j.Close()
+//	err = j.Append(adjudication.Grade{Field: f, Value: v, Note: n, Spent: d})
+//	st := j.State() // current values; ungraded fields in bundle order
+type Journal struct {
+	mu        sync.Mutex
+	path      string
+	f         *os.File
+	bundle    *blinding.Bundle
+	clock     func() time.Time
+	seq       int
+	last      string // hex SHA-256 of the last line
+	size      int64  // bytes of verified lines
+	entries   []Entry
+	current   map[Field]Grade
+	recovered int64
+	broken    error
+}
+
+// Option configures Open.
+type Option func(*Journal)
+
+// WithClock sets the clock that stamps entries (default time.Now); tests
+// and fixtures inject a fixed clock.
+func WithClock(c func() time.Time) Option { return func(j *Journal) { j.clock = c } }
+
+// Open opens or creates the journal at path for bundle b (bound by its
+// digest, Bundle.Digest: the SHA-256 of the canonical bundle bytes). It takes an
+// exclusive, non-blocking lock on the file (a second writer gets
+// ReasonJournalLocked), verifies every entry and the hash chain, and
+// resumes with every saved grade. A torn final line (a crash during a
+// write, before Append returned) is cut off and reported by Recovered;
+// every earlier line is kept. Other damage gives ReasonJournalCorrupt and
+// changes nothing. A journal of another bundle gives ReasonJournalBundle.
+func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
+	bundleDigest, err := b.Digest()
+	if err != nil {
+		return nil, err
+	}
+	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}}
+	for _, o := range opts {
+		o(j)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleJournal, Detail: "another writer holds this journal", Err: err}
+	}
+	j.f = f
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if len(data) == 0 {
+		h := Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, Rater: b.Rater}
+		if err := j.write(h); err != nil {
+			f.Close()
+			return nil, err
+		}
+		syncDir(filepath.Dir(path))
+		return j, nil
+	}
+	if err := j.replay(data, bundleDigest); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+func (j *Journal) now() string { return j.clock().UTC().Format(time.RFC3339Nano) }
+
+func (j *Journal) corrupt(line int, format string, a ...any) error {
+	return &campaign.Error{Reason: ReasonJournalCorrupt, File: j.path, Pointer: fmt.Sprintf("/%d", line-1), Rule: ruleJournal,
+		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
+}
+
+// replay verifies data line by line. Only a final line without its
+// newline is torn (the single write of an entry ends with the newline, so
+// Append never returned for it); it is cut off. Any other damage refuses.
+func (j *Journal) replay(data []byte, bundleDigest string) error {
+	var off int64
+	line := 0
+	for len(data) > 0 {
+		line++
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			if err := j.f.Truncate(off); err != nil {
+				return err
+			}
+			if err := j.f.Sync(); err != nil {
+				return err
+			}
+			j.recovered = int64(len(data))
+			if line == 1 {
+				// The header itself was torn: start the journal afresh.
+				return j.write(Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: j.bundle.ContentDigest, Rater: j.bundle.Rater})
+			}
+			return nil
+		}
+		raw := data[:nl]
+		e, err := j.decode(line, raw, bundleDigest)
+		if err != nil {
+			return err
+		}
+		j.apply(e, raw)
+		off += int64(nl + 1)
+		j.size = off
+		data = data[nl+1:]
+	}
+	return nil
+}
+
+func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, error) {
+	var e Entry
+	if err := jsonv2.Unmarshal(raw, &e, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return e, j.corrupt(line, "entry does not decode: %v", err)
+	}
+	if e.Seq != line-1 {
+		return e, j.corrupt(line, "seq %d, want %d", e.Seq, line-1)
+	}
+	if e.Prev != j.last {
+		return e, j.corrupt(line, "hash chain broken: prev %q, want %q", e.Prev, j.last)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, e.Time); err != nil {
+		return e, j.corrupt(line, "time %q is not RFC 3339", e.Time)
+	}
+	if e.Seq == 0 {
+		if e.Format != JournalFormat {
+			return e, j.corrupt(line, "format %q, want %q", e.Format, JournalFormat)
+		}
+		if e.BundleDigest != bundleDigest || e.ContentDigest != j.bundle.ContentDigest {
+			return e, &campaign.Error{Reason: ReasonJournalBundle, File: j.path, Pointer: "/0/bundle_digest", Rule: ruleJournal,
+				Detail: fmt.Sprintf("journal is for bundle %s, not %s", e.BundleDigest, bundleDigest)}
+		}
+		return e, nil
+	}
+	if e.Format != "" || e.BundleDigest != "" || e.ContentDigest != "" || e.Rater != "" || e.SpentMS < 0 {
+		return e, j.corrupt(line, "grade entry carries header fields")
+	}
+	if err := CheckGrade(j.bundle, e.Grade()); err != nil {
+		return e, j.corrupt(line, "invalid grade: %v", err)
+	}
+	return e, nil
+}
+
+func (j *Journal) apply(e Entry, raw []byte) {
+	sum := sha256.Sum256(raw)
+	j.last = hex.EncodeToString(sum[:])
+	j.seq = e.Seq
+	j.entries = append(j.entries, e)
+	if e.Seq == 0 {
+		return
+	}
+	g := e.Grade()
+	if g.Kind == KindOracleDefect && g.Value == ValueWithdrawn {
+		delete(j.current, g.Field)
+		return
+	}
+	j.current[g.Field] = g
+}
+
+// write appends e as one line, fsyncs, and applies it. On a failed write
+// it cuts the file back to its last verified size; if that fails too the
+// journal refuses further appends (ReasonJournalClosed).
+func (j *Journal) write(e Entry) error {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	line := append(raw, '\n')
+	if _, err := j.f.Write(line); err != nil {
+		if terr := j.f.Truncate(j.size); terr != nil {
+			j.broken = err
+		}
+		return err
+	}
+	if err := j.f.Sync(); err != nil {
+		j.broken = err
+		return err
+	}
+	j.size += int64(len(line))
+	j.apply(e, raw)
+	return nil
+}
+
+// Append validates g against the bundle (CheckGrade), appends it as a new
+// entry stamped with the clock's UTC time and g.Spent in milliseconds,
+// and fsyncs the file. When Append returns nil the grade is saved. A
+// grade for an already graded field supersedes it; the earlier entry stays.
+func (j *Journal) Append(g Grade) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil || j.broken != nil {
+		return &campaign.Error{Reason: ReasonJournalClosed, File: j.path, Rule: ruleJournal, Detail: "journal is closed or failed; reopen it", Err: j.broken}
+	}
+	if err := CheckGrade(j.bundle, g); err != nil {
+		return err
+	}
+	if g.Spent < 0 {
+		g.Spent = 0
+	}
+	e := Entry{Seq: j.seq + 1, Prev: j.last, Time: j.now(), Item: g.Item, Kind: g.Kind, Target: g.Target,
+		Value: g.Value, Note: g.Note, SpentMS: g.Spent.Milliseconds()}
+	return j.write(e)
+}
+
+// State is a snapshot of a journal: the current grade of every graded
+// field (required fields in bundle order, then oracle-defect flags in
+// canonical order), the required fields not yet graded in bundle order,
+// and the total time spent per item.
+type State struct {
+	Grades   []Grade
+	Ungraded []Field
+	Spent    map[string]time.Duration
+	Entries  int
+}
+
+// Complete reports whether every required field is graded.
+func (s State) Complete() bool { return len(s.Ungraded) == 0 }
+
+// State returns the journal's current state.
+func (j *Journal) State() State {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	st := State{Spent: map[string]time.Duration{}, Entries: len(j.entries) - 1}
+	for _, f := range BundleFields(j.bundle) {
+		if g, ok := j.current[f]; ok {
+			st.Grades = append(st.Grades, g)
+		} else {
+			st.Ungraded = append(st.Ungraded, f)
+		}
+	}
+	var flags []Grade
+	for f, g := range j.current {
+		if f.Kind == KindOracleDefect {
+			flags = append(flags, g)
+		}
+	}
+	slices.SortFunc(flags, func(a, b Grade) int { return CompareFields(a.Field, b.Field) })
+	st.Grades = append(st.Grades, flags...)
+	for _, e := range j.entries[1:] {
+		st.Spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
+	}
+	return st
+}
+
+// Value returns the current grade of f, if any.
+func (j *Journal) Value(f Field) (Grade, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	g, ok := j.current[f]
+	return g, ok
+}
+
+// Entries returns a copy of every entry (header first), superseded ones included.
+func (j *Journal) Entries() []Entry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return slices.Clone(j.entries)
+}
+
+// Recovered returns the number of torn bytes cut off the end at Open (0
+// when the journal was intact).
+func (j *Journal) Recovered() int64 { return j.recovered }
+
+// Path returns the journal's file path.
+func (j *Journal) Path() string { return j.path }
+
+// Close releases the lock and closes the file. It is safe to call twice.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	err := j.f.Close()
+	j.f = nil
+	return err
+}
+
+// ErrLocked reports whether err is a ReasonJournalLocked refusal.
+func ErrLocked(err error) bool { return errors.Is(err, ReasonJournalLocked) }
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}

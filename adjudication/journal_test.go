@@ -1,0 +1,285 @@
+package adjudication_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+)
+
+func TestGradeModel(t *testing.T) {
+	b := testBundles(t).Bundles[0]
+	fields := adjudication.BundleFields(b)
+	// Per item: 3 obligations (2 answerable, 1 not) + 2 claims × 2 + 2 citations + exclusions + completeness.
+	n := 0
+	for _, it := range b.Items {
+		n += 3 + 4 + 2 + len(it.Final.Exclusions) + 1
+	}
+	if len(fields) != n {
+		t.Fatalf("fields = %d, want %d", len(fields), n)
+	}
+	it := &b.Items[0]
+	rf := adjudication.RequiredFields(it)
+	want := []adjudication.Field{{it.ID, adjudication.KindObligation, "O1"}, {it.ID, adjudication.KindObligation, "O2"}, {it.ID, adjudication.KindUncertainty, "O3"},
+		{it.ID, adjudication.KindClaim, "C1"}, {it.ID, adjudication.KindClaimCritical, "C1"}}
+	for i, f := range want {
+		if rf[i] != f {
+			t.Fatalf("field %d = %v, want %v", i, rf[i], f)
+		}
+	}
+	if rf[len(rf)-1] != (adjudication.Field{it.ID, adjudication.KindCompleteness, "final"}) {
+		t.Fatalf("last field %v", rf[len(rf)-1])
+	}
+	ok := adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindCitation, "K2"}, Value: "supports"}
+	if err := adjudication.CheckGrade(b, ok); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		g    adjudication.Grade
+		want error
+	}{
+		{adjudication.Grade{Field: adjudication.Field{"item-0", adjudication.KindClaim, "C1"}, Value: "wrong"}, adjudication.ReasonUnknownItem},
+		{adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindCitation, "K3"}, Value: "supports"}, adjudication.ReasonUnknownField},
+		{adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindObligation, "O3"}, Value: "addressed"}, adjudication.ReasonUnknownField},
+		{adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindUncertainty, "O3"}, Value: "addressed"}, adjudication.ReasonBadValue},
+		{adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindOracleDefect, "O2"}, Value: "defective"}, adjudication.ReasonNoteRequired},
+		{adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindOracleDefect, "O9"}, Value: "defective", Note: "x"}, adjudication.ReasonUnknownField},
+		{adjudication.Grade{Field: adjudication.Field{it.ID, adjudication.KindClaim, "C1"}, Value: "wrong", Note: " padded"}, adjudication.ReasonBadNote},
+	}
+	for _, c := range cases {
+		if err := adjudication.CheckGrade(b, c.g); !errors.Is(err, c.want) {
+			t.Errorf("%v: err = %v, want %v", c.g, err, c.want)
+		}
+	}
+}
+
+func TestJournalResumeSupersedeLock(t *testing.T) {
+	b := testBundles(t).Bundles[0]
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := adjudication.Open(path, b, adjudication.WithClock(fixedClock()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adjudication.Open(path, b); !errors.Is(err, adjudication.ReasonJournalLocked) {
+		t.Fatalf("second writer: err = %v, want locked", err)
+	}
+	fields := adjudication.BundleFields(b)
+	for i, f := range fields[:5] {
+		if err := j.Append(adjudication.Grade{Field: f, Value: valueFor(f, i), Spent: 1500 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Supersede field 0.
+	if err := j.Append(adjudication.Grade{Field: fields[0], Value: valueFor(fields[0], 1), Note: "changed my mind"}); err != nil {
+		t.Fatal(err)
+	}
+	flag := adjudication.Grade{Field: adjudication.Field{b.Items[0].ID, adjudication.KindOracleDefect, "O1"}, Value: "defective", Note: "the oracle misreads E1"}
+	if err := j.Append(flag); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(adjudication.Grade{Field: fields[1], Value: "nonsense"}); !errors.Is(err, adjudication.ReasonBadValue) {
+		t.Fatalf("bad value: %v", err)
+	}
+	st := j.State()
+	if len(st.Ungraded) != len(fields)-5 || st.Entries != 7 || st.Ungraded[0] != fields[5] {
+		t.Fatalf("state: %d ungraded, %d entries", len(st.Ungraded), st.Entries)
+	}
+	j.Close()
+
+	j2, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j2.Close()
+	st2 := j2.State()
+	if len(st2.Grades) != 6 || st2.Grades[0].Value != valueFor(fields[0], 1) || st2.Grades[0].Note != "changed my mind" || st2.Grades[5] != flag {
+		t.Fatalf("resumed grades %+v", st2.Grades)
+	}
+	if len(j2.Entries()) != 8 {
+		t.Fatalf("entries %d: superseded entry erased?", len(j2.Entries()))
+	}
+	if got := st2.Spent[fields[0].Item]; got < 1500*time.Millisecond {
+		t.Fatalf("spent %v", got)
+	}
+	// Withdrawing the oracle-defect flag keeps its entry.
+	if err := j2.Append(adjudication.Grade{Field: flag.Field, Value: adjudication.ValueWithdrawn}); err != nil {
+		t.Fatal(err)
+	}
+	if st := j2.State(); len(st.Grades) != 5 {
+		t.Fatalf("after withdraw: %d grades", len(st.Grades))
+	}
+}
+
+func TestJournalOtherBundleAndCorruption(t *testing.T) {
+	res := testBundles(t)
+	b := res.Bundles[0]
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := adjudication.BundleFields(b)
+	for i, f := range fields[:3] {
+		if err := j.Append(adjudication.Grade{Field: f, Value: valueFor(f, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	if _, err := adjudication.Open(path, res.Bundles[1]); !errors.Is(err, adjudication.ReasonJournalBundle) {
+		t.Fatalf("other bundle: %v", err)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(data), "\n")
+	// Edit a middle entry: the chain breaks at the next line.
+	edited := strings.Join(append(append([]string{}, lines[:2]...), append([]string{strings.Replace(lines[2], `"value":"`, `"value":"x`, 1)}, lines[3:]...)...), "")
+	os.WriteFile(path, []byte(edited), 0o600)
+	if _, err := adjudication.Open(path, b); !errors.Is(err, adjudication.ReasonJournalCorrupt) {
+		t.Fatalf("edited middle: %v", err)
+	}
+	after, _ := os.ReadFile(path)
+	if string(after) != edited {
+		t.Fatal("a corrupt journal was changed")
+	}
+	// Remove a middle line.
+	os.WriteFile(path, []byte(lines[0]+lines[1]+lines[3]), 0o600)
+	if _, err := adjudication.Open(path, b); !errors.Is(err, adjudication.ReasonJournalCorrupt) {
+		t.Fatalf("removed line: %v", err)
+	}
+	// A torn final line is cut off; earlier grades stay.
+	torn := lines[0] + lines[1] + lines[2] + lines[3][:len(lines[3])/2]
+	os.WriteFile(path, []byte(torn), 0o600)
+	j3, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j3.Recovered() == 0 || len(j3.State().Grades) != 2 {
+		t.Fatalf("torn: recovered %d, grades %d", j3.Recovered(), len(j3.State().Grades))
+	}
+	if err := j3.Append(adjudication.Grade{Field: fields[2], Value: valueFor(fields[2], 2)}); err != nil {
+		t.Fatal(err)
+	}
+	j3.Close()
+	j4, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j4.Close()
+	if len(j4.State().Grades) != 3 {
+		t.Fatal("append after torn recovery lost")
+	}
+}
+
+const childEnv = "VERDICT_JOURNAL_CRASH_CHILD"
+
+// TestJournalCrashChild is the child process of TestJournalCrash: it
+// appends grades forever, printing "saved SEQ FIELD VALUE" after each
+// Append returns, until it is killed.
+func TestJournalCrashChild(t *testing.T) {
+	path := os.Getenv(childEnv)
+	if path == "" {
+		t.Skip("child process only")
+	}
+	b := testBundles(t).Bundles[0]
+	j, err := adjudication.Open(path, b)
+	if err != nil {
+		fmt.Println("open-error", err)
+		os.Exit(3)
+	}
+	fields := adjudication.BundleFields(b)
+	start := len(j.Entries())
+	w := bufio.NewWriter(os.Stdout)
+	for i := start; ; i++ {
+		f := fields[i%len(fields)]
+		v := valueFor(f, i/len(fields)+i)
+		if err := j.Append(adjudication.Grade{Field: f, Value: v, Note: "round " + strconv.Itoa(i)}); err != nil {
+			fmt.Println("append-error", err)
+			os.Exit(3)
+		}
+		fmt.Fprintf(w, "saved %d %s %s %s\n", i, f.Item, f.Kind, f.Target+" "+v)
+		w.Flush()
+	}
+}
+
+// TestJournalCrash kills a journal writer with SIGKILL at random moments
+// and checks that every grade the child reported saved is in the journal
+// after reopening (the last saved value of each field is current).
+func TestJournalCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	b := testBundles(t).Bundles[0]
+	path := filepath.Join(t.TempDir(), "crash.jsonl")
+	rng := rand.New(rand.NewPCG(1, 2))
+	saved := map[int]string{} // seq -> "item kind target value"
+	for round := 0; round < 6; round++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestJournalCrashChild$", "-test.v=false")
+		cmd.Env = append(os.Environ(), childEnv+"="+path)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string, 1<<16)
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		// Wait for the first saved grade, then kill after a random delay.
+		first := <-lines
+		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		all := []string{first}
+		for l := range lines {
+			all = append(all, l)
+		}
+		cmd.Wait()
+		for _, l := range all {
+			p := strings.SplitN(l, " ", 3)
+			if len(p) != 3 || p[0] != "saved" {
+				if strings.HasPrefix(l, "saved") || strings.Contains(l, "error") {
+					t.Fatalf("child: %q", l)
+				}
+				continue // test framework chatter or a line cut by the kill
+			}
+			seq, _ := strconv.Atoi(p[1])
+			saved[seq] = p[2]
+		}
+	}
+	j, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	entries := j.Entries()
+	for seq, want := range saved {
+		if seq >= len(entries) {
+			t.Fatalf("saved grade %d (%s) lost: journal has %d entries", seq, want, len(entries))
+		}
+		e := entries[seq]
+		got := fmt.Sprintf("%s %s %s %s", e.Item, e.Kind, e.Target, e.Value)
+		if got != want {
+			t.Fatalf("entry %d = %q, want %q", seq, got, want)
+		}
+	}
+	if len(saved) < 6 {
+		t.Fatalf("only %d grades saved over 6 rounds", len(saved))
+	}
+	t.Logf("%d saved grades over 6 kills; journal has %d entries", len(saved), len(entries)-1)
+	_ = blinding.Digest
+}

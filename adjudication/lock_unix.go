@@ -1,0 +1,14 @@
+//go:build unix
+
+package adjudication
+
+import (
+	"os"
+	"syscall"
+)
+
+// lockFile takes an exclusive, non-blocking flock on f; it is released
+// when f is closed (or the process dies).
+func lockFile(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}

@@ -1,0 +1,452 @@
+package blinding
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"verdict/campaign"
+)
+
+// Format identifiers written in every file this package produces.
+const (
+	// BundleFormat is the "format" value of a rater bundle.
+	BundleFormat = "verdict-bundle-v1"
+	// SealedMapFormat is the "format" value of the sealed unblinding map.
+	SealedMapFormat = "verdict-sealed-map-v1"
+	// SyntheticNotice is the first field of every file made from a
+	// synthetic campaign (DESIGN "Defaults and embedded input").
+	SyntheticNotice = "SYNTHETIC: made from an inert synthetic campaign; not a real evaluation"
+	// DefaultRaters are the rater names used when none are given.
+	DefaultRaters = "rater-1,rater-2"
+)
+
+// Reasons for refusals of this package (matched with errors.Is).
+const (
+	// ReasonBadRater: a rater name is empty, repeated or not [a-z0-9._-]+.
+	ReasonBadRater campaign.Reason = "bad-rater-name"
+	// ReasonBadSeed: the campaign seed is not 64 hex digits.
+	ReasonBadSeed campaign.Reason = "bad-campaign-seed"
+	// ReasonBadKey: the item-ID key is not 32 bytes.
+	ReasonBadKey campaign.Reason = "bad-item-key"
+	// ReasonIDCollision: two sessions got the same opaque item ID.
+	ReasonIDCollision campaign.Reason = "item-id-collision"
+	// ReasonNoItems: the campaign has no answer to bundle.
+	ReasonNoItems campaign.Reason = "no-bundled-items"
+	// ReasonMalformedBundle: a bundle or map file does not decode strictly.
+	ReasonMalformedBundle campaign.Reason = "malformed-bundle"
+	// ReasonNonCanonical: a bundle or map file is not in canonical form,
+	// so its digest would not be the digest of its content.
+	ReasonNonCanonical campaign.Reason = "non-canonical-bytes"
+	// ReasonDigestMismatch: a recorded digest does not match the content.
+	ReasonDigestMismatch campaign.Reason = "digest-mismatch"
+	// ReasonMissingTask: a session names a task that was not loaded.
+	ReasonMissingTask campaign.Reason = "missing-task"
+)
+
+const ruleBlinding = "CONTRACT §5 (blinded quality review)"
+
+// Bundle is bundle-<rater>.json: everything one rater sees. Items are in
+// this rater's shuffled order.
+type Bundle struct {
+	// Notice is SyntheticNotice for a synthetic campaign, else empty.
+	Notice string `json:"notice,omitempty"`
+	// Format is BundleFormat.
+	Format string `json:"format"`
+	// Synthetic is the campaign's synthetic flag.
+	Synthetic bool `json:"synthetic"`
+	// Rater is the rater this bundle was shuffled for.
+	Rater string `json:"rater"`
+	// ShuffleSeed is the 64-hex-digit seed of this rater's item order:
+	// SHA-256("verdict-shuffle-v1" 0x00 campaign-seed 0x00 rater).
+	ShuffleSeed string `json:"shuffle_seed"`
+	// MapCommitment is the SHA-256 (hex) of the sealed map file bytes.
+	MapCommitment string `json:"map_commitment"`
+	// ContentDigest is the SHA-256 (hex) of the canonical JSON array of the
+	// items sorted by item ID; it is the same in every rater's bundle.
+	ContentDigest string `json:"content_digest"`
+	// ObligationsDigest is the SHA-256 (hex) of the canonical JSON array of
+	// {"item","obligations"} sorted by item ID.
+	ObligationsDigest string `json:"obligations_digest"`
+	// Items are the bundled items in this rater's order.
+	Items []Item `json:"items"`
+}
+
+// Item is one anonymised final answer with what a rater needs to grade it.
+type Item struct {
+	// ID is the opaque item ID "item-" + 16 hex digits (HMAC-SHA256 of the
+	// session ID under the map key, truncated to 64 bits).
+	ID string `json:"id"`
+	// TaskText is the task's text (task.md).
+	TaskText string `json:"task_text"`
+	// Evidence are the packet's evidence items, in packet order.
+	Evidence []Excerpt `json:"evidence"`
+	// Obligations are the frozen truth obligations, in truth order.
+	Obligations []Obligation `json:"obligations"`
+	// Final is the final answer only (never the reconciliation).
+	Final campaign.Final `json:"final"`
+}
+
+// Excerpt is one packet evidence item as shown to a rater.
+type Excerpt struct {
+	ID        string `json:"id"`
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Excerpt   string `json:"excerpt"`
+}
+
+// Obligation is one frozen truth obligation as shown to a rater (the
+// whole truth obligation, see the package documentation).
+type Obligation struct {
+	ID                   string   `json:"id"`
+	Text                 string   `json:"text"`
+	Critical             bool     `json:"critical"`
+	Answerable           bool     `json:"answerable"`
+	EvidenceIDs          []string `json:"evidence_ids"`
+	AcceptedAlternatives []string `json:"accepted_alternatives"`
+	RequiredVerification string   `json:"required_verification"`
+	JustifiedExclusions  []string `json:"justified_exclusions"`
+	SourceJustification  string   `json:"source_justification"`
+}
+
+// SealedMap is sealed-map.json, for the coordinator only: the secret item-ID
+// key and, per item, the session, task, repetition and role it hides.
+type SealedMap struct {
+	Notice     string `json:"notice,omitempty"`
+	Format     string `json:"format"`
+	Synthetic  bool   `json:"synthetic"`
+	CampaignID string `json:"campaign_id"`
+	// Seed is the campaign seed the shuffles were derived from.
+	Seed string `json:"seed"`
+	// Key is the 32-byte HMAC-SHA256 item-ID key, hex.
+	Key string `json:"key"`
+	// Raters lists every bundle's rater and shuffle seed, sorted by rater.
+	Raters []RaterSeed `json:"raters"`
+	// Items maps each opaque item ID back, sorted by item ID.
+	Items []MapItem `json:"items"`
+}
+
+// RaterSeed records one rater's shuffle seed.
+type RaterSeed struct {
+	Rater       string `json:"rater"`
+	ShuffleSeed string `json:"shuffle_seed"`
+}
+
+// MapItem unblinds one item.
+type MapItem struct {
+	Item       string        `json:"item"`
+	Task       string        `json:"task"`
+	Repetition int           `json:"repetition"`
+	Session    string        `json:"session"`
+	Role       campaign.Role `json:"role"`
+}
+
+// Options configure Build.
+type Options struct {
+	// Raters are the rater names; empty means DefaultRaters.
+	Raters []string
+	// Key is the 32-byte item-ID key. It must be secret and random for a
+	// real campaign (the CLI draws it from crypto/rand); tests and
+	// fixtures pass a fixed key to get reproducible bytes.
+	Key []byte
+}
+
+// Result is what Build produces: one bundle per rater (in Options.Raters
+// order) with its canonical bytes, the sealed map with its bytes, and the
+// leak-scan findings over every bundle.
+type Result struct {
+	Bundles     []*Bundle
+	BundleBytes [][]byte
+	Map         *SealedMap
+	MapBytes    []byte
+	Findings    []Finding
+}
+
+var raterRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// ParseRaters splits a comma-separated rater list and checks each name.
+func ParseRaters(s string) ([]string, error) {
+	var out []string
+	for _, r := range strings.Split(s, ",") {
+		r = strings.TrimSpace(r)
+		if !raterRE.MatchString(r) {
+			return nil, &campaign.Error{Reason: ReasonBadRater, Rule: ruleBlinding,
+				Detail: fmt.Sprintf("rater name %q must match [a-z0-9][a-z0-9._-]*", r)}
+		}
+		if slices.Contains(out, r) {
+			return nil, &campaign.Error{Reason: ReasonBadRater, Rule: ruleBlinding,
+				Detail: fmt.Sprintf("rater %q listed twice", r)}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ItemID returns the opaque item ID of a session under key.
+func ItemID(key []byte, session string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(session))
+	return "item-" + hex.EncodeToString(m.Sum(nil)[:8])
+}
+
+// ShuffleSeed returns the deterministic per-rater shuffle seed.
+func ShuffleSeed(campaignSeed, rater string) [32]byte {
+	return sha256.Sum256([]byte("verdict-shuffle-v1\x00" + campaignSeed + "\x00" + rater))
+}
+
+// Bundled reports whether a session's answer goes into the bundles: a
+// review (A or B) with a strictly decoded response. The shared draft D and
+// answers scored automatically (Response == nil) are never bundled.
+func Bundled(s *campaign.Session) bool {
+	return (s.Role == campaign.RoleReviewA || s.Role == campaign.RoleReviewB) && s.Response != nil
+}
+
+// Build makes every rater's bundle and the sealed map of c, and scans the
+// bundles for leaks with DefaultLeakTokens(c). Errors are *campaign.Error
+// with one of this package's reasons.
+func Build(c *campaign.Campaign, opt Options) (*Result, error) {
+	raters := opt.Raters
+	if len(raters) == 0 {
+		var err error
+		if raters, err = ParseRaters(DefaultRaters); err != nil {
+			return nil, err
+		}
+	} else {
+		if _, err := ParseRaters(strings.Join(raters, ",")); err != nil {
+			return nil, err
+		}
+	}
+	if len(opt.Key) != 32 {
+		return nil, &campaign.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: fmt.Sprintf("item-ID key has %d bytes, want 32", len(opt.Key))}
+	}
+	seed := c.Manifest.Seed
+	if b, err := hex.DecodeString(seed); err != nil || len(b) != 32 {
+		return nil, &campaign.Error{Reason: ReasonBadSeed, File: campaign.ManifestFile, Pointer: "/seed", Rule: ruleBlinding, Detail: "campaign seed must be 64 hex digits"}
+	}
+	tasks := map[string]*campaign.Task{}
+	for _, t := range c.Tasks {
+		tasks[t.Entry.ID] = t
+	}
+	var items []Item
+	var mapItems []MapItem
+	seen := map[string]string{}
+	for _, s := range c.Sessions {
+		if !Bundled(s) {
+			continue
+		}
+		t := tasks[s.Run.Task]
+		if t == nil {
+			return nil, &campaign.Error{Reason: ReasonMissingTask, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: fmt.Sprintf("session %s names task %q that was not loaded", s.ID, s.Run.Task)}
+		}
+		id := ItemID(opt.Key, s.ID)
+		if prev, ok := seen[id]; ok {
+			return nil, &campaign.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.ID, id)}
+		}
+		seen[id] = s.ID
+		items = append(items, makeItem(id, t, s.Response.Final))
+		mapItems = append(mapItems, MapItem{Item: id, Task: t.Entry.ID, Repetition: s.Run.Repetition, Session: s.ID, Role: s.Role})
+	}
+	if len(items) == 0 {
+		return nil, &campaign.Error{Reason: ReasonNoItems, Rule: ruleBlinding, Detail: "no review answer with a decoded response"}
+	}
+	slices.SortFunc(items, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(mapItems, func(a, b MapItem) int { return strings.Compare(a.Item, b.Item) })
+
+	m := &SealedMap{Format: SealedMapFormat, Synthetic: c.Manifest.Synthetic, CampaignID: c.Manifest.CampaignID,
+		Seed: seed, Key: hex.EncodeToString(opt.Key), Items: mapItems}
+	if m.Synthetic {
+		m.Notice = SyntheticNotice
+	}
+	sortedRaters := slices.Clone(raters)
+	slices.Sort(sortedRaters)
+	for _, r := range sortedRaters {
+		s := ShuffleSeed(seed, r)
+		m.Raters = append(m.Raters, RaterSeed{Rater: r, ShuffleSeed: hex.EncodeToString(s[:])})
+	}
+	mapBytes, err := MarshalCanonical(m)
+	if err != nil {
+		return nil, err
+	}
+	content, obligations, err := contentDigests(items)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Map: m, MapBytes: mapBytes}
+	scan := NewScanner(DefaultLeakTokens(c))
+	for _, r := range raters {
+		s := ShuffleSeed(seed, r)
+		order := slices.Clone(items)
+		rng := rand.New(rand.NewChaCha8(s))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		b := &Bundle{Format: BundleFormat, Synthetic: c.Manifest.Synthetic, Rater: r,
+			ShuffleSeed: hex.EncodeToString(s[:]), MapCommitment: Digest(mapBytes),
+			ContentDigest: content, ObligationsDigest: obligations, Items: order}
+		if b.Synthetic {
+			b.Notice = SyntheticNotice
+		}
+		bb, err := MarshalCanonical(b)
+		if err != nil {
+			return nil, err
+		}
+		res.Bundles = append(res.Bundles, b)
+		res.BundleBytes = append(res.BundleBytes, bb)
+		res.Findings = append(res.Findings, scan.ScanBundle(b)...)
+	}
+	return res, nil
+}
+
+func makeItem(id string, t *campaign.Task, f campaign.Final) Item {
+	it := Item{ID: id, TaskText: string(t.Text), Final: f, Evidence: []Excerpt{}, Obligations: []Obligation{}}
+	for _, e := range t.Packet.Items {
+		it.Evidence = append(it.Evidence, Excerpt{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt})
+	}
+	for _, o := range t.Truth.Obligations {
+		it.Obligations = append(it.Obligations, Obligation{ID: o.ID, Text: o.Text, Critical: o.Critical, Answerable: o.Answerable,
+			EvidenceIDs: o.EvidenceIDs, AcceptedAlternatives: o.AcceptedAlternatives, RequiredVerification: o.RequiredVerification,
+			JustifiedExclusions: o.JustifiedExclusions, SourceJustification: o.SourceJustification})
+	}
+	return it
+}
+
+// contentDigests returns the content digest and the obligations digest of
+// items (any order).
+func contentDigests(items []Item) (content, obligations string, err error) {
+	sorted := slices.Clone(items)
+	slices.SortFunc(sorted, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
+	cb, err := MarshalCanonical(sorted)
+	if err != nil {
+		return "", "", err
+	}
+	type itemObligations struct {
+		Item        string       `json:"item"`
+		Obligations []Obligation `json:"obligations"`
+	}
+	var obs []itemObligations
+	for _, it := range sorted {
+		obs = append(obs, itemObligations{it.ID, it.Obligations})
+	}
+	ob, err := MarshalCanonical(obs)
+	if err != nil {
+		return "", "", err
+	}
+	return Digest(cb), Digest(ob), nil
+}
+
+// Digest returns the lowercase hex SHA-256 of b.
+func Digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// MarshalCanonical returns the canonical bytes of v: encoding/json with
+// struct fields in declaration order, two-space indentation, no HTML
+// escaping and one final newline. The same value always gives the same
+// bytes; every digest of this package and of adjudication is over them.
+func MarshalCanonical(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// UnmarshalStrict decodes data into v refusing duplicate keys, unknown keys
+// and invalid UTF-8, then checks that data is canonical (MarshalCanonical
+// of the decoded value gives the same bytes). file names the input in
+// errors (ReasonMalformedBundle, ReasonNonCanonical).
+func UnmarshalStrict(file string, data []byte, v any) error {
+	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return &campaign.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
+	}
+	again, err := MarshalCanonical(v)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(again, data) {
+		return &campaign.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
+			Detail: "file is not in canonical form (re-encoded bytes differ); it was edited or reformatted"}
+	}
+	return nil
+}
+
+// ParseBundle strictly decodes canonical bundle bytes and checks the
+// recorded content and obligations digests against the items.
+func ParseBundle(file string, data []byte) (*Bundle, error) {
+	var b Bundle
+	if err := UnmarshalStrict(file, data, &b); err != nil {
+		return nil, err
+	}
+	if b.Format != BundleFormat {
+		return nil, &campaign.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
+	}
+	c, o, err := contentDigests(b.Items)
+	if err != nil {
+		return nil, err
+	}
+	if c != b.ContentDigest {
+		return nil, &campaign.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/content_digest", Rule: ruleBlinding, Detail: "content digest does not match the items"}
+	}
+	if o != b.ObligationsDigest {
+		return nil, &campaign.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/obligations_digest", Rule: ruleBlinding, Detail: "obligations digest does not match the items"}
+	}
+	return &b, nil
+}
+
+// LoadBundle reads and parses a bundle file; it returns the bundle and its
+// digest (SHA-256 of the file bytes).
+func LoadBundle(path string) (*Bundle, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := ParseBundle(path, data)
+	if err != nil {
+		return nil, "", err
+	}
+	return b, Digest(data), nil
+}
+
+// ParseSealedMap strictly decodes canonical sealed-map bytes.
+func ParseSealedMap(file string, data []byte) (*SealedMap, error) {
+	var m SealedMap
+	if err := UnmarshalStrict(file, data, &m); err != nil {
+		return nil, err
+	}
+	if m.Format != SealedMapFormat {
+		return nil, &campaign.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", m.Format, SealedMapFormat)}
+	}
+	return &m, nil
+}
+
+// Digest returns the bundle digest: SHA-256 of the canonical bundle bytes.
+func (b *Bundle) Digest() (string, error) {
+	data, err := MarshalCanonical(b)
+	if err != nil {
+		return "", err
+	}
+	return Digest(data), nil
+}
+
+// Item returns the item with the given opaque ID, or nil.
+func (b *Bundle) Item(id string) *Item {
+	for i := range b.Items {
+		if b.Items[i].ID == id {
+			return &b.Items[i]
+		}
+	}
+	return nil
+}

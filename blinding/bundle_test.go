@@ -1,0 +1,149 @@
+package blinding_test
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"verdict/blinding"
+	"verdict/campaign"
+	"verdict/internal/synth"
+)
+
+func build(t *testing.T) *blinding.Result {
+	t.Helper()
+	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestBuildBundlesOnlyDecodedReviews(t *testing.T) {
+	res := build(t)
+	if len(res.Bundles) != 2 {
+		t.Fatalf("bundles = %d, want 2", len(res.Bundles))
+	}
+	// Two tasks × (A, B) minus T2's malformed B: three items; no draft.
+	for _, b := range res.Bundles {
+		if len(b.Items) != 3 {
+			t.Fatalf("%s: %d items, want 3", b.Rater, len(b.Items))
+		}
+	}
+	if len(res.Map.Items) != 3 {
+		t.Fatalf("map items = %d", len(res.Map.Items))
+	}
+	for _, m := range res.Map.Items {
+		if m.Role == campaign.RoleDraft || m.Session == "S6" {
+			t.Errorf("bundled %+v", m)
+		}
+	}
+	for i, bb := range res.BundleBytes {
+		if bytes.Contains(bb, []byte("S6")) || bytes.Contains(bb, []byte(`"reconciliation"`)) {
+			t.Errorf("bundle %d leaks", i)
+		}
+		if !bytes.HasPrefix(bb, []byte("{\n  \"notice\": \"SYNTHETIC")) {
+			t.Errorf("bundle %d does not start with the SYNTHETIC notice", i)
+		}
+	}
+}
+
+func TestBuildDeterministicAndBound(t *testing.T) {
+	a, b := build(t), build(t)
+	for i := range a.BundleBytes {
+		if !bytes.Equal(a.BundleBytes[i], b.BundleBytes[i]) {
+			t.Fatal("bundle bytes differ between two builds")
+		}
+	}
+	if !bytes.Equal(a.MapBytes, b.MapBytes) {
+		t.Fatal("map bytes differ")
+	}
+	b1, b2 := a.Bundles[0], a.Bundles[1]
+	if b1.ContentDigest != b2.ContentDigest || b1.ObligationsDigest != b2.ObligationsDigest {
+		t.Fatal("content digests differ between raters")
+	}
+	if b1.MapCommitment != blinding.Digest(a.MapBytes) {
+		t.Fatal("map commitment is not the map digest")
+	}
+	if b1.ShuffleSeed == b2.ShuffleSeed {
+		t.Fatal("raters share a shuffle seed")
+	}
+	ids := func(b *blinding.Bundle) (out []string) {
+		for _, it := range b.Items {
+			out = append(out, it.ID)
+		}
+		return
+	}
+	x, y := ids(b1), ids(b2)
+	slices.Sort(x)
+	slices.Sort(y)
+	if !slices.Equal(x, y) {
+		t.Fatal("raters see different item sets")
+	}
+	for i, bb := range a.BundleBytes {
+		pb, err := blinding.ParseBundle("b.json", bb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := pb.Digest()
+		if d != blinding.Digest(bb) {
+			t.Fatalf("bundle %d: digest of parsed bundle differs from file digest", i)
+		}
+	}
+	if _, err := blinding.ParseSealedMap("m.json", a.MapBytes); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestShuffleDependsOnSeedAndRater(t *testing.T) {
+	c := synth.Campaign()
+	var orders []string
+	for _, r := range []string{"ann", "bob", "cy", "dee", "eve", "fay"} {
+		res, err := blinding.Build(c, blinding.Options{Key: synth.Key, Raters: []string{r}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, it := range res.Bundles[0].Items {
+			s = append(s, it.ID)
+		}
+		orders = append(orders, strings.Join(s, ","))
+	}
+	slices.Sort(orders)
+	if len(slices.Compact(orders)) < 2 {
+		t.Fatal("six raters all got the same order: the shuffle does not depend on the rater")
+	}
+}
+
+func TestParseBundleRefusesEdits(t *testing.T) {
+	res := build(t)
+	bb := res.BundleBytes[0]
+	edited := bytes.Replace(bb, []byte("Halves round up"), []byte("Halves round dn"), 1)
+	if _, err := blinding.ParseBundle("b.json", edited); !errors.Is(err, blinding.ReasonDigestMismatch) {
+		t.Fatalf("edited item: err = %v, want digest mismatch", err)
+	}
+	reformatted := bytes.Replace(bb, []byte("{\n  \"notice\""), []byte("{\n   \"notice\""), 1)
+	if _, err := blinding.ParseBundle("b.json", reformatted); !errors.Is(err, blinding.ReasonNonCanonical) {
+		t.Fatalf("reformatted: err = %v, want non-canonical", err)
+	}
+	extra := bytes.Replace(bb, []byte("{\n  \"notice\""), []byte("{\n  \"arm\": \"A\",\n  \"notice\""), 1)
+	if _, err := blinding.ParseBundle("b.json", extra); !errors.Is(err, blinding.ReasonMalformedBundle) {
+		t.Fatalf("unknown member: err = %v, want malformed", err)
+	}
+}
+
+func TestBuildRefusals(t *testing.T) {
+	c := synth.Campaign()
+	if _, err := blinding.Build(c, blinding.Options{Key: []byte("short")}); !errors.Is(err, blinding.ReasonBadKey) {
+		t.Errorf("short key: %v", err)
+	}
+	if _, err := blinding.Build(c, blinding.Options{Key: synth.Key, Raters: []string{"A B"}}); !errors.Is(err, blinding.ReasonBadRater) {
+		t.Errorf("bad rater: %v", err)
+	}
+	c.Manifest.Seed = "xyz"
+	if _, err := blinding.Build(c, blinding.Options{Key: synth.Key}); !errors.Is(err, blinding.ReasonBadSeed) {
+		t.Errorf("bad seed: %v", err)
+	}
+}

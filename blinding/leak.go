@@ -1,0 +1,199 @@
+package blinding
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"verdict/campaign"
+)
+
+// FindingKind says whether a leak finding is a forbidden JSON member name
+// (a structural leak: a bug in bundling) or a revealing token inside text
+// (residual leakage to disclose, CONTRACT §5 "disclose that limit").
+type FindingKind string
+
+// Leak finding kinds.
+const (
+	FindingField FindingKind = "forbidden-field"
+	FindingToken FindingKind = "revealing-token"
+)
+
+// Finding is one leak-scan result: the bundle's rater, the item, the RFC
+// 6901 JSON pointer inside the bundle file, the kind and the matched token.
+type Finding struct {
+	Rater   string      `json:"rater"`
+	Item    string      `json:"item"`
+	Pointer string      `json:"pointer"`
+	Kind    FindingKind `json:"kind"`
+	Token   string      `json:"token"`
+}
+
+// String formats a finding as one report line.
+func (f Finding) String() string {
+	return fmt.Sprintf("%s %s#%s: %s %q", f.Rater, f.Item, f.Pointer, f.Kind, f.Token)
+}
+
+// ForbiddenFields are JSON member names that must never occur in a bundle
+// (arm, reconciliation, receipt, cost, tokens, timing, model and session
+// identity, repetition, order, draft). Matching is exact and case-insensitive.
+var ForbiddenFields = []string{
+	"arm", "role", "reconciliation", "evidence_dispositions", "dispositions", "disposition",
+	"ledger", "obligations_ledger", "receipt", "receipts", "session", "session_id", "sessions",
+	"request_id", "model", "model_snapshot", "consumer_version", "repetition", "order", "draft",
+	"review_a", "review_b", "cost", "cost_micro_usd", "price_card", "price_card_id",
+	"actual_charge_micro_usd", "input_tokens", "cached_input_tokens", "output_tokens",
+	"reasoning_tokens", "meter", "tokens", "duration", "duration_ns", "started_utc", "ended_utc",
+	"start_monotonic_ns", "end_monotonic_ns", "validation_ns", "assembly_ns", "score", "scores",
+}
+
+// BaseLeakTokens are the revealing tokens every scan looks for in text
+// values, case-insensitively and on word boundaries (a token never matches
+// inside a longer word: "arm" does not match "harm").
+var BaseLeakTokens = []string{
+	"review-a", "review-b", "review_a", "review_b", "arm a", "arm b", "treatment arm",
+	"reconciliation", "ledger", "disposition", "dispositions", "evidence_dispositions",
+	"shared draft", "input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens",
+	"micro_usd", "price card", "receipt",
+}
+
+// DefaultLeakTokens returns BaseLeakTokens plus the campaign's own
+// revealing values: every session ID and the manifest's model, model
+// snapshot, consumer version and price-card identities.
+func DefaultLeakTokens(c *campaign.Campaign) []string {
+	out := slices.Clone(BaseLeakTokens)
+	for _, s := range c.Sessions {
+		out = append(out, s.ID)
+	}
+	ex := c.Manifest.Execution
+	for _, p := range []*string{ex.Model, ex.ModelSnapshot, ex.ConsumerVersion} {
+		if p != nil && strings.TrimSpace(*p) != "" {
+			out = append(out, strings.TrimSpace(*p))
+		}
+	}
+	if ex.PriceCard != nil && ex.PriceCard.ID != "" {
+		out = append(out, ex.PriceCard.ID)
+	}
+	return out
+}
+
+// Scanner scans bundles for forbidden member names and revealing tokens.
+type Scanner struct {
+	fields map[string]bool
+	tokens []string
+}
+
+// NewScanner returns a scanner for ForbiddenFields and the given tokens
+// (configurable; duplicates and empty tokens are dropped).
+func NewScanner(tokens []string) *Scanner {
+	s := &Scanner{fields: map[string]bool{}}
+	for _, f := range ForbiddenFields {
+		s.fields[f] = true
+	}
+	seen := map[string]bool{}
+	for _, t := range tokens {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		s.tokens = append(s.tokens, t)
+	}
+	slices.Sort(s.tokens)
+	return s
+}
+
+// ScanBundle scans b's canonical JSON form and returns its findings in
+// item order, then pointer order.
+func (s *Scanner) ScanBundle(b *Bundle) []Finding {
+	data, err := MarshalCanonical(b)
+	if err != nil {
+		return []Finding{{Rater: b.Rater, Kind: FindingField, Token: "unencodable bundle: " + err.Error()}}
+	}
+	return s.ScanJSON(b.Rater, data)
+}
+
+// ScanJSON scans any bundle-shaped JSON document (member names and string
+// values, recursively). rater labels the findings.
+func (s *Scanner) ScanJSON(rater string, data []byte) []Finding {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return []Finding{{Rater: rater, Kind: FindingField, Token: "undecodable bundle: " + err.Error()}}
+	}
+	var out []Finding
+	s.walk(rater, "", "", v, &out)
+	return out
+}
+
+func (s *Scanner) walk(rater, item, ptr string, v any, out *[]Finding) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if id, ok := x["id"].(string); ok && strings.HasPrefix(id, "item-") {
+			item = id
+		}
+		for _, k := range keys {
+			p := ptr + "/" + escapePointer(k)
+			if s.fields[strings.ToLower(k)] {
+				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: p, Kind: FindingField, Token: k})
+			}
+			s.walk(rater, item, p, x[k], out)
+		}
+	case []any:
+		for i, e := range x {
+			s.walk(rater, item, ptr+"/"+strconv.Itoa(i), e, out)
+		}
+	case string:
+		low := strings.ToLower(x)
+		for _, t := range s.tokens {
+			if containsWord(low, t) {
+				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: t})
+			}
+		}
+	}
+}
+
+// containsWord reports whether tok occurs in s not adjacent to a letter or
+// digit on either side.
+func containsWord(s, tok string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], tok)
+		if i < 0 {
+			return false
+		}
+		i += from
+		j := i + len(tok)
+		if !wordRuneBefore(s, i) && !wordRuneAt(s, j) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func wordRuneBefore(s string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	c, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_'
+}
+
+func wordRuneAt(s string, j int) bool {
+	if j >= len(s) {
+		return false
+	}
+	c, _ := utf8.DecodeRuneInString(s[j:])
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_'
+}
+
+func escapePointer(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}

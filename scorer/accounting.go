@@ -1,0 +1,751 @@
+package scorer
+
+import (
+	"fmt"
+	"strings"
+
+	"verdict/campaign"
+)
+
+// Per-session absolute limits of CONTRACT §5 ("4 minutes per experimental
+// session … 90,000 cumulative input tokens and 8,000 generated/billed
+// output tokens per session"). All are inclusive.
+const (
+	// SessionMaxNS is the per-session time limit: 4 minutes in nanoseconds.
+	SessionMaxNS int64 = 4 * 60 * 1_000_000_000
+	// SessionMaxInputTokens is the per-session cumulative input limit
+	// (uncached + cached).
+	SessionMaxInputTokens int64 = 90_000
+	// SessionMaxOutputTokens is the per-session billed output limit
+	// (reasoning included once).
+	SessionMaxOutputTokens int64 = 8_000
+)
+
+// Ratio bounds of CONTRACT §4 "Complete cost and time", as exact fractions;
+// each is inclusive (a ratio equal to the bound passes).
+const (
+	AggregateBoundNum, AggregateBoundDen int64 = 11, 10 // Σ B task medians / Σ A task medians ≤ 1.10
+	TaskBoundNum, TaskBoundDen           int64 = 23, 20 // each task-median ratio ≤ 1.15
+	PairBoundNum, PairBoundDen           int64 = 5, 4   // each paired complete-workflow ratio ≤ 1.25
+)
+
+// Gate names of the complete cost-and-time scorecard (CONTRACT §4). Each is
+// its own gate; none is ever OR'ed with another (EVALUATOR-CONTROLS C21).
+const (
+	GateCostBasis          = "cost-basis"
+	GateCostAggregate      = "cost-aggregate-ratio"
+	GateCostTaskMedian     = "cost-task-median-ratio"
+	GateCostPairedWorkflow = "cost-paired-workflow-ratio"
+	GateTimeBasis          = "time-basis"
+	GateTimeAggregate      = "time-aggregate-ratio"
+	GateTimeTaskMedian     = "time-task-median-ratio"
+	GateTimePairedWorkflow = "time-paired-workflow-ratio"
+	GateSessionDuration    = "session-duration-limit"
+	GateSessionInput       = "session-input-token-limit"
+	GateSessionOutput      = "session-output-token-limit"
+	GateSharedDraftBilling = "shared-draft-billed-once"
+)
+
+// Reason codes of failing cost-and-time gates (CONTRACT §4–§5,
+// EVALUATOR-CONTROLS C14, C20).
+const (
+	// ReasonTariffUnverified: the manifest's rate card is not verified for
+	// the exact model; the cost gate cannot pass (CONTRACT §5).
+	ReasonTariffUnverified campaign.Reason = "tariff-unverified"
+	// ReasonCostAggregateExceeded: Σ B / Σ A task-median cost > 1.10 (C14).
+	ReasonCostAggregateExceeded campaign.Reason = "cost-aggregate-ratio-exceeded"
+	// ReasonCostTaskExceeded: a task-median cost ratio > 1.15 (C14).
+	ReasonCostTaskExceeded campaign.Reason = "cost-task-ratio-exceeded"
+	// ReasonCostPairExceeded: a paired complete-workflow cost ratio > 1.25 (C14).
+	ReasonCostPairExceeded campaign.Reason = "cost-pair-ratio-exceeded"
+	// ReasonTimeAggregateExceeded: Σ B / Σ A task-median time > 1.10 (C14).
+	ReasonTimeAggregateExceeded campaign.Reason = "time-aggregate-ratio-exceeded"
+	// ReasonTimeTaskExceeded: a task-median time ratio > 1.15 (C14).
+	ReasonTimeTaskExceeded campaign.Reason = "time-task-ratio-exceeded"
+	// ReasonTimePairExceeded: a paired complete-workflow time ratio > 1.25 (C14).
+	ReasonTimePairExceeded campaign.Reason = "time-pair-ratio-exceeded"
+	// ReasonSessionTimeExceeded: a session ran longer than 4 minutes.
+	ReasonSessionTimeExceeded campaign.Reason = "session-time-exceeded"
+	// ReasonSessionInputExceeded: a session used more than 90,000 input tokens.
+	ReasonSessionInputExceeded campaign.Reason = "session-input-exceeded"
+	// ReasonSessionOutputExceeded: a session billed more than 8,000 output tokens.
+	ReasonSessionOutputExceeded campaign.Reason = "session-output-exceeded"
+	// ReasonSharedDraftBilledTwice: a session (typically the shared draft D)
+	// or request is billed more than once in physical campaign billing (C20).
+	ReasonSharedDraftBilledTwice campaign.Reason = "shared-draft-billed-twice"
+	// ReasonNotDispatched: a review-only ratio is undefined because the
+	// review was not dispatched after a failed shared draft (C23).
+	ReasonNotDispatched campaign.Reason = "not-dispatched"
+	// ReasonMissingTerminalReceipt: a session has no receipt file or a
+	// receipt without a terminal status (C15).
+	ReasonMissingTerminalReceipt campaign.Reason = "missing-terminal-receipt"
+)
+
+// Gate is one named pass/fail rule. Reason is the reason code of a failing
+// gate ("" when it passes); Detail says which values broke it.
+type Gate struct {
+	Name   string          `json:"name"`
+	Pass   bool            `json:"pass"`
+	Reason campaign.Reason `json:"reason"`
+	Detail string          `json:"detail"`
+}
+
+// SessionAccount is the measured accounting of one session (CONTRACT §5
+// "Required records"). Values that were not measured are unknown, never 0.
+type SessionAccount struct {
+	Session    string                 `json:"session"`
+	Task       string                 `json:"task"`
+	Repetition int                    `json:"repetition"`
+	Role       campaign.Role          `json:"role"`
+	Status     campaign.ReceiptStatus `json:"status"`
+	// Dispatched is false for a not-dispatched review (C23).
+	Dispatched bool `json:"dispatched"`
+	// Superseded marks an invalid original triplet replaced by the one
+	// permitted infrastructure replacement: billed, not compared.
+	Superseded bool `json:"superseded"`
+	// InputTokens is uncached + cached input; BilledOutputTokens includes
+	// reasoning once (CONTRACT §5).
+	InputTokens         Tokens `json:"input_tokens"`
+	UncachedInputTokens Tokens `json:"uncached_input_tokens"`
+	CachedInputTokens   Tokens `json:"cached_input_tokens"`
+	BilledOutputTokens  Tokens `json:"billed_output_tokens"`
+	// ReferenceCost is the token cost at the manifest's price card.
+	ReferenceCost Money `json:"reference_cost"`
+	// MCPCost is the metered MCP charge (0 only when no MCP call was made).
+	MCPCost Money `json:"mcp_cost"`
+	// Cost is ReferenceCost + MCPCost: the session's comparative cost.
+	Cost Money `json:"cost"`
+	// ActualCharge is the attributable actual charge, unknown when not attributed.
+	ActualCharge Money `json:"actual_charge"`
+	// Duration is request start → terminal receipt from monotonic readings.
+	Duration Nanos `json:"duration_ns"`
+	// Validation and Assembly are this session's own deterministic
+	// validation and prompt-assembly durations.
+	Validation    Nanos `json:"validation_ns"`
+	Assembly      Nanos `json:"assembly_ns"`
+	OrdinaryCalls int   `json:"ordinary_calls"`
+	MCPCalls      int   `json:"mcp_calls"`
+}
+
+// Workflow is one arm's complete workflow of one repetition (CONTRACT §4):
+// shared draft D + that arm's review + the review's own validation and
+// assembly. D is allocated to both arms here and billed once in
+// PhysicalBilling (EVALUATOR-CONTROLS C20).
+type Workflow struct {
+	Arm string `json:"arm"`
+	// Cost = D cost + review cost.
+	Cost Money `json:"cost"`
+	// Time = D duration + review duration + review validation + review
+	// assembly; waiting for the sibling arm is not included.
+	Time Nanos `json:"time_ns"`
+	// ReviewCost and ReviewTime are the review-only parts.
+	ReviewCost Money `json:"review_cost"`
+	ReviewTime Nanos `json:"review_time_ns"`
+	// ReviewDispatched is false when the shared draft failed (C23): the
+	// workflow then costs exactly D and is a shared-draft failure.
+	ReviewDispatched bool `json:"review_dispatched"`
+	// Calls is the review's ordinary + MCP call count; reported only, it
+	// never excuses a cost or time failure (C14).
+	Calls int `json:"calls"`
+}
+
+// PairAccount is one repetition's paired outcome: workflows A and B and
+// their exact B/A ratios (CONTRACT §4 "paired complete-workflow ratio").
+type PairAccount struct {
+	Task            string         `json:"task"`
+	Repetition      int            `json:"repetition"`
+	Order           campaign.Order `json:"order"`
+	DraftSession    string         `json:"draft_session"`
+	A               Workflow       `json:"a"`
+	B               Workflow       `json:"b"`
+	CostRatio       Ratio          `json:"cost_ratio"`
+	TimeRatio       Ratio          `json:"time_ratio"`
+	ReviewCostRatio Ratio          `json:"review_cost_ratio"`
+	ReviewTimeRatio Ratio          `json:"review_time_ratio"`
+}
+
+// TaskAccount holds one task's medians over its compared repetitions and
+// the exact task-median ratios (CONTRACT §4).
+type TaskAccount struct {
+	Task            string `json:"task"`
+	Repetitions     int    `json:"repetitions"`
+	MedianCostA     Exact  `json:"median_cost_a_pico_usd"`
+	MedianCostB     Exact  `json:"median_cost_b_pico_usd"`
+	MedianTimeA     Exact  `json:"median_time_a_ns"`
+	MedianTimeB     Exact  `json:"median_time_b_ns"`
+	CostRatio       Ratio  `json:"cost_ratio"`
+	TimeRatio       Ratio  `json:"time_ratio"`
+	ReviewCostRatio Ratio  `json:"review_cost_ratio"`
+	ReviewTimeRatio Ratio  `json:"review_time_ratio"`
+}
+
+// Aggregate holds Σ task medians per arm and their exact ratios.
+type Aggregate struct {
+	SumCostA        Exact  `json:"sum_median_cost_a_pico_usd"`
+	SumCostB        Exact  `json:"sum_median_cost_b_pico_usd"`
+	SumTimeA        Exact  `json:"sum_median_time_a_ns"`
+	SumTimeB        Exact  `json:"sum_median_time_b_ns"`
+	CostRatio       Ratio  `json:"cost_ratio"`
+	TimeRatio       Ratio  `json:"time_ratio"`
+	ReviewCostRatio Ratio  `json:"review_cost_ratio"`
+	ReviewTimeRatio Ratio  `json:"review_time_ratio"`
+	CostLabel       string `json:"cost_label"`
+	TimeLabel       string `json:"time_label"`
+}
+
+// Billing is a total over sessions. PhysicalBilling counts each session
+// once (shared D once); the allocation totals count D in both arms.
+type Billing struct {
+	Sessions      int    `json:"sessions"`
+	InputTokens   Tokens `json:"input_tokens"`
+	OutputTokens  Tokens `json:"output_tokens"`
+	ReferenceCost Money  `json:"reference_cost"`
+	Cost          Money  `json:"cost"`
+	ActualCharge  Money  `json:"actual_charge"`
+	ExecutionTime Nanos  `json:"execution_time_ns"`
+}
+
+// AccountingReport is the complete cost-and-time scorecard input of a
+// campaign (CONTRACT §4–§5): per session, per paired workflow, per task,
+// aggregate, physical billing versus comparative allocation, and each gate
+// separately. It is deterministic: manifest order throughout.
+type AccountingReport struct {
+	Phase    campaign.Phase   `json:"phase"`
+	Sessions []SessionAccount `json:"sessions"`
+	Pairs    []PairAccount    `json:"pairs"`
+	Tasks    []TaskAccount    `json:"tasks"`
+	Aggregate
+	// PhysicalBilling counts every session exactly once, including
+	// superseded attempts and failed drafts (C20).
+	PhysicalBilling Billing `json:"physical_billing"`
+	// AllocatedCostA and AllocatedCostB are the sums of complete-workflow
+	// costs of compared pairs; each includes every shared D (C20).
+	AllocatedCostA Money `json:"allocated_cost_a"`
+	AllocatedCostB Money `json:"allocated_cost_b"`
+	// Gates are the named gates in fixed order; never OR'ed (C21).
+	Gates []Gate `json:"gates"`
+}
+
+// Pass reports whether every gate passes.
+func (r AccountingReport) Pass() bool {
+	for _, g := range r.Gates {
+		if !g.Pass {
+			return false
+		}
+	}
+	return true
+}
+
+// Gate returns the named gate and whether it exists.
+func (r AccountingReport) Gate(name string) (Gate, bool) {
+	for _, g := range r.Gates {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return Gate{}, false
+}
+
+// sessionAccount measures one session from its receipt.
+func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccount {
+	a := SessionAccount{Session: s.ID, Task: s.Run.Task, Repetition: s.Run.Repetition, Role: s.Role}
+	r := s.Receipt
+	unknownAll := func(why campaign.Reason) {
+		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens =
+			UnknownTokens(why), UnknownTokens(why), UnknownTokens(why), UnknownTokens(why)
+		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = UnknownMoney(why), UnknownMoney(why), UnknownMoney(why), UnknownMoney(why)
+		a.Duration, a.Validation, a.Assembly = UnknownNanos(why), UnknownNanos(why), UnknownNanos(why)
+	}
+	if r == nil {
+		a.Dispatched = true // a session listed in a run is presumed started
+		unknownAll(ReasonMissingTerminalReceipt)
+		return a
+	}
+	a.Status = r.Status
+	a.OrdinaryCalls, a.MCPCalls = r.OrdinaryCalls, r.MCPCalls
+	if r.Status == campaign.StatusNotDispatched {
+		z := KnownTokens(0)
+		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens = z, z, z, z
+		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = Pico(0), Pico(0), Pico(0), Pico(0)
+		a.Duration, a.Validation, a.Assembly = KnownNanos(0), KnownNanos(0), KnownNanos(0)
+		return a
+	}
+	a.Dispatched = true
+	// Tokens.
+	if t, err := DeriveTokens(r.Meter); err != nil {
+		why := err.(*campaign.Error).Reason
+		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens =
+			UnknownTokens(why), UnknownTokens(why), UnknownTokens(why), UnknownTokens(why)
+		a.ReferenceCost = UnknownMoney(why)
+	} else {
+		a.InputTokens, a.UncachedInputTokens = KnownTokens(t.InputTotal), KnownTokens(t.Uncached)
+		a.CachedInputTokens, a.BilledOutputTokens = KnownTokens(t.Cached), KnownTokens(t.BilledOutput)
+		switch {
+		case card == nil:
+			a.ReferenceCost = UnknownMoney(ReasonTariffMissing)
+		case r.PriceCardID == nil || *r.PriceCardID != card.ID:
+			a.ReferenceCost = UnknownMoney(ReasonTariffMismatch)
+		default:
+			a.ReferenceCost = PriceTokens(t, card)
+		}
+	}
+	// MCP cost: zero only when no MCP call was made.
+	switch {
+	case r.MCPCostMicroUSD != nil:
+		a.MCPCost = MicroUSD(*r.MCPCostMicroUSD)
+	case r.MCPCalls > 0:
+		a.MCPCost = UnknownMoney(ReasonMCPCostMissing)
+	default:
+		a.MCPCost = Pico(0)
+	}
+	a.Cost = a.ReferenceCost.Add(a.MCPCost)
+	if r.ActualChargeMicroUSD != nil {
+		a.ActualCharge = MicroUSD(*r.ActualChargeMicroUSD)
+	} else {
+		a.ActualCharge = UnknownMoney(ReasonActualChargeUnattributed)
+	}
+	// Time from monotonic readings; a start without a terminal receipt has
+	// no end.
+	switch {
+	case r.Status == "":
+		a.Duration = UnknownNanos(ReasonMissingTerminalReceipt)
+	case r.StartMonotonicNS == nil || r.EndMonotonicNS == nil || *r.EndMonotonicNS < *r.StartMonotonicNS:
+		a.Duration = UnknownNanos(ReasonTimeMissing)
+	default:
+		a.Duration = KnownNanos(*r.EndMonotonicNS - *r.StartMonotonicNS)
+	}
+	if r.Status == "" {
+		a.Cost = UnknownMoney(ReasonMissingTerminalReceipt)
+	}
+	a.Validation, a.Assembly = KnownNanos(r.ValidationNS), KnownNanos(r.AssemblyNS)
+	return a
+}
+
+// runKey identifies a repetition of a task.
+type runKey struct {
+	task string
+	rep  int
+}
+
+// comparedRuns returns the indexes of manifest runs used for comparison and
+// the set of superseded run indexes: when several runs share a task and
+// repetition, the last one whose receipts mark it a replacement is
+// compared and the others are superseded (billed, not compared;
+// CONTRACT §5 "preserving and charging the original attempt").
+func comparedRuns(c *campaign.Campaign, byRun map[int][3]*campaign.Session) (compared []int, superseded map[int]bool) {
+	superseded = map[int]bool{}
+	groups := map[runKey][]int{}
+	var order []runKey
+	for i, r := range c.Manifest.Runs {
+		k := runKey{r.Task, r.Repetition}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	isReplacement := func(i int) bool {
+		for _, s := range byRun[i] {
+			if s != nil && s.Receipt != nil && s.Receipt.Replacement {
+				return true
+			}
+		}
+		return false
+	}
+	chosen := map[int]bool{}
+	for _, k := range order {
+		idx := groups[k]
+		pick := idx[0]
+		for _, i := range idx {
+			if isReplacement(i) {
+				pick = i
+			}
+		}
+		chosen[pick] = true
+		for _, i := range idx {
+			if i != pick {
+				superseded[i] = true
+			}
+		}
+	}
+	for i := range c.Manifest.Runs {
+		if chosen[i] {
+			compared = append(compared, i)
+		}
+	}
+	return compared, superseded
+}
+
+// sessionsByRun maps each manifest run index to its D, A and B sessions
+// (nil when the loader produced no session for that ID).
+func sessionsByRun(c *campaign.Campaign) map[int][3]*campaign.Session {
+	byID := map[string][]*campaign.Session{}
+	for _, s := range c.Sessions {
+		byID[s.ID] = append(byID[s.ID], s)
+	}
+	out := map[int][3]*campaign.Session{}
+	for i, r := range c.Manifest.Runs {
+		pick := func(id string, role campaign.Role) *campaign.Session {
+			for _, s := range byID[id] {
+				if s.Role == role && s.Run.Task == r.Task && s.Run.Repetition == r.Repetition {
+					return s
+				}
+			}
+			if len(byID[id]) > 0 {
+				return byID[id][0]
+			}
+			return nil
+		}
+		out[i] = [3]*campaign.Session{
+			pick(r.Sessions.Draft, campaign.RoleDraft),
+			pick(r.Sessions.ReviewA, campaign.RoleReviewA),
+			pick(r.Sessions.ReviewB, campaign.RoleReviewB),
+		}
+	}
+	return out
+}
+
+// missingSession returns the account of a session listed in the manifest
+// for which the campaign holds nothing (no receipt): unknown throughout.
+func missingSession(id string, r campaign.Run, role campaign.Role) *campaign.Session {
+	return &campaign.Session{ID: id, Role: role, Run: r}
+}
+
+// workflow builds one arm's complete workflow from D and the review.
+func workflow(arm string, d, rv SessionAccount) Workflow {
+	w := Workflow{Arm: arm, ReviewDispatched: rv.Dispatched, Calls: rv.OrdinaryCalls + rv.MCPCalls}
+	w.ReviewCost = rv.Cost
+	w.ReviewTime = rv.Duration.Add(rv.Validation).Add(rv.Assembly)
+	w.Cost = d.Cost.Add(w.ReviewCost)
+	w.Time = d.Duration.Add(w.ReviewTime)
+	return w
+}
+
+// Accounting computes the complete cost-and-time accounting and its gates
+// for a loaded campaign (CONTRACT §4 "Complete cost and time", §5;
+// EVALUATOR-CONTROLS C14, C20, C23). Unknown meters, tariffs or times make
+// the values that depend on them unknown and fail the gates that read
+// them; nothing unknown is counted as zero.
+func Accounting(c *campaign.Campaign) AccountingReport {
+	m := &c.Manifest
+	card := m.Execution.PriceCard
+	rep := AccountingReport{Phase: m.Phase}
+	byRun := sessionsByRun(c)
+	compared, superseded := comparedRuns(c, byRun)
+
+	// Per-session accounts, manifest order, each session ID once in
+	// physical billing; a repeated session or request ID is a double bill.
+	var doubles []string
+	seenSession := map[string]bool{}
+	seenRequest := map[string]string{}
+	acct := map[int][3]SessionAccount{}
+	phys := Billing{InputTokens: KnownTokens(0), OutputTokens: KnownTokens(0), ReferenceCost: Pico(0), Cost: Pico(0), ActualCharge: Pico(0), ExecutionTime: KnownNanos(0)}
+	for i, r := range m.Runs {
+		ids := [3]string{r.Sessions.Draft, r.Sessions.ReviewA, r.Sessions.ReviewB}
+		roles := [3]campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB}
+		var trio [3]SessionAccount
+		for j := range 3 {
+			s := byRun[i][j]
+			if s == nil {
+				s = missingSession(ids[j], r, roles[j])
+			}
+			a := sessionAccount(s, card)
+			a.Superseded = superseded[i]
+			trio[j] = a
+			if seenSession[ids[j]] {
+				doubles = append(doubles, fmt.Sprintf("session %s (%s) billed in more than one run", ids[j], roles[j]))
+				continue
+			}
+			seenSession[ids[j]] = true
+			if s.Receipt != nil && s.Receipt.RequestID != "" && s.Receipt.Status != campaign.StatusNotDispatched {
+				if prev, ok := seenRequest[s.Receipt.RequestID]; ok {
+					doubles = append(doubles, fmt.Sprintf("request %s billed by sessions %s and %s", s.Receipt.RequestID, prev, ids[j]))
+				} else {
+					seenRequest[s.Receipt.RequestID] = ids[j]
+				}
+			}
+			rep.Sessions = append(rep.Sessions, a)
+			if a.Dispatched {
+				phys.Sessions++
+			}
+			phys.InputTokens = phys.InputTokens.Add(a.InputTokens)
+			phys.OutputTokens = phys.OutputTokens.Add(a.BilledOutputTokens)
+			phys.ReferenceCost = phys.ReferenceCost.Add(a.ReferenceCost)
+			phys.Cost = phys.Cost.Add(a.Cost)
+			phys.ActualCharge = phys.ActualCharge.Add(a.ActualCharge)
+			phys.ExecutionTime = phys.ExecutionTime.Add(a.Duration).Add(a.Validation).Add(a.Assembly)
+		}
+		acct[i] = trio
+	}
+	rep.PhysicalBilling = phys
+
+	// Paired workflows of compared runs.
+	rep.AllocatedCostA, rep.AllocatedCostB = Pico(0), Pico(0)
+	taskPairs := map[string][]PairAccount{}
+	for _, i := range compared {
+		r := m.Runs[i]
+		t := acct[i]
+		p := PairAccount{Task: r.Task, Repetition: r.Repetition, Order: r.Order, DraftSession: r.Sessions.Draft}
+		p.A = workflow("A", t[0], t[1])
+		p.B = workflow("B", t[0], t[2])
+		p.CostRatio = RatioOf(moneyExact(p.B.Cost), moneyExact(p.A.Cost))
+		p.TimeRatio = RatioOf(nanosExact(p.B.Time), nanosExact(p.A.Time))
+		if p.A.ReviewDispatched && p.B.ReviewDispatched {
+			p.ReviewCostRatio = RatioOf(moneyExact(p.B.ReviewCost), moneyExact(p.A.ReviewCost))
+			p.ReviewTimeRatio = RatioOf(nanosExact(p.B.ReviewTime), nanosExact(p.A.ReviewTime))
+		} else {
+			p.ReviewCostRatio = Ratio{Why: ReasonNotDispatched}
+			p.ReviewTimeRatio = Ratio{Why: ReasonNotDispatched}
+		}
+		rep.AllocatedCostA = rep.AllocatedCostA.Add(p.A.Cost)
+		rep.AllocatedCostB = rep.AllocatedCostB.Add(p.B.Cost)
+		rep.Pairs = append(rep.Pairs, p)
+		taskPairs[r.Task] = append(taskPairs[r.Task], p)
+	}
+
+	// Task medians in manifest task order.
+	sumCA, sumCB, sumTA, sumTB := exactInt(0), exactInt(0), exactInt(0), exactInt(0)
+	sumRCA, sumRCB, sumRTA, sumRTB := exactInt(0), exactInt(0), exactInt(0), exactInt(0)
+	for _, te := range m.Tasks {
+		ps := taskPairs[te.ID]
+		ta := TaskAccount{Task: te.ID, Repetitions: len(ps)}
+		ta.MedianCostA = medianOf(ps, func(p PairAccount) Exact { return moneyExact(p.A.Cost) })
+		ta.MedianCostB = medianOf(ps, func(p PairAccount) Exact { return moneyExact(p.B.Cost) })
+		ta.MedianTimeA = medianOf(ps, func(p PairAccount) Exact { return nanosExact(p.A.Time) })
+		ta.MedianTimeB = medianOf(ps, func(p PairAccount) Exact { return nanosExact(p.B.Time) })
+		rca := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "A", true) })
+		rcb := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "B", true) })
+		rta := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "A", false) })
+		rtb := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "B", false) })
+		ta.CostRatio = RatioOf(ta.MedianCostB, ta.MedianCostA)
+		ta.TimeRatio = RatioOf(ta.MedianTimeB, ta.MedianTimeA)
+		ta.ReviewCostRatio = RatioOf(rcb, rca)
+		ta.ReviewTimeRatio = RatioOf(rtb, rta)
+		sumCA, sumCB = sumCA.add(ta.MedianCostA), sumCB.add(ta.MedianCostB)
+		sumTA, sumTB = sumTA.add(ta.MedianTimeA), sumTB.add(ta.MedianTimeB)
+		sumRCA, sumRCB, sumRTA, sumRTB = sumRCA.add(rca), sumRCB.add(rcb), sumRTA.add(rta), sumRTB.add(rtb)
+		rep.Tasks = append(rep.Tasks, ta)
+	}
+	rep.SumCostA, rep.SumCostB, rep.SumTimeA, rep.SumTimeB = sumCA, sumCB, sumTA, sumTB
+	rep.Aggregate.CostRatio = RatioOf(sumCB, sumCA)
+	rep.Aggregate.TimeRatio = RatioOf(sumTB, sumTA)
+	rep.Aggregate.ReviewCostRatio = RatioOf(sumRCB, sumRCA)
+	rep.Aggregate.ReviewTimeRatio = RatioOf(sumRTB, sumRTA)
+	rep.CostLabel = rep.Aggregate.CostRatio.Label("cost")
+	rep.TimeLabel = rep.Aggregate.TimeRatio.Label("time")
+
+	rep.Gates = accountingGates(c, &rep, doubles)
+	return rep
+}
+
+// reviewExact returns a pair's review-only cost or time for an arm; it is
+// unknown (ReasonNotDispatched) for a not-dispatched review.
+func reviewExact(p PairAccount, arm string, cost bool) Exact {
+	w := p.A
+	if arm == "B" {
+		w = p.B
+	}
+	if !p.A.ReviewDispatched || !p.B.ReviewDispatched {
+		return Exact{Why: ReasonNotDispatched}
+	}
+	if cost {
+		return moneyExact(w.ReviewCost)
+	}
+	return nanosExact(w.ReviewTime)
+}
+
+// medianOf is the exact median of f over pairs.
+func medianOf(ps []PairAccount, f func(PairAccount) Exact) Exact {
+	vals := make([]int64, len(ps))
+	known := make([]bool, len(ps))
+	whys := make([]campaign.Reason, len(ps))
+	for i, p := range ps {
+		e := f(p)
+		known[i], whys[i] = e.Known, e.Why
+		if e.Known {
+			vals[i] = e.r.Num().Int64()
+		}
+	}
+	return Median(vals, known, whys)
+}
+
+// accountingGates evaluates every gate separately, in fixed order.
+func accountingGates(c *campaign.Campaign, rep *AccountingReport, doubles []string) []Gate {
+	ex := c.Manifest.Execution
+	var gates []Gate
+
+	// Cost basis: a defensible, verified tariff and every compared cost known.
+	basis := Gate{Name: GateCostBasis, Pass: true}
+	switch {
+	case ex.PriceCard == nil:
+		basis = Gate{Name: GateCostBasis, Reason: ReasonTariffMissing, Detail: "manifest execution.price_card is null: no reference pricing basis (CONTRACT §5)"}
+	case ex.TariffVerified == nil || !*ex.TariffVerified:
+		basis = Gate{Name: GateCostBasis, Reason: ReasonTariffUnverified, Detail: "manifest execution.tariff_verified is not true (CONTRACT §5)"}
+	default:
+		if why, where := firstUnknownCost(rep); why != "" {
+			basis = Gate{Name: GateCostBasis, Reason: why, Detail: "cost unknown for " + where}
+		}
+	}
+	if basis.Pass {
+		basis.Detail = "verified price card " + ex.PriceCard.ID + "; every compared session cost known"
+	}
+	gates = append(gates, basis)
+	gates = append(gates, ratioGates("cost", rep,
+		func(p PairAccount) Ratio { return p.CostRatio }, func(t TaskAccount) Ratio { return t.CostRatio }, rep.Aggregate.CostRatio,
+		GateCostAggregate, GateCostTaskMedian, GateCostPairedWorkflow,
+		ReasonCostAggregateExceeded, ReasonCostTaskExceeded, ReasonCostPairExceeded)...)
+
+	tb := Gate{Name: GateTimeBasis, Pass: true, Detail: "every compared session time known"}
+	for _, s := range rep.Sessions {
+		if s.Superseded {
+			continue
+		}
+		if !s.Duration.Known {
+			tb = Gate{Name: GateTimeBasis, Reason: s.Duration.Why, Detail: "duration unknown for session " + s.Session}
+			break
+		}
+	}
+	gates = append(gates, tb)
+	gates = append(gates, ratioGates("time", rep,
+		func(p PairAccount) Ratio { return p.TimeRatio }, func(t TaskAccount) Ratio { return t.TimeRatio }, rep.Aggregate.TimeRatio,
+		GateTimeAggregate, GateTimeTaskMedian, GateTimePairedWorkflow,
+		ReasonTimeAggregateExceeded, ReasonTimeTaskExceeded, ReasonTimePairExceeded)...)
+
+	// Absolute per-session limits, every dispatched session.
+	gates = append(gates,
+		sessionGate(rep, GateSessionDuration, ReasonSessionTimeExceeded, func(s SessionAccount) (bool, int64, campaign.Reason) {
+			return s.Duration.Known, s.Duration.NS, s.Duration.Why
+		}, SessionMaxNS, func(v int64) string { return KnownNanos(v).String() }),
+		sessionGate(rep, GateSessionInput, ReasonSessionInputExceeded, func(s SessionAccount) (bool, int64, campaign.Reason) {
+			return s.InputTokens.Known, s.InputTokens.N, s.InputTokens.Why
+		}, SessionMaxInputTokens, func(v int64) string { return groupDigits(v) + " input tokens" }),
+		sessionGate(rep, GateSessionOutput, ReasonSessionOutputExceeded, func(s SessionAccount) (bool, int64, campaign.Reason) {
+			return s.BilledOutputTokens.Known, s.BilledOutputTokens.N, s.BilledOutputTokens.Why
+		}, SessionMaxOutputTokens, func(v int64) string { return groupDigits(v) + " output tokens" }),
+	)
+
+	// Shared D billed once (C20): no session or request billed twice, and
+	// allocations equal physical billing of compared runs plus one extra D each.
+	sd := Gate{Name: GateSharedDraftBilling, Pass: true}
+	if len(doubles) > 0 {
+		sd = Gate{Name: GateSharedDraftBilling, Reason: ReasonSharedDraftBilledTwice, Detail: strings.Join(doubles, "; ")}
+	} else {
+		sd.Detail = fmt.Sprintf("physical billing %s counts each shared draft once; comparative allocations A %s and B %s each include it",
+			rep.PhysicalBilling.Cost, rep.AllocatedCostA, rep.AllocatedCostB)
+	}
+	gates = append(gates, sd)
+	return gates
+}
+
+// firstUnknownCost names the first compared session whose cost is unknown.
+func firstUnknownCost(rep *AccountingReport) (campaign.Reason, string) {
+	for _, s := range rep.Sessions {
+		if !s.Superseded && !s.Cost.Known {
+			return s.Cost.Why, "session " + s.Session
+		}
+	}
+	return "", ""
+}
+
+// ratioGates builds the aggregate, task-median and paired-workflow gates
+// of one quantity. An unknown or undefined ratio fails its gate with the
+// reason it is unknown; one outlier fails its gate even when the aggregate
+// passes (C14).
+func ratioGates(what string, rep *AccountingReport, pair func(PairAccount) Ratio, task func(TaskAccount) Ratio, agg Ratio,
+	aggName, taskName, pairName string, aggReason, taskReason, pairReason campaign.Reason) []Gate {
+	var out []Gate
+	g := Gate{Name: aggName, Pass: agg.AtMost(AggregateBoundNum, AggregateBoundDen)}
+	g.Detail = fmt.Sprintf("Σ B task medians / Σ A task medians = %s (bound 1.10)", agg)
+	if l := agg.Label(what); l != "" {
+		g.Detail += "; " + l
+	}
+	if !g.Pass {
+		g.Reason = aggReason
+		if !agg.Known {
+			g.Reason = agg.Why
+		}
+	}
+	out = append(out, g)
+
+	g = Gate{Name: taskName, Pass: len(rep.Tasks) > 0}
+	var bad []string
+	var why campaign.Reason
+	for _, t := range rep.Tasks {
+		r := task(t)
+		if !r.AtMost(TaskBoundNum, TaskBoundDen) {
+			bad = append(bad, fmt.Sprintf("%s %s", t.Task, r))
+			if why == "" {
+				why = taskReason
+				if !r.Known {
+					why = r.Why
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		g.Pass, g.Reason = false, why
+		g.Detail = "task-median B/A above 1.15 or unknown: " + strings.Join(bad, ", ")
+	} else if g.Pass {
+		g.Detail = fmt.Sprintf("all %d task-median ratios ≤ 1.15", len(rep.Tasks))
+	} else {
+		g.Reason, g.Detail = ReasonRatioUndefined, "no task"
+	}
+	out = append(out, g)
+
+	g = Gate{Name: pairName, Pass: len(rep.Pairs) > 0}
+	bad, why = nil, ""
+	for _, p := range rep.Pairs {
+		r := pair(p)
+		if !r.AtMost(PairBoundNum, PairBoundDen) {
+			bad = append(bad, fmt.Sprintf("%s r%d %s", p.Task, p.Repetition, r))
+			if why == "" {
+				why = pairReason
+				if !r.Known {
+					why = r.Why
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		g.Pass, g.Reason = false, why
+		g.Detail = "paired complete-workflow B/A above 1.25 or unknown: " + strings.Join(bad, ", ")
+	} else if g.Pass {
+		g.Detail = fmt.Sprintf("all %d paired complete-workflow ratios ≤ 1.25", len(rep.Pairs))
+	} else {
+		g.Reason, g.Detail = ReasonRatioUndefined, "no pair"
+	}
+	out = append(out, g)
+	return out
+}
+
+// sessionGate checks one inclusive per-session limit over every dispatched
+// session; an unknown value fails the gate with its reason.
+func sessionGate(rep *AccountingReport, name string, reason campaign.Reason, get func(SessionAccount) (bool, int64, campaign.Reason), limit int64, show func(int64) string) Gate {
+	g := Gate{Name: name, Pass: true}
+	var bad []string
+	for _, s := range rep.Sessions {
+		if !s.Dispatched {
+			continue
+		}
+		known, v, why := get(s)
+		switch {
+		case !known:
+			bad = append(bad, s.Session+" unknown")
+			if g.Pass {
+				g.Reason = why
+			}
+			g.Pass = false
+		case v > limit:
+			bad = append(bad, s.Session+" "+show(v))
+			if g.Pass {
+				g.Reason = reason
+			}
+			g.Pass = false
+		}
+	}
+	if g.Pass {
+		g.Detail = "every dispatched session ≤ " + show(limit)
+	} else {
+		g.Detail = "limit " + show(limit) + " exceeded or unknown: " + strings.Join(bad, ", ")
+	}
+	return g
+}

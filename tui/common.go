@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"verdict/tui/styles"
+)
+
+// Component is one screen or pane of the TUI: a Bubble Tea model that
+// also publishes its key bindings for the help view and accepts a size.
+// Update returns the component itself (components use pointer receivers).
+type Component interface {
+	tea.Model
+	help.KeyMap
+	// SetSize sets the component's area in terminal cells.
+	SetSize(width, height int)
+}
+
+// capturer is implemented by components that are currently editing text;
+// while Capturing reports true the root model passes q and ? through to
+// the component (ctrl+c still leaves).
+type capturer interface{ Capturing() bool }
+
+// Common is what every component shares: the terminal size in cells and
+// the styles.
+type Common struct {
+	// Width and Height are the terminal size in cells.
+	Width, Height int
+	// Styles are the styles of every component (the only source of colour).
+	Styles *styles.Styles
+}
+
+// Options configure how a TUI program runs. The zero value runs on the
+// process's terminal with styles from the environment (NO_COLOR).
+type Options struct {
+	// Input and Output replace the terminal (tests); nil means the default.
+	Input  io.Reader
+	Output io.Writer
+	// Styles replaces styles.FromEnv().
+	Styles *styles.Styles
+	// Width and Height set an initial size (tests); 0 means the terminal's.
+	Width, Height int
+}
+
+func (o Options) styles() *styles.Styles {
+	if o.Styles != nil {
+		return o.Styles
+	}
+	return styles.FromEnv()
+}
+
+// run runs m as a full-screen program until it quits and returns the final
+// model.
+func run(ctx context.Context, m tea.Model, o Options) (tea.Model, error) {
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if o.Input != nil {
+		opts = append(opts, tea.WithInput(o.Input))
+	}
+	if o.Output != nil {
+		opts = append(opts, tea.WithOutput(o.Output))
+	}
+	if o.Width > 0 && o.Height > 0 {
+		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
+	}
+	return tea.NewProgram(m, opts...).Run()
+}
+
+// GlobalKeyMap holds the bindings every screen has.
+type GlobalKeyMap struct {
+	// Help toggles the full help.
+	Help key.Binding
+	// Quit leaves the program; everything saved is already on disk.
+	Quit key.Binding
+	// ForceQuit is ctrl+c, which leaves even while text is being edited.
+	ForceQuit key.Binding
+}
+
+// DefaultGlobalKeyMap returns ? for help and q / ctrl+c to leave.
+func DefaultGlobalKeyMap() GlobalKeyMap {
+	return GlobalKeyMap{
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+	}
+}
+
+// root is the program's top model: it handles the global keys, then the
+// application messages, then forwards to the active screen only.
+type root struct {
+	c       *Common
+	keys    GlobalKeyMap
+	help    help.Model
+	showAll bool
+	title   func() string
+	status  func() string
+	child   Component
+	quit    bool
+}
+
+func newRoot(c *Common, child Component, title, status func() string) *root {
+	h := help.New()
+	h.Styles = c.Styles.Help
+	r := &root{c: c, keys: DefaultGlobalKeyMap(), help: h, title: title, status: status, child: child}
+	r.resize()
+	return r
+}
+
+// Init implements tea.Model.
+func (r *root) Init() tea.Cmd { return r.child.Init() }
+
+// Update implements tea.Model: global keys first, then the child.
+func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		r.c.Width, r.c.Height = msg.Width, msg.Height
+		r.resize()
+		return r, nil
+	case tea.KeyPressMsg:
+		capturing := false
+		if cp, ok := r.child.(capturer); ok {
+			capturing = cp.Capturing()
+		}
+		switch {
+		case key.Matches(msg, r.keys.ForceQuit):
+			r.quit = true
+			return r, tea.Quit
+		case !capturing && key.Matches(msg, r.keys.Quit):
+			r.quit = true
+			return r, tea.Quit
+		case !capturing && key.Matches(msg, r.keys.Help):
+			r.showAll = !r.showAll
+			r.resize()
+			return r, nil
+		}
+	}
+	_, cmd := r.child.Update(msg)
+	r.resize()
+	return r, cmd
+}
+
+func (r *root) helpView() string {
+	r.help.ShowAll = r.showAll
+	r.help.SetWidth(r.c.Width)
+	return r.help.View(r)
+}
+
+// ShortHelp implements help.KeyMap: the child's bindings then the global ones.
+func (r *root) ShortHelp() []key.Binding {
+	return append(append([]key.Binding{}, r.child.ShortHelp()...), r.keys.Help, r.keys.Quit)
+}
+
+// FullHelp implements help.KeyMap.
+func (r *root) FullHelp() [][]key.Binding {
+	return append(append([][]key.Binding{}, r.child.FullHelp()...), []key.Binding{r.keys.Help, r.keys.Quit, r.keys.ForceQuit})
+}
+
+func (r *root) resize() {
+	if r.c.Width <= 0 || r.c.Height <= 0 {
+		return
+	}
+	h := r.c.Height - 2 - lipgloss.Height(r.helpView())
+	r.child.SetSize(r.c.Width, max(h, 1))
+}
+
+// View implements tea.Model: title bar, the child, a status line and help.
+func (r *root) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	if r.c.Width <= 0 || r.c.Height <= 0 {
+		return v
+	}
+	w := r.c.Width
+	title := r.c.Styles.Title.Render(pad(" "+r.title(), w))
+	body := r.child.View().Content
+	hv := r.helpView()
+	bodyH := r.c.Height - 2 - lipgloss.Height(hv)
+	body = fit(body, w, max(bodyH, 1))
+	status := pad(r.status(), w)
+	v.SetContent(title + "\n" + body + "\n" + status + "\n" + hv)
+	return v
+}
+
+// pad truncates or pads s (which may hold ANSI styles) to exactly w cells.
+func pad(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	if n := ansi.StringWidth(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// fit crops s to h lines and every line to w cells, padding short content
+// with empty lines so that the frame keeps its height.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}

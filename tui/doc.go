@@ -1,0 +1,25 @@
+// Package tui owns verdict's terminal user interface: three Bubble Tea
+// programs, one per mode, each a function that returns a value and leaves
+// every decision to its caller.
+//
+//   - Ledger (verdict ledger CAMPAIGN): the protocol checker's read-only
+//     view of every review-B reconciliation record, the automatic structural
+//     findings beside the rows they concern, and the evidence excerpts with
+//     their real line numbers. It never shows semantic grades.
+//   - Rate (verdict rate BUNDLE): one rater grades the anonymised final
+//     answers of a bundle; every grade goes through the adjudication
+//     journal, and the screen says "saved" only after the journal returned.
+//   - Adjudicate (verdict adjudicate BUNDLE SHEET SHEET): the disputed
+//     fields of two frozen sheets, side by side without rater names.
+//
+// The package never grades or scores by itself: grades are recorded by the
+// adjudication package and findings come from the scorer.
+//
+// Structure: every screen is a Component (tea.Model + help.KeyMap +
+// SetSize). A Common value carries the terminal size and the styles (the
+// only place colours come from is the styles sub-package; NO_COLOR is
+// respected). The root model handles the global keys (? for full help,
+// q and ctrl+c to leave), then application messages, then forwards to the
+// active screen only. Each screen has its own key map with DefaultKeyMap,
+// key.WithHelp, and bindings enabled by state so that the help is true.
+package tui

@@ -1,0 +1,215 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"verdict/campaign"
+)
+
+// LineRange is an inclusive, 1-based range of physical source lines.
+type LineRange struct{ Start, End int }
+
+// EvidenceKeyMap is the key map of the evidence viewer.
+type EvidenceKeyMap struct {
+	Up, Down, PageUp, PageDown key.Binding
+	// Next and Prev switch between the evidence items the viewer was opened
+	// with (enabled only when there is more than one).
+	Next, Prev key.Binding
+	// Back closes the viewer.
+	Back key.Binding
+}
+
+// DefaultEvidenceKeyMap returns the evidence viewer's bindings.
+func DefaultEvidenceKeyMap() EvidenceKeyMap {
+	return EvidenceKeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
+		Next:     key.NewBinding(key.WithKeys("]", "tab"), key.WithHelp("]", "next item")),
+		Prev:     key.NewBinding(key.WithKeys("[", "shift+tab"), key.WithHelp("[", "prev item")),
+		Back:     key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
+	}
+}
+
+// evidenceRef is one evidence item to show and the lines to highlight.
+type evidenceRef struct {
+	item  *campaign.EvidenceItem
+	cited []LineRange
+	// missing names an E ID that is not in the packet (item is nil).
+	missing string
+}
+
+// closeEvidenceMsg asks the owner to close the evidence viewer.
+type closeEvidenceMsg struct{}
+
+// evidenceViewer shows evidence excerpts with their real line numbers and
+// the cited lines marked ("▶" in the gutter and the Cited style).
+type evidenceViewer struct {
+	c    *Common
+	keys EvidenceKeyMap
+	refs []evidenceRef
+	cur  int
+	vp   viewport.Model
+	w, h int
+}
+
+func newEvidenceViewer(c *Common, refs []evidenceRef, start int) *evidenceViewer {
+	v := &evidenceViewer{c: c, keys: DefaultEvidenceKeyMap(), refs: refs, cur: start}
+	v.vp = viewport.New()
+	v.vp.KeyMap = viewport.KeyMap{} // the viewer's own key map drives scrolling
+	v.setEnabled()
+	return v
+}
+
+func (v *evidenceViewer) setEnabled() {
+	many := len(v.refs) > 1
+	v.keys.Next.SetEnabled(many)
+	v.keys.Prev.SetEnabled(many)
+}
+
+// Init implements tea.Model.
+func (v *evidenceViewer) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (v *evidenceViewer) SetSize(w, h int) {
+	if w == v.w && h == v.h {
+		return
+	}
+	v.w, v.h = w, h
+	v.vp.SetWidth(w)
+	v.vp.SetHeight(max(h-2, 1))
+	v.render()
+}
+
+// render puts the current item's excerpt into the viewport and scrolls to
+// the first cited line.
+func (v *evidenceViewer) render() {
+	if len(v.refs) == 0 {
+		v.vp.SetContent("")
+		return
+	}
+	ref := v.refs[v.cur]
+	if ref.item == nil {
+		v.vp.SetContent(v.c.Styles.Finding.Render(ref.missing + " is not an evidence item of this packet"))
+		return
+	}
+	lines := excerptLines(ref.item.Excerpt)
+	width := len(fmt.Sprint(ref.item.StartLine + len(lines)))
+	out := make([]string, len(lines))
+	first := -1
+	for i, l := range lines {
+		n := ref.item.StartLine + i
+		mark := " "
+		text := l
+		num := v.c.Styles.LineNumber.Render(fmt.Sprintf("%*d", width, n))
+		if inRanges(n, ref.cited) {
+			mark = "▶"
+			text = v.c.Styles.Cited.Render(l)
+			if first < 0 {
+				first = i
+			}
+		}
+		out[i] = mark + num + " │ " + text
+	}
+	v.vp.SetContentLines(out)
+	if first >= 0 {
+		v.vp.SetYOffset(max(first-1, 0))
+	} else {
+		v.vp.SetYOffset(0)
+	}
+}
+
+// excerptLines splits an excerpt into physical lines: CRLF is one break and
+// a final newline does not make a line (EVALUATOR-CONTROLS C09).
+func excerptLines(s string) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(s, "\n")
+}
+
+func inRanges(n int, rs []LineRange) bool {
+	for _, r := range rs {
+		if n >= r.Start && n <= r.End {
+			return true
+		}
+	}
+	return false
+}
+
+// Update implements tea.Model.
+func (v *evidenceViewer) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil
+	}
+	switch {
+	case key.Matches(k, v.keys.Back):
+		return v, func() tea.Msg { return closeEvidenceMsg{} }
+	case key.Matches(k, v.keys.Up):
+		v.vp.ScrollUp(1)
+	case key.Matches(k, v.keys.Down):
+		v.vp.ScrollDown(1)
+	case key.Matches(k, v.keys.PageUp):
+		v.vp.PageUp()
+	case key.Matches(k, v.keys.PageDown):
+		v.vp.PageDown()
+	case key.Matches(k, v.keys.Next):
+		v.cur = (v.cur + 1) % len(v.refs)
+		v.render()
+	case key.Matches(k, v.keys.Prev):
+		v.cur = (v.cur + len(v.refs) - 1) % len(v.refs)
+		v.render()
+	}
+	return v, nil
+}
+
+// header describes the current item: ID, path, real line range, commit.
+func (v *evidenceViewer) header() string {
+	if len(v.refs) == 0 {
+		return ""
+	}
+	ref := v.refs[v.cur]
+	pos := ""
+	if len(v.refs) > 1 {
+		pos = fmt.Sprintf("  (%d/%d)", v.cur+1, len(v.refs))
+	}
+	if ref.item == nil {
+		return v.c.Styles.Header.Render(ref.missing) + pos
+	}
+	it := ref.item
+	var cited []string
+	for _, r := range ref.cited {
+		cited = append(cited, fmt.Sprintf("%d-%d", r.Start, r.End))
+	}
+	cs := "no cited lines"
+	if len(cited) > 0 {
+		cs = "cited " + strings.Join(cited, ", ")
+	}
+	commit := it.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	return v.c.Styles.Header.Render(it.ID) + " " + it.Repository + "/" + it.Path +
+		fmt.Sprintf(":%d-%d", it.StartLine, it.EndLine) + v.c.Styles.Muted.Render(" @"+commit+"  "+cs) + pos
+}
+
+// View implements tea.Model.
+func (v *evidenceViewer) View() tea.View {
+	return tea.NewView(v.header() + "\n" + v.vp.View())
+}
+
+// ShortHelp implements help.KeyMap.
+func (v *evidenceViewer) ShortHelp() []key.Binding {
+	return []key.Binding{v.keys.Down, v.keys.Up, v.keys.Next, v.keys.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (v *evidenceViewer) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{v.keys.Up, v.keys.Down, v.keys.PageUp, v.keys.PageDown}, {v.keys.Next, v.keys.Prev, v.keys.Back}}
+}

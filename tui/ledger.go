@@ -1,0 +1,609 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"verdict/campaign"
+)
+
+// Finding is one automatic structural finding as the ledger shows it: the
+// scorer's reason code, response file, JSON pointer, scope ("final" or
+// "protocol"), contract rule and sentence. The caller converts the
+// scorer's findings; the ledger only places them beside the rows they
+// concern (by file and JSON pointer prefix).
+type Finding struct {
+	Code, File, Pointer, Scope, Rule, Message string
+}
+
+// LedgerInput is what the protocol checker's screen shows: a loaded
+// campaign and the automatic structural findings about it. No semantic
+// grade is part of it.
+type LedgerInput struct {
+	Campaign *campaign.Campaign
+	Findings []Finding
+}
+
+// Ledger runs the protocol checker's read-only screen until the user
+// leaves. It writes nothing. The error is the terminal's or ctx's.
+func Ledger(ctx context.Context, in LedgerInput, o Options) error {
+	m := NewLedgerModel(in, o)
+	_, err := run(ctx, m, o)
+	return err
+}
+
+// NewLedgerModel returns the ledger program's root model (exported for
+// tests and benchmarks that drive it without a terminal).
+func NewLedgerModel(in LedgerInput, o Options) tea.Model {
+	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
+	l := newLedger(c, in)
+	return newRoot(c, l, l.title, l.statusLine)
+}
+
+type rowKind int
+
+const (
+	rowSession rowKind = iota
+	rowObligation
+	rowDisposition
+)
+
+// ledgerRow is one line of the ledger list.
+type ledgerRow struct {
+	kind     rowKind
+	session  *campaign.Session
+	task     *campaign.Task
+	index    int // obligation or disposition index
+	findings []Finding
+}
+
+type ledger struct {
+	c        *Common
+	keys     LedgerKeyMap
+	in       LedgerInput
+	rows     []ledgerRow
+	visible  []int // indexes into rows
+	cursor   int   // index into visible
+	offset   int   // first visible list line
+	filter   bool
+	detailY  int
+	viewer   *evidenceViewer
+	w, h     int
+	nReviewB int
+	nFind    int
+}
+
+func newLedger(c *Common, in LedgerInput) *ledger {
+	l := &ledger{c: c, keys: DefaultLedgerKeyMap(), in: in}
+	l.build()
+	l.refilter()
+	return l
+}
+
+// build makes the rows: for each review-B session a session row, one row
+// per ledger obligation and one per evidence disposition; each finding
+// goes to the row whose JSON pointer prefix it carries, else to the
+// session row.
+func (l *ledger) build() {
+	tasks := map[string]*campaign.Task{}
+	if l.in.Campaign == nil {
+		return
+	}
+	for _, t := range l.in.Campaign.Tasks {
+		tasks[t.Entry.ID] = t
+	}
+	byFile := map[string][]Finding{}
+	for _, f := range l.in.Findings {
+		byFile[f.File] = append(byFile[f.File], f)
+	}
+	for _, s := range l.in.Campaign.Sessions {
+		if s.Role != campaign.RoleReviewB {
+			continue
+		}
+		l.nReviewB++
+		head := len(l.rows)
+		l.rows = append(l.rows, ledgerRow{kind: rowSession, session: s, task: tasks[s.Run.Task]})
+		var nObl, nDisp int
+		if s.Response != nil && s.Response.Reconciliation != nil {
+			nObl = len(s.Response.Reconciliation.Obligations)
+			nDisp = len(s.Response.Reconciliation.EvidenceDispositions)
+		}
+		for i := range nObl {
+			l.rows = append(l.rows, ledgerRow{kind: rowObligation, session: s, task: tasks[s.Run.Task], index: i})
+		}
+		for i := range nDisp {
+			l.rows = append(l.rows, ledgerRow{kind: rowDisposition, session: s, task: tasks[s.Run.Task], index: i})
+		}
+		for _, f := range byFile[campaign.ResponsePath(s.ID)] {
+			l.nFind++
+			at := head
+			if i, ok := pointerIndex(f.Pointer, "/reconciliation/obligations/"); ok && i < nObl {
+				at = head + 1 + i
+			} else if i, ok := pointerIndex(f.Pointer, "/reconciliation/evidence_dispositions/"); ok && i < nDisp {
+				at = head + 1 + nObl + i
+			}
+			l.rows[at].findings = append(l.rows[at].findings, f)
+		}
+	}
+}
+
+// pointerIndex returns n when p is prefix+n or prefix+n+"/...".
+func pointerIndex(p, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(p, prefix)
+	if !ok {
+		return 0, false
+	}
+	seg, _, _ := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(seg)
+	return n, err == nil && n >= 0
+}
+
+func (l *ledger) refilter() {
+	var keep int
+	if len(l.visible) > 0 && l.cursor < len(l.visible) {
+		keep = l.visible[l.cursor]
+	}
+	l.visible = l.visible[:0]
+	for i, r := range l.rows {
+		if !l.filter || len(r.findings) > 0 {
+			l.visible = append(l.visible, i)
+		}
+	}
+	l.cursor = 0
+	for i, ri := range l.visible {
+		if ri >= keep {
+			l.cursor = i
+			break
+		}
+	}
+	l.detailY = 0
+	l.setEnabled()
+}
+
+func (l *ledger) current() *ledgerRow {
+	if l.cursor < 0 || l.cursor >= len(l.visible) {
+		return nil
+	}
+	return &l.rows[l.visible[l.cursor]]
+}
+
+// evidenceIDs returns the E IDs the current row names.
+func (l *ledger) evidenceIDs(r *ledgerRow) []string {
+	if r == nil || r.session.Response == nil || r.session.Response.Reconciliation == nil {
+		return nil
+	}
+	rec := r.session.Response.Reconciliation
+	switch r.kind {
+	case rowObligation:
+		return rec.Obligations[r.index].EvidenceIDs
+	case rowDisposition:
+		return []string{rec.EvidenceDispositions[r.index].EvidenceID}
+	}
+	return nil
+}
+
+func (l *ledger) setEnabled() {
+	r := l.current()
+	l.keys.Evidence.SetEnabled(len(l.evidenceIDs(r)) > 0)
+	hasFindings := false
+	for _, r := range l.rows {
+		if len(r.findings) > 0 {
+			hasFindings = true
+			break
+		}
+	}
+	l.keys.NextFinding.SetEnabled(hasFindings)
+	l.keys.PrevFinding.SetEnabled(hasFindings)
+	l.keys.Filter.SetEnabled(hasFindings || l.filter)
+	if l.filter {
+		l.keys.Filter.SetHelp("f", "all rows")
+	} else {
+		l.keys.Filter.SetHelp("f", "only findings")
+	}
+	n := len(l.visible)
+	l.keys.Up.SetEnabled(n > 1)
+	l.keys.Down.SetEnabled(n > 1)
+}
+
+// Init implements tea.Model.
+func (l *ledger) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (l *ledger) SetSize(w, h int) {
+	l.w, l.h = w, h
+	if l.viewer != nil {
+		l.viewer.SetSize(w, h)
+	}
+}
+
+func (l *ledger) listHeight() int { return max((l.h-1)/2, 1) }
+
+// Update implements tea.Model.
+func (l *ledger) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(closeEvidenceMsg); ok {
+		l.viewer = nil
+		return l, nil
+	}
+	if l.viewer != nil {
+		_, cmd := l.viewer.Update(msg)
+		return l, cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return l, nil
+	}
+	n := len(l.visible)
+	switch {
+	case key.Matches(k, l.keys.Up):
+		l.move(-1)
+	case key.Matches(k, l.keys.Down):
+		l.move(1)
+	case key.Matches(k, l.keys.PageUp):
+		l.move(-l.listHeight())
+	case key.Matches(k, l.keys.PageDown):
+		l.move(l.listHeight())
+	case key.Matches(k, l.keys.Top):
+		l.move(-n)
+	case key.Matches(k, l.keys.Bottom):
+		l.move(n)
+	case key.Matches(k, l.keys.NextFinding):
+		l.jumpFinding(1)
+	case key.Matches(k, l.keys.PrevFinding):
+		l.jumpFinding(-1)
+	case key.Matches(k, l.keys.Filter):
+		l.filter = !l.filter
+		l.refilter()
+	case key.Matches(k, l.keys.Evidence):
+		l.openEvidence()
+	case key.Matches(k, l.keys.DetailDown):
+		l.detailY++
+	case key.Matches(k, l.keys.DetailUp):
+		l.detailY = max(l.detailY-1, 0)
+	}
+	return l, nil
+}
+
+func (l *ledger) move(d int) {
+	if len(l.visible) == 0 {
+		return
+	}
+	l.cursor = min(max(l.cursor+d, 0), len(l.visible)-1)
+	l.detailY = 0
+	l.setEnabled()
+}
+
+func (l *ledger) jumpFinding(d int) {
+	n := len(l.visible)
+	for i := 1; i <= n; i++ {
+		j := ((l.cursor+d*i)%n + n) % n
+		if len(l.rows[l.visible[j]].findings) > 0 {
+			l.cursor = j
+			l.detailY = 0
+			l.setEnabled()
+			return
+		}
+	}
+}
+
+// openEvidence opens the viewer on the row's evidence items; the cited
+// lines are the lines of the answer's final citations to each item.
+func (l *ledger) openEvidence() {
+	r := l.current()
+	ids := l.evidenceIDs(r)
+	if len(ids) == 0 {
+		return
+	}
+	refs := make([]evidenceRef, 0, len(ids))
+	for _, id := range ids {
+		refs = append(refs, evidenceRefFor(r.task, r.session.Response, id, nil))
+	}
+	l.openEvidenceRefs(refs)
+}
+
+func (l *ledger) openEvidenceRefs(refs []evidenceRef) {
+	l.viewer = newEvidenceViewer(l.c, refs, 0)
+	l.viewer.SetSize(l.w, l.h)
+}
+
+// evidenceRefFor finds evidence item id in the task's packet and the lines
+// cited for it: by the final citations whose 1-based K index is in only,
+// or, when only is nil, by every final citation of the item.
+func evidenceRefFor(t *campaign.Task, resp *campaign.Response, id string, only []int) evidenceRef {
+	ref := evidenceRef{missing: id}
+	if t != nil {
+		for i := range t.Packet.Items {
+			if t.Packet.Items[i].ID == id {
+				ref.item = &t.Packet.Items[i]
+				break
+			}
+		}
+	}
+	if resp != nil {
+		for i, c := range resp.Final.Citations {
+			if c.EvidenceID != id || (only != nil && !slices.Contains(only, i+1)) {
+				continue
+			}
+			ref.cited = append(ref.cited, LineRange{c.StartLine, c.EndLine})
+		}
+	}
+	return ref
+}
+
+func (l *ledger) title() string {
+	c := l.in.Campaign
+	s := "verdict ledger · protocol checker"
+	if c != nil {
+		s += " · " + c.Manifest.CampaignID
+		if c.Manifest.Synthetic {
+			s = "SYNTHETIC · " + s
+		}
+	}
+	return s
+}
+
+func (l *ledger) statusLine() string {
+	rows := 0
+	for _, r := range l.rows {
+		if len(r.findings) > 0 {
+			rows++
+		}
+	}
+	f := ""
+	if l.filter {
+		f = " · filter: rows with findings"
+	}
+	pos := 0
+	if len(l.visible) > 0 {
+		pos = l.cursor + 1
+	}
+	return fmt.Sprintf(" row %d/%d · %d review-B answers · %d findings on %d rows%s · read-only",
+		pos, len(l.visible), l.nReviewB, l.nFind, rows, f)
+}
+
+// finalText returns the kind and text of final item id in resp, and
+// whether it exists in the revised final answer.
+func finalText(f *campaign.Final, id string) (string, bool) {
+	for _, c := range f.Claims {
+		if c.ID == id {
+			return "claim: " + c.Text, true
+		}
+	}
+	for _, a := range f.ImplementationPlan {
+		if a.ID == id {
+			return "action: " + a.Action, true
+		}
+	}
+	for _, v := range f.VerificationPlan {
+		if v.ID == id {
+			return "verification: " + v.ExpectedBehavior, true
+		}
+	}
+	for _, u := range f.Uncertainties {
+		if u.ID == id {
+			return "uncertainty: " + u.MissingInformation, true
+		}
+	}
+	for _, x := range f.Exclusions {
+		if x.ID == id {
+			return "exclusion: " + x.ScopeItem + " — " + x.Reason, true
+		}
+	}
+	return "not in the final answer", false
+}
+
+// supportingCitations returns the 1-based K indexes of the final citations
+// to evidence id that support one of finalIDs.
+func supportingCitations(f *campaign.Final, id string, finalIDs []string) []int {
+	var ks []int
+	for i, c := range f.Citations {
+		if c.EvidenceID != id {
+			continue
+		}
+		for _, s := range c.Supports {
+			if slices.Contains(finalIDs, s) {
+				ks = append(ks, i+1)
+				break
+			}
+		}
+	}
+	return ks
+}
+
+func kList(ks []int) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = "K" + strconv.Itoa(k)
+	}
+	return strings.Join(s, ",")
+}
+
+func orDash(ids []string) string {
+	if len(ids) == 0 {
+		return "—"
+	}
+	return strings.Join(ids, ",")
+}
+
+// rowLine renders one list row (without selection styling).
+func (l *ledger) rowLine(r *ledgerRow) string {
+	st := l.c.Styles
+	mark := "  "
+	if n := len(r.findings); n > 0 {
+		mark = st.Finding.Render(fmt.Sprintf("!%d", n))
+		if n > 9 {
+			mark = st.Finding.Render("!+")
+		}
+	}
+	s := r.session
+	switch r.kind {
+	case rowSession:
+		state := "no reconciliation record"
+		if s.Response != nil && s.Response.Reconciliation != nil {
+			rec := s.Response.Reconciliation
+			state = fmt.Sprintf("%d obligations, %d dispositions", len(rec.Obligations), len(rec.EvidenceDispositions))
+		} else if s.Failure != nil {
+			state = "answer refused: " + string(s.Failure.Reason)
+		}
+		return fmt.Sprintf("%s %s %s rep %d · %s", mark, st.Header.Render(s.ID), s.Run.Task, s.Run.Repetition, state)
+	case rowObligation:
+		o := s.Response.Reconciliation.Obligations[r.index]
+		return fmt.Sprintf("%s   %-4s %-10s %-14s → %s", mark, o.ID, o.Status, o.Basis, orDash(o.FinalIDs))
+	default:
+		f := &s.Response.Final
+		d := s.Response.Reconciliation.EvidenceDispositions[r.index]
+		cite := "citation: no"
+		if ks := supportingCitations(f, d.EvidenceID, d.FinalIDs); len(ks) > 0 {
+			cite = "citation: " + kList(ks)
+		}
+		return fmt.Sprintf("%s   %-4s %-10s → %-14s %s", mark, d.EvidenceID, d.Status, orDash(d.FinalIDs), cite)
+	}
+}
+
+// detail renders the current row's full record and its findings.
+func (l *ledger) detail(r *ledgerRow) []string {
+	st := l.c.Styles
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	s := r.session
+	switch r.kind {
+	case rowSession:
+		add(st.Header.Render(fmt.Sprintf("%s · review-b · task %s · repetition %d · %s", s.ID, s.Run.Task, s.Run.Repetition, s.Run.Order)))
+		if r.task != nil {
+			add("repository " + r.task.Entry.Repository + " · " + string(r.task.Entry.Category) + fmt.Sprintf(" · packet %d evidence items", len(r.task.Packet.Items)))
+		}
+		if s.Response == nil {
+			if s.Failure != nil {
+				add("no answer: " + s.Failure.Error())
+			} else {
+				add("no answer (not dispatched or no response file)")
+			}
+		}
+	case rowObligation:
+		rec := s.Response.Reconciliation
+		o := rec.Obligations[r.index]
+		add(st.Header.Render(fmt.Sprintf("%s ledger obligation %s", s.ID, o.ID)) + fmt.Sprintf("  status %s · basis %s", o.Status, o.Basis))
+		add(o.Text)
+		add("evidence: " + orDash(o.EvidenceIDs))
+		add("links:")
+		for _, id := range o.FinalIDs {
+			t, ok := finalText(&s.Response.Final, id)
+			if !ok {
+				t = st.Finding.Render(t)
+			}
+			add("  " + id + "  " + t)
+		}
+		if len(o.FinalIDs) == 0 {
+			add("  —")
+		}
+	case rowDisposition:
+		rec := s.Response.Reconciliation
+		d := rec.EvidenceDispositions[r.index]
+		add(st.Header.Render(fmt.Sprintf("%s disposition of %s", s.ID, d.EvidenceID)) + "  status " + d.Status)
+		ref := evidenceRefFor(r.task, nil, d.EvidenceID, nil)
+		if ref.item != nil {
+			add(fmt.Sprintf("evidence item %s/%s:%d-%d", ref.item.Repository, ref.item.Path, ref.item.StartLine, ref.item.EndLine))
+		} else {
+			add(st.Finding.Render(d.EvidenceID + " is not in the packet"))
+		}
+		add("final links:")
+		for _, id := range d.FinalIDs {
+			t, ok := finalText(&s.Response.Final, id)
+			if !ok {
+				t = st.Finding.Render(t)
+			}
+			add("  " + id + "  " + t)
+		}
+		if len(d.FinalIDs) == 0 {
+			add("  —")
+		}
+		ks := supportingCitations(&s.Response.Final, d.EvidenceID, d.FinalIDs)
+		if len(ks) == 0 {
+			add("supporting citation: none")
+		} else {
+			for _, k := range ks {
+				c := s.Response.Final.Citations[k-1]
+				add(fmt.Sprintf("supporting citation K%d: %s:%d-%d supports %s", k, c.Path, c.StartLine, c.EndLine, strings.Join(c.Supports, ",")))
+			}
+		}
+	}
+	if len(r.findings) > 0 {
+		add(st.Finding.Render(fmt.Sprintf("%d structural finding(s):", len(r.findings))))
+		for _, f := range r.findings {
+			add(st.Finding.Render("! "+f.Code) + " " + f.Pointer + " [" + f.Rule + "]")
+			add("  " + f.Message)
+		}
+	} else {
+		add(st.OK.Render("no structural finding"))
+	}
+	return out
+}
+
+// View implements tea.Model: the list, a rule, the detail pane.
+func (l *ledger) View() tea.View {
+	if l.viewer != nil {
+		return l.viewer.View()
+	}
+	st := l.c.Styles
+	if len(l.visible) == 0 {
+		msg := "no review-B answer in this campaign"
+		if l.filter {
+			msg = "no row has a structural finding (press f to show all rows)"
+		}
+		return tea.NewView(st.Muted.Render(msg))
+	}
+	lh := l.listHeight()
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+lh {
+		l.offset = l.cursor - lh + 1
+	}
+	var b strings.Builder
+	for i := l.offset; i < min(l.offset+lh, len(l.visible)); i++ {
+		line := " " + l.rowLine(&l.rows[l.visible[i]])
+		if i == l.cursor {
+			line = st.Selected.Render(pad("›"+ansi.Strip(line[1:]), l.w))
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	for i := len(l.visible) - l.offset; i < lh; i++ {
+		b.WriteByte('\n')
+	}
+	b.WriteString(st.Muted.Render(strings.Repeat("─", max(l.w, 1))))
+	b.WriteByte('\n')
+	det := l.detail(l.current())
+	wrapped := strings.Split(lipgloss.NewStyle().Width(max(l.w, 10)).Render(strings.Join(det, "\n")), "\n")
+	dh := l.h - lh - 1
+	l.detailY = min(l.detailY, max(len(wrapped)-dh, 0))
+	end := min(l.detailY+dh, len(wrapped))
+	b.WriteString(strings.Join(wrapped[l.detailY:end], "\n"))
+	return tea.NewView(b.String())
+}
+
+// ShortHelp implements help.KeyMap.
+func (l *ledger) ShortHelp() []key.Binding {
+	if l.viewer != nil {
+		return l.viewer.ShortHelp()
+	}
+	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.NextFinding, l.keys.Filter, l.keys.Evidence}
+}
+
+// FullHelp implements help.KeyMap.
+func (l *ledger) FullHelp() [][]key.Binding {
+	if l.viewer != nil {
+		return l.viewer.FullHelp()
+	}
+	return [][]key.Binding{
+		{l.keys.Up, l.keys.Down, l.keys.PageUp, l.keys.PageDown, l.keys.Top, l.keys.Bottom},
+		{l.keys.NextFinding, l.keys.PrevFinding, l.keys.Filter, l.keys.Evidence, l.keys.DetailDown, l.keys.DetailUp},
+	}
+}
