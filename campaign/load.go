@@ -167,8 +167,9 @@ func (l *loader) load() *Campaign {
 	l.bindFiles(m)
 	c := &Campaign{Manifest: *m, Prompts: map[string][]byte{}}
 	for _, p := range []struct{ key, path string }{
-		{"common", m.Prompts.Common}, {"draft", m.Prompts.Draft},
-		{"review_a", m.Prompts.ReviewA}, {"review_b", m.Prompts.ReviewB}} {
+		{PromptCommon, m.Prompts.Common}, {PromptDraft, m.Prompts.Draft},
+		{PromptReviewA, m.Prompts.ReviewA}, {PromptReviewB, m.Prompts.ReviewB},
+		{PromptFinalSchema, m.Prompts.FinalSchema}, {PromptReconciliationSchema, m.Prompts.ReconciliationSchema}} {
 		if b, ok := l.need(p.path); ok {
 			c.Prompts[p.key] = b
 		}

@@ -67,9 +67,10 @@ func genCampaign(t testing.TB, tasks, reps int) fstest.MapFS {
 			Host: strp("synthetic host"), PermissionPolicy: strp("synthetic-no-tools"),
 			PriceCard:      &PriceCard{ID: "synthetic-card", UncachedInputMicroUSDPerMTok: 4000000, CachedInputMicroUSDPerMTok: 400000, OutputMicroUSDPerMTok: 20000000},
 			TariffVerified: boolp(true), ReservationEnforced: boolp(true), OracleFrozen: boolp(true)},
-		Prompts: PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review_a.txt", ReviewB: "prompts/review_b.txt"},
+		Prompts: PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review_a.txt", ReviewB: "prompts/review_b.txt",
+			FinalSchema: "prompts/final_schema.txt", ReconciliationSchema: "prompts/reconciliation_schema.txt"},
 	}
-	for _, p := range []string{"common", "draft", "review_a", "review_b"} {
+	for _, p := range []string{"common", "draft", "review_a", "review_b", "final_schema", "reconciliation_schema"} {
 		fsys["prompts/"+p+".txt"] = &fstest.MapFile{Data: []byte("SYNTHETIC prompt " + p + "\n")}
 	}
 	cats := []Category{CategoryBehaviorExplanation, CategoryChangeImpactPlan, CategoryCorrectnessBoundary, CategoryExplicitUncertainty}

@@ -14,7 +14,7 @@ func TestLoadValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Tasks) != 2 || len(c.Sessions) != 12 || len(c.Prompts) != 4 {
+	if len(c.Tasks) != 2 || len(c.Sessions) != 12 || len(c.Prompts) != 6 {
 		t.Fatalf("tasks %d sessions %d prompts %d", len(c.Tasks), len(c.Sessions), len(c.Prompts))
 	}
 	for _, s := range c.Sessions {

@@ -65,6 +65,8 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 	r.path("/prompts/draft", m.Prompts.Draft)
 	r.path("/prompts/review_a", m.Prompts.ReviewA)
 	r.path("/prompts/review_b", m.Prompts.ReviewB)
+	r.path("/prompts/final_schema", m.Prompts.FinalSchema)
+	r.path("/prompts/reconciliation_schema", m.Prompts.ReconciliationSchema)
 	tasks := map[string]string{}
 	for i, t := range m.Tasks {
 		r.declare(tasks, ptr("/tasks", i)+"/id", "T", t.ID)
