@@ -3,6 +3,7 @@ package scorer
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -116,6 +117,7 @@ func MissingIdentities(m *campaign.Manifest) []string {
 	for _, f := range []struct{ name, v string }{
 		{"prompts.common", m.Prompts.Common}, {"prompts.draft", m.Prompts.Draft},
 		{"prompts.review_a", m.Prompts.ReviewA}, {"prompts.review_b", m.Prompts.ReviewB},
+		{"prompts.final_schema", m.Prompts.FinalSchema}, {"prompts.reconciliation_schema", m.Prompts.ReconciliationSchema},
 	} {
 		if f.v == "" {
 			out = append(out, f.name)
@@ -312,4 +314,19 @@ func sortedKeys(m map[runKey]int) []runKey {
 		return a.rep - b.rep
 	})
 	return ks
+}
+
+// MissingIdentitiesJSON lists the missing identities of manifest bytes
+// that the strict loader refused, so that a proposed live manifest whose
+// placeholders are null (seed, tasks …) is still reported identity by
+// identity (CONTRACT §7, CLI-HANDOFF "missing real identities visibly
+// refused"). The decoding is lenient on purpose — null, absent and
+// unknown members are tolerated — and it is never used to admit anything.
+// It returns an error only when data is not a JSON object.
+func MissingIdentitiesJSON(data []byte) ([]string, error) {
+	var m campaign.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return MissingIdentities(&m), nil
 }
