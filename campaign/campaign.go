@@ -46,7 +46,8 @@ type Campaign struct {
 	// Sessions are all sessions in run order (D, A, B per run).
 	Sessions []*Session
 	// Prompts holds the prompt text bytes keyed by the PromptFiles field
-	// name: "common", "draft", "review_a", "review_b".
+	// name: "common", "draft", "review_a", "review_b", "final_schema",
+	// "reconciliation_schema" (the Prompt* constants).
 	Prompts map[string][]byte
 }
 

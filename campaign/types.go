@@ -92,12 +92,18 @@ type FileDigest struct {
 }
 
 // PromptFiles names the campaign-relative prompt text files (PROMPTS.md):
-// the common instruction and one instruction per role.
+// the common instruction, one instruction per role, the common
+// final-answer schema every session receives and the reconciliation schema
+// with its ledger rules that only B receives. RenderPrompt assembles them.
 type PromptFiles struct {
 	Common  string `json:"common"`
 	Draft   string `json:"draft"`
 	ReviewA string `json:"review_a"`
 	ReviewB string `json:"review_b"`
+	// FinalSchema is the common final-answer schema text (all roles).
+	FinalSchema string `json:"final_schema"`
+	// ReconciliationSchema is the reconciliation schema and ledger rules (B only).
+	ReconciliationSchema string `json:"reconciliation_schema"`
 }
 
 // Execution is the set of execution identities a real run must bind

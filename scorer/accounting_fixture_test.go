@@ -53,7 +53,7 @@ func testCampaign(phase campaign.Phase, nTasks, reps int) *campaign.Campaign {
 	c := &campaign.Campaign{Manifest: campaign.Manifest{
 		ContractVersion: campaign.ContractVersion, Synthetic: true, CampaignID: "synthetic-accounting",
 		Phase: phase, Seed: hexSum([]byte("seed")), Execution: ex,
-		Prompts:              campaign.PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review-a.txt", ReviewB: "prompts/review-b.txt"},
+		Prompts:              campaign.PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review-a.txt", ReviewB: "prompts/review-b.txt", FinalSchema: "prompts/final-schema.txt", ReconciliationSchema: "prompts/reconciliation-schema.txt"},
 		ResponseSchemaSHA256: hexSum([]byte("schema")),
 		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: hexSum([]byte("c"))}},
 	}}

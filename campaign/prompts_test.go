@@ -1,0 +1,114 @@
+package campaign
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// frozenTexts reads the contract's prompt texts shipped under fixtures/prompts.
+func frozenTexts(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for key, name := range map[string]string{
+		PromptCommon: "common.txt", PromptDraft: "draft.txt", PromptReviewA: "review-a.txt", PromptReviewB: "review-b.txt",
+		PromptFinalSchema: "final-schema.txt", PromptReconciliationSchema: "reconciliation-schema.txt",
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "fixtures", "prompts", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[key] = b
+	}
+	return out
+}
+
+func promptCampaign(t *testing.T) *Campaign {
+	task := &Task{Entry: TaskEntry{ID: "T1", Repository: "synthetic/repo", Category: CategoryBehaviorExplanation},
+		Text: []byte("SYNTHETIC task: explain <parse> & report.\n"),
+		Packet: Packet{Task: "T1", Items: []EvidenceItem{{ID: "E1", Repository: "synthetic/repo", Commit: strings.Repeat("a", 40),
+			Path: "src/a.ts", StartLine: 1, EndLine: 2, FileSHA256: strings.Repeat("b", 64), Excerpt: "const a = 1;\nexport { a };"}}}}
+	run := Run{Task: "T1", Repetition: 1, Order: OrderAFirst, Sessions: Sessions{Draft: "S1", ReviewA: "S2", ReviewB: "S3"}}
+	return &Campaign{
+		Manifest: Manifest{Runs: []Run{run}},
+		Tasks:    []*Task{task},
+		Sessions: []*Session{{ID: "S1", Role: RoleDraft, Run: run, Raw: []byte(`{"final":{},"reconciliation":null}`)}},
+		Prompts:  frozenTexts(t),
+	}
+}
+
+func TestRenderPromptsStructure(t *testing.T) {
+	c := promptCampaign(t)
+	ps, err := RenderPrompts(c, "T1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := c.Prompts
+	d, a, b := string(ps.Draft.Bytes), string(ps.ReviewA.Bytes), string(ps.ReviewB.Bytes)
+	trim := func(k string) string { return strings.TrimRight(string(texts[k]), "\n") }
+	// D and A never receive B's instruction or the ledger rules.
+	for name, p := range map[string]string{"D": d, "A": a} {
+		if strings.Contains(p, trim(PromptReviewB)) || strings.Contains(p, trim(PromptReconciliationSchema)) ||
+			strings.Contains(p, "Give every supplied evidence ID exactly one disposition") || strings.Contains(p, "A used evidence disposition") {
+			t.Fatalf("%s prompt contains B's instruction or ledger rules", name)
+		}
+	}
+	if !strings.Contains(b, trim(PromptReviewB)) || !strings.Contains(b, trim(PromptReconciliationSchema)) {
+		t.Fatal("B lacks its instruction or reconciliation schema")
+	}
+	// Order: common, role, final schema, [reconciliation], TASK, EVIDENCE_PACKET, COMMON_DRAFT.
+	want := []string{trim(PromptCommon), trim(PromptReviewB), trim(PromptFinalSchema), trim(PromptReconciliationSchema),
+		"<<<TASK bytes=", "<<<EVIDENCE_PACKET bytes=", "<<<COMMON_DRAFT bytes="}
+	pos := -1
+	for _, w := range want {
+		i := strings.Index(b, w)
+		if i <= pos {
+			t.Fatalf("%q out of order in B", w)
+		}
+		pos = i
+	}
+	if strings.Contains(d, "COMMON_DRAFT") || !strings.Contains(a, "<<<COMMON_DRAFT bytes=34>>>\n{\"final\":{},\"reconciliation\":null}\n<<<END COMMON_DRAFT>>>\n") {
+		t.Fatal("draft block wrong")
+	}
+	if !strings.Contains(d, "<<<TASK bytes=42>>>\nSYNTHETIC task: explain <parse> & report.\n\n<<<END TASK>>>\n") {
+		t.Fatal(d)
+	}
+	// A and B share every data byte; they differ only in the instruction part.
+	if !bytes.Equal(ps.BOnly[:len(ps.BOnly)], ps.ReviewB.Bytes[ps.Prefix:len(b)-ps.Suffix]) || ps.Prefix < len(trim(PromptCommon)) {
+		t.Fatal("diff region")
+	}
+	if !strings.Contains(string(ps.BOnly), "Reconciliation review") && !strings.Contains(string(ps.BOnly), "Derive the obligations") {
+		t.Fatalf("B-only bytes do not hold B's instruction: %q", ps.BOnly)
+	}
+	if strings.Contains(string(ps.AOnly), "<<<") || strings.Contains(string(ps.BOnly), "<<<") {
+		t.Fatal("data blocks differ between A and B")
+	}
+	sum := sha256.Sum256(ps.ReviewB.Bytes)
+	if ps.ReviewB.SHA256 != hex.EncodeToString(sum[:]) || ps.ReviewB.Size != len(b) {
+		t.Fatal("digest")
+	}
+	ps2, _ := RenderPrompts(c, "T1", 1)
+	if !bytes.Equal(ps2.ReviewB.Bytes, ps.ReviewB.Bytes) {
+		t.Fatal("not deterministic")
+	}
+}
+
+func TestRenderPromptsRefusals(t *testing.T) {
+	c := promptCampaign(t)
+	if _, err := RenderPrompts(c, "T1", 2); err == nil || !strings.Contains(err.Error(), string(ReasonPromptRunMissing)) {
+		t.Fatal(err)
+	}
+	c.Sessions[0].Raw = nil
+	if _, err := RenderPrompts(c, "T1", 1); err == nil || !strings.Contains(err.Error(), string(ReasonCommonDraftUnavailable)) {
+		t.Fatal(err)
+	}
+	c = promptCampaign(t)
+	delete(c.Prompts, PromptReconciliationSchema)
+	if _, err := RenderPrompts(c, "T1", 1); err == nil || !strings.Contains(err.Error(), string(ReasonPromptTextMissing)) {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,365 @@
+package scorer
+
+import (
+	"fmt"
+	"strings"
+
+	"verdict/campaign"
+)
+
+// RuleCeilings is the rule cited by ceiling and dispatch-admission decisions.
+const RuleCeilings = "CONTRACT §5 first-campaign ceilings; EVALUATOR-CONTROLS C18"
+
+// Reason codes of dispatch admission (CONTRACT §5, EVALUATOR-CONTROLS C18).
+// A dispatch that fits is admitted with ReasonFits.
+const (
+	// ReasonFits: the dispatch's worst case fits every remaining allowance.
+	ReasonFits campaign.Reason = "fits"
+	// ReasonReservationUnenforced: execution.reservation_enforced is not
+	// true; no dispatch may start (CONTRACT §5).
+	ReasonReservationUnenforced campaign.Reason = "reservation-unenforced"
+	// ReasonCampaignStopped: a second invalid triplet stopped the campaign.
+	ReasonCampaignStopped campaign.Reason = "campaign-stopped"
+	// ReasonCeilingSessions: 120 model sessions would be exceeded.
+	ReasonCeilingSessions campaign.Reason = "ceiling-sessions"
+	// ReasonCeilingReplacements: more than one replacement triplet (3 sessions).
+	ReasonCeilingReplacements campaign.Reason = "ceiling-replacements"
+	// ReasonCeilingWallTime: 8 hours of execution wall time would be exceeded.
+	ReasonCeilingWallTime campaign.Reason = "ceiling-wall-time"
+	// ReasonCeilingInput: 3,000,000 input tokens would be exceeded.
+	ReasonCeilingInput campaign.Reason = "ceiling-input-tokens"
+	// ReasonCeilingOutput: 600,000 output tokens would be exceeded.
+	ReasonCeilingOutput campaign.Reason = "ceiling-output-tokens"
+	// ReasonCeilingReferenceCost: US$30 reference-priced cost would be exceeded.
+	ReasonCeilingReferenceCost campaign.Reason = "ceiling-reference-cost"
+	// ReasonCeilingActualCost: US$30 attributable actual charges would be exceeded.
+	ReasonCeilingActualCost campaign.Reason = "ceiling-actual-cost"
+	// ReasonInvalidDispatch: a planned dispatch names no valid role.
+	ReasonInvalidDispatch campaign.Reason = "invalid-dispatch"
+)
+
+// Budget is an amount of every campaign-limited resource: model sessions,
+// replacement sessions, execution wall time (ns), input and billed output
+// tokens, reference-priced cost and attributable actual charges (pico-USD).
+// It is used for ceilings, consumption and one dispatch's reservation.
+type Budget struct {
+	Sessions            int64 `json:"sessions"`
+	ReplacementSessions int64 `json:"replacement_sessions"`
+	WallNS              int64 `json:"wall_ns"`
+	InputTokens         int64 `json:"input_tokens"`
+	OutputTokens        int64 `json:"output_tokens"`
+	ReferencePico       int64 `json:"reference_pico_usd"`
+	ActualPico          int64 `json:"actual_pico_usd"`
+}
+
+// Plus returns b+o field by field.
+func (b Budget) Plus(o Budget) Budget {
+	return Budget{b.Sessions + o.Sessions, b.ReplacementSessions + o.ReplacementSessions, b.WallNS + o.WallNS,
+		b.InputTokens + o.InputTokens, b.OutputTokens + o.OutputTokens, b.ReferencePico + o.ReferencePico, b.ActualPico + o.ActualPico}
+}
+
+// Minus returns b−o field by field.
+func (b Budget) Minus(o Budget) Budget {
+	return Budget{b.Sessions - o.Sessions, b.ReplacementSessions - o.ReplacementSessions, b.WallNS - o.WallNS,
+		b.InputTokens - o.InputTokens, b.OutputTokens - o.OutputTokens, b.ReferencePico - o.ReferencePico, b.ActualPico - o.ActualPico}
+}
+
+// String renders the budget with units.
+func (b Budget) String() string {
+	return fmt.Sprintf("sessions %d, replacement sessions %d, wall %s, input %s, output %s, reference US$%s, actual US$%s",
+		b.Sessions, b.ReplacementSessions, KnownNanos(b.WallNS), groupDigits(b.InputTokens), groupDigits(b.OutputTokens),
+		Pico(b.ReferencePico), Pico(b.ActualPico))
+}
+
+// ContractCeilings are the inclusive first-campaign ceilings of CONTRACT §5:
+// 120 model sessions, one three-session infrastructure replacement, 8 hours,
+// 3,000,000 input and 600,000 output tokens, US$30 reference-priced and
+// US$30 attributable actual.
+func ContractCeilings() Budget {
+	return Budget{Sessions: 120, ReplacementSessions: 3, WallNS: 8 * 3600 * 1_000_000_000,
+		InputTokens: 3_000_000, OutputTokens: 600_000, ReferencePico: 30 * PicoPerUSD, ActualPico: 30 * PicoPerUSD}
+}
+
+// WorstCase is one session's reservation before dispatch (CONTRACT §5
+// "Reserve each request's supported worst-case token/price bound"): one
+// session, 4 minutes, 90,000 input and 8,000 output tokens, priced at the
+// card with all input uncached (the highest input rate). The same price is
+// reserved against the actual-charge ceiling, the only supported bound on
+// it. card must not be nil (a missing tariff prohibits dispatch first).
+func WorstCase(card *campaign.PriceCard, replacement bool) Budget {
+	in := card.UncachedInputMicroUSDPerMTok
+	if card.CachedInputMicroUSDPerMTok > in {
+		in = card.CachedInputMicroUSDPerMTok
+	}
+	price := SessionMaxInputTokens*in + SessionMaxOutputTokens*card.OutputMicroUSDPerMTok
+	b := Budget{Sessions: 1, WallNS: SessionMaxNS, InputTokens: SessionMaxInputTokens, OutputTokens: SessionMaxOutputTokens, ReferencePico: price, ActualPico: price}
+	if replacement {
+		b.ReplacementSessions = 1
+	}
+	return b
+}
+
+// Consumed is the campaign's recorded consumption: every dispatched
+// session (superseded attempts and failed drafts included) counted once.
+// A value that is unknown keeps that session's worst-case reservation
+// (never zero): a missing meter keeps 90,000/8,000 tokens and their price,
+// an unknown duration 4 minutes. An unattributed actual charge is held at
+// the session's metered usage priced at the card (the basis its
+// reservation was made on), or at the worst case when that is unknown. Unknown lists the reason codes that forced this, in
+// session order; a missing meter also prohibits the next dispatch.
+func Consumed(c *campaign.Campaign) (Budget, []campaign.Reason) {
+	rep := Accounting(c)
+	var b Budget
+	var unknown []campaign.Reason
+	card := c.Manifest.Execution.PriceCard
+	worst := Budget{Sessions: 1, WallNS: SessionMaxNS, InputTokens: SessionMaxInputTokens, OutputTokens: SessionMaxOutputTokens}
+	if card != nil {
+		worst = WorstCase(card, false)
+	}
+	replacement := map[string]bool{}
+	for _, s := range c.Sessions {
+		if s.Receipt != nil && s.Receipt.Replacement {
+			replacement[s.ID] = true
+		}
+	}
+	note := func(r campaign.Reason) {
+		if r != "" {
+			unknown = append(unknown, r)
+		}
+	}
+	for _, s := range rep.Sessions {
+		if !s.Dispatched {
+			continue
+		}
+		b.Sessions++
+		if replacement[s.Session] {
+			b.ReplacementSessions++
+		}
+		if s.Duration.Known {
+			b.WallNS += s.Duration.NS
+		} else {
+			b.WallNS += worst.WallNS
+			note(s.Duration.Why)
+		}
+		if s.Validation.Known && s.Assembly.Known {
+			b.WallNS += s.Validation.NS + s.Assembly.NS
+		}
+		if s.InputTokens.Known && s.BilledOutputTokens.Known {
+			b.InputTokens += s.InputTokens.N
+			b.OutputTokens += s.BilledOutputTokens.N
+		} else {
+			b.InputTokens += worst.InputTokens
+			b.OutputTokens += worst.OutputTokens
+			note(s.InputTokens.Why)
+		}
+		if s.Cost.Known {
+			b.ReferencePico += s.Cost.PicoUSD
+		} else {
+			b.ReferencePico += worst.ReferencePico
+			note(s.Cost.Why)
+		}
+		switch {
+		case s.ActualCharge.Known:
+			b.ActualPico += s.ActualCharge.PicoUSD
+		case s.Cost.Known:
+			b.ActualPico += s.Cost.PicoUSD
+		default:
+			b.ActualPico += worst.ActualPico
+		}
+	}
+	return b, unknown
+}
+
+// exceeded returns the reason codes of every ceiling that used+reserve
+// would exceed (inclusive ceilings: equal fits), in fixed order.
+func exceeded(ceil, used, reserve Budget) []campaign.Reason {
+	after := used.Plus(reserve)
+	var out []campaign.Reason
+	check := func(a, c int64, r campaign.Reason) {
+		if a > c {
+			out = append(out, r)
+		}
+	}
+	check(after.Sessions, ceil.Sessions, ReasonCeilingSessions)
+	check(after.ReplacementSessions, ceil.ReplacementSessions, ReasonCeilingReplacements)
+	check(after.WallNS, ceil.WallNS, ReasonCeilingWallTime)
+	check(after.InputTokens, ceil.InputTokens, ReasonCeilingInput)
+	check(after.OutputTokens, ceil.OutputTokens, ReasonCeilingOutput)
+	check(after.ReferencePico, ceil.ReferencePico, ReasonCeilingReferenceCost)
+	check(after.ActualPico, ceil.ActualPico, ReasonCeilingActualCost)
+	return out
+}
+
+// Fits reports whether reserving r on top of used stays within every
+// inclusive ceiling; when not, it returns the exceeded ceilings' reasons.
+func Fits(ceil, used, r Budget) (bool, []campaign.Reason) {
+	ex := exceeded(ceil, used, r)
+	return len(ex) == 0, ex
+}
+
+// Dispatch is one planned model session of an admission plan.
+type Dispatch struct {
+	// ID is the plan's free identifier of the dispatch ("P1").
+	ID string `json:"id"`
+	// Task and Repetition name the run; Role is draft, review-a or review-b.
+	Task       string        `json:"task"`
+	Repetition int           `json:"repetition"`
+	Role       campaign.Role `json:"role"`
+	// Replacement marks a session of the one permitted replacement triplet.
+	Replacement bool `json:"replacement"`
+}
+
+// DispatchDecision is the admission decision for one planned dispatch.
+type DispatchDecision struct {
+	Dispatch Dispatch `json:"dispatch"`
+	Admitted bool     `json:"admitted"`
+	// Reason is ReasonFits when admitted, else the first refusal reason;
+	// Reasons lists every refusal reason.
+	Reason  campaign.Reason   `json:"reason"`
+	Reasons []campaign.Reason `json:"reasons"`
+	Detail  string            `json:"detail"`
+	// Before is the consumption (recorded + admitted reservations) before
+	// this dispatch; Reserved its worst case; Remaining the allowance left
+	// after it (unchanged when refused).
+	Before    Budget `json:"before"`
+	Reserved  Budget `json:"reserved"`
+	Remaining Budget `json:"remaining"`
+}
+
+// AdmissionReplay is the replay of a planned dispatch sequence.
+type AdmissionReplay struct {
+	Ceilings Budget `json:"ceilings"`
+	// Recorded is the campaign's recorded consumption; Prior the plan's
+	// declared consumption outside the campaign (preparation, adjudication).
+	Recorded Budget `json:"recorded"`
+	Prior    Budget `json:"prior"`
+	// Prohibited lists the reasons that prohibit every dispatch (missing
+	// tariff, unverified tariff, unenforced reservation, missing meter,
+	// missing identity, stopped campaign), empty when none.
+	Prohibited []campaign.Reason  `json:"prohibited"`
+	Decisions  []DispatchDecision `json:"decisions"`
+	Refused    int                `json:"refused"`
+	Identities []string           `json:"missing_identities"`
+}
+
+// Admit replays plan against the campaign's remaining allowance (CONTRACT
+// §5, EVALUATOR-CONTROLS C18): before each dispatch its worst case is
+// reserved and the dispatch is refused if that does not fit every
+// inclusive ceiling; an admitted dispatch keeps its reservation. Every
+// dispatch is refused while a prohibition holds: no price card
+// (tariff-missing), tariff not verified, reservation not enforced, a
+// recorded session without a meter, a missing execution identity, or a
+// stopped campaign.
+func Admit(c *campaign.Campaign, prior Budget, plan []Dispatch) AdmissionReplay {
+	ex := c.Manifest.Execution
+	out := AdmissionReplay{Ceilings: ContractCeilings(), Prior: prior, Identities: MissingIdentities(&c.Manifest)}
+	recorded, unknown := Consumed(c)
+	out.Recorded = recorded
+	var details []string
+	prohibit := func(r campaign.Reason, d string) {
+		for _, p := range out.Prohibited {
+			if p == r {
+				return
+			}
+		}
+		out.Prohibited = append(out.Prohibited, r)
+		details = append(details, d)
+	}
+	if ex.PriceCard == nil {
+		prohibit(ReasonTariffMissing, "no price card: never invent a tariff")
+	}
+	if ex.TariffVerified == nil || !*ex.TariffVerified {
+		prohibit(ReasonTariffUnverified, "tariff not verified for the exact model")
+	}
+	if ex.ReservationEnforced == nil || !*ex.ReservationEnforced {
+		prohibit(ReasonReservationUnenforced, "maximum-cost reservation is not enforced")
+	}
+	for _, r := range unknown {
+		if r == ReasonMeterMissing || r == ReasonMeterInconsistent || r == ReasonMissingTerminalReceipt {
+			prohibit(r, "recorded consumption incomplete ("+string(r)+")")
+		}
+	}
+	if len(out.Identities) > 0 {
+		prohibit(ReasonMissingIdentity, "missing identities: "+strings.Join(out.Identities, ", "))
+	}
+	if v := ExecutionValidity(c); v.Stopped {
+		prohibit(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
+	}
+	used := recorded.Plus(prior)
+	for _, d := range plan {
+		dec := DispatchDecision{Dispatch: d, Before: used}
+		switch {
+		case len(out.Prohibited) > 0:
+			dec.Reasons = append(dec.Reasons, out.Prohibited...)
+			dec.Detail = strings.Join(details, "; ")
+		case d.Role != campaign.RoleDraft && d.Role != campaign.RoleReviewA && d.Role != campaign.RoleReviewB:
+			dec.Reasons = []campaign.Reason{ReasonInvalidDispatch}
+			dec.Detail = fmt.Sprintf("role %q is not draft, review-a or review-b", d.Role)
+		default:
+			dec.Reserved = WorstCase(ex.PriceCard, d.Replacement)
+			if ok, why := Fits(out.Ceilings, used, dec.Reserved); ok {
+				dec.Admitted = true
+				used = used.Plus(dec.Reserved)
+				dec.Detail = "worst case fits the remaining allowance"
+			} else {
+				dec.Reasons = why
+				after := used.Plus(dec.Reserved)
+				var parts []string
+				for _, r := range why {
+					parts = append(parts, ceilingDetail(r, used, dec.Reserved, after, out.Ceilings))
+				}
+				dec.Detail = strings.Join(parts, "; ")
+			}
+		}
+		if dec.Admitted {
+			dec.Reason = ReasonFits
+		} else {
+			dec.Reason = dec.Reasons[0]
+			out.Refused++
+		}
+		dec.Remaining = out.Ceilings.Minus(used)
+		out.Decisions = append(out.Decisions, dec)
+	}
+	return out
+}
+
+// ceilingDetail explains one exceeded ceiling: used + reserved > ceiling.
+func ceilingDetail(r campaign.Reason, used, res, after, ceil Budget) string {
+	f := func(name string, u, rv, a, c int64, show func(int64) string) string {
+		return fmt.Sprintf("%s: used %s + reserved %s = %s > ceiling %s", name, show(u), show(rv), show(a), show(c))
+	}
+	num := groupDigits
+	dur := func(v int64) string { return KnownNanos(v).String() }
+	usd := func(v int64) string { return "US$" + Pico(v).String() }
+	switch r {
+	case ReasonCeilingSessions:
+		return f("sessions", used.Sessions, res.Sessions, after.Sessions, ceil.Sessions, num)
+	case ReasonCeilingReplacements:
+		return f("replacement sessions", used.ReplacementSessions, res.ReplacementSessions, after.ReplacementSessions, ceil.ReplacementSessions, num)
+	case ReasonCeilingWallTime:
+		return f("wall time", used.WallNS, res.WallNS, after.WallNS, ceil.WallNS, dur)
+	case ReasonCeilingInput:
+		return f("input tokens", used.InputTokens, res.InputTokens, after.InputTokens, ceil.InputTokens, num)
+	case ReasonCeilingOutput:
+		return f("output tokens", used.OutputTokens, res.OutputTokens, after.OutputTokens, ceil.OutputTokens, num)
+	case ReasonCeilingReferenceCost:
+		return f("reference cost", used.ReferencePico, res.ReferencePico, after.ReferencePico, ceil.ReferencePico, usd)
+	case ReasonCeilingActualCost:
+		return f("actual charges", used.ActualPico, res.ActualPico, after.ActualPico, ceil.ActualPico, usd)
+	}
+	return string(r)
+}
+
+// CeilingFindings reports every ceiling the campaign's recorded
+// consumption already exceeds (consumption above an inclusive ceiling), as
+// *campaign.Error values for the admission section of verdict check.
+func CeilingFindings(c *campaign.Campaign) []*campaign.Error {
+	used, _ := Consumed(c)
+	ceil := ContractCeilings()
+	var out []*campaign.Error
+	for _, r := range exceeded(ceil, used, Budget{}) {
+		out = append(out, &campaign.Error{Reason: r, File: campaign.ReceiptsDir, Rule: RuleCeilings,
+			Detail: ceilingDetail(r, used, Budget{}, used, ceil)})
+	}
+	return out
+}

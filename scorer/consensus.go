@@ -1,0 +1,334 @@
+package scorer
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"verdict/campaign"
+)
+
+// GradeKind is the kind of one graded field (GRADES.md, the binding grade
+// vocabulary shared by blinding, adjudication, fixtures and the scorer).
+type GradeKind string
+
+// The grade kinds of GRADES.md. Each required kind has a fixed set of
+// allowed values (AllowedGradeValues); KindOracleDefect is optional.
+const (
+	// KindObligation grades an answerable truth obligation O<n> (CONTRACT §4 R).
+	KindObligation GradeKind = "obligation"
+	// KindUncertainty grades an unanswerable truth obligation O<n> (CONTRACT §4 U, C06–C08).
+	KindUncertainty GradeKind = "uncertainty"
+	// KindClaim grades a final claim C<n> (CONTRACT §4, C08).
+	KindClaim GradeKind = "claim"
+	// KindClaimCritical says whether a final claim C<n> is critical (CONTRACT §4 condition 1).
+	KindClaimCritical GradeKind = "claim_critical"
+	// KindCitation grades citation K<i>, i the 1-based index in final.citations (C10).
+	KindCitation GradeKind = "citation"
+	// KindExclusion grades a final exclusion X<n> (C11).
+	KindExclusion GradeKind = "exclusion"
+	// KindCompleteness grades the answer's completeness claim; target "final" (CONTRACT §4).
+	KindCompleteness GradeKind = "completeness"
+	// KindOracleDefect flags a defective truth obligation O<n>; value "defective"
+	// with a required non-empty reason note (C22).
+	KindOracleDefect GradeKind = "oracle_defect"
+)
+
+// Grade values of GRADES.md.
+const (
+	ValueAddressed       = "addressed"
+	ValueNotAddressed    = "not_addressed"
+	ValueCredited        = "credited"
+	ValueNotCredited     = "not_credited"
+	ValueFalselyResolved = "falsely_resolved"
+	ValueSupported       = "supported"
+	ValueUnsupported     = "unsupported"
+	ValueWrong           = "wrong"
+	ValueCritical        = "critical"
+	ValueNotCritical     = "not_critical"
+	ValueSupports        = "supports"
+	ValueDoesNotSupport  = "does_not_support"
+	ValueJustified       = "justified"
+	ValueWronglyExcludes = "wrongly_excludes"
+	ValueNoFalseClaim    = "no_false_claim"
+	ValueFalseClaim      = "false_claim"
+	ValueDefective       = "defective"
+	// ValueNotDefective is the adjudicator's rejection of a single rater's
+	// oracle_defect flag: the field then settles as "no defect". It is only
+	// accepted in an adjudication, never in a rater's sheet (GRADES.md lists
+	// "defective" as the sheet value).
+	ValueNotDefective = "not_defective"
+	// CompletenessTarget is the only target of KindCompleteness.
+	CompletenessTarget = "final"
+)
+
+// AllowedGradeValues returns the allowed sheet values of a kind (GRADES.md),
+// or nil for an unknown kind.
+func AllowedGradeValues(k GradeKind) []string {
+	switch k {
+	case KindObligation:
+		return []string{ValueAddressed, ValueNotAddressed}
+	case KindUncertainty:
+		return []string{ValueCredited, ValueNotCredited, ValueFalselyResolved}
+	case KindClaim:
+		return []string{ValueSupported, ValueUnsupported, ValueWrong}
+	case KindClaimCritical:
+		return []string{ValueCritical, ValueNotCritical}
+	case KindCitation:
+		return []string{ValueSupports, ValueDoesNotSupport}
+	case KindExclusion:
+		return []string{ValueJustified, ValueWronglyExcludes}
+	case KindCompleteness:
+		return []string{ValueNoFalseClaim, ValueFalseClaim}
+	case KindOracleDefect:
+		return []string{ValueDefective}
+	}
+	return nil
+}
+
+// Reason codes of consensus and grade completeness. Each is matched with
+// errors.Is against the returned *campaign.Error.
+const (
+	// ReasonOpenDisagreement: the two frozen sheets differ on a field and no
+	// adjudication resolves it; scoring refuses (DESIGN "Agreement").
+	ReasonOpenDisagreement campaign.Reason = "open-disagreement"
+	// ReasonGradeValue: a grade value is not allowed for its kind (GRADES.md).
+	ReasonGradeValue campaign.Reason = "grade-value"
+	// ReasonGradeKind: a grade names an unknown kind (GRADES.md).
+	ReasonGradeKind campaign.Reason = "grade-kind"
+	// ReasonDuplicateGrade: one sheet or adjudication grades one field twice.
+	ReasonDuplicateGrade campaign.Reason = "duplicate-grade"
+	// ReasonAdjudicatedAgreedField: an adjudication resolves a field on which
+	// the two frozen sheets already agree (the adjudicator resolves only
+	// disagreements, CONTRACT §5).
+	ReasonAdjudicatedAgreedField campaign.Reason = "adjudicated-agreed-field"
+	// ReasonOracleDefectNote: an oracle_defect grade carries no reason note (C22).
+	ReasonOracleDefectNote campaign.Reason = "oracle-defect-without-reason"
+	// ReasonMissingGrade: a field required by GRADES.md for a bundled item has
+	// no settled value.
+	ReasonMissingGrade campaign.Reason = "missing-grade"
+	// ReasonUnexpectedGrade: a settled grade names a target the graded answer
+	// or the frozen truth does not have.
+	ReasonUnexpectedGrade campaign.Reason = "unexpected-grade"
+)
+
+// consensusRule is the rule cited by consensus refusals.
+const consensusRule = "DESIGN Agreement; CONTRACT §5 adjudication"
+
+// FieldKey identifies one graded field: (item ID, kind, target) (GRADES.md).
+type FieldKey struct {
+	// Item is the opaque bundled item ID.
+	Item string `json:"item"`
+	// Kind is the grade kind.
+	Kind GradeKind `json:"kind"`
+	// Target is O<n>, C<n>, K<i>, X<n> or "final".
+	Target string `json:"target"`
+}
+
+// String formats the key as "item/kind/target".
+func (k FieldKey) String() string { return k.Item + "/" + string(k.Kind) + "/" + k.Target }
+
+// SheetGrade is one value of a frozen rating sheet or of an adjudication.
+type SheetGrade struct {
+	Field FieldKey
+	Value string
+	// Note is the optional note; required non-empty for oracle_defect.
+	Note string
+}
+
+// GradeSource says how a consensus value was settled.
+type GradeSource string
+
+// The two ways a field settles.
+const (
+	// SourceAgreed: both frozen sheets hold the same value.
+	SourceAgreed GradeSource = "agreed"
+	// SourceAdjudicated: the sheets differ and the signed adjudication's value stands.
+	SourceAdjudicated GradeSource = "adjudicated"
+)
+
+// ConsensusGrade is the settled value of one field.
+type ConsensusGrade struct {
+	Field  FieldKey    `json:"field"`
+	Value  string      `json:"value"`
+	Source GradeSource `json:"source"`
+	// Notes are the non-empty notes of both raters and the adjudicator, in
+	// that order.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Consensus settles every field graded by either frozen sheet: a field on
+// which both sheets hold the same value is agreed; a field on which they
+// differ (including a field only one sheet holds, such as a single rater's
+// oracle_defect flag) takes the adjudication's value. It refuses with a
+// *campaign.Error carrying ReasonOpenDisagreement (listing every open field)
+// while any disagreement has no adjudicated value, ReasonGradeValue or
+// ReasonGradeKind for a value outside GRADES.md, ReasonDuplicateGrade when one
+// record grades a field twice, ReasonAdjudicatedAgreedField when the
+// adjudication touches an agreed or ungraded field, and
+// ReasonOracleDefectNote for an oracle_defect flag without a reason. The
+// result is sorted by item, kind and target (targets compared by prefix, then
+// number). A settled oracle_defect of "not_defective" is dropped: no defect.
+func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, error) {
+	s1, err := indexGrades(sheet1, "sheet 1", false)
+	if err != nil {
+		return nil, err
+	}
+	s2, err := indexGrades(sheet2, "sheet 2", false)
+	if err != nil {
+		return nil, err
+	}
+	adj, err := indexGrades(adjudication, "adjudication", true)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]FieldKey, 0, len(s1)+len(s2))
+	for k := range s1 {
+		keys = append(keys, k)
+	}
+	for k := range s2 {
+		if _, ok := s1[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	SortFieldKeys(keys)
+	var open []string
+	out := make([]ConsensusGrade, 0, len(keys))
+	for _, k := range keys {
+		g1, ok1 := s1[k]
+		g2, ok2 := s2[k]
+		notes := nonEmpty(g1.Note, g2.Note)
+		if ok1 && ok2 && g1.Value == g2.Value {
+			if a, ok := adj[k]; ok {
+				return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
+					Detail: fmt.Sprintf("adjudication gives %q for a field both sheets agree on (%q)", a.Value, g1.Value)}
+			}
+			out = append(out, ConsensusGrade{Field: k, Value: g1.Value, Source: SourceAgreed, Notes: notes})
+			continue
+		}
+		a, ok := adj[k]
+		if !ok {
+			open = append(open, fmt.Sprintf("%s (%s vs %s)", k, orAbsent(g1.Value, ok1), orAbsent(g2.Value, ok2)))
+			continue
+		}
+		if k.Kind == KindOracleDefect && a.Value == ValueDefective && strings.TrimSpace(a.Note) == "" &&
+			len(notes) == 0 {
+			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: k.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
+				Detail: "a confirmed oracle defect needs a reason note"}
+		}
+		if k.Kind == KindOracleDefect && a.Value == ValueNotDefective {
+			continue
+		}
+		out = append(out, ConsensusGrade{Field: k, Value: a.Value, Source: SourceAdjudicated, Notes: append(notes, nonEmpty(a.Note)...)})
+	}
+	for k := range adj {
+		_, ok1 := s1[k]
+		_, ok2 := s2[k]
+		if !ok1 && !ok2 {
+			return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
+				Detail: "adjudication grades a field neither sheet graded"}
+		}
+	}
+	if len(open) > 0 {
+		return nil, &campaign.Error{Reason: ReasonOpenDisagreement, Rule: consensusRule,
+			Detail: fmt.Sprintf("%d open disagreement(s): %s", len(open), strings.Join(open, "; "))}
+	}
+	return out, nil
+}
+
+func orAbsent(v string, ok bool) string {
+	if !ok {
+		return "absent"
+	}
+	return strconv.Quote(v)
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func indexGrades(gs []SheetGrade, who string, adjudication bool) (map[FieldKey]SheetGrade, error) {
+	m := make(map[FieldKey]SheetGrade, len(gs))
+	for _, g := range gs {
+		allowed := AllowedGradeValues(g.Field.Kind)
+		if allowed == nil {
+			return nil, &campaign.Error{Reason: ReasonGradeKind, Pointer: g.Field.String(), Rule: "GRADES.md",
+				Detail: fmt.Sprintf("%s grades unknown kind %q", who, g.Field.Kind)}
+		}
+		if adjudication && g.Field.Kind == KindOracleDefect {
+			allowed = append(allowed, ValueNotDefective)
+		}
+		if !slices.Contains(allowed, g.Value) {
+			return nil, &campaign.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
+				Detail: fmt.Sprintf("%s gives %q; allowed: %s", who, g.Value, strings.Join(allowed, ", "))}
+		}
+		if g.Field.Kind == KindCompleteness && g.Field.Target != CompletenessTarget {
+			return nil, &campaign.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
+				Detail: fmt.Sprintf("%s: completeness target must be %q", who, CompletenessTarget)}
+		}
+		if !adjudication && g.Field.Kind == KindOracleDefect && strings.TrimSpace(g.Note) == "" {
+			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
+				Detail: who + " flags an oracle defect without a reason note"}
+		}
+		if _, dup := m[g.Field]; dup {
+			return nil, &campaign.Error{Reason: ReasonDuplicateGrade, Pointer: g.Field.String(), Rule: "GRADES.md",
+				Detail: who + " grades the field twice"}
+		}
+		m[g.Field] = g
+	}
+	return m, nil
+}
+
+// SortFieldKeys orders keys by item, kind and target; item IDs and targets
+// compare by letter prefix and then by their decimal suffix as a number
+// (O2 before O10).
+func SortFieldKeys(keys []FieldKey) {
+	slices.SortFunc(keys, compareFieldKeys)
+}
+
+func compareFieldKeys(a, b FieldKey) int {
+	if c := naturalCompare(a.Item, b.Item); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	return naturalCompare(a.Target, b.Target)
+}
+
+// naturalCompare compares IDs like "O12": by non-digit prefix, then numeric
+// suffix, then the whole string.
+func naturalCompare(a, b string) int {
+	pa, na := splitID(a)
+	pb, nb := splitID(b)
+	if c := cmp.Compare(pa, pb); c != 0 {
+		return c
+	}
+	if na >= 0 && nb >= 0 && na != nb {
+		return cmp.Compare(na, nb)
+	}
+	return cmp.Compare(a, b)
+}
+
+func splitID(s string) (string, int) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	if i == len(s) {
+		return s, -1
+	}
+	n, err := strconv.Atoi(s[i:])
+	if err != nil {
+		return s, -1
+	}
+	return s[:i], n
+}

@@ -1,0 +1,74 @@
+package scorer
+
+import (
+	"errors"
+	"testing"
+)
+
+func g(item string, kind GradeKind, target, value string) SheetGrade {
+	return SheetGrade{Field: FieldKey{Item: item, Kind: kind, Target: target}, Value: value}
+}
+
+func TestConsensus(t *testing.T) {
+	s1 := []SheetGrade{g("I1", KindObligation, "O10", ValueAddressed), g("I1", KindObligation, "O2", ValueAddressed), g("I1", KindClaim, "C1", ValueSupported)}
+	s2 := []SheetGrade{g("I1", KindObligation, "O2", ValueAddressed), g("I1", KindObligation, "O10", ValueNotAddressed), g("I1", KindClaim, "C1", ValueSupported)}
+	t.Run("agreed and adjudicated", func(t *testing.T) {
+		adj := []SheetGrade{g("I1", KindObligation, "O10", ValueNotAddressed)}
+		out, err := Consensus(s1, s2, adj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []struct {
+			target, value string
+			src           GradeSource
+		}{{"C1", ValueSupported, SourceAgreed}, {"O2", ValueAddressed, SourceAgreed}, {"O10", ValueNotAddressed, SourceAdjudicated}}
+		if len(out) != len(want) {
+			t.Fatalf("got %d grades", len(out))
+		}
+		for i, w := range want {
+			if out[i].Field.Target != w.target || out[i].Value != w.value || out[i].Source != w.src {
+				t.Errorf("grade %d = %+v, want %+v", i, out[i], w)
+			}
+		}
+	})
+	errCases := []struct {
+		name       string
+		a, b, adj  []SheetGrade
+		wantReason error
+	}{
+		{"open disagreement", s1, s2, nil, ReasonOpenDisagreement},
+		{"field only one sheet holds", s1[:2], s2, []SheetGrade{g("I1", KindObligation, "O10", ValueAddressed)}, ReasonOpenDisagreement},
+		{"adjudicating an agreed field", s1, s2, []SheetGrade{g("I1", KindObligation, "O10", ValueAddressed), g("I1", KindObligation, "O2", ValueNotAddressed)}, ReasonAdjudicatedAgreedField},
+		{"adjudicating an ungraded field", s1, s2, []SheetGrade{g("I1", KindObligation, "O10", ValueAddressed), g("I9", KindObligation, "O2", ValueNotAddressed)}, ReasonAdjudicatedAgreedField},
+		{"value outside GRADES.md", []SheetGrade{g("I1", KindClaim, "C1", "maybe")}, nil, nil, ReasonGradeValue},
+		{"unknown kind", []SheetGrade{g("I1", "vibe", "C1", ValueSupported)}, nil, nil, ReasonGradeKind},
+		{"duplicate", []SheetGrade{s1[0], s1[0]}, nil, nil, ReasonDuplicateGrade},
+		{"oracle defect without reason", []SheetGrade{g("I1", KindOracleDefect, "O1", ValueDefective)}, nil, nil, ReasonOracleDefectNote},
+		{"completeness target", []SheetGrade{g("I1", KindCompleteness, "C1", ValueFalseClaim)}, nil, nil, ReasonGradeValue},
+	}
+	for _, tc := range errCases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Consensus(tc.a, tc.b, tc.adj)
+			if !errors.Is(err, tc.wantReason) {
+				t.Fatalf("err = %v, want %v", err, tc.wantReason)
+			}
+		})
+	}
+	t.Run("single oracle flag confirmed or rejected", func(t *testing.T) {
+		flag := SheetGrade{Field: FieldKey{Item: "I1", Kind: KindOracleDefect, Target: "O3"}, Value: ValueDefective, Note: "task text contradicts source"}
+		out, err := Consensus([]SheetGrade{flag}, nil, []SheetGrade{g("I1", KindOracleDefect, "O3", ValueDefective)})
+		if err != nil || len(out) != 1 || out[0].Value != ValueDefective || len(out[0].Notes) != 1 {
+			t.Fatalf("confirm: %v %+v", err, out)
+		}
+		out, err = Consensus([]SheetGrade{flag}, nil, []SheetGrade{g("I1", KindOracleDefect, "O3", ValueNotDefective)})
+		if err != nil || len(out) != 0 {
+			t.Fatalf("reject: %v %+v", err, out)
+		}
+		if _, err := Consensus([]SheetGrade{flag}, nil, nil); !errors.Is(err, ReasonOpenDisagreement) {
+			t.Fatalf("open flag: %v", err)
+		}
+		if _, err := Consensus([]SheetGrade{g("I1", KindOracleDefect, "O3", ValueNotDefective)}, nil, nil); !errors.Is(err, ReasonGradeValue) {
+			t.Fatalf("not_defective in a sheet: %v", err)
+		}
+	})
+}

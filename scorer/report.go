@@ -1,0 +1,180 @@
+package scorer
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"slices"
+)
+
+// ReportFormat names the report.json format version.
+const ReportFormat = "verdict-report-v1"
+
+// SyntheticNotice is the first line of every report made from a synthetic
+// campaign (DESIGN "Defaults and embedded input").
+const SyntheticNotice = "SYNTHETIC: made from a synthetic campaign; not an experiment result."
+
+// AgreementStat is one agreement statistic as reported: N values used,
+// and either a value (four decimals) or "undefined" with a reason; never
+// an invented 0 (CONTRACT §5 "Two source-based ratings").
+type AgreementStat struct {
+	N       int    `json:"n"`
+	Defined bool   `json:"defined"`
+	Value   string `json:"value"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// AgreementRow is the inter-rater agreement of the two frozen sheets over
+// one scope (all fields, or one grade kind).
+type AgreementRow struct {
+	Scope             string        `json:"scope"`
+	PercentAgreement  AgreementStat `json:"percent_agreement"`
+	CohensKappa       AgreementStat `json:"cohens_kappa"`
+	KrippendorffAlpha AgreementStat `json:"krippendorff_alpha"`
+}
+
+// RecordRef names one verified signed record (rating sheet, adjudication or
+// reveal): kind, signer, role, key fingerprint and the SHA-256 of its bytes.
+type RecordRef struct {
+	Kind        string `json:"kind"`
+	Signer      string `json:"signer"`
+	Role        string `json:"role"`
+	Fingerprint string `json:"fingerprint"`
+	SHA256      string `json:"sha256"`
+}
+
+// FindingCount counts automatic findings of one reason code and scope.
+type FindingCount struct {
+	Code  string `json:"code"`
+	Scope Scope  `json:"scope"`
+	Count int    `json:"count"`
+}
+
+// AutomaticSection is everything decided by the machine without a human:
+// structural findings (PROMPTS.md "Additional constraints", C09, C12, C13)
+// and the blinding leak scan. It is kept apart from recorded human
+// decisions (EVALUATOR-CONTROLS: "distinguish automatic validation from
+// recorded human semantic decisions").
+type AutomaticSection struct {
+	Responses     int            `json:"responses_validated"`
+	FindingCounts []FindingCount `json:"finding_counts"`
+	Findings      []Finding      `json:"findings"`
+	LeakFindings  []string       `json:"leak_findings"`
+}
+
+// HumanSection is everything recorded by people: the settled fields (agreed
+// or adjudicated), the agreement statistics of the two frozen sheets, the
+// confirmed oracle defects and the verified signed records.
+type HumanSection struct {
+	Fields        int            `json:"fields"`
+	Agreed        int            `json:"agreed"`
+	Adjudicated   int            `json:"adjudicated"`
+	Agreement     []AgreementRow `json:"agreement"`
+	OracleDefects []string       `json:"oracle_defects"`
+	Records       []RecordRef    `json:"records"`
+}
+
+// ReportContext is what the caller adds to a Scorecard to make a report.
+type ReportContext struct {
+	// Responses is the number of responses the structural validator saw.
+	Responses int
+	// Findings are the campaign's automatic structural findings.
+	Findings []Finding
+	// LeakFindings are the leak-scan findings, one line each.
+	LeakFindings []string
+	// Consensus are the settled grades of every bundled item.
+	Consensus []ConsensusGrade
+	// Agreement are the agreement statistics of the two frozen sheets.
+	Agreement []AgreementRow
+	// Records are the verified signed records the scores rest on.
+	Records []RecordRef
+}
+
+// Report is report.json: the notice, format, the scorecard, and the
+// automatic and human sections. Every slice is sorted, every key is in a
+// fixed order, so the same inputs give the same bytes.
+type Report struct {
+	Notice    string           `json:"notice,omitempty"`
+	Format    string           `json:"format"`
+	Scorecard *Scorecard       `json:"scorecard"`
+	Automatic AutomaticSection `json:"automatic_validation"`
+	Human     HumanSection     `json:"recorded_human_decisions"`
+}
+
+// BuildReport assembles a Report from a scorecard and its context; it
+// copies and sorts every list it is handed.
+func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
+	r := &Report{Format: ReportFormat, Scorecard: sc}
+	if sc.Synthetic {
+		r.Notice = SyntheticNotice
+	}
+	fs := slices.Clone(ctx.Findings)
+	SortFindings(fs)
+	if fs == nil {
+		fs = []Finding{}
+	}
+	counts := map[FindingCount]int{}
+	for _, f := range fs {
+		counts[FindingCount{Code: string(f.Code), Scope: f.Scope}]++
+	}
+	fc := make([]FindingCount, 0, len(counts))
+	for k, n := range counts {
+		k.Count = n
+		fc = append(fc, k)
+	}
+	slices.SortFunc(fc, func(a, b FindingCount) int {
+		if c := cmp.Compare(a.Code, b.Code); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Scope, b.Scope)
+	})
+	leaks := slices.Clone(ctx.LeakFindings)
+	slices.Sort(leaks)
+	if leaks == nil {
+		leaks = []string{}
+	}
+	r.Automatic = AutomaticSection{Responses: ctx.Responses, FindingCounts: fc, Findings: fs, LeakFindings: leaks}
+
+	h := HumanSection{Agreement: slices.Clone(ctx.Agreement), Records: slices.Clone(ctx.Records), OracleDefects: []string{}}
+	for _, g := range ctx.Consensus {
+		h.Fields++
+		if g.Source == SourceAgreed {
+			h.Agreed++
+		} else {
+			h.Adjudicated++
+		}
+	}
+	for _, t := range sc.Tasks {
+		for _, o := range t.OracleDefects {
+			h.OracleDefects = append(h.OracleDefects, t.Task+"/"+o)
+		}
+	}
+	if h.Agreement == nil {
+		h.Agreement = []AgreementRow{}
+	}
+	slices.SortFunc(h.Agreement, func(a, b AgreementRow) int { return cmp.Compare(a.Scope, b.Scope) })
+	if h.Records == nil {
+		h.Records = []RecordRef{}
+	}
+	slices.SortFunc(h.Records, func(a, b RecordRef) int {
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Signer, b.Signer)
+	})
+	r.Human = h
+	return r
+}
+
+// JSON renders report.json: two-space indented, fixed key order, a final
+// newline. The bytes depend only on the report's content.
+func (r *Report) JSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

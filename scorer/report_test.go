@@ -1,0 +1,118 @@
+package scorer
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"verdict/campaign"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenReport is a SYNTHETIC evaluation campaign with one B valid failure,
+// one wrongly excluded evidence item and real accounting.
+func goldenReport(t *testing.T) *Report {
+	t.Helper()
+	in := testInput(campaign.PhaseEvaluation, 8, 3, 10, 8, 10)
+	r := in.run("T2", 2, ArmB)
+	r.Outcome, r.FailureKind, r.Final, r.Grades, r.Item = OutcomeValidFailure, "model_timeout", nil, nil, ""
+	x := in.run("T5", 1, ArmB)
+	x.Grades = setGrade(x.Grades, KindExclusion, "X1", ValueWronglyExcludes)
+	acct := Accounting(testCampaign(campaign.PhaseEvaluation, 8, 3))
+	in.Accounting = &acct
+	sc, err := Evaluate(*in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cons []ConsensusGrade
+	for _, run := range in.Runs {
+		cons = append(cons, run.Grades...)
+	}
+	cons[3].Source = SourceAdjudicated
+	return BuildReport(sc, ReportContext{
+		Responses: 48,
+		Findings: []Finding{{Code: "dangling-link", File: "responses/S9.json", Pointer: "/final/citations/0/supports/0", Scope: ScopeFinal,
+			Rule: "EVALUATOR-CONTROLS C12", Message: "C7 is not in the revised final answer"}},
+		LeakFindings: []string{"rater-2 item-00aa#/items/3/final/claims/0/text: revealing-token \"ledger\""},
+		Consensus:    cons,
+		Agreement: []AgreementRow{{Scope: "all fields",
+			PercentAgreement:  AgreementStat{N: 700, Defined: true, Value: "0.9900"},
+			CohensKappa:       AgreementStat{N: 700, Defined: true, Value: "0.9512"},
+			KrippendorffAlpha: AgreementStat{N: 1400, Defined: false, Reason: "no variation: every value is the same category"}}},
+		Records: []RecordRef{{Kind: "rating-sheet", Signer: "rater-1", Role: "rater", Fingerprint: "SHA256:synthetic", SHA256: strings.Repeat("ab", 32)}},
+	})
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./scorer -run TestReportGolden -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; rerun with -update after checking the change", name)
+	}
+}
+
+func TestReportGolden(t *testing.T) {
+	r := goldenReport(t)
+	js, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.golden.json", js)
+	md := r.Markdown(true)
+	golden(t, "report.golden.md", md)
+	if !bytes.HasPrefix(md, []byte(SyntheticNotice+"\n")) {
+		t.Errorf("report.md does not start with the SYNTHETIC notice")
+	}
+	for _, want := range []string{"quality-improves-gate-fails", "condition-4-protocol", "1 of 24", "unknown", "Automatic validation", "Recorded human decisions", "Krippendorff"} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}
+
+func TestReportDeterministic(t *testing.T) {
+	a, b := goldenReport(t), goldenReport(t)
+	ja, _ := a.JSON()
+	jb, _ := b.JSON()
+	if !bytes.Equal(ja, jb) || !bytes.Equal(a.Markdown(true), b.Markdown(true)) {
+		t.Fatal("same input, different report bytes")
+	}
+	for _, f := range []func(*Report) ([]byte, error){(*Report).MedianRChartSVG, (*Report).RatiosChartSVG} {
+		sa, err := f(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, _ := f(b)
+		if !bytes.Equal(sa, sb) || !bytes.Contains(sa, []byte("<svg")) || !bytes.Contains(sa, []byte("SYNTHETIC")) {
+			t.Fatal("chart is not a deterministic SYNTHETIC-labelled SVG")
+		}
+	}
+}
+
+func TestReportText(t *testing.T) {
+	r := goldenReport(t)
+	out, err := r.Text("notty", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "SYNTHETIC") || !strings.Contains(out, "█") {
+		t.Errorf("terminal view lacks the notice or the bars:\n%s", out[:min(len(out), 400)])
+	}
+}

@@ -1,0 +1,98 @@
+package scorer
+
+import (
+	"encoding/json"
+	"math/big"
+	"slices"
+)
+
+// Fraction is an exact rational (negative only for differences) used for every score and
+// threshold comparison (R, U, medians, macro-averages, gains): no float is
+// ever compared with a threshold. Num/Den are kept as given for counts
+// (R = 5/6 keeps its denominator 6 so reports show "5 of 6"); derived values
+// (medians, averages) are in lowest terms. The zero value is 0/1.
+type Fraction struct {
+	num, den int64
+}
+
+// Frac returns num/den; den must be positive (a zero denominator means the
+// value is undefined, which callers represent as a nil *Fraction).
+func Frac(num, den int64) Fraction {
+	if den <= 0 {
+		panic("scorer: Frac with non-positive denominator")
+	}
+	return Fraction{num, den}
+}
+
+// Num returns the numerator as given.
+func (f Fraction) Num() int64 { return f.num }
+
+// Den returns the denominator as given (1 for the zero value).
+func (f Fraction) Den() int64 {
+	if f.den == 0 {
+		return 1
+	}
+	return f.den
+}
+
+// Rat returns the value as a new *big.Rat.
+func (f Fraction) Rat() *big.Rat { return big.NewRat(f.num, f.Den()) }
+
+// Cmp compares f with g exactly: -1, 0 or +1.
+func (f Fraction) Cmp(g Fraction) int { return f.Rat().Cmp(g.Rat()) }
+
+// Decimal returns the value rounded to three decimals, e.g. "0.833".
+func (f Fraction) Decimal() string { return f.Rat().FloatString(3) }
+
+// String returns "num/den".
+func (f Fraction) String() string { return f.Rat().String() }
+
+// MarshalJSON encodes {"num":n,"den":d,"value":"0.833"}.
+func (f Fraction) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Num   int64  `json:"num"`
+		Den   int64  `json:"den"`
+		Value string `json:"value"`
+	}{f.num, f.Den(), f.Decimal()})
+}
+
+func fromRat(r *big.Rat) Fraction {
+	return Fraction{r.Num().Int64(), r.Denom().Int64()}
+}
+
+func sub(a, b Fraction) Fraction {
+	return fromRat(new(big.Rat).Sub(a.Rat(), b.Rat()))
+}
+
+// MedianFraction returns the exact median of fs (the mean of the two middle values
+// for an even count), or nil when fs is empty.
+func MedianFraction(fs []Fraction) *Fraction {
+	if len(fs) == 0 {
+		return nil
+	}
+	s := slices.Clone(fs)
+	slices.SortStableFunc(s, func(a, b Fraction) int { return a.Cmp(b) })
+	n := len(s)
+	if n%2 == 1 {
+		m := s[n/2]
+		return &m
+	}
+	r := new(big.Rat).Add(s[n/2-1].Rat(), s[n/2].Rat())
+	r.Quo(r, big.NewRat(2, 1))
+	m := fromRat(r)
+	return &m
+}
+
+// MeanFraction returns the exact arithmetic mean of fs, or nil when fs is empty.
+func MeanFraction(fs []Fraction) *Fraction {
+	if len(fs) == 0 {
+		return nil
+	}
+	r := new(big.Rat)
+	for _, f := range fs {
+		r.Add(r, f.Rat())
+	}
+	r.Quo(r, big.NewRat(int64(len(fs)), 1))
+	m := fromRat(r)
+	return &m
+}

@@ -1,0 +1,166 @@
+package scorer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"verdict/campaign"
+)
+
+// ItemBinding unblinds one bundled item: the opaque item ID and the review
+// session it hides (from the sealed unblinding map, after the reveal).
+type ItemBinding struct {
+	Item    string `json:"item"`
+	Session string `json:"session"`
+}
+
+// Reason codes of joining grades to a campaign.
+const (
+	// ReasonUnboundItem: a graded answered review has no bundled item, or a
+	// bound item names no review session of the campaign.
+	ReasonUnboundItem campaign.Reason = "unbound-item"
+)
+
+// Prerequisite IDs produced by BuildScoreInput.
+const (
+	PrereqExecutionValidity = "execution-validity"
+	PrereqManifestAdmission = "manifest-admission"
+	PrereqCampaignCeilings  = "campaign-ceilings"
+)
+
+// BuildScoreInput joins a loaded campaign with the settled grades of its
+// bundled items into Evaluate's input: every compared review session
+// becomes a RunInput (answered, valid failure C16, or shared-draft failure
+// C23), with its structural findings (ValidateCampaign), packet identity,
+// and the grades of its item; the accounting report and the execution
+// prerequisites (ExecutionValidity, ManifestAdmission, CeilingFindings) are
+// attached. It refuses with ReasonUnboundItem when an answered review has no
+// item, or an item names no review of the campaign.
+func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []ConsensusGrade) (ScoreInput, []Finding, error) {
+	m := &c.Manifest
+	in := ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}
+	for _, t := range c.Tasks {
+		in.Tasks = append(in.Tasks, TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository, Category: t.Entry.Category, Obligations: t.Truth.Obligations})
+	}
+	findings := ValidateCampaign(c)
+	byFile := map[string][]Finding{}
+	for _, f := range findings {
+		byFile[f.File] = append(byFile[f.File], f)
+	}
+	itemOf := map[string]string{}
+	for _, b := range bindings {
+		itemOf[b.Session] = b.Item
+	}
+	gradesOf := map[string][]ConsensusGrade{}
+	for _, g := range grades {
+		gradesOf[g.Field.Item] = append(gradesOf[g.Field.Item], g)
+	}
+	digest := map[string]string{}
+	for _, f := range m.Files {
+		digest[f.Path] = f.SHA256
+	}
+	byRun := sessionsByRun(c)
+	compared, _ := comparedRuns(c, byRun)
+	used := map[string]bool{}
+	for _, i := range compared {
+		run := m.Runs[i]
+		for j, arm := range []Arm{ArmA, ArmB} {
+			s := byRun[i][j+1]
+			id := [2]string{run.Sessions.ReviewA, run.Sessions.ReviewB}[j]
+			ri := RunInput{Task: run.Task, Repetition: run.Repetition, Order: run.Order, Arm: arm, Session: id}
+			switch {
+			case s == nil || s.Receipt == nil:
+				// An invalid execution (C15): ExecutionValidity names it. Score
+				// the review as failed so no denominator shrinks.
+				ri.Outcome, ri.FailureKind = OutcomeValidFailure, string(ReasonMissingTerminalReceipt)
+			case s.Receipt.Status == campaign.StatusNotDispatched:
+				ri.Outcome, ri.FailureKind = OutcomeSharedDraftFailure, string(campaign.ErrorSharedDraft)
+			case s.Response == nil:
+				ri.Outcome = OutcomeValidFailure
+				switch {
+				case s.Receipt.ErrorKind != nil:
+					ri.FailureKind = string(*s.Receipt.ErrorKind)
+				case s.Failure != nil:
+					ri.FailureKind = string(s.Failure.Reason)
+				default:
+					ri.FailureKind = string(campaign.ErrorMalformed)
+				}
+			default:
+				item, ok := itemOf[id]
+				if !ok {
+					return in, findings, &campaign.Error{Reason: ReasonUnboundItem, File: campaign.ResponsePath(id), Rule: "CONTRACT §5 blinded quality review",
+						Detail: fmt.Sprintf("answered %s review %s has no bundled item in the unblinding map", arm, id)}
+				}
+				used[item] = true
+				ri.Outcome, ri.Item = OutcomeAnswered, item
+				final := s.Response.Final
+				ri.Final = &final
+				ri.ReconciliationPresent = s.Response.Reconciliation != nil
+				ri.Grades = gradesOf[item]
+				want := digest[campaign.PacketPath(run.Task)]
+				ri.PacketIdentityOK = s.Receipt.PacketSHA256 != nil && want != "" && *s.Receipt.PacketSHA256 == want
+				for _, f := range byFile[campaign.ResponsePath(id)] {
+					label := string(f.Code) + ":" + f.Pointer
+					if f.Scope == ScopeProtocol {
+						ri.ProtocolFindings = append(ri.ProtocolFindings, label)
+					} else {
+						ri.FinalFindings = append(ri.FinalFindings, label)
+					}
+				}
+			}
+			in.Runs = append(in.Runs, ri)
+		}
+	}
+	var stray []string
+	for _, b := range bindings {
+		if !used[b.Item] && len(gradesOf[b.Item]) > 0 {
+			stray = append(stray, b.Item+"→"+b.Session)
+		}
+	}
+	for item := range gradesOf {
+		if !slices.ContainsFunc(bindings, func(b ItemBinding) bool { return b.Item == item }) {
+			stray = append(stray, item+"→(no session)")
+		}
+	}
+	if len(stray) > 0 {
+		slices.Sort(stray)
+		return in, findings, &campaign.Error{Reason: ReasonUnboundItem, Rule: "CONTRACT §5 blinded quality review",
+			Detail: "graded item(s) bound to no answered compared review: " + strings.Join(stray, ", ")}
+	}
+	acct := Accounting(c)
+	in.Accounting = &acct
+	v := ExecutionValidity(c)
+	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqExecutionValidity, OK: v.Valid, Detail: validityDetail(v)})
+	adm := ManifestAdmission(c)
+	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqManifestAdmission, OK: len(adm) == 0, Detail: errorsDetail(adm, "manifest admitted")})
+	ceil := CeilingFindings(c)
+	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqCampaignCeilings, OK: len(ceil) == 0, Detail: errorsDetail(ceil, "within every campaign ceiling")})
+	return in, findings, nil
+}
+
+func validityDetail(v ValidityReport) string {
+	if v.Valid {
+		return fmt.Sprintf("every session has a terminal receipt and the delivered identities; %d invalid triplet(s), %d replacement(s), %d valid scored failure(s)",
+			v.InvalidTriplets, v.ReplacementTriplets, len(v.ScoredFailures))
+	}
+	var parts []string
+	for _, f := range v.Findings {
+		parts = append(parts, fmt.Sprintf("%s %s", f.Reason, f.Session))
+	}
+	if v.Stopped {
+		parts = append([]string{"campaign stopped after a second invalid triplet"}, parts...)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func errorsDetail(errs []*campaign.Error, ok string) string {
+	if len(errs) == 0 {
+		return ok
+	}
+	parts := make([]string, len(errs))
+	for i, e := range errs {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,355 @@
+package scorer
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"verdict/campaign"
+)
+
+// Arm is a review arm of a complete workflow (CONTRACT §2): A (ordinary
+// review) or B (reconciliation review).
+type Arm string
+
+// The two arms.
+const (
+	ArmA Arm = "A"
+	ArmB Arm = "B"
+)
+
+// RunOutcome says how a review session ended for scoring (CONTRACT §4–§5).
+type RunOutcome string
+
+// The three scored outcomes of a review. Invalid executions never reach
+// run scoring: they make the whole execution invalid (C15, C17).
+const (
+	// OutcomeAnswered: a strictly valid response whose final answer was
+	// bundled and graded by the raters.
+	OutcomeAnswered RunOutcome = "answered"
+	// OutcomeValidFailure: empty, malformed or refused answer, model timeout
+	// or budget exhaustion; a valid scored failure, never rerun (C16).
+	OutcomeValidFailure RunOutcome = "valid_failure"
+	// OutcomeSharedDraftFailure: the shared draft D failed, so the review was
+	// not dispatched and both complete workflows fail (C23).
+	OutcomeSharedDraftFailure RunOutcome = "shared_draft_failure"
+)
+
+// RunInput is everything the scorer needs to score one review session (one
+// arm of one repetition of one task): its identity, how it ended, the
+// decoded final answer (nil unless answered), whether B's reconciliation
+// record decoded, its structural findings, the packet identity check and the
+// settled grades of its bundled item.
+type RunInput struct {
+	Task       string         `json:"task"`
+	Repetition int            `json:"repetition"`
+	Order      campaign.Order `json:"order"`
+	Arm        Arm            `json:"arm"`
+	// Session is the review session ID "S<n>".
+	Session string `json:"session"`
+	// Item is the opaque bundled item ID; "" when not bundled (failures).
+	Item    string     `json:"item"`
+	Outcome RunOutcome `json:"outcome"`
+	// FailureKind names the failure for OutcomeValidFailure and
+	// OutcomeSharedDraftFailure (e.g. "malformed_output", "model_timeout").
+	FailureKind string `json:"failure_kind,omitempty"`
+	// Final is the decoded final answer; required when Outcome is answered.
+	Final *campaign.Final `json:"-"`
+	// ReconciliationPresent reports that B's reconciliation record decoded
+	// as an object (PROMPTS.md); a missing or null record fails B's
+	// protocol gate (CONTRACT §4).
+	ReconciliationPresent bool `json:"-"`
+	// FinalFindings labels the structural findings of scope "final" of this
+	// response ("code:pointer"); each fails the source gate.
+	FinalFindings []string `json:"-"`
+	// ProtocolFindings labels the structural findings of scope "protocol"
+	// ("code:pointer"); each fails B's protocol gate.
+	ProtocolFindings []string `json:"-"`
+	// PacketIdentityOK reports that the delivered packet is byte-identical to
+	// the frozen packet (CONTRACT §4 "Packet identity ... must be 100%").
+	PacketIdentityOK bool `json:"-"`
+	// Grades are the settled grades of Item (Consensus output filtered to Item).
+	Grades []ConsensusGrade `json:"-"`
+}
+
+// ClaimCounts counts a final answer's graded claims (CONTRACT §4, C08).
+type ClaimCounts struct {
+	Total       int `json:"total"`
+	Supported   int `json:"supported"`
+	Unsupported int `json:"unsupported"`
+	Wrong       int `json:"wrong"`
+	// CriticalWrong counts claims graded wrong and critical (condition 1).
+	CriticalWrong int `json:"critical_wrong"`
+	// CriticalUnsupported counts claims graded unsupported and critical: an
+	// invented critical fact (C08) that fails the source gate.
+	CriticalUnsupported int `json:"critical_unsupported"`
+}
+
+// RunScore is the score of one review session (CONTRACT §4 "For each run").
+type RunScore struct {
+	Task        string         `json:"task"`
+	Repetition  int            `json:"repetition"`
+	Order       campaign.Order `json:"order"`
+	Arm         Arm            `json:"arm"`
+	Session     string         `json:"session"`
+	Item        string         `json:"item,omitempty"`
+	Outcome     RunOutcome     `json:"outcome"`
+	FailureKind string         `json:"failure_kind,omitempty"`
+	// R is addressed answerable obligations / all answerable obligations; the
+	// denominator never shrinks. Valid failures have R = 0/answerable.
+	R Fraction `json:"r"`
+	// U is credited unanswerable obligations / all unanswerable obligations;
+	// nil (undefined, not 0) when the task has none. Valid failures have
+	// U = 0/unanswerable.
+	U *Fraction `json:"u"`
+	// FalselyResolved counts unanswerable obligations graded falsely_resolved.
+	FalselyResolved int `json:"falsely_resolved"`
+	// CriticalCompletionFailed: a critical answerable obligation was not
+	// addressed, a critical unanswerable one was not credited, or the
+	// answer is a valid failure.
+	CriticalCompletionFailed bool `json:"critical_completion_failed"`
+	// CriticalObligationFailures lists the critical obligations that failed.
+	CriticalObligationFailures []string `json:"critical_obligation_failures"`
+	// Claims is nil (unscorable, not zero) when no valid answer exists.
+	Claims *ClaimCounts `json:"claims"`
+	// SourceGate is the run's source/citation gate (CONTRACT §4).
+	SourceGate bool `json:"source_gate"`
+	// SourceFailures names each reason the source gate failed, sorted.
+	SourceFailures []string `json:"source_failures"`
+	// ProtocolStructural is B's ledger structural success (no protocol-scope
+	// finding, ledger present); nil for arm A (not applicable).
+	ProtocolStructural *bool `json:"protocol_structural"`
+	// WronglyExcluded lists exclusions graded wrongly_excludes: a semantic
+	// failure even with a structurally valid ledger (C11).
+	WronglyExcluded []string `json:"wrongly_excluded"`
+	// ProtocolGate is B's protocol gate: structural success and no wrongly
+	// excluded evidence (CONTRACT §4 condition 4, C11); nil for arm A.
+	ProtocolGate *bool `json:"protocol_gate"`
+	// ProtocolFailures names each reason the protocol gate failed, sorted.
+	ProtocolFailures []string `json:"protocol_failures"`
+	// OracleDefects lists obligations with a settled oracle_defect (C22).
+	OracleDefects []string `json:"oracle_defects"`
+}
+
+// ScoreRun scores one review session against its task's frozen truth
+// obligations (CONTRACT §4). An answered run must carry a settled grade for
+// every field GRADES.md requires and none for a target the answer or truth
+// lacks; otherwise it returns a *campaign.Error with ReasonMissingGrade or
+// ReasonUnexpectedGrade. Valid failures (C16) and shared-draft failures
+// (C23) get R=0, U=0, critical_completion_failed, source and protocol gates
+// false and unscorable claim counts; they keep their denominators.
+func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
+	var answerable, unanswerable int
+	for _, o := range truth {
+		if o.Answerable {
+			answerable++
+		} else {
+			unanswerable++
+		}
+	}
+	rs := RunScore{
+		Task: in.Task, Repetition: in.Repetition, Order: in.Order, Arm: in.Arm, Session: in.Session,
+		Item: in.Item, Outcome: in.Outcome, FailureKind: in.FailureKind,
+		CriticalObligationFailures: []string{}, SourceFailures: []string{}, ProtocolFailures: []string{},
+		WronglyExcluded: []string{}, OracleDefects: []string{},
+	}
+	den := int64(answerable)
+	if den == 0 {
+		den = 1 // the loader refuses tasks with fewer than two answerable obligations
+	}
+	if unanswerable > 0 {
+		u := Frac(0, int64(unanswerable))
+		rs.U = &u
+	}
+	switch in.Outcome {
+	case OutcomeValidFailure, OutcomeSharedDraftFailure:
+		rs.R = Frac(0, den)
+		rs.CriticalCompletionFailed = true
+		label := "valid-failure"
+		if in.Outcome == OutcomeSharedDraftFailure {
+			label = "shared-draft-failure"
+		}
+		for _, o := range truth {
+			if o.Critical {
+				rs.CriticalObligationFailures = append(rs.CriticalObligationFailures, o.ID)
+			}
+		}
+		rs.SourceFailures = []string{label}
+		if in.Arm == ArmB {
+			f := false
+			rs.ProtocolStructural, rs.ProtocolGate = &f, &f
+			rs.ProtocolFailures = []string{label}
+		}
+		return rs, nil
+	case OutcomeAnswered:
+	default:
+		return rs, fmt.Errorf("scorer: run %s has unknown outcome %q", in.Session, in.Outcome)
+	}
+	if in.Final == nil {
+		return rs, &campaign.Error{Reason: ReasonMissingGrade, File: campaign.ResponsePath(in.Session), Rule: "CONTRACT §4",
+			Detail: "an answered run has no decoded final answer"}
+	}
+	grades, err := checkRequiredGrades(truth, in)
+	if err != nil {
+		return rs, err
+	}
+	// Coverage R and uncertainty U.
+	var addressed, credited int64
+	for _, o := range truth {
+		if o.Answerable {
+			v := grades[fieldKey(KindObligation, o.ID)]
+			if v == ValueAddressed {
+				addressed++
+			} else if o.Critical {
+				rs.CriticalObligationFailures = append(rs.CriticalObligationFailures, o.ID)
+			}
+			continue
+		}
+		switch grades[fieldKey(KindUncertainty, o.ID)] {
+		case ValueCredited:
+			credited++
+			continue
+		case ValueFalselyResolved:
+			rs.FalselyResolved++
+			rs.SourceFailures = append(rs.SourceFailures, "falsely-resolved-uncertainty:"+o.ID)
+		}
+		if o.Critical {
+			rs.CriticalObligationFailures = append(rs.CriticalObligationFailures, o.ID)
+		}
+	}
+	rs.R = Frac(addressed, den)
+	if unanswerable > 0 {
+		u := Frac(credited, int64(unanswerable))
+		rs.U = &u
+	}
+	rs.CriticalCompletionFailed = len(rs.CriticalObligationFailures) > 0
+	// Claims.
+	cc := &ClaimCounts{Total: len(in.Final.Claims)}
+	for _, c := range in.Final.Claims {
+		critical := grades[fieldKey(KindClaimCritical, c.ID)] == ValueCritical
+		switch grades[fieldKey(KindClaim, c.ID)] {
+		case ValueSupported:
+			cc.Supported++
+		case ValueUnsupported:
+			cc.Unsupported++
+			if critical {
+				cc.CriticalUnsupported++
+				rs.SourceFailures = append(rs.SourceFailures, "invented-critical-fact:"+c.ID)
+			}
+		case ValueWrong:
+			cc.Wrong++
+			if critical {
+				cc.CriticalWrong++
+				rs.SourceFailures = append(rs.SourceFailures, "invented-critical-fact:"+c.ID)
+			}
+		}
+	}
+	rs.Claims = cc
+	// Source gate: packet identity, structural citation/link validity,
+	// semantic citation support, no invented critical fact, no falsely
+	// resolved uncertainty, no false completeness.
+	if !in.PacketIdentityOK {
+		rs.SourceFailures = append(rs.SourceFailures, "packet-identity")
+	}
+	for i := range in.Final.Citations {
+		k := "K" + strconv.Itoa(i+1)
+		if grades[fieldKey(KindCitation, k)] == ValueDoesNotSupport {
+			rs.SourceFailures = append(rs.SourceFailures, "citation-does-not-support:"+k)
+		}
+	}
+	if grades[fieldKey(KindCompleteness, CompletenessTarget)] == ValueFalseClaim {
+		rs.SourceFailures = append(rs.SourceFailures, "false-completeness")
+	}
+	structural := true
+	for _, f := range in.FinalFindings {
+		rs.SourceFailures = append(rs.SourceFailures, "structural:"+f)
+	}
+	for _, f := range in.ProtocolFindings {
+		structural = false
+		rs.ProtocolFailures = append(rs.ProtocolFailures, "structural:"+f)
+	}
+	for _, x := range in.Final.Exclusions {
+		if grades[fieldKey(KindExclusion, x.ID)] == ValueWronglyExcludes {
+			rs.WronglyExcluded = append(rs.WronglyExcluded, x.ID)
+		}
+	}
+	if in.Arm == ArmB {
+		if !in.ReconciliationPresent {
+			structural = false
+			rs.ProtocolFailures = append(rs.ProtocolFailures, "reconciliation-missing")
+		}
+		for _, x := range rs.WronglyExcluded {
+			rs.ProtocolFailures = append(rs.ProtocolFailures, "wrongly-excludes:"+x)
+		}
+		s := structural
+		g := structural && len(rs.WronglyExcluded) == 0
+		rs.ProtocolStructural, rs.ProtocolGate = &s, &g
+	}
+	for _, o := range truth {
+		if grades[fieldKey(KindOracleDefect, o.ID)] == ValueDefective {
+			rs.OracleDefects = append(rs.OracleDefects, o.ID)
+		}
+	}
+	slices.Sort(rs.SourceFailures)
+	rs.SourceFailures = slices.Compact(rs.SourceFailures)
+	slices.Sort(rs.ProtocolFailures)
+	rs.ProtocolFailures = slices.Compact(rs.ProtocolFailures)
+	rs.SourceGate = len(rs.SourceFailures) == 0
+	return rs, nil
+}
+
+type kindTarget struct {
+	kind   GradeKind
+	target string
+}
+
+func fieldKey(k GradeKind, target string) kindTarget { return kindTarget{k, target} }
+
+// checkRequiredGrades indexes an answered run's grades by kind and target and
+// checks them against GRADES.md's required fields.
+func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kindTarget]string, error) {
+	required := map[kindTarget]bool{}
+	optional := map[kindTarget]bool{}
+	for _, o := range truth {
+		if o.Answerable {
+			required[fieldKey(KindObligation, o.ID)] = true
+		} else {
+			required[fieldKey(KindUncertainty, o.ID)] = true
+		}
+		optional[fieldKey(KindOracleDefect, o.ID)] = true
+	}
+	for _, c := range in.Final.Claims {
+		required[fieldKey(KindClaim, c.ID)] = true
+		required[fieldKey(KindClaimCritical, c.ID)] = true
+	}
+	for i := range in.Final.Citations {
+		required[fieldKey(KindCitation, "K"+strconv.Itoa(i+1))] = true
+	}
+	for _, x := range in.Final.Exclusions {
+		required[fieldKey(KindExclusion, x.ID)] = true
+	}
+	required[fieldKey(KindCompleteness, CompletenessTarget)] = true
+
+	file := campaign.ResponsePath(in.Session)
+	got := make(map[kindTarget]string, len(in.Grades))
+	for _, g := range in.Grades {
+		kt := fieldKey(g.Field.Kind, g.Field.Target)
+		if g.Field.Item != in.Item || (!required[kt] && !optional[kt]) {
+			return nil, &campaign.Error{Reason: ReasonUnexpectedGrade, File: file, Pointer: g.Field.String(), Rule: "GRADES.md",
+				Detail: "a settled grade names a field this item does not have"}
+		}
+		got[kt] = g.Value
+	}
+	var missing []FieldKey
+	for kt := range required {
+		if _, ok := got[kt]; !ok {
+			missing = append(missing, FieldKey{Item: in.Item, Kind: kt.kind, Target: kt.target})
+		}
+	}
+	if len(missing) > 0 {
+		SortFieldKeys(missing)
+		return nil, &campaign.Error{Reason: ReasonMissingGrade, File: file, Pointer: missing[0].String(), Rule: "GRADES.md",
+			Detail: fmt.Sprintf("%d required field(s) have no settled grade, first %s", len(missing), missing[0])}
+	}
+	return got, nil
+}

@@ -1,0 +1,345 @@
+package scorer
+
+import (
+	"fmt"
+	"slices"
+
+	"verdict/campaign"
+)
+
+// Rules cited by execution-validity findings.
+const (
+	RuleRequiredRecords = "CONTRACT §5 Required records"
+	RuleInvalidity      = "CONTRACT §5 No automatic reruns"
+	RuleSharedDraft     = "CONTRACT §2 shared draft failure"
+	RuleIdentity        = "CONTRACT §4 wrong packet/model/permissions"
+	RuleFixedEvidence   = "CONTRACT §2 no tools in fixed-evidence sessions"
+)
+
+// Reason codes of execution validity (CONTRACT §2, §4–§5;
+// EVALUATOR-CONTROLS C15, C16, C17, C23).
+const (
+	// ReasonReceiptMismatch: a receipt's session, role, task or repetition
+	// differs from the manifest run it belongs to.
+	ReasonReceiptMismatch campaign.Reason = "receipt-mismatch"
+	// ReasonWrongModel: the delivered model differs from the manifest (C17).
+	ReasonWrongModel campaign.Reason = "wrong-model"
+	// ReasonWrongPermissions: the delivered permission policy differs (C17).
+	ReasonWrongPermissions campaign.Reason = "wrong-permissions"
+	// ReasonWrongTaskBytes: the delivered task text hash differs (C17).
+	ReasonWrongTaskBytes campaign.Reason = "wrong-task-bytes"
+	// ReasonWrongSourceHash: the delivered packet hash differs from the
+	// manifest's binding of tasks/<T>/packet.json (C17).
+	ReasonWrongSourceHash campaign.Reason = "wrong-source-hash"
+	// ReasonArmStateLeaked: cross-arm state leaked into a session (C17).
+	ReasonArmStateLeaked campaign.Reason = "arm-state-leaked"
+	// ReasonToolCalls: ordinary or MCP calls in a fixed-evidence session.
+	ReasonToolCalls campaign.Reason = "tool-calls-in-fixed-evidence"
+	// ReasonErrorKindMissing: an error or interruption receipt without an error kind.
+	ReasonErrorKindMissing campaign.Reason = "error-kind-missing"
+	// ReasonInfrastructureUnverified: an infrastructure error without one of
+	// the verified infrastructure reasons of CONTRACT §5.
+	ReasonInfrastructureUnverified campaign.Reason = "infrastructure-unverified"
+	// ReasonTimeoutRelabelled: a session that reached the 4-minute deadline
+	// is labelled infrastructure; a model timeout is a valid scored failure,
+	// never an infrastructure rerun (C16, mutation "relabel a model timeout
+	// as infrastructure").
+	ReasonTimeoutRelabelled campaign.Reason = "timeout-relabelled-infrastructure"
+	// ReasonInfrastructureInvalid: a verified infrastructure invalidity
+	// (recorder loss, wrong inputs, undeclared permissions, cross-arm
+	// leakage, platform outage) makes the triplet invalid, retained and charged.
+	ReasonInfrastructureInvalid campaign.Reason = "infrastructure-invalid"
+	// ReasonReviewsAfterFailedDraft: A or B was dispatched although the
+	// shared draft failed (C23).
+	ReasonReviewsAfterFailedDraft campaign.Reason = "reviews-dispatched-after-failed-draft"
+	// ReasonNotDispatchedWithoutFailure: a review is not dispatched although
+	// the shared draft succeeded, or the draft itself is not dispatched.
+	ReasonNotDispatchedWithoutFailure campaign.Reason = "not-dispatched-without-draft-failure"
+	// ReasonReplacementLimit: more than one replacement triplet (CONTRACT §5).
+	ReasonReplacementLimit campaign.Reason = "replacement-limit-exceeded"
+	// ReasonReplacementWithoutInvalid: a replacement triplet without an
+	// invalid original of the same task and repetition.
+	ReasonReplacementWithoutInvalid campaign.Reason = "replacement-without-invalid-original"
+	// ReasonInvalidNotReplaced: an invalid triplet is compared (not replaced):
+	// no product verdict from it.
+	ReasonInvalidNotReplaced campaign.Reason = "invalid-triplet-not-replaced"
+	// ReasonSecondInvalidTriplet: a second invalid triplet stops the campaign.
+	ReasonSecondInvalidTriplet campaign.Reason = "campaign-stopped-second-invalid-triplet"
+)
+
+// Verified infrastructure reasons a receipt's infrastructure_invalid may
+// hold (CONTRACT §5 "Infrastructure invalidity means verified recorder
+// loss, wrong delivered inputs, undeclared permissions, cross-arm leakage
+// or external platform outage").
+var InfrastructureReasons = []string{"recorder_loss", "wrong_inputs", "undeclared_permissions", "cross_arm_leakage", "platform_outage"}
+
+// ValidityFinding is one execution-validity result. Invalid findings make
+// their triplet an invalid execution (retained and charged); refused
+// findings reject a record that contradicts the contract (for example a
+// relabelled model timeout). Both fail admission.
+type ValidityFinding struct {
+	Reason     campaign.Reason `json:"reason"`
+	Session    string          `json:"session"`
+	Task       string          `json:"task"`
+	Repetition int             `json:"repetition"`
+	File       string          `json:"file"`
+	Pointer    string          `json:"pointer"`
+	Rule       string          `json:"rule"`
+	Detail     string          `json:"detail"`
+}
+
+// Error converts the finding to a *campaign.Error.
+func (f ValidityFinding) Error() *campaign.Error {
+	return &campaign.Error{Reason: f.Reason, File: f.File, Pointer: f.Pointer, Rule: f.Rule, Detail: f.Detail}
+}
+
+// ScoredFailure is a valid scored failure (C16, C23): R=0, U=0,
+// critical_completion_failed, kept in every denominator; never an
+// infrastructure rerun.
+type ScoredFailure struct {
+	Session    string             `json:"session"`
+	Task       string             `json:"task"`
+	Repetition int                `json:"repetition"`
+	Role       campaign.Role      `json:"role"`
+	Kind       campaign.ErrorKind `json:"kind"`
+}
+
+// TripletValidity is the validity of one manifest run (D, A, B).
+type TripletValidity struct {
+	Task        string            `json:"task"`
+	Repetition  int               `json:"repetition"`
+	Sessions    [3]string         `json:"sessions"`
+	Invalid     bool              `json:"invalid"`
+	Replacement bool              `json:"replacement"`
+	Superseded  bool              `json:"superseded"`
+	Reasons     []campaign.Reason `json:"reasons"`
+}
+
+// ValidityReport is the execution validity of a campaign (CONTRACT §4–§5).
+type ValidityReport struct {
+	// Valid is true when no record is refused, no compared triplet is
+	// invalid, at most one triplet was replaced and the campaign did not stop.
+	Valid bool `json:"valid"`
+	// Stopped is true after a second invalid triplet (CONTRACT §5).
+	Stopped             bool              `json:"stopped"`
+	InvalidTriplets     int               `json:"invalid_triplets"`
+	ReplacementTriplets int               `json:"replacement_triplets"`
+	Findings            []ValidityFinding `json:"findings"`
+	Triplets            []TripletValidity `json:"triplets"`
+	ScoredFailures      []ScoredFailure   `json:"scored_failures"`
+}
+
+// modelSideKind reports whether an error kind is a model outcome, a valid
+// scored failure (C16).
+func modelSideKind(k campaign.ErrorKind) bool {
+	switch k {
+	case campaign.ErrorTimeout, campaign.ErrorRefusal, campaign.ErrorMalformed, campaign.ErrorBudget:
+		return true
+	}
+	return false
+}
+
+// ExecutionValidity checks every session's receipt against the manifest
+// and the contract's validity rules: a start without a terminal receipt is
+// invalid (C15); wrong model, source hash, task bytes, permissions or
+// leaked arm state is invalid, retained and charged (C17); tool calls in a
+// fixed-evidence session are invalid; a model timeout, malformed or
+// refused answer is a valid scored failure and a receipt relabelling a
+// timeout as infrastructure is refused (C16); a failed shared draft needs
+// not-dispatched receipts for A and B and fails both workflows (C23); at
+// most one replacement triplet, and a second invalid triplet stops the campaign.
+func ExecutionValidity(c *campaign.Campaign) ValidityReport {
+	m := &c.Manifest
+	var rep ValidityReport
+	byRun := sessionsByRun(c)
+	_, superseded := comparedRuns(c, byRun)
+	tasks := map[string]*campaign.Task{}
+	for _, t := range c.Tasks {
+		tasks[t.Entry.ID] = t
+	}
+	packetSHA := map[string]string{}
+	for _, f := range m.Files {
+		packetSHA[f.Path] = f.SHA256
+	}
+	ex := m.Execution
+
+	invalidByKey := map[runKey]int{}
+	replacementByKey := map[runKey]int{}
+	for i, run := range m.Runs {
+		ids := [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}
+		roles := [3]campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB}
+		tv := TripletValidity{Task: run.Task, Repetition: run.Repetition, Sessions: ids, Superseded: superseded[i]}
+		add := func(j int, r campaign.Reason, pointer, rule, format string, a ...any) {
+			rep.Findings = append(rep.Findings, ValidityFinding{Reason: r, Session: ids[j], Task: run.Task, Repetition: run.Repetition,
+				File: campaign.ReceiptPath(ids[j]), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+			if !slices.Contains(tv.Reasons, r) {
+				tv.Reasons = append(tv.Reasons, r)
+			}
+			tv.Invalid = true
+		}
+		var draftFailed bool
+		var sess [3]*campaign.Session
+		for j := range 3 {
+			sess[j] = byRun[i][j]
+		}
+		// Draft outcome decides whether reviews may be dispatched (C23).
+		if d := sess[0]; d != nil && d.Receipt != nil {
+			r := d.Receipt
+			switch r.Status {
+			case campaign.StatusError, campaign.StatusInterruption:
+				draftFailed = r.ErrorKind != nil && modelSideKind(*r.ErrorKind)
+			case campaign.StatusResponse:
+				draftFailed = d.Response == nil
+			}
+		}
+		for j := range 3 {
+			s := sess[j]
+			if s == nil || s.Receipt == nil {
+				add(j, ReasonMissingTerminalReceipt, "", RuleRequiredRecords, "no receipt for session %s (%s): a start without a response/error/interruption receipt is an invalid execution (C15)", ids[j], roles[j])
+				continue
+			}
+			r := s.Receipt
+			if r.Replacement {
+				tv.Replacement = true
+			}
+			if r.SessionID != ids[j] || r.Role != roles[j] || r.Task != run.Task || r.Repetition != run.Repetition {
+				add(j, ReasonReceiptMismatch, "", RuleRequiredRecords, "receipt names session %s role %s task %s repetition %d; the manifest run has %s %s %s %d",
+					r.SessionID, r.Role, r.Task, r.Repetition, ids[j], roles[j], run.Task, run.Repetition)
+			}
+			if r.Status == "" {
+				add(j, ReasonMissingTerminalReceipt, "/status", RuleRequiredRecords, "session started without a terminal response/error/interruption receipt (C15)")
+				continue
+			}
+			if r.Status == campaign.StatusNotDispatched {
+				switch {
+				case j == 0:
+					add(j, ReasonNotDispatchedWithoutFailure, "/status", RuleSharedDraft, "the shared draft itself is not dispatched")
+				case !draftFailed:
+					add(j, ReasonNotDispatchedWithoutFailure, "/status", RuleSharedDraft, "review not dispatched although the shared draft did not fail")
+				default:
+					rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: campaign.ErrorSharedDraft})
+				}
+				continue
+			}
+			if j > 0 && draftFailed {
+				add(j, ReasonReviewsAfterFailedDraft, "/status", RuleSharedDraft, "review dispatched although shared draft %s failed; A and B need not-dispatched receipts (C23)", ids[0])
+			}
+			// Delivered identities (C17).
+			if ex.Model != nil && (r.Model == nil || *r.Model != *ex.Model) {
+				add(j, ReasonWrongModel, "/model", RuleIdentity, "delivered model %s, manifest %s", strOr(r.Model), *ex.Model)
+			}
+			if ex.PermissionPolicy != nil && (r.PermissionPolicy == nil || *r.PermissionPolicy != *ex.PermissionPolicy) {
+				add(j, ReasonWrongPermissions, "/permission_policy", RuleIdentity, "delivered permission policy %s, manifest %s", strOr(r.PermissionPolicy), *ex.PermissionPolicy)
+			}
+			if t := tasks[run.Task]; t != nil {
+				if want := hexSHA256(t.Text); r.TaskSHA256 == nil || *r.TaskSHA256 != want {
+					add(j, ReasonWrongTaskBytes, "/task_sha256", RuleIdentity, "delivered task bytes %s, frozen task text %s", strOr(r.TaskSHA256), want)
+				}
+			}
+			if want, ok := packetSHA[campaign.PacketPath(run.Task)]; ok && (r.PacketSHA256 == nil || *r.PacketSHA256 != want) {
+				add(j, ReasonWrongSourceHash, "/packet_sha256", RuleIdentity, "delivered packet %s, manifest binds %s", strOr(r.PacketSHA256), want)
+			}
+			if r.ArmStateLeaked {
+				add(j, ReasonArmStateLeaked, "/arm_state_leaked", RuleIdentity, "cross-arm state leaked into this session")
+			}
+			if r.OrdinaryCalls > 0 || r.MCPCalls > 0 {
+				add(j, ReasonToolCalls, "/ordinary_calls", RuleFixedEvidence, "%d ordinary and %d MCP calls in a fixed-evidence session (must be zero)", r.OrdinaryCalls, r.MCPCalls)
+			}
+			// Outcome classification (C16 and infrastructure).
+			switch r.Status {
+			case campaign.StatusError, campaign.StatusInterruption:
+				if r.ErrorKind == nil {
+					add(j, ReasonErrorKindMissing, "/error_kind", RuleInvalidity, "%s receipt without an error kind", r.Status)
+					break
+				}
+				k := *r.ErrorKind
+				switch {
+				case modelSideKind(k):
+					rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: k})
+				case k == campaign.ErrorInfrastructure:
+					reached := r.StartMonotonicNS != nil && r.EndMonotonicNS != nil && *r.EndMonotonicNS-*r.StartMonotonicNS >= SessionMaxNS
+					switch {
+					case reached:
+						add(j, ReasonTimeoutRelabelled, "/error_kind", RuleInvalidity, "session reached the 4-minute deadline: a model timeout is a valid scored failure, not infrastructure (C16)")
+					case r.InfrastructureInvalid == nil || !slices.Contains(InfrastructureReasons, *r.InfrastructureInvalid):
+						add(j, ReasonInfrastructureUnverified, "/infrastructure_invalid", RuleInvalidity, "infrastructure error with unverified reason %s; allowed: %v", strOr(r.InfrastructureInvalid), InfrastructureReasons)
+					default:
+						add(j, ReasonInfrastructureInvalid, "/infrastructure_invalid", RuleInvalidity, "verified infrastructure invalidity %s: triplet retained and charged", *r.InfrastructureInvalid)
+					}
+				default:
+					add(j, ReasonErrorKindMissing, "/error_kind", RuleInvalidity, "error kind %s is not valid for a dispatched session", k)
+				}
+			case campaign.StatusResponse:
+				if s.Response == nil {
+					rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: campaign.ErrorMalformed})
+				}
+			}
+		}
+		k := runKey{run.Task, run.Repetition}
+		if tv.Invalid {
+			rep.InvalidTriplets++
+			invalidByKey[k]++
+		}
+		if tv.Replacement {
+			rep.ReplacementTriplets++
+			replacementByKey[k]++
+		}
+		rep.Triplets = append(rep.Triplets, tv)
+	}
+	runFinding := func(tv TripletValidity, r campaign.Reason, rule, format string, a ...any) {
+		rep.Findings = append(rep.Findings, ValidityFinding{Reason: r, Task: tv.Task, Repetition: tv.Repetition, File: campaign.ManifestFile, Pointer: "/runs", Rule: rule, Detail: fmt.Sprintf(format, a...)})
+	}
+	for _, tv := range rep.Triplets {
+		k := runKey{tv.Task, tv.Repetition}
+		if tv.Replacement && invalidByKey[k]-boolInt(tv.Invalid) < 1 {
+			runFinding(tv, ReasonReplacementWithoutInvalid, RuleInvalidity, "replacement triplet %s r%d has no invalid original", tv.Task, tv.Repetition)
+		}
+		if tv.Invalid && !tv.Superseded {
+			runFinding(tv, ReasonInvalidNotReplaced, RuleInvalidity, "invalid triplet %s r%d is not replaced: no verdict from it", tv.Task, tv.Repetition)
+		}
+	}
+	if rep.ReplacementTriplets > 1 {
+		runFinding(TripletValidity{}, ReasonReplacementLimit, RuleInvalidity, "%d replacement triplets; at most one is permitted", rep.ReplacementTriplets)
+	}
+	if rep.InvalidTriplets >= 2 {
+		rep.Stopped = true
+		runFinding(TripletValidity{}, ReasonSecondInvalidTriplet, RuleInvalidity, "%d invalid triplets: the campaign stops after the second", rep.InvalidTriplets)
+	}
+	rep.Valid = true
+	for _, f := range rep.Findings {
+		switch f.Reason {
+		case ReasonInfrastructureInvalid:
+			// Retained and charged; valid overall only when replaced (checked by ReasonInvalidNotReplaced).
+		default:
+			if f.Session != "" && isSuperseded(rep.Triplets, f.Task, f.Repetition, f.Session) && f.Reason != ReasonTimeoutRelabelled && f.Reason != ReasonInfrastructureUnverified {
+				continue
+			}
+			rep.Valid = false
+		}
+	}
+	return rep
+}
+
+// isSuperseded reports whether session belongs to a superseded triplet.
+func isSuperseded(ts []TripletValidity, task string, rep int, session string) bool {
+	for _, t := range ts {
+		if t.Task == task && t.Repetition == rep && slices.Contains(t.Sessions[:], session) {
+			return t.Superseded
+		}
+	}
+	return false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func strOr(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
