@@ -89,7 +89,7 @@ func writeJSON(w io.Writer, v any) error {
 func refusal(a *app, err error) error {
 	var ce *campaign.Error
 	if errors.As(err, &ce) {
-		fmt.Fprintln(a.stdout, "REFUSED:", ce.Error())
+		fmt.Fprintln(a.stdout, "REFUSED:", err.Error())
 		return failed("%s", ce.Reason)
 	}
 	return err
