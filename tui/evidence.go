@@ -37,12 +37,29 @@ func DefaultEvidenceKeyMap() EvidenceKeyMap {
 	}
 }
 
+// evidenceSource is one evidence excerpt as the viewer shows it.
+type evidenceSource struct {
+	ID, Path, Origin   string // Origin: "repository@commit" when known
+	StartLine, EndLine int
+	Excerpt            string
+}
+
 // evidenceRef is one evidence item to show and the lines to highlight.
 type evidenceRef struct {
-	item  *campaign.EvidenceItem
+	item  *evidenceSource
 	cited []LineRange
 	// missing names an E ID that is not in the packet (item is nil).
 	missing string
+}
+
+// sourceOf converts a campaign evidence item for the viewer.
+func sourceOf(it *campaign.EvidenceItem) *evidenceSource {
+	commit := it.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	return &evidenceSource{ID: it.ID, Path: it.Repository + "/" + it.Path, Origin: "@" + commit,
+		StartLine: it.StartLine, EndLine: it.EndLine, Excerpt: it.Excerpt}
 }
 
 // closeEvidenceMsg asks the owner to close the evidence viewer.
@@ -191,12 +208,12 @@ func (v *evidenceViewer) header() string {
 	if len(cited) > 0 {
 		cs = "cited " + strings.Join(cited, ", ")
 	}
-	commit := it.Commit
-	if len(commit) > 12 {
-		commit = commit[:12]
+	origin := ""
+	if it.Origin != "" {
+		origin = " " + it.Origin
 	}
-	return v.c.Styles.Header.Render(it.ID) + " " + it.Repository + "/" + it.Path +
-		fmt.Sprintf(":%d-%d", it.StartLine, it.EndLine) + v.c.Styles.Muted.Render(" @"+commit+"  "+cs) + pos
+	return v.c.Styles.Header.Render(it.ID) + " " + it.Path +
+		fmt.Sprintf(":%d-%d", it.StartLine, it.EndLine) + v.c.Styles.Muted.Render(origin+"  "+cs) + pos
 }
 
 // View implements tea.Model.

@@ -321,7 +321,7 @@ func evidenceRefFor(t *campaign.Task, resp *campaign.Response, id string, only [
 	if t != nil {
 		for i := range t.Packet.Items {
 			if t.Packet.Items[i].ID == id {
-				ref.item = &t.Packet.Items[i]
+				ref.item = sourceOf(&t.Packet.Items[i])
 				break
 			}
 		}
@@ -509,7 +509,7 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		add(st.Header.Render(fmt.Sprintf("%s disposition of %s", s.ID, d.EvidenceID)) + "  status " + d.Status)
 		ref := evidenceRefFor(r.task, nil, d.EvidenceID, nil)
 		if ref.item != nil {
-			add(fmt.Sprintf("evidence item %s/%s:%d-%d", ref.item.Repository, ref.item.Path, ref.item.StartLine, ref.item.EndLine))
+			add(fmt.Sprintf("evidence item %s:%d-%d", ref.item.Path, ref.item.StartLine, ref.item.EndLine))
 		} else {
 			add(st.Finding.Render(d.EvidenceID + " is not in the packet"))
 		}

@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -48,6 +50,8 @@ type Styles struct {
 	Border lipgloss.Style
 	// Help is the style set of the help bubble.
 	Help help.Styles
+	// Input is the style set of the note editor (no blinking cursor).
+	Input textinput.Styles
 }
 
 // FromEnv returns New(noColor) where noColor is true when the NO_COLOR
@@ -100,5 +104,7 @@ func New(noColor bool) *Styles {
 		FullDesc:       s.Muted,
 		FullSeparator:  s.Muted,
 	}
+	st := textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: s.Muted, Suggestion: s.Muted, Prompt: lipgloss.NewStyle().Bold(true)}
+	s.Input = textinput.Styles{Focused: st, Blurred: st, Cursor: textinput.CursorStyle{Color: c("#FFFFFF"), Shape: tea.CursorBlock, Blink: false}}
 	return s
 }

@@ -40,3 +40,16 @@ func TestFromEnv(t *testing.T) {
 		t.Fatal("empty NO_COLOR disabled colour")
 	}
 }
+
+func TestMarkdownNoColor(t *testing.T) {
+	cfg := New(true).Markdown()
+	if cfg.Document.Color != nil || cfg.H2.Color != nil || cfg.Link.Color != nil {
+		t.Fatal("colour left in the NO_COLOR markdown style")
+	}
+	if cfg.Strong.Bold == nil || !*cfg.Strong.Bold {
+		t.Fatal("bold lost")
+	}
+	if New(false).Markdown().H1.BackgroundColor == nil {
+		t.Fatal("colour style has no colour")
+	}
+}

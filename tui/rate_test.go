@@ -1,0 +1,420 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// synthBundle is a SYNTHETIC bundle of n items, each the synthetic review
+// answer of synthReviewB over a six-item packet.
+func synthBundle(n int) *blinding.Bundle {
+	b := &blinding.Bundle{Notice: "SYNTHETIC", Format: "verdict-bundle-v1", Synthetic: true, Rater: "rater-1",
+		ShuffleSeed: strings.Repeat("0", 64), MapCommitment: strings.Repeat("1", 64), ContentDigest: strings.Repeat("2", 64), ObligationsDigest: strings.Repeat("3", 64)}
+	for i := range n {
+		t := synthTask("T1", 6)
+		b.Items = append(b.Items, bundleItem(fmt.Sprintf("item-%016x", i+1), t, synthReviewB(6).Final))
+	}
+	return b
+}
+
+func bundleItem(id string, t *campaign.Task, f campaign.Final) blinding.Item {
+	it := blinding.Item{ID: id, TaskText: string(t.Text), Final: f}
+	for _, e := range t.Packet.Items {
+		it.Evidence = append(it.Evidence, blinding.Excerpt{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt})
+	}
+	for _, o := range t.Truth.Obligations {
+		it.Obligations = append(it.Obligations, blinding.Obligation{ID: o.ID, Text: o.Text, Critical: o.Critical, Answerable: o.Answerable,
+			EvidenceIDs: o.EvidenceIDs, AcceptedAlternatives: o.AcceptedAlternatives, RequiredVerification: o.RequiredVerification})
+	}
+	return it
+}
+
+// fakeClock advances by one second on every reading.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { c.t = c.t.Add(time.Second); return c.t }
+
+type rateEnv struct {
+	b       *blinding.Bundle
+	path    string
+	j       *adjudication.Journal
+	mu      sync.Mutex
+	frozen  int
+	freezeE error
+}
+
+func (e *rateEnv) frozenCount() int { e.mu.Lock(); defer e.mu.Unlock(); return e.frozen }
+
+func newRateEnv(t testing.TB, b *blinding.Bundle) *rateEnv {
+	t.Helper()
+	e := &rateEnv{b: b, path: filepath.Join(t.TempDir(), "journal.jsonl")}
+	e.open(t)
+	return e
+}
+
+func (e *rateEnv) open(t testing.TB) {
+	t.Helper()
+	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	j, err := adjudication.Open(e.path, e.b, adjudication.WithClock(clk.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	e.j = j
+}
+
+func (e *rateEnv) input() RateInput {
+	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	return RateInput{Bundle: e.b, Journal: e.j, Signer: Signer{Name: "rater-1", Fingerprint: "SHA256:synthetic"},
+		Freeze: func() (string, error) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			e.frozen++
+			return "sheet-rater-1.json", e.freezeE
+		}, Clock: clk.now}
+}
+
+func newTestRater(t testing.TB, e *rateEnv, w, h int) (tea.Model, *rater) {
+	m := NewRateModel(e.input(), testOptions(w, h))
+	return m, m.(*root).child.(*rater)
+}
+
+func TestRateGolden(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, tc := range []struct {
+			name string
+			keys []string
+		}{
+			{"start", nil},
+			{"graded_two", []string{"1", "2"}},
+			{"claim", []string{"1", "2", "1"}},
+			{"citation", []string{"1", "2", "1", "1", "2", "1", "1", "2"}},
+			{"list", []string{"1", "l"}},
+			{"note", []string{"1", "k", "m", "o", "k"}},
+			{"oracle", []string{"o"}},
+			{"evidence", []string{"e"}},
+			{"answer", []string{"a"}},
+			{"freeze_refused", []string{"F"}},
+			{"help", []string{"?"}},
+		} {
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
+				e := newRateEnv(t, synthBundle(3))
+				m, _ := newTestRater(t, e, sz.w, sz.h)
+				m = press(m, tc.keys...)
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
+}
+
+func TestRateFreezeGolden(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("confirm_%dx%d", sz.w, sz.h), func(t *testing.T) {
+			e := newRateEnv(t, synthBundle(1))
+			m, r := newTestRater(t, e, sz.w, sz.h)
+			gradeAll(t, m, r)
+			m = press(m, "F")
+			golden.RequireEqual(t, screen(m))
+		})
+	}
+}
+
+// gradeAll presses 1 until every field is graded.
+func gradeAll(t testing.TB, m tea.Model, r *rater) int {
+	n := 0
+	for r.nGraded < r.nTotal {
+		m = press(m, "1")
+		n++
+		if n > r.nTotal+5 {
+			t.Fatalf("grading does not converge: %d/%d after %d keys", r.nGraded, r.nTotal, n)
+		}
+	}
+	return n
+}
+
+func TestRateKeystrokesPerAnswer(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	fields := r.nTotal
+	n := gradeAll(t, m, r)
+	if n > fields+3 {
+		t.Fatalf("%d keystrokes for %d fields, want ≤ %d", n, fields, fields+3)
+	}
+	t.Logf("keystrokes to grade a typical answer: %d for %d graded fields", n, fields)
+	st := e.j.State()
+	if !st.Complete() || len(st.Grades) != fields {
+		t.Fatalf("journal: %d grades, %d ungraded", len(st.Grades), len(st.Ungraded))
+	}
+}
+
+func TestRateBindings(t *testing.T) {
+	e := newRateEnv(t, synthBundle(3))
+	m, r := newTestRater(t, e, 80, 24)
+	f0 := r.cur()
+	if f0.Kind != adjudication.KindObligation || f0.Target != "O1" {
+		t.Fatalf("start field %v", f0)
+	}
+	// 1 records the first value, saves it and advances.
+	m = press(m, "1")
+	if g, ok := e.j.Value(f0); !ok || g.Value != adjudication.ValueAddressed {
+		t.Fatalf("1: journal has %v %v", g, ok)
+	}
+	if r.field != 1 || !strings.Contains(r.status, "saved ✓") {
+		t.Fatalf("1: field %d status %q", r.field, r.status)
+	}
+	// 2 records the second value.
+	m = press(m, "2")
+	if g, _ := e.j.Value(r.fields[0][1]); g.Value != adjudication.ValueNotAddressed {
+		t.Fatalf("2: %v", g)
+	}
+	// 3 is enabled on an uncertainty field (O3) and records falsely_resolved.
+	if r.cur().Kind != adjudication.KindUncertainty || !r.keys.Values[2].Enabled() {
+		t.Fatalf("at %v value 3 enabled=%v", r.cur(), r.keys.Values[2].Enabled())
+	}
+	m = press(m, "3")
+	if g, _ := e.j.Value(r.fields[0][2]); g.Value != adjudication.ValueFalselyResolved {
+		t.Fatalf("3: %v", g)
+	}
+	// On a claim_critical field 3 is disabled and does nothing.
+	m = press(m, "1") // C1 claim
+	if r.cur().Kind != adjudication.KindClaimCritical || r.keys.Values[2].Enabled() {
+		t.Fatalf("claim_critical: %v", r.cur())
+	}
+	before := r.nGraded
+	m = press(m, "3")
+	if r.nGraded != before {
+		t.Fatal("disabled 3 recorded a grade")
+	}
+	// j/k and down/up move.
+	m = press(m, "j")
+	if r.field != 5 {
+		t.Fatalf("j: %d", r.field)
+	}
+	m = press(m, "k", "up")
+	if r.field != 3 {
+		t.Fatalf("k up: %d", r.field)
+	}
+	m = press(m, "down")
+	if r.field != 4 {
+		t.Fatalf("down: %d", r.field)
+	}
+	// n/p and ]/[ switch items.
+	m = press(m, "n")
+	if r.item != 1 || r.field != 0 {
+		t.Fatalf("n: item %d field %d", r.item, r.field)
+	}
+	m = press(m, "p")
+	if r.item != 0 {
+		t.Fatal("p")
+	}
+	m = press(m, "]", "[")
+	if r.item != 0 {
+		t.Fatal("] [")
+	}
+	// tab jumps to the next ungraded field.
+	m = press(m, "tab")
+	if r.isGraded(r.cur()) {
+		t.Fatalf("tab: %v is graded", r.cur())
+	}
+	// e opens the evidence viewer with the cited lines; esc closes.
+	m = press(m, "g", "k", "k", "k", "k") // back to field 0 (g is not bound)
+	r.field = 0
+	m = press(m, "e")
+	if r.screen != screenEvidence || !strings.Contains(screen(m), "▶11 │") {
+		t.Fatalf("e: screen %d\n%s", r.screen, screen(m))
+	}
+	m = press(m, "esc")
+	if r.screen != screenGrade {
+		t.Fatal("esc from evidence")
+	}
+	// m edits the note of a graded field; q is text while editing.
+	m = press(m, "m")
+	if r.screen != screenNote || !r.Capturing() {
+		t.Fatal("m did not open the note editor")
+	}
+	m = press(m, "q", "u", "o", "t", "e", "enter")
+	if g, _ := e.j.Value(f0); g.Note != "quote" || g.Value != adjudication.ValueAddressed {
+		t.Fatalf("note: %+v", g)
+	}
+	// esc cancels a note.
+	m = press(m, "m", "x", "esc")
+	if g, _ := e.j.Value(f0); g.Note != "quote" {
+		t.Fatal("esc changed the note")
+	}
+	// o flags an oracle defect; an empty reason is refused.
+	m = press(m, "o", "enter")
+	if r.screen != screenNote || !r.statusErr {
+		t.Fatal("empty oracle reason accepted")
+	}
+	m = press(m, "b", "a", "d", "enter")
+	of := adjudication.Field{Item: f0.Item, Kind: adjudication.KindOracleDefect, Target: "O1"}
+	if g, ok := e.j.Value(of); !ok || g.Note != "bad" {
+		t.Fatalf("oracle flag: %+v %v", g, ok)
+	}
+	// o then an emptied reason withdraws the flag.
+	m = press(m, "o", "backspace", "backspace", "backspace", "enter")
+	if _, ok := e.j.Value(of); ok {
+		t.Fatal("flag not withdrawn")
+	}
+	// a shows the answer; J/K scroll; esc back.
+	m = press(m, "a")
+	if r.screen != screenAnswer || !strings.Contains(screen(m), "Claims") {
+		t.Fatalf("a:\n%s", screen(m))
+	}
+	m = press(m, "J")
+	if r.answerY == 0 {
+		t.Fatal("J did not scroll")
+	}
+	m = press(m, "K", "pgdown", "pgup", "esc")
+	if r.screen != screenGrade || r.answerY != 0 {
+		t.Fatalf("answer esc: %d %d", r.screen, r.answerY)
+	}
+	// l opens the item list; j/k move; enter opens; esc closes.
+	m = press(m, "l")
+	if r.screen != screenList {
+		t.Fatal("l")
+	}
+	m = press(m, "j", "j", "k", "enter")
+	if r.screen != screenGrade || r.item != 1 {
+		t.Fatalf("list enter: item %d", r.item)
+	}
+	m = press(m, "l", "esc")
+	if r.screen != screenGrade {
+		t.Fatal("list esc")
+	}
+	// F opens the freeze screen; y is disabled while fields are ungraded.
+	m = press(m, "F")
+	if r.screen != screenFreeze || r.keys.Confirm.Enabled() {
+		t.Fatal("freeze allowed while ungraded")
+	}
+	m = press(m, "y")
+	if e.frozen != 0 {
+		t.Fatal("signed while ungraded")
+	}
+	m = press(m, "esc")
+	// ? toggles help, q quits.
+	m = press(m, "?")
+	if !strings.Contains(screen(m), "oracle defect") {
+		t.Fatal("full help")
+	}
+	if _, quit := sendKey(m, "q"); !quit {
+		t.Fatal("q")
+	}
+}
+
+func TestRateFreezeAndSign(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	m, r := newTestRater(t, e, 80, 24)
+	gradeAll(t, m, r)
+	m = press(m, "F")
+	if !r.keys.Confirm.Enabled() {
+		t.Fatal("confirm disabled when complete")
+	}
+	m = press(m, "y")
+	if e.frozen != 1 || !r.frozen || !strings.Contains(screen(m), "Frozen and signed: sheet-rater-1.json") {
+		t.Fatalf("freeze: %d %v\n%s", e.frozen, r.frozen, screen(m))
+	}
+	m = press(m, "esc", "1")
+	if r.keys.Values[0].Enabled() {
+		t.Fatal("grading enabled after freezing")
+	}
+	res := r.result()
+	if !res.Frozen || res.Graded != res.Total {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestRateSavedOnlyAfterAppend(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	// Deliver the key without running the save command: the grade is
+	// pending and the screen says saving, not saved.
+	m, cmd := m.Update(keyMsg("1"))
+	if !strings.Contains(screen(m), "saving") || strings.Contains(screen(m), "saved ✓") || strings.Contains(screen(m), "addressed ✓") {
+		t.Fatalf("before Append returned:\n%s", screen(m))
+	}
+	if _, ok := e.j.Value(r.fields[0][0]); ok {
+		t.Fatal("journal written before the command ran")
+	}
+	m, _ = m.Update(cmd())
+	if !strings.Contains(screen(m), "saved ✓") || !strings.Contains(screen(m), "addressed ✓") {
+		t.Fatalf("after Append:\n%s", screen(m))
+	}
+	// A failed Append is shown and the field is not shown as saved.
+	e.j.Close()
+	m, cmd = m.Update(keyMsg("1"))
+	m, _ = m.Update(cmd())
+	if !r.statusErr || !strings.Contains(screen(m), "NOT saved") {
+		t.Fatalf("failed append:\n%s", screen(m))
+	}
+	if r.isGraded(r.fields[0][1]) {
+		t.Fatal("failed grade shown")
+	}
+}
+
+func TestRateResumeAtFirstUngraded(t *testing.T) {
+	e := newRateEnv(t, synthBundle(3))
+	m, r := newTestRater(t, e, 80, 24)
+	for range r.nTotal/3 + 2 {
+		m = press(m, "1")
+	}
+	want := r.cur()
+	e.j.Close()
+	e.open(t)
+	_, r2 := newTestRater(t, e, 80, 24)
+	if r2.cur() != want || r2.nGraded != r.nGraded {
+		t.Fatalf("resume at %v (%d graded), want %v (%d)", r2.cur(), r2.nGraded, want, r.nGraded)
+	}
+	if r2.item != 1 {
+		t.Fatalf("resume item %d", r2.item)
+	}
+}
+
+func TestRateTimeRecordedNotShown(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, _ := newTestRater(t, e, 120, 40)
+	m = press(m, "1", "1")
+	st := e.j.State()
+	if st.Spent["item-0000000000000001"] <= 0 {
+		t.Fatalf("no time recorded: %v", st.Spent)
+	}
+	for _, k := range []string{"", "l", "esc", "F"} {
+		if k != "" {
+			m = press(m, k)
+		}
+		s := screen(m)
+		if strings.Contains(s, "spent") || strings.Contains(s, "seconds") || strings.Contains(s, "0:0") {
+			t.Fatalf("time shown on screen:\n%s", s)
+		}
+	}
+}
+
+func TestRateAnswerRenderedOnce(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	m, r := newTestRater(t, e, 120, 40)
+	for range 10 {
+		m = press(m, "j")
+		_ = screen(m)
+	}
+	if r.answers.Renders != 1 {
+		t.Fatalf("%d renders for one item", r.answers.Renders)
+	}
+	m = press(m, "n")
+	_ = screen(m)
+	m = press(m, "p")
+	_ = screen(m)
+	if r.answers.Renders != 2 {
+		t.Fatalf("%d renders for two items", r.answers.Renders)
+	}
+}
