@@ -79,6 +79,7 @@ Exit 0 when the chain ran, whatever the decision.`,
 		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s)\n",
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
 			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios)
+		fmt.Fprintf(a.stdout, "\nScore again with:\n  verdict score %s --ratings %s\n", filepath.Join(out, "campaign"), filepath.Join(out, "ratings"))
 		return nil
 	}
 	return c
@@ -158,7 +159,15 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	for _, it := range res.Map.Items {
 		sessionOf[it.Item] = it.Session
 	}
-	allowed := filepath.Join(keys, "allowed_signers")
+	// allowed_signers beside the records, where `verdict score` looks by default.
+	allowedBytes, err := fs.ReadFile(fixtures.TestOnlyKeys(), "allowed_signers")
+	if err != nil {
+		return nil, err
+	}
+	allowed := p("allowed_signers")
+	if err := os.WriteFile(allowed, allowedBytes, 0o600); err != nil {
+		return nil, err
+	}
 	for i, rater := range []string{"ann", "bob"} {
 		bundle := p("bundle-" + rater + ".json")
 		if err := os.WriteFile(bundle, res.BundleBytes[i], 0o600); err != nil {

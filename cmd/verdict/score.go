@@ -97,15 +97,6 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 	return c
 }
 
-// flattenErrors splits an errors.Join into its parts.
-func flattenErrors(err error) []error {
-	var j interface{ Unwrap() []error }
-	if errors.As(err, &j) {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
-
 // printReport prints the report in the chosen format.
 func printReport(a *app, r *scorer.Report, format string) error {
 	switch format {
