@@ -192,10 +192,8 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *Error {
 		p += "/" + pointerEscape(t)
 	}
 	def := defName(v.SchemaURL)
-	rule := RuleStrictJSON
-	if schema == SchemaResponse {
-		rule = RuleResponseContract
-	}
+	rule := map[string]string{SchemaResponse: RuleResponseContract, SchemaManifest: RuleManifest,
+		SchemaPacket: RulePacket, SchemaTruth: RuleTruth, SchemaReceipt: RuleReceipt}[schema]
 	e := &Error{Reason: ReasonSchema, File: file, Pointer: p, Rule: rule,
 		Detail: fmt.Sprintf("%v (schema %s)", v.ErrorKind, schema)}
 	switch k := v.ErrorKind.(type) {
@@ -246,9 +244,12 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *Error {
 			e.Detail = fmt.Sprintf("text has %d Unicode scalar values, maximum %d", k.Got, k.Want)
 		}
 	case *kind.Minimum:
-		if def == "line" {
+		switch {
+		case def == "line":
 			e.Reason, e.Detail = ReasonLineNotPositive, fmt.Sprintf("line %s is not positive", k.Got.RatString())
-		} else {
+		case strings.HasSuffix(p, "/repetition"):
+			e.Reason, e.Detail = ReasonRepetition, fmt.Sprintf("repetition %s is below 1", k.Got.RatString())
+		default:
 			e.Reason = ReasonOutOfRange
 		}
 	}

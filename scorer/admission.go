@@ -3,6 +3,7 @@ package scorer
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -313,4 +314,19 @@ func sortedKeys(m map[runKey]int) []runKey {
 		return a.rep - b.rep
 	})
 	return ks
+}
+
+// MissingIdentitiesJSON lists the missing identities of manifest bytes
+// that the strict loader refused, so that a proposed live manifest whose
+// placeholders are null (seed, tasks …) is still reported identity by
+// identity (CONTRACT §7, CLI-HANDOFF "missing real identities visibly
+// refused"). The decoding is lenient on purpose — null, absent and
+// unknown members are tolerated — and it is never used to admit anything.
+// It returns an error only when data is not a JSON object.
+func MissingIdentitiesJSON(data []byte) ([]string, error) {
+	var m campaign.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return MissingIdentities(&m), nil
 }

@@ -1,6 +1,7 @@
 package scorer
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -111,6 +112,22 @@ func TestMissingIdentitiesNamed(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 	if got := MissingIdentities(&testCampaign(campaign.PhaseEvaluation, 8, 3).Manifest); len(got) != 0 {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestMissingIdentitiesOfLiveManifest(t *testing.T) {
+	b, err := os.ReadFile("../fixtures/live/manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MissingIdentitiesJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"seed", "execution.executable_sha256", "execution.model_snapshot", "execution.tokenizer", "execution.host",
+		"execution.permission_policy", "execution.tariff_verified", "execution.reservation_enforced", "execution.oracle_frozen", "tasks", "runs"}
+	if !slices.Equal(got, want) {
 		t.Fatalf("%q", got)
 	}
 }

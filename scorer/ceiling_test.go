@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"verdict/campaign"
@@ -98,6 +99,32 @@ func TestAdmitReplay(t *testing.T) {
 		r := Admit(c, Budget{}, plan[:1])
 		if r.Refused != 1 || r.Decisions[0].Reason != tc.want {
 			t.Errorf("%s: %+v", tc.name, r.Decisions[0])
+		}
+	}
+}
+
+func TestParsePlan(t *testing.T) {
+	good := `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":2,"replacement_sessions":0,"wall_ns":5,"input_tokens":7,"output_tokens":8,"reference_micro_usd":3,"actual_micro_usd":4},
+"dispatches":[{"id":"P1","task":"T1","repetition":1,"role":"draft","replacement":false}]}`
+	p, err := ParsePlan([]byte(good), "plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Prior.ReferencePico != 3_000_000 || p.Prior.Sessions != 2 || len(p.Dispatches) != 1 || p.Dispatches[0].Role != campaign.RoleDraft {
+		t.Fatalf("%+v", p)
+	}
+	for name, bad := range map[string]string{
+		"unknown member":   `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},"dispatches":[],"x":1}`,
+		"duplicate member": `{"format":"verdict-admission-plan/1","format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},"dispatches":[]}`,
+		"missing prior":    `{"format":"verdict-admission-plan/1","dispatches":[]}`,
+		"missing field":    `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0},"dispatches":[]}`,
+		"negative":         `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":-1,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},"dispatches":[]}`,
+		"bad role":         `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},"dispatches":[{"id":"P1","task":"T1","repetition":1,"role":"judge","replacement":false}]}`,
+		"duplicate id":     `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},"dispatches":[{"id":"P1","task":"T1","repetition":1,"role":"draft","replacement":false},{"id":"P1","task":"T1","repetition":1,"role":"draft","replacement":false}]}`,
+		"wrong format":     `{"format":"v2","prior_consumption":{},"dispatches":[]}`,
+	} {
+		if _, err := ParsePlan([]byte(bad), "plan.json"); err == nil || !strings.Contains(err.Error(), string(ReasonPlanMalformed)) {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

@@ -1,0 +1,390 @@
+package campaign
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+// Rule names cited by Load's refusals.
+const (
+	RuleFileIdentity = "CONTRACT §7 execution manifest binds every file"
+	RuleAuthenticity = "CONTRACT §3 packet identity and authenticity"
+	RuleSchemaBind   = "PROMPTS.md Exact response contract: schema digest in the execution freeze"
+)
+
+// Reasons of Load (campaign identity, file binding and packet authenticity).
+const (
+	// ReasonContractVersion: the manifest's contract_version is not ContractVersion.
+	ReasonContractVersion Reason = "contract-version"
+	// ReasonSchemaDigest: response_schema_sha256 is not the embedded response schema's SHA-256.
+	ReasonSchemaDigest Reason = "schema-digest"
+	// ReasonFileMissing: a file the campaign needs (or the manifest binds) is absent.
+	ReasonFileMissing Reason = "file-missing"
+	// ReasonFileDigest: a bound file's bytes do not hash to the manifest's SHA-256.
+	ReasonFileDigest Reason = "file-digest"
+	// ReasonFileUnlisted: a file under tasks/, responses/, receipts/,
+	// sources/ or prompts/ is not bound in the manifest, or a needed file is not bound.
+	ReasonFileUnlisted Reason = "file-unlisted"
+	// ReasonOrphanFile: a response or receipt file belongs to no manifest session.
+	ReasonOrphanFile Reason = "orphan-file"
+	// ReasonTaskMismatch: a packet or truth file names another task than its directory.
+	ReasonTaskMismatch Reason = "task-mismatch"
+	// ReasonRepositoryMismatch: an evidence item's repository is not its task's repository.
+	ReasonRepositoryMismatch Reason = "repository-mismatch"
+	// ReasonSourceDigest: the whole source file does not hash to the item's file_sha256.
+	ReasonSourceDigest Reason = "source-digest"
+	// ReasonExcerptLines: an excerpt does not hold exactly end−start+1 physical lines.
+	ReasonExcerptLines Reason = "excerpt-lines"
+	// ReasonLineBeyondFile: an item's end line is after the source file's last physical line.
+	ReasonLineBeyondFile Reason = "line-beyond-file"
+	// ReasonExcerptMismatch: an excerpt is not byte-identical to lines start..end of its source.
+	ReasonExcerptMismatch Reason = "excerpt-mismatch"
+	// ReasonResponseMissing: a receipt records a response but the raw response file is absent.
+	ReasonResponseMissing Reason = "response-missing"
+)
+
+// boundDirs are the directories every file of which the manifest must bind.
+var boundDirs = []string{TasksDir, ResponsesDir, ReceiptsDir, SourcesDir, PromptsDir}
+
+// loader holds the state of one Load.
+type loader struct {
+	fsys  fs.FS
+	errs  []*Error
+	files map[string][]byte // bound files that exist and hash correctly
+	bound map[string]bool   // every path the manifest binds
+}
+
+func (l *loader) add(e *Error) {
+	if e != nil {
+		l.errs = append(l.errs, e)
+	}
+}
+
+func (l *loader) addErr(err error) {
+	var e *Error
+	if errors.As(err, &e) {
+		l.add(e)
+	} else if err != nil {
+		l.add(&Error{Reason: ReasonSchema, Detail: err.Error(), Err: err})
+	}
+}
+
+func (l *loader) refuse(r Reason, file, pointer, rule, format string, a ...any) {
+	l.add(&Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+}
+
+// need returns the bytes of a bound file, refusing it when it is unbound
+// (and exists) or missing.
+func (l *loader) need(path string) ([]byte, bool) {
+	if b, ok := l.files[path]; ok {
+		return b, true
+	}
+	if !l.bound[path] {
+		if _, err := fs.Stat(l.fsys, path); err != nil {
+			l.refuse(ReasonFileMissing, path, "", RuleFileIdentity, "the file is missing and not bound in the manifest")
+		} else if dir, _, _ := strings.Cut(path, "/"); !slices.Contains(boundDirs, dir) {
+			l.refuse(ReasonFileUnlisted, path, "", RuleFileIdentity, "the file is not bound by SHA-256 in the manifest")
+		} // files under the bound directories were refused by the walk
+	}
+	return nil, false // bound but missing or mismatched: already refused
+}
+
+// Load strictly loads the campaign rooted at fsys (CONTRACT §2–§5, §7):
+// manifest.json (DecodeManifest), its contract version, the response
+// schema digest binding, the SHA-256 of every bound file (a mismatch, a
+// missing bound file, or an unbound file under tasks/, responses/,
+// receipts/, sources/ or prompts/ is refused), the prompts, each task's
+// text, packet and truth, packet authenticity against the whole source
+// files under sources/<repository>/<path> (exact physical line counts, file
+// SHA-256, byte-identical excerpt lines), and every session's receipt and
+// response.
+//
+// A malformed, empty or refused model answer is not a refusal: the session
+// gets Failure (the *Error) and Response nil, a valid scored failure
+// (EVALUATOR-CONTROLS C16). An absent response file leaves Raw nil; it is
+// refused only when the receipt records status "response". An absent
+// receipt leaves Receipt nil (admission decides, C15); a malformed receipt
+// is a refusal.
+//
+// On refusal Load returns nil and errors.Join of every *Error found,
+// sorted by file, pointer and reason.
+func Load(fsys fs.FS) (*Campaign, error) {
+	l := &loader{fsys: fsys, files: map[string][]byte{}, bound: map[string]bool{}}
+	c := l.load()
+	if len(l.errs) > 0 {
+		return nil, l.joined()
+	}
+	return c, nil
+}
+
+func (l *loader) joined() error {
+	slices.SortStableFunc(l.errs, func(a, b *Error) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		if c := comparePointers(a.Pointer, b.Pointer); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.Reason), string(b.Reason))
+	})
+	l.errs = slices.CompactFunc(l.errs, func(a, b *Error) bool {
+		return a.Reason == b.Reason && a.File == b.File && a.Pointer == b.Pointer && a.Detail == b.Detail
+	})
+	errs := make([]error, len(l.errs))
+	for i, e := range l.errs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+func (l *loader) load() *Campaign {
+	raw, err := fs.ReadFile(l.fsys, ManifestFile)
+	if err != nil {
+		l.refuse(ReasonFileMissing, ManifestFile, "", RuleManifest, "cannot read the manifest: %v", err)
+		return nil
+	}
+	m, err := DecodeManifest(raw, ManifestFile)
+	if err != nil {
+		l.addErr(err)
+		return nil
+	}
+	if m.ContractVersion != ContractVersion {
+		l.refuse(ReasonContractVersion, ManifestFile, "/contract_version", RuleManifest,
+			"contract version %q is not %q", m.ContractVersion, ContractVersion)
+	}
+	if want := ResponseSchemaSHA256(); m.ResponseSchemaSHA256 != want {
+		l.refuse(ReasonSchemaDigest, ManifestFile, "/response_schema_sha256", RuleSchemaBind,
+			"manifest binds response schema %s, the embedded schema is %s", m.ResponseSchemaSHA256, want)
+	}
+	l.bindFiles(m)
+	c := &Campaign{Manifest: *m, Prompts: map[string][]byte{}}
+	for _, p := range []struct{ key, path string }{
+		{PromptCommon, m.Prompts.Common}, {PromptDraft, m.Prompts.Draft},
+		{PromptReviewA, m.Prompts.ReviewA}, {PromptReviewB, m.Prompts.ReviewB},
+		{PromptFinalSchema, m.Prompts.FinalSchema}, {PromptReconciliationSchema, m.Prompts.ReconciliationSchema}} {
+		if b, ok := l.need(p.path); ok {
+			c.Prompts[p.key] = b
+		}
+	}
+	tasks := map[string]*Task{}
+	for i, entry := range m.Tasks {
+		t := l.loadTask(entry, ptr("/tasks", i))
+		c.Tasks = append(c.Tasks, t)
+		tasks[entry.ID] = t
+	}
+	sessions := map[string]bool{}
+	for _, run := range m.Runs {
+		for _, s := range []struct {
+			id   string
+			role Role
+		}{{run.Sessions.Draft, RoleDraft}, {run.Sessions.ReviewA, RoleReviewA}, {run.Sessions.ReviewB, RoleReviewB}} {
+			sessions[s.id] = true
+			c.Sessions = append(c.Sessions, l.loadSession(s.id, s.role, run))
+		}
+	}
+	for _, f := range m.Files {
+		dir, name, _ := strings.Cut(f.Path, "/")
+		if (dir == ResponsesDir || dir == ReceiptsDir) && !sessions[strings.TrimSuffix(name, ".json")] {
+			l.refuse(ReasonOrphanFile, f.Path, "", RuleFileIdentity, "the file belongs to no session of the manifest")
+		}
+	}
+	return c
+}
+
+// bindFiles hashes every bound file and refuses unbound files under the bound directories.
+func (l *loader) bindFiles(m *Manifest) {
+	for i, f := range m.Files {
+		l.bound[f.Path] = true
+		b, err := fs.ReadFile(l.fsys, f.Path)
+		if err != nil {
+			l.refuse(ReasonFileMissing, f.Path, "", RuleFileIdentity,
+				"the manifest binds this file at manifest.json#%s but it cannot be read", ptr("/files", i))
+			continue
+		}
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
+			l.refuse(ReasonFileDigest, f.Path, "", RuleFileIdentity,
+				"the file hashes to %s, the manifest binds %s", got, f.SHA256)
+			continue
+		}
+		l.files[f.Path] = b
+	}
+	for _, dir := range boundDirs {
+		err := fs.WalkDir(l.fsys, dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) && path == dir {
+					return nil
+				}
+				return err
+			}
+			if !d.IsDir() && !l.bound[path] {
+				l.refuse(ReasonFileUnlisted, path, "", RuleFileIdentity, "the file is not bound by SHA-256 in the manifest")
+			}
+			return nil
+		})
+		if err != nil {
+			l.refuse(ReasonFileMissing, dir, "", RuleFileIdentity, "cannot list the directory: %v", err)
+		}
+	}
+}
+
+func (l *loader) loadTask(entry TaskEntry, manifestPtr string) *Task {
+	t := &Task{Entry: entry}
+	if b, ok := l.need(TaskTextPath(entry.ID)); ok {
+		t.Text = b
+	}
+	packetOK := false
+	if b, ok := l.need(PacketPath(entry.ID)); ok {
+		p, err := DecodePacket(b, PacketPath(entry.ID))
+		if err != nil {
+			l.addErr(err)
+		} else {
+			t.Packet = *p
+			packetOK = true
+			if p.Task != entry.ID {
+				l.refuse(ReasonTaskMismatch, PacketPath(entry.ID), "/task", RulePacket,
+					"packet names task %s, its directory is task %s", p.Task, entry.ID)
+			}
+			l.checkPacket(entry, p)
+		}
+	}
+	if b, ok := l.need(TruthPath(entry.ID)); ok {
+		tr, err := DecodeTruth(b, TruthPath(entry.ID))
+		if err != nil {
+			l.addErr(err)
+		} else {
+			t.Truth = *tr
+			if tr.Task != entry.ID {
+				l.refuse(ReasonTaskMismatch, TruthPath(entry.ID), "/task", RuleTruth,
+					"truth names task %s, its directory is task %s", tr.Task, entry.ID)
+			}
+			if packetOK {
+				ids := map[string]bool{}
+				for _, it := range t.Packet.Items {
+					ids[it.ID] = true
+				}
+				for i, o := range tr.Obligations {
+					for j, e := range o.EvidenceIDs {
+						if !ids[e] {
+							l.refuse(ReasonUnknownEvidence, TruthPath(entry.ID),
+								ptr(ptr("/obligations", i)+"/evidence_ids", j), RuleTruth,
+								"obligation %s names %s, which packet %s lacks", o.ID, e, PacketPath(entry.ID))
+						}
+					}
+				}
+			}
+		}
+	}
+	return t
+}
+
+// checkPacket checks each evidence item's authenticity against its source file.
+func (l *loader) checkPacket(entry TaskEntry, p *Packet) {
+	file := PacketPath(entry.ID)
+	for i, it := range p.Items {
+		ip := ptr("/items", i)
+		if it.Repository != entry.Repository {
+			l.refuse(ReasonRepositoryMismatch, file, ip+"/repository", RuleAuthenticity,
+				"item %s is from %s, task %s investigates %s", it.ID, it.Repository, entry.ID, entry.Repository)
+		}
+		want := it.EndLine - it.StartLine + 1
+		if got := CountPhysicalLines([]byte(it.Excerpt)); got != want {
+			l.refuse(ReasonExcerptLines, file, ip+"/excerpt", RuleAuthenticity,
+				"excerpt holds %d physical lines, lines %d-%d need %d", got, it.StartLine, it.EndLine, want)
+			continue
+		}
+		src := SourcePath(it.Repository, it.Path)
+		b, ok := l.need(src)
+		if !ok {
+			continue
+		}
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); got != it.FileSHA256 {
+			l.refuse(ReasonSourceDigest, file, ip+"/file_sha256", RuleAuthenticity,
+				"%s hashes to %s, the item binds %s", src, got, it.FileSHA256)
+			continue
+		}
+		lines := PhysicalLines(b)
+		if it.EndLine > len(lines) {
+			l.refuse(ReasonLineBeyondFile, file, ip+"/end_line", RuleAuthenticity,
+				"end line %d is after the last physical line %d of %s (a final newline makes no line)", it.EndLine, len(lines), src)
+			continue
+		}
+		start, end := lines[it.StartLine-1], lines[it.EndLine-1]
+		ex := []byte(it.Excerpt)
+		if !bytes.Equal(ex, b[start.Start:end.End]) && !bytes.Equal(ex, b[start.Start:end.Next]) {
+			l.refuse(ReasonExcerptMismatch, file, ip+"/excerpt", RuleAuthenticity,
+				"excerpt is not byte-identical to lines %d-%d of %s", it.StartLine, it.EndLine, src)
+		}
+	}
+}
+
+func (l *loader) loadSession(id string, role Role, run Run) *Session {
+	s := &Session{ID: id, Role: role, Run: run}
+	rp := ReceiptPath(id)
+	if b, ok := l.files[rp]; ok {
+		rc, err := DecodeReceipt(b, rp)
+		if err != nil {
+			l.addErr(err)
+		} else {
+			s.Receipt = rc // its identity against the run is an admission rule (scorer)
+		}
+	}
+	sp := ResponsePath(id)
+	if b, ok := l.files[sp]; ok {
+		s.Raw = b
+		resp, err := DecodeResponse(b, sp, role)
+		if err != nil {
+			var e *Error
+			errors.As(err, &e)
+			s.Failure = e
+		} else {
+			s.Response = resp
+		}
+	} else if !l.bound[sp] && s.Receipt != nil && s.Receipt.Status == StatusResponse {
+		l.refuse(ReasonResponseMissing, sp, "", RuleReceipt,
+			"receipt %s records status response but the raw response file is absent", rp)
+	}
+	return s
+}
+
+// Line is one physical line of a file: bytes [Start, End) without its line
+// break; Next is the offset after the break (End when the line has none).
+type Line struct{ Start, End, Next int }
+
+// PhysicalLines splits b into physical lines: "\n" and "\r\n" each end a
+// line, and a final line break does not create an extra line
+// (EVALUATOR-CONTROLS C09). An empty file has no lines.
+func PhysicalLines(b []byte) []Line {
+	var out []Line
+	start := 0
+	for start < len(b) {
+		i := bytes.IndexByte(b[start:], '\n')
+		if i < 0 {
+			out = append(out, Line{start, len(b), len(b)})
+			break
+		}
+		end := start + i
+		if end > start && b[end-1] == '\r' {
+			end--
+		}
+		out = append(out, Line{start, end, start + i + 1})
+		start += i + 1
+	}
+	return out
+}
+
+// CountPhysicalLines returns len(PhysicalLines(b)) without allocating.
+func CountPhysicalLines(b []byte) int {
+	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}

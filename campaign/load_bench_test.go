@@ -1,0 +1,32 @@
+package campaign
+
+import (
+	"testing"
+)
+
+// BenchmarkLoad loads and validates a generated SYNTHETIC campaign of
+// 8 tasks × 42 repetitions = 336 runs = 1,008 sessions (responses,
+// receipts, packets, truth and source files all bound by SHA-256).
+// MB/s is over the campaign's total file bytes.
+func BenchmarkLoad(b *testing.B) {
+	fsys := genCampaign(b, 8, 42)
+	var total int64
+	for _, f := range fsys {
+		total += int64(len(f.Data))
+	}
+	c, err := Load(fsys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(c.Sessions) < 1000 {
+		b.Fatalf("only %d sessions", len(c.Sessions))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Load(fsys); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

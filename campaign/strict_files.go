@@ -1,0 +1,195 @@
+package campaign
+
+import "fmt"
+
+// Rule names cited by refusals of the non-response file kinds.
+const (
+	RuleManifest = "CONTRACT §2-§3, §7 manifest"
+	RulePacket   = "CONTRACT §3 evidence packet"
+	RuleTruth    = "CONTRACT §3-§4 truth"
+	RuleReceipt  = "CONTRACT §5 Required records"
+)
+
+// Reasons of the manifest, packet, truth and receipt rules that the schema
+// cannot say.
+const (
+	// ReasonDuplicateRun: two runs name the same task and repetition.
+	ReasonDuplicateRun Reason = "duplicate-run"
+	// ReasonDuplicateFile: the manifest binds one path twice.
+	ReasonDuplicateFile Reason = "duplicate-file"
+	// ReasonUnknownTask: a run names a task the manifest does not list.
+	ReasonUnknownTask Reason = "unknown-task"
+	// ReasonRepetition: a run's repetition is below 1.
+	ReasonRepetition Reason = "repetition"
+	// ReasonUnknownEvidence: a truth obligation names an E ID its packet lacks.
+	ReasonUnknownEvidence Reason = "unknown-evidence"
+	// ReasonTooFewAnswerable: a truth file has fewer than two obligations
+	// answerable from the packet (CONTRACT §4).
+	ReasonTooFewAnswerable Reason = "too-few-answerable"
+)
+
+// MinAnswerableObligations is the least number of answerable obligations
+// every task's truth holds (CONTRACT §4 "All tasks must have at least two
+// answerable obligations").
+const MinAnswerableObligations = 2
+
+// DecodeManifest strictly decodes manifest.json: strict JSON, the embedded
+// manifest schema, then trimmed texts, task IDs T<n> unique, session IDs
+// S<n> unique across all runs, every run's task listed, repetition ≥ 1 and
+// unique per task, and each bound file path relative, valid and unique.
+// The contract version and file digests are checked by Load. file names
+// the manifest in refusals; every refusal is a *Error.
+func DecodeManifest(data []byte, file string) (*Manifest, error) {
+	var m Manifest
+	if e := decodeStrict(data, file, SchemaManifest, &m); e != nil {
+		return nil, e
+	}
+	r := rules{file: file, rule: RuleManifest}
+	r.text("/campaign_id", m.CampaignID)
+	for i, d := range m.FrozenDocuments {
+		r.text(ptr("/frozen_documents", i)+"/name", d.Name)
+	}
+	x := m.Execution
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"consumer_version", x.ConsumerVersion}, {"model", x.Model}, {"model_snapshot", x.ModelSnapshot},
+		{"reasoning_effort", x.ReasoningEffort}, {"tokenizer", x.Tokenizer}, {"host", x.Host},
+		{"permission_policy", x.PermissionPolicy}} {
+		r.optText("/execution/"+f.name, f.v)
+	}
+	if x.PriceCard != nil {
+		r.text("/execution/price_card/id", x.PriceCard.ID)
+	}
+	r.path("/prompts/common", m.Prompts.Common)
+	r.path("/prompts/draft", m.Prompts.Draft)
+	r.path("/prompts/review_a", m.Prompts.ReviewA)
+	r.path("/prompts/review_b", m.Prompts.ReviewB)
+	r.path("/prompts/final_schema", m.Prompts.FinalSchema)
+	r.path("/prompts/reconciliation_schema", m.Prompts.ReconciliationSchema)
+	tasks := map[string]string{}
+	for i, t := range m.Tasks {
+		r.declare(tasks, ptr("/tasks", i)+"/id", "T", t.ID)
+	}
+	sessions := map[string]string{}
+	runs := map[string]string{}
+	for i, run := range m.Runs {
+		p := ptr("/runs", i)
+		r.id(p+"/task", "T", run.Task)
+		if _, ok := tasks[run.Task]; !ok {
+			r.fail(ReasonUnknownTask, p+"/task", "run names task %s, which the manifest does not list", run.Task)
+		}
+		if run.Repetition < 1 {
+			r.fail(ReasonRepetition, p+"/repetition", "repetition %d is below 1", run.Repetition)
+		}
+		key := fmt.Sprintf("%s#%d", run.Task, run.Repetition)
+		if first, dup := runs[key]; dup {
+			r.fail(ReasonDuplicateRun, p, "task %s repetition %d is already run at %s", run.Task, run.Repetition, first)
+		}
+		runs[key] = p
+		r.declare(sessions, p+"/sessions/draft", "S", run.Sessions.Draft)
+		r.declare(sessions, p+"/sessions/review_a", "S", run.Sessions.ReviewA)
+		r.declare(sessions, p+"/sessions/review_b", "S", run.Sessions.ReviewB)
+	}
+	files := map[string]string{}
+	for i, f := range m.Files {
+		p := ptr("/files", i) + "/path"
+		r.path(p, f.Path)
+		if first, dup := files[f.Path]; dup {
+			r.fail(ReasonDuplicateFile, p, "path %s is already bound at %s", f.Path, first)
+		}
+		files[f.Path] = p
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &m, nil
+}
+
+// DecodePacket strictly decodes tasks/<T>/packet.json: strict JSON, the
+// embedded packet schema (6–12 items, 40-hex commit, 64-hex file SHA-256),
+// then E IDs unique, paths relative, start ≤ end. Authenticity against the
+// source files is checked by Load. Every refusal is a *Error.
+func DecodePacket(data []byte, file string) (*Packet, error) {
+	var p Packet
+	if e := decodeStrict(data, file, SchemaPacket, &p); e != nil {
+		return nil, e
+	}
+	r := rules{file: file, rule: RulePacket}
+	r.id("/task", "T", p.Task)
+	r.bounds("/items", len(p.Items), 6, 12)
+	seen := map[string]string{}
+	for i, it := range p.Items {
+		ip := ptr("/items", i)
+		r.declare(seen, ip+"/id", "E", it.ID)
+		r.path(ip+"/path", it.Path)
+		r.lines(ip, it.StartLine, it.EndLine)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &p, nil
+}
+
+// DecodeTruth strictly decodes tasks/<T>/truth.json: strict JSON, the
+// embedded truth schema (4–8 obligations), then O IDs unique, trimmed
+// texts, E ID arrays without repeats and at least two answerable
+// obligations (CONTRACT §4). Whether the E IDs exist in the packet is
+// checked by Load. Every refusal is a *Error.
+func DecodeTruth(data []byte, file string) (*Truth, error) {
+	var t Truth
+	if e := decodeStrict(data, file, SchemaTruth, &t); e != nil {
+		return nil, e
+	}
+	r := rules{file: file, rule: RuleTruth}
+	r.id("/task", "T", t.Task)
+	r.bounds("/obligations", len(t.Obligations), 4, 8)
+	seen := map[string]string{}
+	answerable := 0
+	for i, o := range t.Obligations {
+		p := ptr("/obligations", i)
+		r.declare(seen, p+"/id", "O", o.ID)
+		r.text(p+"/text", o.Text)
+		r.idArray(p+"/evidence_ids", "E", o.EvidenceIDs, 0, 12)
+		for j, a := range o.AcceptedAlternatives {
+			r.text(ptr(p+"/accepted_alternatives", j), a)
+		}
+		r.text(p+"/required_verification", o.RequiredVerification)
+		for j, x := range o.JustifiedExclusions {
+			r.text(ptr(p+"/justified_exclusions", j), x)
+		}
+		r.text(p+"/source_justification", o.SourceJustification)
+		if o.Answerable {
+			answerable++
+		}
+	}
+	if answerable < MinAnswerableObligations {
+		r.fail(ReasonTooFewAnswerable, "/obligations", "%d obligations are answerable from the packet, at least %d are required", answerable, MinAnswerableObligations)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &t, nil
+}
+
+// DecodeReceipt strictly decodes receipts/<S>.json: strict JSON, the
+// embedded receipt schema (every member present, null where unrecorded),
+// then trimmed texts. Accounting and admission rules live in the scorer.
+// Every refusal is a *Error.
+func DecodeReceipt(data []byte, file string) (*Receipt, error) {
+	var v Receipt
+	if e := decodeStrict(data, file, SchemaReceipt, &v); e != nil {
+		return nil, e
+	}
+	r := rules{file: file, rule: RuleReceipt}
+	r.id("/session_id", "S", v.SessionID)
+	r.id("/task", "T", v.Task)
+	r.optText("/price_card_id", v.PriceCardID)
+	r.optText("/model", v.Model)
+	r.optText("/permission_policy", v.PermissionPolicy)
+	r.optText("/infrastructure_invalid", v.InfrastructureInvalid)
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &v, nil
+}
