@@ -2,6 +2,7 @@ package adjudication
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -240,3 +241,5 @@ func splitTarget(t string) (string, int) {
 	}
 	return t[:i], n
 }
+
+func asCampaignError(err error, target **campaign.Error) bool { return errors.As(err, target) }

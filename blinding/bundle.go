@@ -369,8 +369,8 @@ func MarshalCanonical(v any) ([]byte, error) {
 // of the decoded value gives the same bytes). file names the input in
 // errors (ReasonMalformedBundle, ReasonNonCanonical).
 func UnmarshalStrict(file string, data []byte, v any) error {
-	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return &campaign.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
+	if err := DecodeStrict(file, data, v); err != nil {
+		return err
 	}
 	again, err := MarshalCanonical(v)
 	if err != nil {
@@ -379,6 +379,16 @@ func UnmarshalStrict(file string, data []byte, v any) error {
 	if !bytes.Equal(again, data) {
 		return &campaign.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
 			Detail: "file is not in canonical form (re-encoded bytes differ); it was edited or reformatted"}
+	}
+	return nil
+}
+
+// DecodeStrict decodes JSON data into v refusing duplicate keys, unknown
+// keys and invalid UTF-8 (ReasonMalformedBundle naming file); unlike
+// UnmarshalStrict it accepts any formatting.
+func DecodeStrict(file string, data []byte, v any) error {
+	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return &campaign.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
 	return nil
 }

@@ -1,0 +1,436 @@
+package adjudication
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// Record formats ("format" member of each record).
+const (
+	SheetFormat        = "verdict-rating-sheet-v1"
+	AdjudicationFormat = "verdict-adjudication-v1"
+	RevealFormat       = "verdict-reveal-v1"
+)
+
+// Record refusals.
+const (
+	// ReasonUngraded: freezing was asked while a required field is ungraded.
+	ReasonUngraded campaign.Reason = "ungraded-fields"
+	// ReasonOtherBundle: a record is for another bundle (content, bundle or
+	// obligations digest differs).
+	ReasonOtherBundle campaign.Reason = "other-bundle"
+	// ReasonUnresolved: a disputed field has no adjudicated value.
+	ReasonUnresolved campaign.Reason = "unresolved-disagreement"
+	// ReasonNotDisputed: a resolution names a field that is not disputed
+	// (or names one twice).
+	ReasonNotDisputed campaign.Reason = "not-disputed"
+	// ReasonSheetMismatch: an adjudication or reveal does not name the exact
+	// sheets (or adjudication, or map commitment) it is used with.
+	ReasonSheetMismatch campaign.Reason = "records-not-named"
+	// ReasonMalformedRecord: a record does not decode strictly or has the
+	// wrong format.
+	ReasonMalformedRecord campaign.Reason = "malformed-record"
+)
+
+const ruleRecords = "DESIGN Signed records; Part 11 §11.50, §11.70"
+
+// Sheet is a rater's frozen rating sheet (rating-sheet JSON, signed in
+// NamespaceRating). Every required field of every bundled item has exactly
+// one grade; oracle-defect flags follow. Grades are in canonical field
+// order (CompareFields), so both raters' sheets list the same fields in
+// the same order whatever their bundle order was.
+type Sheet struct {
+	Notice    string `json:"notice,omitempty"`
+	Format    string `json:"format"`
+	Synthetic bool   `json:"synthetic"`
+	Signer    Signer `json:"signer"`
+	// TimeUTC is the freezing time, RFC 3339 UTC (seconds).
+	TimeUTC string `json:"time_utc"`
+	// Meaning states what the signature means (Part 11 §11.50).
+	Meaning           string `json:"meaning"`
+	BundleRater       string `json:"bundle_rater"`
+	BundleDigest      string `json:"bundle_digest"`
+	ContentDigest     string `json:"content_digest"`
+	ObligationsDigest string `json:"obligations_digest"`
+	MapCommitment     string `json:"map_commitment"`
+	// JournalDigest is the SHA-256 of the journal file bytes at freezing.
+	JournalDigest string  `json:"journal_digest"`
+	Grades        []Grade `json:"grades"`
+}
+
+// SheetMeaning is the meaning of a rater's signature.
+const SheetMeaning = "rating: I graded every field of every item of the bundle named here myself, from the task, packet and frozen obligations only, without seeing arm, cost, time, ledger or the other rater's grades; these grades are final and are frozen before any reveal"
+
+// Meaning of an adjudicator's and a coordinator's signature.
+const (
+	AdjudicationMeaning = "adjudication: for every field on which the two frozen rating sheets named here differ, I resolved the final value against the frozen obligations, without seeing arm, cost, time or ledger; no obligation was rewritten"
+	RevealMeaning       = "reveal: the rating sheets and the adjudication named here by SHA-256 were frozen and signed before I unblinded the sealed map with this commitment; only these records may be scored"
+)
+
+// FormatTime renders t as the RFC 3339 UTC time (seconds) records carry.
+func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+// NewSheet freezes a complete journal state into a sheet for bundle b
+// (digest bundleDigest) signed by name/role with key's fingerprint at t.
+// It refuses with ReasonUngraded while any required field is ungraded and
+// with ReasonBadRole unless role is RoleRater.
+func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, name string, role Role, key ssh.PublicKey, t time.Time) (*Sheet, error) {
+	if len(st.Ungraded) > 0 {
+		return nil, &campaign.Error{Reason: ReasonUngraded, Rule: "issue: freezing refuses while any field is ungraded",
+			Detail: fmt.Sprintf("%d field(s) ungraded, first %s", len(st.Ungraded), st.Ungraded[0])}
+	}
+	s, err := signerFor(name, role, RoleRater, key)
+	if err != nil {
+		return nil, err
+	}
+	grades := slices.Clone(st.Grades)
+	for i := range grades {
+		grades[i].Spent = 0
+	}
+	slices.SortFunc(grades, func(a, b Grade) int { return CompareFields(a.Field, b.Field) })
+	sh := &Sheet{Format: SheetFormat, Synthetic: b.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: SheetMeaning,
+		BundleRater: b.Rater, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, ObligationsDigest: b.ObligationsDigest,
+		MapCommitment: b.MapCommitment, JournalDigest: journalDigest, Grades: grades}
+	if sh.Synthetic {
+		sh.Notice = blinding.SyntheticNotice
+	}
+	return sh, nil
+}
+
+// Values returns the sheet's value per field ("" absent).
+func (s *Sheet) Values() map[Field]Grade {
+	m := map[Field]Grade{}
+	for _, g := range s.Grades {
+		m[g.Field] = g
+	}
+	return m
+}
+
+// Disagreement is one disputed field of two sheets: Values and Notes in
+// the order of the adjudication's Sheets ("" for an oracle-defect flag
+// one rater did not raise).
+type Disagreement struct {
+	Field  Field     `json:"field"`
+	Values [2]string `json:"values"`
+	Notes  [2]string `json:"notes"`
+}
+
+// Disagreements returns the disputed fields of two frozen sheets of the
+// same bundle content, in canonical field order: every required field
+// whose values differ, and every oracle-defect flag raised by one rater
+// only. Notes alone never make a dispute. Sheets of different content or
+// obligations give ReasonOtherBundle.
+func Disagreements(a, b *Sheet) ([]Disagreement, error) {
+	if a.ContentDigest != b.ContentDigest || a.ObligationsDigest != b.ObligationsDigest || a.MapCommitment != b.MapCommitment {
+		return nil, &campaign.Error{Reason: ReasonOtherBundle, Rule: ruleRecords, Detail: "the two sheets rate different bundle contents"}
+	}
+	va, vb := a.Values(), b.Values()
+	var fields []Field
+	for f := range va {
+		fields = append(fields, f)
+	}
+	for f := range vb {
+		if _, ok := va[f]; !ok {
+			fields = append(fields, f)
+		}
+	}
+	slices.SortFunc(fields, CompareFields)
+	var out []Disagreement
+	for _, f := range fields {
+		ga, gb := va[f], vb[f]
+		if ga.Value != gb.Value {
+			out = append(out, Disagreement{Field: f, Values: [2]string{ga.Value, gb.Value}, Notes: [2]string{ga.Note, gb.Note}})
+		}
+	}
+	return out, nil
+}
+
+// RecordRef names a signed record by its signer and the SHA-256 of its
+// exact file bytes.
+type RecordRef struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// Resolution is the adjudicator's final value for one disputed field:
+// Values are the two raters' values (Sheets order); Final is one of them,
+// or another allowed value with a required Note. An oracle-defect field
+// resolves to ValueDefective (confirmed; a reason note is required) or
+// ValueWithdrawn ("": not a defect).
+type Resolution struct {
+	Field  Field     `json:"field"`
+	Values [2]string `json:"values"`
+	Final  string    `json:"final"`
+	Note   string    `json:"note,omitempty"`
+}
+
+// Adjudication is the signed resolution of every disputed field of two
+// frozen sheets (signed in NamespaceAdjudication).
+type Adjudication struct {
+	Notice            string       `json:"notice,omitempty"`
+	Format            string       `json:"format"`
+	Synthetic         bool         `json:"synthetic"`
+	Signer            Signer       `json:"signer"`
+	TimeUTC           string       `json:"time_utc"`
+	Meaning           string       `json:"meaning"`
+	ContentDigest     string       `json:"content_digest"`
+	ObligationsDigest string       `json:"obligations_digest"`
+	MapCommitment     string       `json:"map_commitment"`
+	Sheets            [2]RecordRef `json:"sheets"`
+	Resolutions       []Resolution `json:"resolutions"`
+}
+
+// FrozenSheet is a sheet with the SHA-256 of its exact file bytes.
+type FrozenSheet struct {
+	Sheet  *Sheet
+	SHA256 string
+}
+
+// OrderSheets returns the two sheets in canonical order (by signer name,
+// then digest), the order an adjudication lists them in.
+func OrderSheets(a, b FrozenSheet) [2]FrozenSheet {
+	if a.Sheet.Signer.Name > b.Sheet.Signer.Name || (a.Sheet.Signer.Name == b.Sheet.Signer.Name && a.SHA256 > b.SHA256) {
+		return [2]FrozenSheet{b, a}
+	}
+	return [2]FrozenSheet{a, b}
+}
+
+// CheckResolution checks one chosen final value and note for d.
+func CheckResolution(d Disagreement, final, note string) error {
+	if err := checkNote(note); err != nil {
+		return err
+	}
+	if d.Field.Kind == KindOracleDefect {
+		if final != ValueDefective && final != ValueWithdrawn {
+			return &campaign.Error{Reason: ReasonBadValue, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: final %q, want %q or \"\" (not a defect)", d.Field, final, ValueDefective)}
+		}
+		if final == ValueDefective && note == "" {
+			return &campaign.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: confirming an oracle defect needs a reason note", d.Field)}
+		}
+		return nil
+	}
+	if !slices.Contains(allowed[d.Field.Kind], final) {
+		return &campaign.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: final %q is not an allowed value", d.Field, final)}
+	}
+	if final != d.Values[0] && final != d.Values[1] && note == "" {
+		return &campaign.Error{Reason: ReasonNoteRequired, Rule: ruleRecords, Detail: fmt.Sprintf("%s: a final value neither rater chose needs a note", d.Field)}
+	}
+	return nil
+}
+
+// Choice is an adjudicator's decision for one field (input to NewAdjudication).
+type Choice struct {
+	Field
+	Final string `json:"final"`
+	Note  string `json:"note,omitempty"`
+}
+
+// NewAdjudication builds the adjudication of two frozen sheets from one
+// choice per disputed field. It refuses a choice for an undisputed or
+// repeated field (ReasonNotDisputed), a missing choice (ReasonUnresolved),
+// a bad value or a missing note (CheckResolution).
+func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role, key ssh.PublicKey, t time.Time) (*Adjudication, error) {
+	s, err := signerFor(name, role, RoleAdjudicator, key)
+	if err != nil {
+		return nil, err
+	}
+	ord := OrderSheets(a, b)
+	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
+	if err != nil {
+		return nil, err
+	}
+	byField := map[Field]Choice{}
+	for _, c := range choices {
+		if _, dup := byField[c.Field]; dup || !slices.ContainsFunc(ds, func(d Disagreement) bool { return d.Field == c.Field }) {
+			return nil, &campaign.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
+		}
+		byField[c.Field] = c
+	}
+	adj := &Adjudication{Format: AdjudicationFormat, Synthetic: ord[0].Sheet.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: AdjudicationMeaning,
+		ContentDigest: ord[0].Sheet.ContentDigest, ObligationsDigest: ord[0].Sheet.ObligationsDigest, MapCommitment: ord[0].Sheet.MapCommitment,
+		Sheets:      [2]RecordRef{{ord[0].Sheet.Signer.Name, ord[0].SHA256}, {ord[1].Sheet.Signer.Name, ord[1].SHA256}},
+		Resolutions: []Resolution{}}
+	if adj.Synthetic {
+		adj.Notice = blinding.SyntheticNotice
+	}
+	for _, d := range ds {
+		c, ok := byField[d.Field]
+		if !ok {
+			return nil, &campaign.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed (%q vs %q) and has no final value", d.Field, d.Values[0], d.Values[1])}
+		}
+		if err := CheckResolution(d, c.Final, c.Note); err != nil {
+			return nil, err
+		}
+		adj.Resolutions = append(adj.Resolutions, Resolution{Field: d.Field, Values: d.Values, Final: c.Final, Note: c.Note})
+	}
+	return adj, nil
+}
+
+// CheckAdjudication checks that adj names exactly sheets a and b (by
+// SHA-256) and resolves exactly their disagreements with the values they
+// hold (ReasonSheetMismatch, ReasonUnresolved, ReasonNotDisputed).
+func CheckAdjudication(adj *Adjudication, a, b FrozenSheet) error {
+	ord := OrderSheets(a, b)
+	if adj.Sheets[0].SHA256 != ord[0].SHA256 || adj.Sheets[1].SHA256 != ord[1].SHA256 {
+		return &campaign.Error{Reason: ReasonSheetMismatch, Rule: ruleRecords, Detail: "the adjudication does not name these two sheets"}
+	}
+	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
+	if err != nil {
+		return err
+	}
+	if len(adj.Resolutions) > len(ds) {
+		return &campaign.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: "the adjudication resolves fields that are not disputed"}
+	}
+	for i, d := range ds {
+		if i >= len(adj.Resolutions) {
+			return &campaign.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed and unresolved", d.Field)}
+		}
+		r := adj.Resolutions[i]
+		if r.Field != d.Field || r.Values != d.Values {
+			return &campaign.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("resolution %d is for %s, want %s with values %q", i, r.Field, d.Field, d.Values)}
+		}
+		if err := CheckResolution(d, r.Final, r.Note); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Consensus returns the final grade of every field: the common value where
+// both sheets agree, else the adjudicated value (DESIGN "Agreement"). It
+// refuses (CheckAdjudication) while any disagreement is open. Withdrawn
+// oracle-defect flags are dropped. Grades are in canonical field order;
+// the note is the adjudicator's where one was given.
+func Consensus(a, b FrozenSheet, adj *Adjudication) ([]Grade, error) {
+	if err := CheckAdjudication(adj, a, b); err != nil {
+		return nil, err
+	}
+	res := map[Field]Resolution{}
+	for _, r := range adj.Resolutions {
+		res[r.Field] = r
+	}
+	va, vb := a.Sheet.Values(), b.Sheet.Values()
+	var fields []Field
+	for f := range va {
+		fields = append(fields, f)
+	}
+	for f := range vb {
+		if _, ok := va[f]; !ok {
+			fields = append(fields, f)
+		}
+	}
+	slices.SortFunc(fields, CompareFields)
+	var out []Grade
+	for _, f := range fields {
+		g := Grade{Field: f, Value: va[f].Value}
+		if r, ok := res[f]; ok {
+			g.Value, g.Note = r.Final, r.Note
+		}
+		if f.Kind == KindOracleDefect && g.Value == ValueWithdrawn {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// Reveal is the coordinator's signed reveal record (NamespaceReveal): it
+// binds the exact sheets and adjudication to the sealed map's commitment
+// before arms are unblinded.
+type Reveal struct {
+	Notice        string       `json:"notice,omitempty"`
+	Format        string       `json:"format"`
+	Synthetic     bool         `json:"synthetic"`
+	Signer        Signer       `json:"signer"`
+	TimeUTC       string       `json:"time_utc"`
+	Meaning       string       `json:"meaning"`
+	MapCommitment string       `json:"map_commitment"`
+	ContentDigest string       `json:"content_digest"`
+	Sheets        [2]RecordRef `json:"sheets"`
+	Adjudication  RecordRef    `json:"adjudication"`
+}
+
+// NewReveal builds the reveal record for two frozen sheets and their
+// adjudication (adjSHA256: SHA-256 of its file bytes) and the sealed map
+// bytes. It refuses when the adjudication does not name the sheets or
+// leaves a disagreement open, or the map is not the one the sheets'
+// bundles committed to (ReasonSheetMismatch). Callers check signatures
+// first (Verify): an unsigned record is not frozen.
+func NewReveal(a, b FrozenSheet, adj *Adjudication, adjSHA256 string, mapBytes []byte, name string, role Role, key ssh.PublicKey, t time.Time) (*Reveal, error) {
+	s, err := signerFor(name, role, RoleCoordinator, key)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckAdjudication(adj, a, b); err != nil {
+		return nil, err
+	}
+	commit := blinding.Digest(mapBytes)
+	if a.Sheet.MapCommitment != commit || b.Sheet.MapCommitment != commit || adj.MapCommitment != commit {
+		return nil, &campaign.Error{Reason: ReasonSheetMismatch, Rule: ruleRecords, Detail: "the sealed map is not the one the bundles committed to"}
+	}
+	ord := OrderSheets(a, b)
+	r := &Reveal{Format: RevealFormat, Synthetic: a.Sheet.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: RevealMeaning,
+		MapCommitment: commit, ContentDigest: a.Sheet.ContentDigest,
+		Sheets:       [2]RecordRef{{ord[0].Sheet.Signer.Name, ord[0].SHA256}, {ord[1].Sheet.Signer.Name, ord[1].SHA256}},
+		Adjudication: RecordRef{adj.Signer.Name, adjSHA256}}
+	if r.Synthetic {
+		r.Notice = blinding.SyntheticNotice
+	}
+	return r, nil
+}
+
+// Marshal returns a record's canonical bytes (blinding.MarshalCanonical).
+func Marshal(v any) ([]byte, error) { return blinding.MarshalCanonical(v) }
+
+// ParseSheet strictly decodes canonical sheet bytes.
+func ParseSheet(file string, data []byte) (*Sheet, error) {
+	var s Sheet
+	if err := parseRecord(file, data, &s); err != nil {
+		return nil, err
+	}
+	if s.Format != SheetFormat {
+		return nil, formatErr(file, s.Format, SheetFormat)
+	}
+	return &s, nil
+}
+
+// ParseAdjudication strictly decodes canonical adjudication bytes.
+func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
+	var a Adjudication
+	if err := parseRecord(file, data, &a); err != nil {
+		return nil, err
+	}
+	if a.Format != AdjudicationFormat {
+		return nil, formatErr(file, a.Format, AdjudicationFormat)
+	}
+	return &a, nil
+}
+
+// ParseReveal strictly decodes canonical reveal bytes.
+func ParseReveal(file string, data []byte) (*Reveal, error) {
+	var r Reveal
+	if err := parseRecord(file, data, &r); err != nil {
+		return nil, err
+	}
+	if r.Format != RevealFormat {
+		return nil, formatErr(file, r.Format, RevealFormat)
+	}
+	return &r, nil
+}
+
+func parseRecord(file string, data []byte, v any) error {
+	if err := blinding.UnmarshalStrict(file, data, v); err != nil {
+		return &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
+	}
+	return nil
+}
+
+func formatErr(file, got, want string) error {
+	return &campaign.Error{Reason: ReasonMalformedRecord, File: file, Pointer: "/format", Rule: ruleRecords, Detail: fmt.Sprintf("format %q, want %q", got, want)}
+}

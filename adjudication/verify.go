@@ -1,0 +1,356 @@
+package adjudication
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/hiddeco/sshsig"
+	"golang.org/x/crypto/ssh"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// Verification refusals, one reason per way a record can fail
+// (issue "verdict verify"; DESIGN "Signed records").
+const (
+	// ReasonSignatureMissing: no detached FILE.sig beside the record.
+	ReasonSignatureMissing campaign.Reason = "signature-missing"
+	// ReasonSignatureMalformed: the .sig is not an armored SSH signature.
+	ReasonSignatureMalformed campaign.Reason = "signature-malformed"
+	// ReasonBadSignature: the signature does not verify over the record's
+	// bytes (a changed byte).
+	ReasonBadSignature campaign.Reason = "bad-signature"
+	// ReasonWrongNamespace: the signature's namespace is not the record
+	// kind's namespace.
+	ReasonWrongNamespace campaign.Reason = "wrong-namespace"
+	// ReasonFingerprintMismatch: the record's key fingerprint is not the
+	// signing key's.
+	ReasonFingerprintMismatch campaign.Reason = "fingerprint-mismatch"
+	// ReasonSignerNotAllowed: no allowed_signers line has the record's
+	// signer name as principal with the signing key.
+	ReasonSignerNotAllowed campaign.Reason = "signer-not-allowed"
+	// ReasonKeyNotAllowedForRole: the signer's key is listed but its
+	// namespaces option does not allow the record's role, or the record
+	// claims a role its kind cannot have.
+	ReasonKeyNotAllowedForRole campaign.Reason = "key-not-allowed-for-role"
+	// ReasonSharedKey: two rating sheets (two raters) signed with one key
+	// or by one name.
+	ReasonSharedKey campaign.Reason = "raters-share-key"
+	// ReasonBadAllowedSigners: an allowed_signers line does not parse or
+	// uses an option verdict does not support.
+	ReasonBadAllowedSigners campaign.Reason = "bad-allowed-signers"
+)
+
+// AllowedSigner is one line of an allowed_signers file (ssh-keygen(1)
+// ALLOWED SIGNERS): principals (comma-separated patterns), options
+// (verdict supports namespaces="..." only) and a public key.
+type AllowedSigner struct {
+	Principals []string
+	Namespaces []string
+	Key        ssh.PublicKey
+	Line       int
+}
+
+// ParseAllowedSigners parses an allowed_signers file. Blank lines and
+// comments are skipped. cert-authority, valid-after and valid-before are
+// refused (ReasonBadAllowedSigners) rather than ignored.
+func ParseAllowedSigners(file string, data []byte) ([]AllowedSigner, error) {
+	var out []AllowedSigner
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		bad := func(d string) error {
+			return &campaign.Error{Reason: ReasonBadAllowedSigners, File: file, Pointer: fmt.Sprintf("/%d", n-1), Rule: "ssh-keygen ALLOWED SIGNERS", Detail: fmt.Sprintf("line %d: %s", n, d)}
+		}
+		var principals, rest string
+		if strings.HasPrefix(line, `"`) {
+			end := strings.Index(line[1:], `"`)
+			if end < 0 {
+				return nil, bad("unterminated quoted principals")
+			}
+			principals, rest = line[1:1+end], line[2+end:]
+		} else {
+			f := strings.IndexAny(line, " \t")
+			if f < 0 {
+				return nil, bad("no key")
+			}
+			principals, rest = line[:f], line[f:]
+		}
+		key, _, opts, _, err := ssh.ParseAuthorizedKey([]byte(strings.TrimSpace(rest)))
+		if err != nil {
+			return nil, bad("key: " + err.Error())
+		}
+		as := AllowedSigner{Principals: strings.Split(principals, ","), Key: key, Line: n}
+		for _, o := range opts {
+			name, val, _ := strings.Cut(o, "=")
+			switch strings.ToLower(name) {
+			case "namespaces":
+				as.Namespaces = strings.Split(strings.Trim(val, `"`), ",")
+			default:
+				return nil, bad(fmt.Sprintf("option %q is not supported", name))
+			}
+		}
+		out = append(out, as)
+	}
+	return out, sc.Err()
+}
+
+func (a AllowedSigner) matches(principal string) bool {
+	for _, p := range a.Principals {
+		neg := strings.HasPrefix(p, "!")
+		if ok, _ := path.Match(strings.TrimPrefix(p, "!"), principal); ok {
+			return !neg
+		}
+	}
+	return false
+}
+
+func (a AllowedSigner) allows(namespace string) bool {
+	for _, p := range a.Namespaces {
+		if ok, _ := path.Match(p, namespace); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// RecordFile is one record to verify: its name (for reports), its exact
+// bytes and its detached signature bytes (nil when the .sig is missing).
+type RecordFile struct {
+	Name string
+	Data []byte
+	Sig  []byte
+}
+
+// Check is the verification result of one record. Kind is "sheet",
+// "adjudication", "reveal" or "" when it could not be told; OK is true
+// only when Reason is "".
+type Check struct {
+	File   string          `json:"file"`
+	Kind   string          `json:"kind"`
+	Signer Signer          `json:"signer"`
+	SHA256 string          `json:"sha256"`
+	OK     bool            `json:"ok"`
+	Reason campaign.Reason `json:"reason,omitempty"`
+	Detail string          `json:"detail,omitempty"`
+
+	sheet *Sheet
+	adj   *Adjudication
+	rev   *Reveal
+}
+
+func (c *Check) fail(r campaign.Reason, format string, a ...any) {
+	if c.Reason == "" {
+		c.Reason, c.Detail, c.OK = r, fmt.Sprintf(format, a...), false
+	}
+}
+
+var kindOf = map[string]struct {
+	kind string
+	ns   string
+	role Role
+}{
+	SheetFormat:        {"sheet", NamespaceRating, RoleRater},
+	AdjudicationFormat: {"adjudication", NamespaceAdjudication, RoleAdjudicator},
+	RevealFormat:       {"reveal", NamespaceReveal, RoleCoordinator},
+}
+
+// VerifyOptions are the cross-checks of Verify. Bundles maps a bundle
+// digest to its bundle; when non-empty, every sheet must be for one of them.
+type VerifyOptions struct {
+	Bundles map[string]*blinding.Bundle
+}
+
+// Verify checks every record as git checks a signed object, then the
+// records against each other. Per record, in order: the .sig exists and
+// parses; it verifies over the exact bytes with its embedded key in its
+// own namespace (ReasonBadSignature: a changed byte); the record decodes
+// (ReasonMalformedRecord); the namespace is the record kind's
+// (ReasonWrongNamespace); the role is the kind's and the fingerprint is
+// the key's; an allowed_signers line names the signer with this key
+// (ReasonSignerNotAllowed) and allows this namespace
+// (ReasonKeyNotAllowedForRole). Across records: two sheets with one key
+// or one signer (ReasonSharedKey); a sheet for another bundle or content
+// (ReasonOtherBundle); an adjudication or reveal that does not name the
+// exact sheets/adjudication given, or a reveal over an incomplete
+// adjudication (ReasonSheetMismatch, ReasonUnresolved). Each record gets
+// its first failing reason. The result is in input order.
+func Verify(allowed []AllowedSigner, files []RecordFile, opt VerifyOptions) []Check {
+	checks := make([]Check, len(files))
+	for i, f := range files {
+		checks[i] = verifyOne(allowed, f)
+	}
+	crossCheck(checks, opt)
+	for i := range checks {
+		checks[i].OK = checks[i].Reason == ""
+	}
+	return checks
+}
+
+func verifyOne(allowed []AllowedSigner, f RecordFile) Check {
+	c := Check{File: f.Name, SHA256: blinding.Digest(f.Data)}
+	if f.Sig == nil {
+		c.fail(ReasonSignatureMissing, "no detached signature %s.sig", f.Name)
+		return c
+	}
+	sig, err := sshsig.Unarmor(f.Sig)
+	if err != nil {
+		c.fail(ReasonSignatureMalformed, "%v", err)
+		return c
+	}
+	if err := sshsig.Verify(bytes.NewReader(f.Data), sig, sig.PublicKey, sig.HashAlgorithm, sig.Namespace); err != nil {
+		c.fail(ReasonBadSignature, "signature does not verify over the record bytes: %v", err)
+		return c
+	}
+	var head struct {
+		Format string `json:"format"`
+		Signer Signer `json:"signer"`
+	}
+	_ = json.Unmarshal(f.Data, &head)
+	k, ok := kindOf[head.Format]
+	if !ok {
+		c.fail(ReasonMalformedRecord, "format %q is not a verdict record", head.Format)
+		return c
+	}
+	c.Kind = k.kind
+	switch head.Format {
+	case SheetFormat:
+		c.sheet, err = ParseSheet(f.Name, f.Data)
+	case AdjudicationFormat:
+		c.adj, err = ParseAdjudication(f.Name, f.Data)
+	case RevealFormat:
+		c.rev, err = ParseReveal(f.Name, f.Data)
+	}
+	if err != nil {
+		c.fail(ReasonMalformedRecord, "%v", err)
+		return c
+	}
+	c.Signer = head.Signer
+	if sig.Namespace != k.ns {
+		c.fail(ReasonWrongNamespace, "signed in namespace %q; a %s is signed in %q", sig.Namespace, k.kind, k.ns)
+		return c
+	}
+	if head.Signer.Role != k.role {
+		c.fail(ReasonKeyNotAllowedForRole, "a %s is signed by a %s, not a %s", k.kind, k.role, head.Signer.Role)
+		return c
+	}
+	if fp := Fingerprint(sig.PublicKey); head.Signer.KeyFingerprint != fp {
+		c.fail(ReasonFingerprintMismatch, "record names key %s but was signed with %s", head.Signer.KeyFingerprint, fp)
+		return c
+	}
+	listed := false
+	for _, a := range allowed {
+		if a.matches(head.Signer.Name) && bytes.Equal(a.Key.Marshal(), sig.PublicKey.Marshal()) {
+			listed = true
+			if a.allows(k.ns) {
+				return c
+			}
+		}
+	}
+	if listed {
+		c.fail(ReasonKeyNotAllowedForRole, "%s's key is not allowed to sign in %q (role %s)", head.Signer.Name, k.ns, k.role)
+	} else {
+		c.fail(ReasonSignerNotAllowed, "no allowed_signers line for principal %q with key %s", head.Signer.Name, Fingerprint(sig.PublicKey))
+	}
+	return c
+}
+
+func crossCheck(checks []Check, opt VerifyOptions) {
+	var sheets []*Check
+	for i := range checks {
+		if checks[i].sheet != nil {
+			sheets = append(sheets, &checks[i])
+		}
+	}
+	for i, a := range sheets {
+		for _, b := range sheets[i+1:] {
+			if a.sheet.Signer.KeyFingerprint == b.sheet.Signer.KeyFingerprint || a.sheet.Signer.Name == b.sheet.Signer.Name {
+				a.fail(ReasonSharedKey, "sheets %s and %s are signed with one key or by one rater", a.File, b.File)
+				b.fail(ReasonSharedKey, "sheets %s and %s are signed with one key or by one rater", a.File, b.File)
+			}
+		}
+	}
+	for _, s := range sheets {
+		if len(opt.Bundles) > 0 {
+			bd, ok := opt.Bundles[s.sheet.BundleDigest]
+			if !ok {
+				s.fail(ReasonOtherBundle, "sheet is for bundle %s, which is not among the bundles given", s.sheet.BundleDigest)
+			} else if bd.ContentDigest != s.sheet.ContentDigest || bd.ObligationsDigest != s.sheet.ObligationsDigest || bd.Rater != s.sheet.BundleRater {
+				s.fail(ReasonOtherBundle, "sheet's content or obligations digest differs from its bundle's")
+			}
+		}
+		if s.sheet.ContentDigest != sheets[0].sheet.ContentDigest || s.sheet.ObligationsDigest != sheets[0].sheet.ObligationsDigest {
+			s.fail(ReasonOtherBundle, "sheet rates other bundle content than %s", sheets[0].File)
+		}
+	}
+	bySHA := map[string]*Check{}
+	for i := range checks {
+		bySHA[checks[i].SHA256] = &checks[i]
+	}
+	for i := range checks {
+		c := &checks[i]
+		if c.adj != nil {
+			checkNamesSheets(c, c.adj.Sheets, sheets, bySHA)
+			if c.Reason == "" && len(sheets) == 2 {
+				if err := CheckAdjudication(c.adj, FrozenSheet{sheets[0].sheet, sheets[0].SHA256}, FrozenSheet{sheets[1].sheet, sheets[1].SHA256}); err != nil {
+					c.fail(reasonOf(err), "%v", err)
+				}
+			}
+		}
+		if c.rev != nil {
+			checkNamesSheets(c, c.rev.Sheets, sheets, bySHA)
+			a, ok := bySHA[c.rev.Adjudication.SHA256]
+			if c.Reason == "" && (!ok || a.adj == nil) {
+				c.fail(ReasonSheetMismatch, "the reveal names adjudication %s, which is not among the records given", c.rev.Adjudication.SHA256)
+			} else if c.Reason == "" && a.Reason != "" {
+				c.fail(a.Reason, "the adjudication it names is refused: %s", a.Detail)
+			}
+			for _, s := range sheets {
+				if c.Reason == "" && s.sheet.MapCommitment != c.rev.MapCommitment {
+					c.fail(ReasonSheetMismatch, "the reveal's map commitment is not the sheets' bundles' commitment")
+				}
+			}
+		}
+	}
+}
+
+// checkNamesSheets requires that the record names exactly the sheets given
+// (by SHA-256), that they verified, and that no other sheet was given.
+func checkNamesSheets(c *Check, named [2]RecordRef, sheets []*Check, bySHA map[string]*Check) {
+	for _, r := range named {
+		s, ok := bySHA[r.SHA256]
+		if !ok || s.sheet == nil {
+			c.fail(ReasonSheetMismatch, "%s names sheet %s, which is not among the records given", c.Kind, r.SHA256)
+			return
+		}
+		if s.Reason != "" {
+			c.fail(s.Reason, "the sheet it names (%s) is refused: %s", s.File, s.Detail)
+			return
+		}
+	}
+	for _, s := range sheets {
+		if !slices.ContainsFunc(named[:], func(r RecordRef) bool { return r.SHA256 == s.SHA256 }) {
+			c.fail(ReasonSheetMismatch, "%s does not name sheet %s (%s) that is used with it", c.Kind, s.File, s.SHA256)
+			return
+		}
+	}
+}
+
+func reasonOf(err error) campaign.Reason {
+	var e *campaign.Error
+	if ok := asCampaignError(err, &e); ok {
+		return e.Reason
+	}
+	return ReasonMalformedRecord
+}

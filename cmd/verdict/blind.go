@@ -1,0 +1,132 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+	"github.com/spf13/cobra"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+func init() { register(newBlindCmd) }
+
+// blindReport is the machine form of `verdict blind`.
+type blindReport struct {
+	Notice        string              `json:"notice,omitempty"`
+	Items         int                 `json:"items"`
+	MapCommitment string              `json:"map_commitment"`
+	ContentDigest string              `json:"content_digest"`
+	Bundles       []blindBundleReport `json:"bundles"`
+	Findings      []blinding.Finding  `json:"leak_findings"`
+}
+
+type blindBundleReport struct {
+	Rater  string `json:"rater"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+}
+
+func newBlindCmd(a *app) *cobra.Command {
+	var out, raters, keyHex string
+	var tokens []string
+	c := &cobra.Command{
+		Use:   "blind CAMPAIGN --out DIR",
+		Short: "Write one anonymised bundle per rater and the sealed unblinding map",
+		Long: `blind writes bundle-<rater>.json for every rater, sealed-map.json (for the
+coordinator only: it holds the secret item-ID key and unblinds every item) and
+leak-findings.json (the leak scan, to be disclosed in the report).
+
+A bundle holds, per review answer with a decoded response, an opaque item ID,
+the task text, the packet excerpts, the frozen obligations and the final answer
+only; the shared draft and answers scored automatically are not bundled.`,
+		Args: cobra.ExactArgs(1),
+	}
+	format := formatFlag(c, "text", "json")
+	c.Flags().StringVar(&out, "out", "", "output directory (required)")
+	c.Flags().StringVar(&raters, "raters", blinding.DefaultRaters, "comma-separated rater names")
+	c.Flags().StringVar(&keyHex, "item-key", "", "64 hex digits: fixed item-ID key for reproducible synthetic output (default: random)")
+	c.Flags().StringSliceVar(&tokens, "leak-token", nil, "extra revealing token for the leak scan (repeatable)")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if out == "" {
+			return usagef("--out is required")
+		}
+		rs, err := blinding.ParseRaters(raters)
+		if err != nil {
+			return usagef("--raters: %v", err)
+		}
+		key := make([]byte, 32)
+		if keyHex != "" {
+			if key, err = hex.DecodeString(keyHex); err != nil || len(key) != 32 {
+				return usagef("--item-key must be 64 hex digits")
+			}
+		} else if _, err := rand.Read(key); err != nil {
+			return err
+		}
+		camp, err := campaign.Load(os.DirFS(args[0]))
+		if err != nil {
+			return refusal(a, err)
+		}
+		res, err := blinding.Build(camp, blinding.Options{Raters: rs, Key: key})
+		if err != nil {
+			return refusal(a, err)
+		}
+		if len(tokens) > 0 {
+			sc := blinding.NewScanner(append(blinding.DefaultLeakTokens(camp), tokens...))
+			res.Findings = nil
+			for _, b := range res.Bundles {
+				res.Findings = append(res.Findings, sc.ScanBundle(b)...)
+			}
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		rep := blindReport{Items: len(res.Map.Items), MapCommitment: blinding.Digest(res.MapBytes),
+			ContentDigest: res.Bundles[0].ContentDigest, Findings: res.Findings}
+		if camp.Manifest.Synthetic {
+			rep.Notice = blinding.SyntheticNotice
+		}
+		if rep.Findings == nil {
+			rep.Findings = []blinding.Finding{}
+		}
+		if err := renameio.WriteFile(filepath.Join(out, "sealed-map.json"), res.MapBytes, 0o600); err != nil {
+			return err
+		}
+		for i, b := range res.Bundles {
+			name := "bundle-" + b.Rater + ".json"
+			if err := renameio.WriteFile(filepath.Join(out, name), res.BundleBytes[i], 0o644); err != nil {
+				return err
+			}
+			rep.Bundles = append(rep.Bundles, blindBundleReport{Rater: b.Rater, File: name, SHA256: blinding.Digest(res.BundleBytes[i])})
+		}
+		fb, err := blinding.MarshalCanonical(rep.Findings)
+		if err != nil {
+			return err
+		}
+		if err := renameio.WriteFile(filepath.Join(out, "leak-findings.json"), fb, 0o644); err != nil {
+			return err
+		}
+		if *format == "json" {
+			return writeJSON(a.stdout, rep)
+		}
+		w := a.stdout
+		if rep.Notice != "" {
+			fmt.Fprintln(w, rep.Notice)
+		}
+		fmt.Fprintf(w, "bundled items: %d\nmap commitment: %s\ncontent digest: %s\n", rep.Items, rep.MapCommitment, rep.ContentDigest)
+		for _, b := range rep.Bundles {
+			fmt.Fprintf(w, "bundle %s: %s sha256 %s\n", b.Rater, b.File, b.SHA256)
+		}
+		fmt.Fprintf(w, "sealed map: sealed-map.json (coordinator only)\nleak scan: %d finding(s)\n", len(rep.Findings))
+		for _, f := range rep.Findings {
+			fmt.Fprintln(w, "  "+f.String())
+		}
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+)
+
+func init() { register(newFreezeCmd) }
+
+func newFreezeCmd(a *app) *cobra.Command {
+	var journal, bundle, out string
+	var sf signingFlags
+	c := &cobra.Command{
+		Use:   "freeze --journal FILE --bundle BUNDLE --key KEYFILE --name NAME --role rater --out SHEET.json",
+		Short: "Freeze a complete journal into a signed rating sheet (namespace verdict-rating)",
+		Long: `freeze turns a complete journal into a rating sheet (rater name, role, key
+fingerprint, UTC time, meaning of the signature, bundle, content and
+obligations digests, every grade) and writes SHEET.json with a detached
+SHEET.json.sig in the ssh-keygen -Y sign format. It refuses while any field is
+ungraded and never overwrites an existing sheet.`,
+		Args: cobra.NoArgs,
+	}
+	c.Flags().StringVar(&journal, "journal", "", "the rater's journal")
+	c.Flags().StringVar(&bundle, "bundle", "", "the rater's bundle")
+	c.Flags().StringVar(&out, "out", "", "sheet file to write")
+	addSigningFlags(c, &sf, string(adjudication.RoleRater))
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if journal == "" || bundle == "" || out == "" {
+			return usagef("--journal, --bundle and --out are required")
+		}
+		at, err := sf.resolve(a)
+		if err != nil {
+			return err
+		}
+		b, digest, err := blinding.LoadBundle(bundle)
+		if err != nil {
+			return refusal(a, err)
+		}
+		key, err := adjudication.LoadKey(sf.key)
+		if err != nil {
+			return refusal(a, err)
+		}
+		if _, err := os.Stat(journal); err != nil {
+			return refusal(a, err)
+		}
+		j, err := adjudication.Open(journal, b)
+		if err != nil {
+			return refusal(a, err)
+		}
+		defer j.Close()
+		jb, err := os.ReadFile(journal)
+		if err != nil {
+			return err
+		}
+		sheet, err := adjudication.NewSheet(b, digest, blinding.Digest(jb), j.State(), sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
+		if err != nil {
+			return refusal(a, err)
+		}
+		data, sig, err := adjudication.SignRecord(sheet, key, adjudication.NamespaceRating)
+		if err != nil {
+			return err
+		}
+		if err := writeSignedRecord(out, data, sig); err != nil {
+			return err
+		}
+		if sheet.Synthetic {
+			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+		}
+		fmt.Fprintf(a.stdout, "froze %d grade(s) by %s (%s) into %s\nsha256 %s\nsigned %s with %s in namespace %s\n",
+			len(sheet.Grades), sheet.Signer.Name, sheet.Signer.Role, out, blinding.Digest(data), out+".sig", sheet.Signer.KeyFingerprint, adjudication.NamespaceRating)
+		return nil
+	}
+	return c
+}

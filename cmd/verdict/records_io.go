@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/google/renameio/v2"
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/campaign"
+)
+
+// readRecordFile reads a record and its detached FILE.sig (Sig nil when
+// the signature file does not exist).
+func readRecordFile(path string) (adjudication.RecordFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return adjudication.RecordFile{}, err
+	}
+	sig, err := os.ReadFile(path + ".sig")
+	if errors.Is(err, fs.ErrNotExist) {
+		sig = nil
+	} else if err != nil {
+		return adjudication.RecordFile{}, err
+	}
+	return adjudication.RecordFile{Name: path, Data: data, Sig: sig}, nil
+}
+
+// writeSignedRecord writes a record and its .sig atomically; it refuses to
+// replace an existing record (a signed record is never rewritten).
+func writeSignedRecord(path string, data, sig []byte) error {
+	for _, p := range []string{path, path + ".sig"} {
+		if _, err := os.Stat(p); err == nil {
+			return fmt.Errorf("%s exists; a signed record is never overwritten", p)
+		}
+	}
+	if err := renameio.WriteFile(path+".sig", sig, 0o644); err != nil {
+		return err
+	}
+	return renameio.WriteFile(path, data, 0o644)
+}
+
+// signingFlags are the identity flags every signing command takes.
+type signingFlags struct {
+	key, name, role, at string
+}
+
+func addSigningFlags(c *cobra.Command, f *signingFlags, role string) {
+	c.Flags().StringVar(&f.key, "key", "", "SSH private key file, or a .pub key held by ssh-agent (config: key)")
+	c.Flags().StringVar(&f.name, "name", "", "signer name; the allowed_signers principal (config: name)")
+	c.Flags().StringVar(&f.role, "role", role, "signer role: "+role)
+	c.Flags().StringVar(&f.at, "time", "", "signing time, RFC 3339 (default: now; fixtures pass a fixed time)")
+}
+
+func (f *signingFlags) resolve(a *app) (time.Time, error) {
+	if f.key == "" {
+		f.key = a.cfg.GetString("key")
+	}
+	if f.name == "" {
+		f.name = a.cfg.GetString("name")
+	}
+	if f.key == "" || f.name == "" {
+		return time.Time{}, usagef("--key and --name are required (or key and name in the config)")
+	}
+	if f.at == "" {
+		return time.Now().UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339, f.at)
+	if err != nil {
+		return time.Time{}, usagef("--time %q: %v", f.at, err)
+	}
+	return t.UTC(), nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// refusal reports a refused input: prints it and returns the exit-1 error.
+func refusal(a *app, err error) error {
+	var ce *campaign.Error
+	if errors.As(err, &ce) {
+		fmt.Fprintln(a.stdout, "REFUSED:", err.Error())
+		return failed("%s", ce.Reason)
+	}
+	return err
+}

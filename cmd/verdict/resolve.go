@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+)
+
+func init() {
+	register(newDisagreementsCmd)
+	register(newResolveCmd)
+}
+
+// loadFrozenSheets reads two sheets with their signatures and verifies them
+// against allowed_signers (a sheet that does not verify is not frozen).
+func loadFrozenSheets(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, error) {
+	var out [2]adjudication.FrozenSheet
+	allowed, err := loadAllowed(allowedPath)
+	if err != nil {
+		return out, refusal(a, err)
+	}
+	var files []adjudication.RecordFile
+	for _, p := range paths {
+		f, err := readRecordFile(p)
+		if err != nil {
+			return out, err
+		}
+		files = append(files, f)
+	}
+	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
+	for i, ch := range checks {
+		if !ch.OK {
+			fmt.Fprintf(a.stdout, "REFUSED: %s is not a frozen sheet: %s: %s\n", ch.File, ch.Reason, ch.Detail)
+			return out, failed("%s", ch.Reason)
+		}
+		if ch.Kind != "sheet" {
+			fmt.Fprintf(a.stdout, "REFUSED: %s is a %s, not a rating sheet\n", ch.File, ch.Kind)
+			return out, failed("not a sheet")
+		}
+		s, err := adjudication.ParseSheet(ch.File, files[i].Data)
+		if err != nil {
+			return out, refusal(a, err)
+		}
+		out[i] = adjudication.FrozenSheet{Sheet: s, SHA256: ch.SHA256}
+	}
+	return out, nil
+}
+
+func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return adjudication.ParseAllowedSigners(path, data)
+}
+
+func newDisagreementsCmd(a *app) *cobra.Command {
+	var allowed string
+	c := &cobra.Command{
+		Use:   "disagreements SHEET SHEET --allowed-signers FILE",
+		Short: "List the disputed fields of two frozen rating sheets",
+		Args:  cobra.ExactArgs(2),
+	}
+	format := formatFlag(c, "text", "json")
+	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if allowed == "" {
+			return usagef("--allowed-signers is required")
+		}
+		fs, err := loadFrozenSheets(a, allowed, args)
+		if err != nil {
+			return err
+		}
+		ord := adjudication.OrderSheets(fs[0], fs[1])
+		ds, err := adjudication.Disagreements(ord[0].Sheet, ord[1].Sheet)
+		if err != nil {
+			return refusal(a, err)
+		}
+		if ds == nil {
+			ds = []adjudication.Disagreement{}
+		}
+		if *format == "json" {
+			return writeJSON(a.stdout, ds)
+		}
+		if ord[0].Sheet.Synthetic {
+			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+		}
+		fmt.Fprintf(a.stdout, "%d disputed field(s) between %s and %s\n", len(ds), ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name)
+		for _, d := range ds {
+			fmt.Fprintf(a.stdout, "  %s: %s=%q %s=%q\n", d.Field, ord[0].Sheet.Signer.Name, d.Values[0], ord[1].Sheet.Signer.Name, d.Values[1])
+		}
+		return nil
+	}
+	return c
+}
+
+func newResolveCmd(a *app) *cobra.Command {
+	var allowed, from, out string
+	var sf signingFlags
+	c := &cobra.Command{
+		Use:   "resolve SHEET SHEET --from CHOICES.json --allowed-signers FILE --key KEYFILE --name NAME --out ADJUDICATION.json",
+		Short: "Record the adjudication of two frozen sheets from a file (non-interactive adjudicate)",
+		Long: `resolve reads CHOICES.json, a JSON array of {"item","kind","target","final","note"},
+one per disputed field (see "verdict disagreements"), and writes the signed
+adjudication (namespace verdict-adjudication). A final value neither rater chose
+needs a note; confirming an oracle defect needs a reason note. Both sheets must
+verify against allowed_signers.`,
+		Args: cobra.ExactArgs(2),
+	}
+	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
+	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
+	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if allowed == "" || from == "" || out == "" {
+			return usagef("--allowed-signers, --from and --out are required")
+		}
+		at, err := sf.resolve(a)
+		if err != nil {
+			return err
+		}
+		key, err := adjudication.LoadKey(sf.key)
+		if err != nil {
+			return refusal(a, err)
+		}
+		fs, err := loadFrozenSheets(a, allowed, args)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		var choices []adjudication.Choice
+		if err := blinding.DecodeStrict(from, data, &choices); err != nil {
+			return refusal(a, err)
+		}
+		adj, err := adjudication.NewAdjudication(fs[0], fs[1], choices, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
+		if err != nil {
+			return refusal(a, err)
+		}
+		rec, sig, err := adjudication.SignRecord(adj, key, adjudication.NamespaceAdjudication)
+		if err != nil {
+			return err
+		}
+		if err := writeSignedRecord(out, rec, sig); err != nil {
+			return err
+		}
+		if adj.Synthetic {
+			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+		}
+		fmt.Fprintf(a.stdout, "resolved %d disputed field(s) by %s into %s\nsha256 %s\n", len(adj.Resolutions), adj.Signer.Name, out, blinding.Digest(rec))
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+)
+
+func init() { register(newRevealCmd) }
+
+func newRevealCmd(a *app) *cobra.Command {
+	var allowed, adjPath, mapPath, out string
+	var sheets []string
+	var sf signingFlags
+	c := &cobra.Command{
+		Use:   "reveal --sheet SHEET --sheet SHEET --adjudication ADJ --map sealed-map.json --allowed-signers FILE --key KEYFILE --name NAME --out REVEAL.json",
+		Short: "Sign the reveal record binding the frozen sheets and adjudication to the sealed map (namespace verdict-reveal)",
+		Long: `reveal refuses while a sheet or the adjudication is unfrozen (missing or bad
+signature, signer not allowed) or any disagreement is unresolved; otherwise it
+writes the coordinator's reveal record naming the exact SHA-256 digests of both
+sheets and of the adjudication and the sealed map's commitment.`,
+		Args: cobra.NoArgs,
+	}
+	c.Flags().StringArrayVar(&sheets, "sheet", nil, "rating sheet (give exactly two)")
+	c.Flags().StringVar(&adjPath, "adjudication", "", "adjudication record")
+	c.Flags().StringVar(&mapPath, "map", "", "sealed-map.json")
+	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file")
+	c.Flags().StringVar(&out, "out", "", "reveal record to write")
+	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(sheets) != 2 || adjPath == "" || mapPath == "" || allowed == "" || out == "" {
+			return usagef("two --sheet, --adjudication, --map, --allowed-signers and --out are required")
+		}
+		at, err := sf.resolve(a)
+		if err != nil {
+			return err
+		}
+		key, err := adjudication.LoadKey(sf.key)
+		if err != nil {
+			return refusal(a, err)
+		}
+		as, err := loadAllowed(allowed)
+		if err != nil {
+			return refusal(a, err)
+		}
+		var files []adjudication.RecordFile
+		for _, p := range append(append([]string{}, sheets...), adjPath) {
+			f, err := readRecordFile(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(a.stdout, "REFUSED: %s does not exist: nothing can be revealed before both sheets are frozen and every disagreement is resolved\n", p)
+				return failed("unfrozen: %s", p)
+			}
+			if err != nil {
+				return err
+			}
+			files = append(files, f)
+		}
+		for _, ch := range adjudication.Verify(as, files, adjudication.VerifyOptions{}) {
+			if !ch.OK {
+				fmt.Fprintf(a.stdout, "REFUSED: %s is not frozen and usable: %s: %s\n", ch.File, ch.Reason, ch.Detail)
+				return failed("%s", ch.Reason)
+			}
+		}
+		var sheetsF [2]adjudication.FrozenSheet
+		for i := range 2 {
+			s, err := adjudication.ParseSheet(files[i].Name, files[i].Data)
+			if err != nil {
+				return refusal(a, err)
+			}
+			sheetsF[i] = adjudication.FrozenSheet{Sheet: s, SHA256: blinding.Digest(files[i].Data)}
+		}
+		adj, err := adjudication.ParseAdjudication(adjPath, files[2].Data)
+		if err != nil {
+			return refusal(a, err)
+		}
+		mapBytes, err := os.ReadFile(mapPath)
+		if err != nil {
+			return err
+		}
+		if _, err := blinding.ParseSealedMap(mapPath, mapBytes); err != nil {
+			return refusal(a, err)
+		}
+		rev, err := adjudication.NewReveal(sheetsF[0], sheetsF[1], adj, blinding.Digest(files[2].Data), mapBytes, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
+		if err != nil {
+			return refusal(a, err)
+		}
+		data, sig, err := adjudication.SignRecord(rev, key, adjudication.NamespaceReveal)
+		if err != nil {
+			return err
+		}
+		if err := writeSignedRecord(out, data, sig); err != nil {
+			return err
+		}
+		if rev.Synthetic {
+			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+		}
+		fmt.Fprintf(a.stdout, "reveal by %s binds sheets %s, %s and adjudication %s to map %s\nwrote %s (sha256 %s)\n",
+			rev.Signer.Name, rev.Sheets[0].SHA256, rev.Sheets[1].SHA256, rev.Adjudication.SHA256, rev.MapCommitment, out, blinding.Digest(data))
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+func init() { register(newValidateCmd) }
+
+// validateReport is the output of "verdict validate" (--format json): the
+// inputs, the role, the strict loader's refusal of the packet or of the
+// response (null when none), and the structural findings. Valid is true
+// only when there is no refusal and no finding.
+type validateReport struct {
+	Response     string           `json:"response"`
+	Packet       string           `json:"packet"`
+	Role         campaign.Role    `json:"role"`
+	RoleInferred bool             `json:"role_inferred"`
+	Valid        bool             `json:"valid"`
+	Refusal      *refusalReport   `json:"refusal"`
+	FinalValid   bool             `json:"final_valid"`
+	LedgerValid  bool             `json:"ledger_valid"`
+	Findings     []scorer.Finding `json:"findings"`
+}
+
+// refusalReport is one refusal of the strict loader.
+type refusalReport struct {
+	Code    campaign.Reason `json:"code"`
+	File    string          `json:"file"`
+	Pointer string          `json:"pointer"`
+	Rule    string          `json:"rule"`
+	Message string          `json:"message"`
+}
+
+func newValidateCmd(a *app) *cobra.Command {
+	var packetPath, role string
+	cmd := &cobra.Command{
+		Use:   "validate RESPONSE --packet PACKET [--role draft|review-a|review-b]",
+		Short: "Strictly load one response and run the structural validator against its packet",
+		Long: `Validate strictly decodes one response file (PROMPTS.md "Exact response
+contract") and its evidence packet, then runs the structural validator
+(PROMPTS.md "Additional constraints", EVALUATOR-CONTROLS C09, C12, C13).
+It prints the loader's refusal, or every finding with its reason code, JSON
+pointer, scope (final answer or protocol ledger), rule and sentence.
+
+Without --role, the role is review-b when the response's reconciliation is
+an object and review-a otherwise (draft and review-a share one contract).
+
+Exit codes: 0 valid; 1 refused or structurally invalid; 2 usage error.`,
+		Args: cobra.ExactArgs(1),
+	}
+	format := formatFlag(cmd, "text", "json")
+	cmd.Flags().StringVar(&packetPath, "packet", "", "the task's evidence packet (packet.json); required")
+	cmd.Flags().StringVar(&role, "role", "", "draft|review-a|review-b (default: inferred from the reconciliation)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if packetPath == "" {
+			return usagef("validate: --packet PACKET is required")
+		}
+		switch campaign.Role(role) {
+		case "", campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB:
+		default:
+			return usagef("validate: --role %q: want draft, review-a or review-b", role)
+		}
+		rep, err := runValidate(args[0], packetPath, campaign.Role(role))
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			if err := writeValidateJSON(a.stdout, rep); err != nil {
+				return err
+			}
+		} else {
+			writeValidateText(a.stdout, rep)
+		}
+		switch {
+		case rep.Refusal != nil:
+			return failed("%s refused: %s", rep.Refusal.File, rep.Refusal.Code)
+		case !rep.Valid:
+			return failed("%s is structurally invalid: %d findings", rep.Response, len(rep.Findings))
+		}
+		return nil
+	}
+	return cmd
+}
+
+// runValidate reads and checks the files. It returns an error only when a
+// file cannot be read; refusals and findings are in the report.
+func runValidate(responsePath, packetPath string, role campaign.Role) (*validateReport, error) {
+	rep := &validateReport{
+		Response: filepath.ToSlash(responsePath),
+		Packet:   filepath.ToSlash(packetPath),
+		Role:     role,
+		Findings: []scorer.Finding{},
+	}
+	pdata, err := os.ReadFile(packetPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading packet: %w", err)
+	}
+	rdata, err := os.ReadFile(responsePath)
+	if err != nil {
+		return nil, fmt.Errorf("reading response: %w", err)
+	}
+	if rep.Role == "" {
+		rep.Role, rep.RoleInferred = inferValidateRole(rdata), true
+	}
+	packet, err := campaign.DecodePacket(pdata, rep.Packet)
+	if err != nil {
+		rep.Refusal = validateRefusal(err, rep.Packet)
+		return rep, nil
+	}
+	resp, err := campaign.DecodeResponse(rdata, rep.Response, rep.Role)
+	if err != nil {
+		rep.Refusal = validateRefusal(err, rep.Response)
+		return rep, nil
+	}
+	if fs := scorer.ValidateResponse(resp, rep.Role, packet, rep.Response); fs != nil {
+		rep.Findings = fs
+	}
+	rep.FinalValid, rep.LedgerValid = true, true
+	for _, f := range rep.Findings {
+		if f.Scope == scorer.ScopeFinal {
+			rep.FinalValid = false
+		} else {
+			rep.LedgerValid = false
+		}
+	}
+	rep.Valid = len(rep.Findings) == 0
+	return rep, nil
+}
+
+// inferValidateRole returns review-b when the top-level "reconciliation" is a JSON
+// object and review-a otherwise (including bytes that do not parse; the
+// strict decoder then reports the real refusal).
+func inferValidateRole(data []byte) campaign.Role {
+	var top struct {
+		Reconciliation json.RawMessage `json:"reconciliation"`
+	}
+	if json.Unmarshal(data, &top) == nil && len(top.Reconciliation) > 0 && top.Reconciliation[0] == '{' {
+		return campaign.RoleReviewB
+	}
+	return campaign.RoleReviewA
+}
+
+func validateRefusal(err error, file string) *refusalReport {
+	var e *campaign.Error
+	if errors.As(err, &e) {
+		return &refusalReport{Code: e.Reason, File: e.File, Pointer: e.Pointer, Rule: e.Rule, Message: e.Detail}
+	}
+	return &refusalReport{Code: "refused", File: file, Message: err.Error()}
+}
+
+func writeValidateText(w io.Writer, rep *validateReport) {
+	fmt.Fprintf(w, "response: %s\n", rep.Response)
+	fmt.Fprintf(w, "packet:   %s\n", rep.Packet)
+	inferred := ""
+	if rep.RoleInferred {
+		inferred = " (inferred)"
+	}
+	fmt.Fprintf(w, "role:     %s%s\n", rep.Role, inferred)
+	if r := rep.Refusal; r != nil {
+		fmt.Fprintf(w, "result:   REFUSED by the strict loader\n")
+		fmt.Fprintf(w, "  %s#%s: %s: %s [%s]\n", r.File, r.Pointer, r.Code, r.Message, r.Rule)
+		return
+	}
+	var final, protocol int
+	for _, f := range rep.Findings {
+		if f.Scope == scorer.ScopeFinal {
+			final++
+		} else {
+			protocol++
+		}
+	}
+	if rep.Valid {
+		fmt.Fprintf(w, "result:   VALID (structural checks only; semantic correctness is graded by raters)\n")
+		return
+	}
+	fmt.Fprintf(w, "result:   INVALID: %d findings (final answer %d, protocol ledger %d)\n", len(rep.Findings), final, protocol)
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "  [%s] %s#%s: %s: %s [%s]\n", f.Scope, f.File, f.Pointer, f.Code, f.Message, f.Rule)
+	}
+}
+
+// writeValidateJSON writes v as indented JSON with a final newline. Struct fields
+// keep their declared order, so the bytes are deterministic.
+func writeValidateJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+)
+
+func init() { register(newVerifyCmd) }
+
+func newVerifyCmd(a *app) *cobra.Command {
+	var allowed string
+	var bundles []string
+	c := &cobra.Command{
+		Use:   "verify --allowed-signers FILE [--bundle BUNDLE]... RECORD...",
+		Short: "Check signed sheets, adjudications and reveal records against allowed_signers",
+		Long: `verify checks every RECORD (with its detached RECORD.sig) as git checks a
+signed object: the signature over the exact bytes, the namespace of the record
+kind (verdict-rating, verdict-adjudication, verdict-reveal), the signer's
+principal and key in allowed_signers and the role its namespaces allow. Then
+across records: two raters with one key, a sheet for another bundle (with
+--bundle), an adjudication or reveal that does not name the sheets given. Each
+refused record is listed with its own reason code; exit 1 if any is refused.`,
+		Args: cobra.MinimumNArgs(1),
+	}
+	format := formatFlag(c, "text", "json")
+	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle every sheet must be for (repeatable)")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if allowed == "" {
+			return usagef("--allowed-signers is required")
+		}
+		as, err := loadAllowed(allowed)
+		if err != nil {
+			return refusal(a, err)
+		}
+		opt := adjudication.VerifyOptions{Bundles: map[string]*blinding.Bundle{}}
+		for _, p := range bundles {
+			b, d, err := blinding.LoadBundle(p)
+			if err != nil {
+				return refusal(a, err)
+			}
+			opt.Bundles[d] = b
+		}
+		var files []adjudication.RecordFile
+		for _, p := range args {
+			f, err := readRecordFile(p)
+			if err != nil {
+				return err
+			}
+			files = append(files, f)
+		}
+		checks := adjudication.Verify(as, files, opt)
+		bad := 0
+		for _, ch := range checks {
+			if !ch.OK {
+				bad++
+			}
+		}
+		if *format == "json" {
+			if err := writeJSON(a.stdout, checks); err != nil {
+				return err
+			}
+		} else {
+			for _, ch := range checks {
+				if ch.OK {
+					fmt.Fprintf(a.stdout, "OK       %s: %s signed by %s (%s, %s)\n", ch.File, ch.Kind, ch.Signer.Name, ch.Signer.Role, ch.Signer.KeyFingerprint)
+				} else {
+					fmt.Fprintf(a.stdout, "REFUSED  %s: %s: %s\n", ch.File, ch.Reason, ch.Detail)
+				}
+			}
+		}
+		if bad > 0 {
+			return failed("%d of %d record(s) refused", bad, len(checks))
+		}
+		return nil
+	}
+	return c
+}
