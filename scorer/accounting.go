@@ -629,7 +629,7 @@ func accountingGates(c *campaign.Campaign, rep *AccountingReport, doubles []stri
 	if len(doubles) > 0 {
 		sd = Gate{Name: GateSharedDraftBilling, Reason: ReasonSharedDraftBilledTwice, Detail: strings.Join(doubles, "; ")}
 	} else {
-		sd.Detail = fmt.Sprintf("physical billing US$%s counts each shared draft once; comparative allocations A US$%s and B US$%s each include it",
+		sd.Detail = fmt.Sprintf("physical billing %s counts each shared draft once; comparative allocations A %s and B %s each include it",
 			rep.PhysicalBilling.Cost, rep.AllocatedCostA, rep.AllocatedCostB)
 	}
 	gates = append(gates, sd)
