@@ -27,7 +27,7 @@ type diskCampaign struct {
 	Responses map[string][]byte
 }
 
-func admHex(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+func admHex(b []byte) string  { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 func admStr(s string) *string { return &s }
 func admBool(b bool) *bool    { return &b }
 func admI64(n int64) *int64   { return &n }
