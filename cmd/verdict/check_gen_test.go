@@ -43,6 +43,9 @@ func genReceipt(id string, role Role, task string, rep int, status ReceiptStatus
 `, id, id, role, task, rep, status, taskSHA, packetSHA)
 }
 
+func strp(s string) *string { return &s }
+func boolp(b bool) *bool    { return &b }
+
 // genCampaign builds a bound SYNTHETIC campaign of tasks × reps runs (three sessions each).
 func genCampaign(t testing.TB, phase Phase, tasks, reps int) fstest.MapFS {
 	t.Helper()
