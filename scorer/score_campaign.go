@@ -174,8 +174,12 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 	})
 	sc.Runs = runs
 
+	runsByTask := map[string][]RunScore{}
+	for _, r := range runs {
+		runsByTask[r.Task] = append(runsByTask[r.Task], r)
+	}
 	for _, t := range tasks {
-		sc.Tasks = append(sc.Tasks, scoreTask(t, runs, in.Accounting))
+		sc.Tasks = append(sc.Tasks, scoreTask(t, runsByTask[t.ID], in.Accounting))
 	}
 	sc.Pairs = pairOutcomes(runs, in.Accounting)
 	sc.Repositories = repositorySummaries(sc.Tasks)
@@ -260,10 +264,8 @@ func scoreTask(t TaskInput, runs []RunScore, acct *AccountingReport) TaskScore {
 	}
 	ts.CostRatio, ts.TimeRatio = Ratio{Why: ReasonNoAccounting}, Ratio{Why: ReasonNoAccounting}
 	if acct != nil {
-		for _, ta := range acct.Tasks {
-			if ta.Task == t.ID {
-				ts.CostRatio, ts.TimeRatio = ta.CostRatio, ta.TimeRatio
-			}
+		if i := slices.IndexFunc(acct.Tasks, func(ta TaskAccount) bool { return ta.Task == t.ID }); i >= 0 {
+			ts.CostRatio, ts.TimeRatio = acct.Tasks[i].CostRatio, acct.Tasks[i].TimeRatio
 		}
 	}
 	return ts
@@ -290,6 +292,13 @@ func pairOutcomes(runs []RunScore, acct *AccountingReport) []PairOutcome {
 		}
 		idx[k] = e
 	}
+	acctPairs := map[pk]*PairAccount{}
+	if acct != nil {
+		for i := range acct.Pairs {
+			pa := &acct.Pairs[i]
+			acctPairs[pk{pa.Task, pa.Repetition}] = pa
+		}
+	}
 	out := []PairOutcome{}
 	for _, k := range keys {
 		e := idx[k]
@@ -300,12 +309,8 @@ func pairOutcomes(runs []RunScore, acct *AccountingReport) []PairOutcome {
 		p := PairOutcome{Task: k.task, Repetition: k.rep, Order: b.Order, ASession: a.Session, BSession: b.Session,
 			AOutcome: a.Outcome, BOutcome: b.Outcome, AR: a.R, BR: b.R, DeltaR: sub(b.R, a.R)}
 		p.CostRatio, p.TimeRatio = Ratio{Why: ReasonNoAccounting}, Ratio{Why: ReasonNoAccounting}
-		if acct != nil {
-			for _, pa := range acct.Pairs {
-				if pa.Task == k.task && pa.Repetition == k.rep {
-					p.CostRatio, p.TimeRatio = pa.CostRatio, pa.TimeRatio
-				}
-			}
+		if pa, ok := acctPairs[k]; ok {
+			p.CostRatio, p.TimeRatio = pa.CostRatio, pa.TimeRatio
 		}
 		out = append(out, p)
 	}

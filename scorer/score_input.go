@@ -113,13 +113,17 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 		}
 	}
 	var stray []string
+	bound := make(map[string]bool, len(bindings))
+	for _, b := range bindings {
+		bound[b.Item] = true
+	}
 	for _, b := range bindings {
 		if !used[b.Item] && len(gradesOf[b.Item]) > 0 {
 			stray = append(stray, b.Item+"→"+b.Session)
 		}
 	}
 	for item := range gradesOf {
-		if !slices.ContainsFunc(bindings, func(b ItemBinding) bool { return b.Item == item }) {
+		if !bound[item] {
 			stray = append(stray, item+"→(no session)")
 		}
 	}
