@@ -45,8 +45,6 @@ const (
 	ReasonLineBeyondFile Reason = "line-beyond-file"
 	// ReasonExcerptMismatch: an excerpt is not byte-identical to lines start..end of its source.
 	ReasonExcerptMismatch Reason = "excerpt-mismatch"
-	// ReasonReceiptIdentity: a receipt names another session, role, task or repetition than its run.
-	ReasonReceiptIdentity Reason = "receipt-identity"
 	// ReasonResponseMissing: a receipt records a response but the raw response file is absent.
 	ReasonResponseMissing Reason = "response-missing"
 )
@@ -335,12 +333,7 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 		if err != nil {
 			l.addErr(err)
 		} else {
-			s.Receipt = rc
-			if rc.SessionID != id || rc.Role != role || rc.Task != run.Task || rc.Repetition != run.Repetition {
-				l.refuse(ReasonReceiptIdentity, rp, "", RuleReceipt,
-					"receipt records session %s role %s task %s repetition %d; the manifest runs session %s role %s task %s repetition %d",
-					rc.SessionID, rc.Role, rc.Task, rc.Repetition, id, role, run.Task, run.Repetition)
-			}
+			s.Receipt = rc // its identity against the run is an admission rule (scorer)
 		}
 	}
 	sp := ResponsePath(id)

@@ -105,7 +105,6 @@ func TestLoadRefusals(t *testing.T) {
 		{"truth text not trimmed", edit(TruthPath("T1"), `"SYNTHETIC obligation 2."`, `"SYNTHETIC obligation 2. "`), true, ReasonTextNotTrimmed, TruthPath("T1")},
 		{"receipt malformed", edit(ReceiptPath("S2"), `"mcp_calls": 0`, `"mcp_calls": 0, "mcp_calls": 0`), true, ReasonDuplicateKey, ReceiptPath("S2")},
 		{"receipt time", edit(ReceiptPath("S2"), `"ended_utc": "2026-09-05T10:01:00Z"`, `"ended_utc": "2026-09-05 10:01"`), true, ReasonTimeFormat, ReceiptPath("S2")},
-		{"receipt identity", edit(ReceiptPath("S2"), `"role": "review-a"`, `"role": "review-b"`), true, ReasonReceiptIdentity, ReceiptPath("S2")},
 		{"response missing for response receipt", func(t *testing.T, f fstest.MapFS) { delete(f, ResponsePath("S3")) }, true, ReasonResponseMissing, ResponsePath("S3")},
 	}
 	for _, c := range cases {

@@ -42,20 +42,37 @@ type RenderedPrompt struct {
 	Size   int    `json:"bytes"`
 }
 
-// PromptSet is the D, A and B prompts of one repetition, and the region in
-// which B differs from A: both share Prefix bytes at the start and Suffix
-// bytes at the end; AOnly and BOnly are the differing middles (the role
-// instruction and, for B, the reconciliation schema).
+// PromptPart is one named part of a rendered prompt: "common",
+// "role_instruction", "final_schema", "reconciliation_schema" (B only),
+// "TASK", "EVIDENCE_PACKET", "COMMON_DRAFT" (A and B only).
+type PromptPart struct {
+	Name  string
+	Bytes []byte
+}
+
+// PromptDifference is one part in which B's prompt differs from A's, with
+// the byte count of that part in each (0 when the part is absent).
+type PromptDifference struct {
+	Part   string `json:"part"`
+	ABytes int    `json:"a_bytes"`
+	BBytes int    `json:"b_bytes"`
+}
+
+// PromptSet is the D, A and B prompts of one repetition and how B differs
+// from A: the parts that differ (the role instruction and B's
+// reconciliation schema; every data block is byte-identical), the bytes
+// only A has and only B has (concatenated in prompt order), and
+// ExtraBytes = len(B) − len(A).
 type PromptSet struct {
-	Task       string         `json:"task"`
-	Repetition int            `json:"repetition"`
-	Draft      RenderedPrompt `json:"draft"`
-	ReviewA    RenderedPrompt `json:"review_a"`
-	ReviewB    RenderedPrompt `json:"review_b"`
-	Prefix     int            `json:"common_prefix_bytes"`
-	Suffix     int            `json:"common_suffix_bytes"`
-	AOnly      []byte         `json:"-"`
-	BOnly      []byte         `json:"-"`
+	Task        string             `json:"task"`
+	Repetition  int                `json:"repetition"`
+	Draft       RenderedPrompt     `json:"draft"`
+	ReviewA     RenderedPrompt     `json:"review_a"`
+	ReviewB     RenderedPrompt     `json:"review_b"`
+	Differences []PromptDifference `json:"differences"`
+	ExtraBytes  int                `json:"b_extra_bytes"`
+	AOnly       []byte             `json:"-"`
+	BOnly       []byte             `json:"-"`
 }
 
 // RenderPrompt returns the exact prompt bytes of a role (PROMPTS.md): the
@@ -74,6 +91,20 @@ type PromptSet struct {
 // for D. D and A never receive the B instruction or the reconciliation
 // schema. Errors: ReasonPromptTextMissing, ReasonCommonDraftUnavailable.
 func RenderPrompt(role Role, texts map[string][]byte, task *Task, draft []byte) ([]byte, error) {
+	parts, err := RenderPromptParts(role, texts, task, draft)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	for _, p := range parts {
+		b.Write(p.Bytes)
+	}
+	return b.Bytes(), nil
+}
+
+// RenderPromptParts returns the parts RenderPrompt concatenates, in order,
+// each with its exact bytes (separators included).
+func RenderPromptParts(role Role, texts map[string][]byte, task *Task, draft []byte) ([]PromptPart, error) {
 	keys := []string{PromptCommon}
 	switch role {
 	case RoleDraft:
@@ -85,20 +116,26 @@ func RenderPrompt(role Role, texts map[string][]byte, task *Task, draft []byte) 
 	default:
 		return nil, &Error{Reason: ReasonPromptTextMissing, Rule: RulePrompts, Detail: fmt.Sprintf("no prompt for role %q", role)}
 	}
-	var b bytes.Buffer
-	for _, k := range keys {
+	var parts []PromptPart
+	for i, k := range keys {
 		t, ok := texts[k]
 		if !ok || len(bytes.TrimSpace(t)) == 0 {
 			return nil, &Error{Reason: ReasonPromptTextMissing, File: ManifestFile, Pointer: "/prompts/" + k, Rule: RulePrompts,
 				Detail: fmt.Sprintf("prompt text %s is not loaded", k)}
 		}
-		b.Write(bytes.TrimRight(t, "\n"))
-		b.WriteString("\n\n")
+		name := k
+		if i == 1 {
+			name = "role_instruction"
+		}
+		b := append(bytes.TrimRight(bytes.Clone(t), "\n"), "\n\n"...)
+		parts = append(parts, PromptPart{Name: name, Bytes: b})
 	}
 	block := func(label string, data []byte) {
+		var b bytes.Buffer
 		b.WriteString("<<<" + label + " bytes=" + strconv.Itoa(len(data)) + ">>>\n")
 		b.Write(data)
 		b.WriteString("\n<<<END " + label + ">>>\n")
+		parts = append(parts, PromptPart{Name: label, Bytes: b.Bytes()})
 	}
 	block("TASK", task.Text)
 	pkt, err := packetBytes(task.Packet)
@@ -113,7 +150,7 @@ func RenderPrompt(role Role, texts map[string][]byte, task *Task, draft []byte) 
 		}
 		block("COMMON_DRAFT", draft)
 	}
-	return b.Bytes(), nil
+	return parts, nil
 }
 
 // packetBytes serializes a packet's evidence items as the prompt shows them.
@@ -157,25 +194,48 @@ func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error)
 		}
 	}
 	ps := &PromptSet{Task: task, Repetition: repetition}
+	var aParts, bParts []PromptPart
 	for _, x := range []struct {
-		role Role
-		dst  *RenderedPrompt
-	}{{RoleDraft, &ps.Draft}, {RoleReviewA, &ps.ReviewA}, {RoleReviewB, &ps.ReviewB}} {
-		b, err := RenderPrompt(x.role, c.Prompts, t, draft)
+		role  Role
+		dst   *RenderedPrompt
+		parts *[]PromptPart
+	}{{RoleDraft, &ps.Draft, nil}, {RoleReviewA, &ps.ReviewA, &aParts}, {RoleReviewB, &ps.ReviewB, &bParts}} {
+		parts, err := RenderPromptParts(x.role, c.Prompts, t, draft)
 		if err != nil {
 			return nil, err
 		}
-		sum := sha256.Sum256(b)
-		*x.dst = RenderedPrompt{Role: x.role, Bytes: b, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
+		var b bytes.Buffer
+		for _, p := range parts {
+			b.Write(p.Bytes)
+		}
+		sum := sha256.Sum256(b.Bytes())
+		*x.dst = RenderedPrompt{Role: x.role, Bytes: b.Bytes(), SHA256: hex.EncodeToString(sum[:]), Size: b.Len()}
+		if x.parts != nil {
+			*x.parts = parts
+		}
 	}
-	a, b := ps.ReviewA.Bytes, ps.ReviewB.Bytes
-	for ps.Prefix < len(a) && ps.Prefix < len(b) && a[ps.Prefix] == b[ps.Prefix] {
-		ps.Prefix++
+	find := func(ps []PromptPart, name string) []byte {
+		for _, p := range ps {
+			if p.Name == name {
+				return p.Bytes
+			}
+		}
+		return nil
 	}
-	for ps.Suffix < len(a)-ps.Prefix && ps.Suffix < len(b)-ps.Prefix && a[len(a)-1-ps.Suffix] == b[len(b)-1-ps.Suffix] {
-		ps.Suffix++
+	for _, p := range bParts {
+		a := find(aParts, p.Name)
+		if !bytes.Equal(a, p.Bytes) {
+			ps.Differences = append(ps.Differences, PromptDifference{Part: p.Name, ABytes: len(a), BBytes: len(p.Bytes)})
+			ps.AOnly = append(ps.AOnly, a...)
+			ps.BOnly = append(ps.BOnly, p.Bytes...)
+		}
 	}
-	ps.AOnly = a[ps.Prefix : len(a)-ps.Suffix]
-	ps.BOnly = b[ps.Prefix : len(b)-ps.Suffix]
+	for _, p := range aParts {
+		if find(bParts, p.Name) == nil {
+			ps.Differences = append(ps.Differences, PromptDifference{Part: p.Name, ABytes: len(p.Bytes)})
+			ps.AOnly = append(ps.AOnly, p.Bytes...)
+		}
+	}
+	ps.ExtraBytes = ps.ReviewB.Size - ps.ReviewA.Size
 	return ps, nil
 }

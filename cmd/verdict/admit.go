@@ -1,0 +1,376 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+func init() { register(newAdmitCmd) }
+
+// newAdmitCmd builds `verdict admit CAMPAIGN [--plan PLAN.json] [--format text|json]`.
+func newAdmitCmd(a *app) *cobra.Command {
+	var planPath string
+	c := &cobra.Command{
+		Use:   "admit CAMPAIGN",
+		Short: "Admission: manifest, identities, execution validity, ceilings; replay planned dispatches",
+		Long: `admit prints the admission of a campaign (CONTRACT §2–§5): manifest
+admission, missing execution identities, execution validity, the campaign
+ceilings against recorded consumption, and the cost-and-time gates.
+
+With --plan PLAN.json it replays a planned dispatch sequence: before each
+dispatch its worst case (1 session, 4 minutes, 90,000 input and 8,000 output
+tokens priced at the manifest's card) is reserved and the dispatch is
+refused if that does not fit what remains of every inclusive ceiling (120
+sessions, one replacement triplet, 8 hours, 3,000,000 input, 600,000 output
+tokens, US$30 reference-priced, US$30 actual). Every decision is printed
+with its reason code. A missing or unverified tariff, an unenforced
+reservation, a missing meter or identity, or a stopped campaign prohibits
+every dispatch (EVALUATOR-CONTROLS C18).
+
+Plan file (strict JSON, every member required, no other member):
+
+  {"format": "verdict-admission-plan/1",
+   "prior_consumption": {"sessions": 0, "replacement_sessions": 0, "wall_ns": 0,
+     "input_tokens": 0, "output_tokens": 0, "reference_micro_usd": 0, "actual_micro_usd": 0},
+   "dispatches": [{"id": "P1", "task": "T1", "repetition": 4, "role": "draft", "replacement": false}]}
+
+prior_consumption is what was spent outside the campaign's receipts
+(preparation, adjudication). Exit 0 when admitted and every dispatch fits;
+1 when anything is refused or a gate fails; 2 usage error.`,
+		Args: cobra.ExactArgs(1),
+	}
+	format := formatFlag(c, "text", "json")
+	c.Flags().StringVar(&planPath, "plan", "", "planned dispatch sequence to replay (JSON, format verdict-admission-plan/1)")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		var plan *scorer.Plan
+		if planPath != "" {
+			data, err := os.ReadFile(planPath)
+			if err != nil {
+				return usagef("--plan: %v", err)
+			}
+			if plan, err = scorer.ParsePlan(data, planPath); err != nil {
+				fmt.Fprintln(a.stdout, "plan refused:", err)
+				return failed("plan refused: %v", err)
+			}
+		}
+		out := admitOutput{Campaign: args[0]}
+		cam, loadErr := loadAdmissionCampaign(args[0])
+		if loadErr != nil {
+			out.Refusals = admissionRefusalsOf(loadErr)
+			out.MissingIdentities = missingIdentitiesOfDir(args[0])
+			if plan != nil {
+				r := scorer.RefuseAll(plan.Dispatches, plan.Prior, out.MissingIdentities, "the campaign was refused by the strict loader")
+				out.Replay = &r
+			}
+		} else {
+			out.Synthetic = cam.Manifest.Synthetic
+			s := newAdmissionSection(cam)
+			out.Admission = &s
+			out.MissingIdentities = s.MissingIdentities
+			if plan != nil {
+				r := scorer.Admit(cam, plan.Prior, plan.Dispatches)
+				out.Replay = &r
+			}
+		}
+		if *format == "json" {
+			if err := admitJSON(a.stdout, out); err != nil {
+				return err
+			}
+		} else {
+			out.writeText(a.stdout)
+		}
+		switch {
+		case loadErr != nil:
+			return failed("campaign refused; %d missing identities", len(out.MissingIdentities))
+		case out.Replay != nil && out.Replay.Refused > 0:
+			return failed("%d of %d planned dispatches refused", out.Replay.Refused, len(out.Replay.Decisions))
+		case out.Admission.failed():
+			return failed("admission refused or a cost/time gate failed")
+		}
+		return nil
+	}
+	return c
+}
+
+// loadAdmissionCampaign strictly loads the campaign in directory dir.
+func loadAdmissionCampaign(dir string) (*campaign.Campaign, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
+	}
+	if !st.IsDir() {
+		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
+	}
+	return campaign.Load(os.DirFS(dir))
+}
+
+// missingIdentitiesOfDir lists the missing identities of dir/manifest.json
+// read leniently, for a manifest the strict loader refused (nil when the
+// manifest cannot be read as a JSON object).
+func missingIdentitiesOfDir(dir string) []string {
+	b, err := fs.ReadFile(os.DirFS(dir), campaign.ManifestFile)
+	if err != nil {
+		return nil
+	}
+	ids, err := scorer.MissingIdentitiesJSON(b)
+	if err != nil {
+		return nil
+	}
+	return ids
+}
+
+// admissionRefusal is the JSON form of one *campaign.Error.
+type admissionRefusal struct {
+	Reason  campaign.Reason `json:"reason"`
+	File    string          `json:"file"`
+	Pointer string          `json:"pointer"`
+	Rule    string          `json:"rule"`
+	Detail  string          `json:"detail"`
+}
+
+func admissionRefusalOf(e *campaign.Error) admissionRefusal {
+	return admissionRefusal{Reason: e.Reason, File: e.File, Pointer: e.Pointer, Rule: e.Rule, Detail: e.Detail}
+}
+
+// admissionRefusalsOf flattens an error (possibly errors.Join of *campaign.Error).
+func admissionRefusalsOf(err error) []admissionRefusal {
+	var out []admissionRefusal
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var ce *campaign.Error
+		if errors.As(err, &ce) {
+			out = append(out, admissionRefusalOf(ce))
+			return
+		}
+		out = append(out, admissionRefusal{Reason: "refused", Detail: err.Error()})
+	}
+	walk(err)
+	return out
+}
+
+// admissionSection is the admission part of `verdict check` and the body
+// of `verdict admit` (CONTRACT §2–§5; EVALUATOR-CONTROLS C14, C15, C17,
+// C18, C20, C23).
+type admissionSection struct {
+	// Admitted is true when no identity is missing, the manifest design is
+	// admitted, execution is valid and no ceiling is exceeded.
+	Admitted          bool                  `json:"admitted"`
+	MissingIdentities []string              `json:"missing_identities"`
+	Manifest          []admissionRefusal    `json:"manifest_admission"`
+	Validity          scorer.ValidityReport `json:"execution_validity"`
+	Ceilings          scorer.Budget         `json:"ceilings"`
+	Consumed          scorer.Budget         `json:"consumed"`
+	CeilingsExceeded  []admissionRefusal    `json:"ceilings_exceeded"`
+	// NextDispatch is the decision for one more worst-case session.
+	NextDispatch scorer.DispatchDecision `json:"next_dispatch"`
+	// Accounting summary: aggregate ratios, labels, billing, every gate.
+	CostRatio       scorer.Ratio   `json:"aggregate_cost_ratio"`
+	TimeRatio       scorer.Ratio   `json:"aggregate_time_ratio"`
+	ReviewCostRatio scorer.Ratio   `json:"aggregate_review_only_cost_ratio"`
+	ReviewTimeRatio scorer.Ratio   `json:"aggregate_review_only_time_ratio"`
+	CostLabel       string         `json:"cost_label"`
+	TimeLabel       string         `json:"time_label"`
+	PhysicalBilling scorer.Billing `json:"physical_billing"`
+	AllocatedCostA  scorer.Money   `json:"allocated_cost_a"`
+	AllocatedCostB  scorer.Money   `json:"allocated_cost_b"`
+	Gates           []scorer.Gate  `json:"cost_time_gates"`
+}
+
+// newAdmissionSection evaluates every admission rule of a loaded campaign.
+func newAdmissionSection(c *campaign.Campaign) admissionSection {
+	s := admissionSection{MissingIdentities: scorer.MissingIdentities(&c.Manifest)}
+	for _, e := range scorer.ManifestAdmission(c) {
+		s.Manifest = append(s.Manifest, admissionRefusalOf(e))
+	}
+	s.Validity = scorer.ExecutionValidity(c)
+	s.Ceilings = scorer.ContractCeilings()
+	s.Consumed, _ = scorer.Consumed(c)
+	for _, e := range scorer.CeilingFindings(c) {
+		s.CeilingsExceeded = append(s.CeilingsExceeded, admissionRefusalOf(e))
+	}
+	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
+	if len(c.Manifest.Tasks) > 0 {
+		next.Task = c.Manifest.Tasks[0].ID
+	}
+	if r := scorer.Admit(c, scorer.Budget{}, []scorer.Dispatch{next}); len(r.Decisions) == 1 {
+		s.NextDispatch = r.Decisions[0]
+	}
+	acct := scorer.Accounting(c)
+	s.CostRatio, s.TimeRatio = acct.Aggregate.CostRatio, acct.Aggregate.TimeRatio
+	s.ReviewCostRatio, s.ReviewTimeRatio = acct.Aggregate.ReviewCostRatio, acct.Aggregate.ReviewTimeRatio
+	s.CostLabel, s.TimeLabel = acct.CostLabel, acct.TimeLabel
+	s.PhysicalBilling, s.AllocatedCostA, s.AllocatedCostB = acct.PhysicalBilling, acct.AllocatedCostA, acct.AllocatedCostB
+	s.Gates = acct.Gates
+	s.Admitted = len(s.MissingIdentities) == 0 && len(s.Manifest) == 0 && s.Validity.Valid && len(s.CeilingsExceeded) == 0
+	return s
+}
+
+// failed reports whether admission refused the campaign or a cost/time gate failed.
+func (s admissionSection) failed() bool {
+	if !s.Admitted {
+		return true
+	}
+	for _, g := range s.Gates {
+		if !g.Pass {
+			return true
+		}
+	}
+	return false
+}
+
+// writeText renders the section for the terminal, in fixed order.
+func (s admissionSection) writeText(w io.Writer) {
+	verdict := "admitted"
+	if !s.Admitted {
+		verdict = "REFUSED"
+	}
+	fmt.Fprintf(w, "admission: %s\n", verdict)
+	if len(s.MissingIdentities) == 0 {
+		fmt.Fprintln(w, "  missing identities: none")
+	}
+	for _, id := range s.MissingIdentities {
+		fmt.Fprintf(w, "  missing identity: %s\n", id)
+	}
+	fmt.Fprintf(w, "  manifest admission: %d violations\n", len(s.Manifest))
+	for _, r := range s.Manifest {
+		writeAdmissionRefusal(w, "    ", r)
+	}
+	v := s.Validity
+	state := "valid"
+	if !v.Valid {
+		state = "INVALID"
+	}
+	fmt.Fprintf(w, "  execution validity: %s (%d invalid triplets, %d replacement triplets, stopped %v)\n", state, v.InvalidTriplets, v.ReplacementTriplets, v.Stopped)
+	for _, f := range v.Findings {
+		writeAdmissionRefusal(w, "    ", admissionRefusalOf(f.Error()))
+	}
+	fmt.Fprintf(w, "  valid scored failures (kept in every denominator): %d\n", len(v.ScoredFailures))
+	for _, f := range v.ScoredFailures {
+		fmt.Fprintf(w, "    %s %s r%d %s: %s\n", f.Session, f.Task, f.Repetition, f.Role, f.Kind)
+	}
+	fmt.Fprintf(w, "  ceilings (inclusive): %s\n", s.Ceilings)
+	fmt.Fprintf(w, "  consumed:             %s\n", s.Consumed)
+	for _, r := range s.CeilingsExceeded {
+		writeAdmissionRefusal(w, "    ", r)
+	}
+	nd := "admitted"
+	if !s.NextDispatch.Admitted {
+		nd = "PROHIBITED"
+	}
+	fmt.Fprintf(w, "  next dispatch: %s (%s) %s\n", nd, s.NextDispatch.Reason, s.NextDispatch.Detail)
+	fmt.Fprintln(w, "cost and time (B/A, exact; shown to 6 decimals):")
+	fmt.Fprintf(w, "  aggregate complete-workflow cost %s%s, time %s%s\n", s.CostRatio, labelSuffix(s.CostLabel), s.TimeRatio, labelSuffix(s.TimeLabel))
+	fmt.Fprintf(w, "  aggregate review-only cost %s, time %s\n", s.ReviewCostRatio, s.ReviewTimeRatio)
+	fmt.Fprintf(w, "  physical billing (shared draft once): %d sessions, reference %s, actual %s\n",
+		s.PhysicalBilling.Sessions, usd(s.PhysicalBilling.Cost), usd(s.PhysicalBilling.ActualCharge))
+	fmt.Fprintf(w, "  comparative allocation (shared draft in both arms): A %s, B %s\n", usd(s.AllocatedCostA), usd(s.AllocatedCostB))
+	for _, g := range s.Gates {
+		mark := "PASS"
+		if !g.Pass {
+			mark = "FAIL"
+		}
+		if g.Reason != "" {
+			fmt.Fprintf(w, "  %s %s (%s): %s\n", mark, g.Name, g.Reason, g.Detail)
+		} else {
+			fmt.Fprintf(w, "  %s %s: %s\n", mark, g.Name, g.Detail)
+		}
+	}
+}
+
+// usd renders a known amount as "US$0.0407952" and an unknown one as "unknown".
+func usd(m scorer.Money) string {
+	if !m.Known {
+		return "unknown (" + string(m.Why) + ")"
+	}
+	return "US$" + m.String()
+}
+
+func labelSuffix(label string) string {
+	if label == "" {
+		return ""
+	}
+	return " (" + label + ")"
+}
+
+func writeAdmissionRefusal(w io.Writer, indent string, r admissionRefusal) {
+	loc := r.File
+	if r.Pointer != "" {
+		loc += "#" + r.Pointer
+	}
+	fmt.Fprintf(w, "%s%s %s: %s [%s]\n", indent, r.Reason, loc, r.Detail, r.Rule)
+}
+
+// admitOutput is the report of `verdict admit`.
+type admitOutput struct {
+	Campaign          string                  `json:"campaign"`
+	Synthetic         bool                    `json:"synthetic"`
+	Refusals          []admissionRefusal      `json:"refusals"`
+	MissingIdentities []string                `json:"missing_identities"`
+	Admission         *admissionSection       `json:"admission"`
+	Replay            *scorer.AdmissionReplay `json:"replay"`
+}
+
+func (o admitOutput) writeText(w io.Writer) {
+	if o.Synthetic {
+		fmt.Fprintln(w, "SYNTHETIC campaign: results describe inert synthetic fixtures only")
+	}
+	fmt.Fprintf(w, "campaign: %s\n", o.Campaign)
+	if o.Admission == nil {
+		fmt.Fprintf(w, "REFUSED by the strict loader (%d refusals)\n", len(o.Refusals))
+		for _, r := range o.Refusals {
+			writeAdmissionRefusal(w, "  ", r)
+		}
+		for _, id := range o.MissingIdentities {
+			fmt.Fprintf(w, "  missing identity: %s\n", id)
+		}
+	} else {
+		o.Admission.writeText(w)
+	}
+	if o.Replay == nil {
+		return
+	}
+	r := o.Replay
+	fmt.Fprintln(w, "dispatch replay:")
+	fmt.Fprintf(w, "  recorded: %s\n", r.Recorded)
+	fmt.Fprintf(w, "  prior:    %s\n", r.Prior)
+	if len(r.Prohibited) > 0 {
+		var ps []string
+		for _, p := range r.Prohibited {
+			ps = append(ps, string(p))
+		}
+		fmt.Fprintf(w, "  every dispatch prohibited: %s\n", strings.Join(ps, ", "))
+	}
+	for _, d := range r.Decisions {
+		verdict := "admit "
+		if !d.Admitted {
+			verdict = "REFUSE"
+		}
+		fmt.Fprintf(w, "  %s %s r%d %-9s %s %s: %s\n", d.Dispatch.ID, d.Dispatch.Task, d.Dispatch.Repetition, d.Dispatch.Role, verdict, d.Reason, d.Detail)
+	}
+	fmt.Fprintf(w, "  %d admitted, %d refused\n", len(r.Decisions)-r.Refused, r.Refused)
+}
+
+// admitJSON writes v as indented JSON with a final newline; struct field
+// order is fixed, so the bytes are deterministic.
+func admitJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+func init() { register(newCheckCmd) }
+
+// embeddedCampaign returns the default campaign of `verdict check` when no
+// directory is given, or nil when this build has none. The fixtures
+// package sets it (see check_default.go).
+var embeddedCampaign func() fs.FS
+
+func newCheckCmd(a *app) *cobra.Command {
+	var format *string
+	cmd := &cobra.Command{
+		Use:   "check [CAMPAIGN]",
+		Short: "Strictly load a campaign, print counts, schema digests, refusals, structural findings and admission",
+		Long: `check strictly loads the campaign directory CAMPAIGN (default: the embedded
+SYNTHETIC campaign): manifest, file digests, tasks, packets against their
+source files, truth, responses and receipts. It prints the counts, the
+SHA-256 of every embedded JSON Schema, every refusal, the scored failures
+of model answers (EVALUATOR-CONTROLS C16), the structural findings and the
+admission report.
+
+Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var fsys fs.FS
+			name := "embedded"
+			if len(args) == 1 {
+				name = args[0]
+				st, err := os.Stat(name)
+				if err != nil || !st.IsDir() {
+					return usagef("check: %s is not a campaign directory", name)
+				}
+				fsys = os.DirFS(name)
+			} else {
+				if embeddedCampaign == nil {
+					return usagef("check: this build has no embedded campaign; name a campaign directory")
+				}
+				fsys = embeddedCampaign()
+			}
+			rep := buildCheckReport(fsys, name)
+			var err error
+			if *format == "json" {
+				err = rep.writeJSON(a.stdout)
+			} else {
+				err = rep.writeText(a.stdout)
+			}
+			if err != nil {
+				return err
+			}
+			if !rep.Admitted {
+				return failed("check: campaign %s is not admitted: %s", name, rep.summary())
+			}
+			return nil
+		},
+	}
+	format = formatFlag(cmd, "text", "json")
+	return cmd
+}
+
+// checkProblem is one refusal, admission failure or scored failure, as
+// printed by check: file#pointer reason: sentence [rule].
+type checkProblem struct {
+	File    string          `json:"file"`
+	Pointer string          `json:"pointer"`
+	Reason  campaign.Reason `json:"reason"`
+	Detail  string          `json:"detail"`
+	Rule    string          `json:"rule"`
+}
+
+func problemOf(e *campaign.Error) checkProblem {
+	return checkProblem{File: e.File, Pointer: e.Pointer, Reason: e.Reason, Detail: e.Detail, Rule: e.Rule}
+}
+
+func (p checkProblem) String() string {
+	loc := p.File
+	if p.Pointer != "" {
+		loc += "#" + p.Pointer
+	}
+	if loc == "" {
+		loc = "campaign"
+	}
+	return fmt.Sprintf("%s %s: %s [%s]", loc, p.Reason, p.Detail, p.Rule)
+}
+
+// checkCounts are the campaign's counts. A count that could not be
+// determined (the campaign was refused before it) is null.
+type checkCounts struct {
+	Tasks            int  `json:"tasks"`
+	Runs             int  `json:"runs"`
+	Sessions         int  `json:"sessions"`
+	ResponsesValid   *int `json:"responses_valid"`
+	ResponsesFailed  *int `json:"responses_failed"`
+	ResponsesAbsent  *int `json:"responses_absent"`
+	Receipts         *int `json:"receipts"`
+	ReceiptsMissing  *int `json:"receipts_missing"`
+	StructuralIssues *int `json:"structural_findings"`
+}
+
+// checkReport is what `verdict check` prints, in sections. Each section is
+// deterministic (sorted, no times). New sections are added as fields and
+// written by writeText in their place.
+type checkReport struct {
+	Synthetic       bool                    `json:"synthetic"`
+	Campaign        string                  `json:"campaign"`
+	CampaignID      string                  `json:"campaign_id"`
+	Phase           campaign.Phase          `json:"phase"`
+	ContractVersion string                  `json:"contract_version"`
+	Admitted        bool                    `json:"admitted"`
+	Counts          *checkCounts            `json:"counts"`
+	Schemas         []campaign.SchemaDigest `json:"schemas"`
+	// Refusals are the strict loader's refusals (the campaign is refused).
+	Refusals []checkProblem `json:"refusals"`
+	// ScoredFailures are model answers refused by the strict loader: valid
+	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
+	ScoredFailures []checkProblem `json:"scored_failures"`
+	// Findings are the automatic structural findings of decoded answers.
+	Findings []scorer.Finding `json:"structural_findings"`
+	// Admission holds manifest admission, campaign ceilings and execution
+	// validity failures; any of them fails admission.
+	Admission []checkProblem `json:"admission"`
+}
+
+func buildCheckReport(fsys fs.FS, name string) *checkReport {
+	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
+		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{}}
+	if raw, err := fs.ReadFile(fsys, campaign.ManifestFile); err == nil {
+		if m, err := campaign.DecodeManifest(raw, campaign.ManifestFile); err == nil {
+			rep.Synthetic, rep.CampaignID, rep.Phase, rep.ContractVersion = m.Synthetic, m.CampaignID, m.Phase, m.ContractVersion
+			sessions := 0
+			for range m.Runs {
+				sessions += 3
+			}
+			rep.Counts = &checkCounts{Tasks: len(m.Tasks), Runs: len(m.Runs), Sessions: sessions}
+		}
+	}
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		for _, e := range flattenErrors(err) {
+			var ce *campaign.Error
+			if errors.As(e, &ce) {
+				rep.Refusals = append(rep.Refusals, problemOf(ce))
+			} else {
+				rep.Refusals = append(rep.Refusals, checkProblem{Reason: "error", Detail: e.Error()})
+			}
+		}
+		return rep
+	}
+	valid, failedN, absent, receipts, missing := 0, 0, 0, 0, 0
+	for _, s := range c.Sessions {
+		switch {
+		case s.Response != nil:
+			valid++
+		case s.Failure != nil:
+			failedN++
+			rep.ScoredFailures = append(rep.ScoredFailures, problemOf(s.Failure))
+		default:
+			absent++
+		}
+		if s.Receipt != nil {
+			receipts++
+		} else {
+			missing++
+		}
+	}
+	if f := scorer.ValidateCampaign(c); f != nil {
+		rep.Findings = f
+	}
+	n := len(rep.Findings)
+	rep.Counts.ResponsesValid, rep.Counts.ResponsesFailed, rep.Counts.ResponsesAbsent = &valid, &failedN, &absent
+	rep.Counts.Receipts, rep.Counts.ReceiptsMissing, rep.Counts.StructuralIssues = &receipts, &missing, &n
+	for _, e := range scorer.ManifestAdmission(c) {
+		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	for _, e := range scorer.CeilingFindings(c) {
+		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	for _, f := range scorer.ExecutionValidity(c).Findings {
+		rep.Admission = append(rep.Admission, problemOf(f.Error()))
+	}
+	rep.Admitted = len(rep.Admission) == 0
+	return rep
+}
+
+// flattenErrors unwraps errors.Join trees into their leaves, in order.
+func flattenErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+func (r *checkReport) summary() string {
+	if len(r.Refusals) > 0 {
+		return fmt.Sprintf("%d refusals", len(r.Refusals))
+	}
+	return fmt.Sprintf("%d admission failures", len(r.Admission))
+}
+
+func (r *checkReport) writeJSON(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func (r *checkReport) writeText(w io.Writer) error {
+	var b strings.Builder
+	if r.Synthetic {
+		b.WriteString("SYNTHETIC campaign: inert synthetic inputs, not a real experiment\n")
+	}
+	fmt.Fprintf(&b, "campaign %s (%s)", r.Campaign, orUnknown(r.CampaignID))
+	if r.Phase != "" {
+		fmt.Fprintf(&b, ", phase %s", r.Phase)
+	}
+	fmt.Fprintf(&b, "\ncontract version %s (this build: %s)\n", orUnknown(r.ContractVersion), campaign.ContractVersion)
+	if c := r.Counts; c != nil {
+		fmt.Fprintf(&b, "tasks %d, runs %d, sessions %d\n", c.Tasks, c.Runs, c.Sessions)
+		fmt.Fprintf(&b, "responses: %s valid, %s scored failures, %s absent; receipts: %s present, %s missing\n",
+			count(c.ResponsesValid), count(c.ResponsesFailed), count(c.ResponsesAbsent), count(c.Receipts), count(c.ReceiptsMissing))
+	} else {
+		b.WriteString("counts: unknown (the manifest was refused)\n")
+	}
+	b.WriteString("schemas (SHA-256):\n")
+	for _, s := range r.Schemas {
+		fmt.Fprintf(&b, "  %-14s %s\n", s.Name, s.SHA256)
+	}
+	section := func(title string, lines []string) {
+		fmt.Fprintf(&b, "%s: %d\n", title, len(lines))
+		for _, l := range lines {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	strs := func(ps []checkProblem) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = p.String()
+		}
+		return out
+	}
+	section("refusals", strs(r.Refusals))
+	section("scored failures (model answers refused by the strict loader, EVALUATOR-CONTROLS C16)", strs(r.ScoredFailures))
+	fl := make([]string, len(r.Findings))
+	for i, f := range r.Findings {
+		fl[i] = f.String()
+	}
+	section("structural findings", fl)
+	section("admission failures", strs(r.Admission))
+	switch {
+	case len(r.Refusals) > 0:
+		b.WriteString("result: REFUSED\n")
+	case !r.Admitted:
+		b.WriteString("result: NOT ADMITTED\n")
+	default:
+		b.WriteString("result: ADMITTED\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func count(n *int) string {
+	if n == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*n)
+}

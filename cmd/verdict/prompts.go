@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"verdict/campaign"
+)
+
+func init() { register(newPromptsCmd) }
+
+// promptJSON is one rendered prompt in `verdict prompts --format json`.
+type promptJSON struct {
+	Role   campaign.Role `json:"role"`
+	SHA256 string        `json:"sha256"`
+	Bytes  int           `json:"bytes"`
+	Text   string        `json:"text"`
+}
+
+// promptsOutput is the JSON report of `verdict prompts`.
+type promptsOutput struct {
+	Synthetic  bool         `json:"synthetic"`
+	Task       string       `json:"task"`
+	Repetition int          `json:"repetition"`
+	Prompts    []promptJSON `json:"prompts"`
+	Difference struct {
+		Parts      []campaign.PromptDifference `json:"parts"`
+		ExtraBytes int                         `json:"b_extra_bytes"`
+		AOnly      string                      `json:"a_only"`
+		BOnly      string                      `json:"b_only"`
+	} `json:"b_differs_from_a"`
+}
+
+// newPromptsCmd builds `verdict prompts CAMPAIGN --task ID [--repetition N] [--raw ROLE] [--format text|json]`.
+func newPromptsCmd(a *app) *cobra.Command {
+	var task, raw string
+	var rep int
+	c := &cobra.Command{
+		Use:   "prompts CAMPAIGN --task ID",
+		Short: "Exact rendered D, A and B prompt bytes, their SHA-256 and how B differs from A",
+		Long: `prompts renders the exact prompt bytes of the shared draft D and the
+reviews A and B of one repetition of a task (PROMPTS.md): the common
+instruction, the role's instruction, the common final-answer schema and —
+for B only — the reconciliation schema, then the labelled data blocks TASK,
+EVIDENCE_PACKET and (A, B) COMMON_DRAFT. It prints each prompt's bytes,
+SHA-256 and byte count, and the bytes by which B differs from A.
+--raw draft|review-a|review-b writes exactly one prompt's bytes and nothing
+else, so that its digest can be checked with any sha256 tool.`,
+		Args: cobra.ExactArgs(1),
+	}
+	format := formatFlag(c, "text", "json")
+	c.Flags().StringVar(&task, "task", "", "task ID (T<n>), required")
+	c.Flags().IntVar(&rep, "repetition", 1, "repetition number")
+	c.Flags().StringVar(&raw, "raw", "", "write only this role's exact prompt bytes: draft, review-a or review-b")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if task == "" {
+			return usagef("--task is required")
+		}
+		if raw != "" && raw != string(campaign.RoleDraft) && raw != string(campaign.RoleReviewA) && raw != string(campaign.RoleReviewB) {
+			return usagef("--raw %q: want draft, review-a or review-b", raw)
+		}
+		cam, err := loadAdmissionCampaign(args[0])
+		if err != nil {
+			for _, r := range admissionRefusalsOf(err) {
+				writeAdmissionRefusal(a.stdout, "", r)
+			}
+			return failed("campaign refused")
+		}
+		ps, err := campaign.RenderPrompts(cam, task, rep)
+		if err != nil {
+			fmt.Fprintln(a.stdout, err)
+			return failed("%v", err)
+		}
+		all := []campaign.RenderedPrompt{ps.Draft, ps.ReviewA, ps.ReviewB}
+		if raw != "" {
+			for _, p := range all {
+				if string(p.Role) == raw {
+					_, err := a.stdout.Write(p.Bytes)
+					return err
+				}
+			}
+		}
+		if *format == "json" {
+			var out promptsOutput
+			out.Synthetic, out.Task, out.Repetition = cam.Manifest.Synthetic, task, rep
+			for _, p := range all {
+				out.Prompts = append(out.Prompts, promptJSON{Role: p.Role, SHA256: p.SHA256, Bytes: p.Size, Text: string(p.Bytes)})
+			}
+			d := &out.Difference
+			d.Parts, d.ExtraBytes, d.AOnly, d.BOnly = ps.Differences, ps.ExtraBytes, string(ps.AOnly), string(ps.BOnly)
+			return admitJSON(a.stdout, out)
+		}
+		w := a.stdout
+		if cam.Manifest.Synthetic {
+			fmt.Fprintln(w, "SYNTHETIC campaign: prompts rendered from inert synthetic fixtures")
+		}
+		fmt.Fprintf(w, "task %s repetition %d\n", task, rep)
+		for _, p := range all {
+			fmt.Fprintf(w, "%s  sha256 %s  %d bytes\n", p.Role, p.SHA256, p.Size)
+		}
+		fmt.Fprintf(w, "B differs from A by %+d bytes; every data block is identical; differing parts:\n", ps.ExtraBytes)
+		for _, d := range ps.Differences {
+			fmt.Fprintf(w, "  %s: A %d bytes, B %d bytes\n", d.Part, d.ABytes, d.BBytes)
+		}
+		for _, p := range all {
+			fmt.Fprintf(w, "\n----- BEGIN %s PROMPT (%d bytes) -----\n", p.Role, p.Size)
+			w.Write(p.Bytes)
+			fmt.Fprintf(w, "----- END %s PROMPT -----\n", p.Role)
+		}
+		fmt.Fprintf(w, "\n----- BEGIN B-ONLY BYTES (%d) -----\n", len(ps.BOnly))
+		w.Write(ps.BOnly)
+		fmt.Fprintf(w, "----- END B-ONLY BYTES -----\n")
+		fmt.Fprintf(w, "----- BEGIN A-ONLY BYTES (%d) -----\n", len(ps.AOnly))
+		w.Write(ps.AOnly)
+		fmt.Fprintf(w, "----- END A-ONLY BYTES -----\n")
+		return nil
+	}
+	return c
+}

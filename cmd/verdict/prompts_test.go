@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPromptsCommand(t *testing.T) {
+	dir := newDiskCampaign(t).write(t)
+	code, out := runCmd(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	var res promptsOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Prompts) != 3 || !res.Synthetic {
+		t.Fatalf("%+v", res)
+	}
+	rb, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "prompts", "review-b.txt"))
+	rs, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "prompts", "reconciliation-schema.txt"))
+	for _, p := range res.Prompts {
+		// --raw writes exactly the bytes whose digest is reported.
+		c, raw := runCmd(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--raw", string(p.Role))
+		if c != 0 || hexOf([]byte(raw)) != p.SHA256 || len(raw) != p.Bytes || raw != p.Text {
+			t.Fatalf("%s: raw bytes do not match the reported digest", p.Role)
+		}
+		hasB := strings.Contains(p.Text, strings.TrimSpace(string(rb))) || strings.Contains(p.Text, strings.TrimSpace(string(rs)))
+		if hasB != (p.Role == "review-b") {
+			t.Fatalf("%s: B instruction or ledger rules present=%v", p.Role, hasB)
+		}
+	}
+	if res.Difference.ExtraBytes != res.Prompts[2].Bytes-res.Prompts[1].Bytes || len(res.Difference.Parts) != 2 {
+		t.Fatalf("%+v", res.Difference)
+	}
+	_, again := runCmd(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
+	if again != out {
+		t.Fatal("prompts output not deterministic")
+	}
+	if c, _ := runCmd(t, "prompts", dir, "--task", "T9"); c != 1 {
+		t.Fatalf("unknown task exit %d", c)
+	}
+	if c, _ := runCmd(t, "prompts", dir); c != 2 {
+		t.Fatalf("missing --task exit %d", c)
+	}
+}
