@@ -16,6 +16,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/tui/styles"
 )
 
 // Signer is who signs a frozen sheet, as the freeze screen shows it.
@@ -713,11 +714,36 @@ func (r *rater) fieldRow(f adjudication.Field) string {
 
 // fieldDetail renders what the rater must judge for field f.
 func (r *rater) fieldDetail(f adjudication.Field) []string {
+	out := fieldContext(r.c.Styles, r.curItem(), f)
 	st := r.c.Styles
-	it := r.curItem()
+	if f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty {
+		if g, _, ok := r.value(adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target}); ok {
+			out = append(out, st.Finding.Render("oracle defect flagged: ")+g.Note)
+		}
+	}
+	if g, _, ok := r.value(f); ok && g.Note != "" {
+		out = append(out, st.Muted.Render("note: ")+g.Note)
+	}
+	return out
+}
+
+// fieldContext renders what a grader must judge for field f of item it:
+// the obligation (text, criticality, accepted alternatives, required
+// verification), claim, citation, exclusion or completeness question.
+func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []string {
 	var out []string
 	add := func(s string) { out = append(out, s) }
 	switch f.Kind {
+	case adjudication.KindOracleDefect:
+		for _, o := range it.Obligations {
+			if o.ID == f.Target {
+				add(st.Header.Render("Oracle defect on truth obligation "+o.ID) + " (EVALUATOR-CONTROLS C22) · is the obligation itself defective?")
+				add(o.Text)
+				if o.SourceJustification != "" {
+					add("source justification: " + o.SourceJustification)
+				}
+			}
+		}
 	case adjudication.KindObligation, adjudication.KindUncertainty:
 		for _, o := range it.Obligations {
 			if o.ID != f.Target {
@@ -743,9 +769,6 @@ func (r *rater) fieldDetail(f adjudication.Field) []string {
 				add("justified exclusions: " + strings.Join(o.JustifiedExclusions, " · "))
 			}
 			add(st.Muted.Render("evidence " + idList(o.EvidenceIDs)))
-			if g, _, ok := r.value(adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: o.ID}); ok {
-				add(st.Finding.Render("oracle defect flagged: ") + g.Note)
-			}
 		}
 	case adjudication.KindClaim, adjudication.KindClaimCritical:
 		for _, c := range it.Final.Claims {
@@ -786,9 +809,6 @@ func (r *rater) fieldDetail(f adjudication.Field) []string {
 		add(st.Header.Render("Completeness") + " · does the answer claim a completeness it does not have?")
 		add(fmt.Sprintf("%d claims · %d actions · %d verifications · %d uncertainties · %d exclusions · %d citations",
 			len(it.Final.Claims), len(it.Final.ImplementationPlan), len(it.Final.VerificationPlan), len(it.Final.Uncertainties), len(it.Final.Exclusions), len(it.Final.Citations)))
-	}
-	if g, _, ok := r.value(f); ok && g.Note != "" {
-		add(st.Muted.Render("note: ") + g.Note)
 	}
 	return out
 }

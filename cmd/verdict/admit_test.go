@@ -27,10 +27,10 @@ type diskCampaign struct {
 	Responses map[string][]byte
 }
 
-func hexOf(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
-func strp(s string) *string { return &s }
-func boolp(b bool) *bool    { return &b }
-func i64p(n int64) *int64   { return &n }
+func admHex(b []byte) string  { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+func admStr(s string) *string { return &s }
+func admBool(b bool) *bool    { return &b }
+func admI64(n int64) *int64   { return &n }
 
 const minimalFinal = `{"claims":[],"implementation_plan":[],"verification_plan":[],"uncertainties":[{"id":"U1","missing_information":"SYNTHETIC missing fact","consequence":"SYNTHETIC consequence","verification_step":"SYNTHETIC step"}],"exclusions":[],"citations":[]}`
 
@@ -40,14 +40,14 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 	d := &diskCampaign{Files: map[string][]byte{}, Receipts: map[string]*campaign.Receipt{}, Responses: map[string][]byte{}}
 	d.Manifest = campaign.Manifest{
 		ContractVersion: campaign.ContractVersion, Synthetic: true, CampaignID: "synthetic-admission-controls",
-		Phase: campaign.PhaseEvaluation, Seed: hexOf([]byte("SYNTHETIC seed")),
-		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: hexOf([]byte("SYNTHETIC contract"))}},
+		Phase: campaign.PhaseEvaluation, Seed: admHex([]byte("SYNTHETIC seed")),
+		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: admHex([]byte("SYNTHETIC contract"))}},
 		ResponseSchemaSHA256: campaign.ResponseSchemaSHA256(),
 		Execution: campaign.Execution{
-			ConsumerVersion: strp("SYNTHETIC consumer"), ExecutableSHA256: strp(hexOf([]byte("SYNTHETIC executable"))),
-			Model: strp("synthetic-model"), ModelSnapshot: strp("synthetic-model-snapshot"), ReasoningEffort: strp("medium"),
-			Tokenizer: strp("synthetic-tokenizer"), Host: strp("SYNTHETIC host"), PermissionPolicy: strp("no-tools-no-mcp"),
-			PriceCard: &card, TariffVerified: boolp(true), ReservationEnforced: boolp(true), OracleFrozen: boolp(true),
+			ConsumerVersion: admStr("SYNTHETIC consumer"), ExecutableSHA256: admStr(admHex([]byte("SYNTHETIC executable"))),
+			Model: admStr("synthetic-model"), ModelSnapshot: admStr("synthetic-model-snapshot"), ReasoningEffort: admStr("medium"),
+			Tokenizer: admStr("synthetic-tokenizer"), Host: admStr("SYNTHETIC host"), PermissionPolicy: admStr("no-tools-no-mcp"),
+			PriceCard: &card, TariffVerified: admBool(true), ReservationEnforced: admBool(true), OracleFrozen: admBool(true),
 		},
 		Prompts: campaign.PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review-a.txt",
 			ReviewB: "prompts/review-b.txt", FinalSchema: "prompts/final-schema.txt", ReconciliationSchema: "prompts/reconciliation-schema.txt"},
@@ -76,7 +76,7 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 		p := campaign.Packet{Task: id}
 		for k := range 6 {
 			p.Items = append(p.Items, campaign.EvidenceItem{ID: fmt.Sprintf("E%d", k+1), Repository: repo, Commit: strings.Repeat("c", 40),
-				Path: src, StartLine: k + 1, EndLine: k + 1, FileSHA256: hexOf(file), Excerpt: lines[k]})
+				Path: src, StartLine: k + 1, EndLine: k + 1, FileSHA256: admHex(file), Excerpt: lines[k]})
 		}
 		pb, _ := json.Marshal(p)
 		packetBytes[id] = pb
@@ -111,14 +111,14 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 				clock += sp[3]*1_000_000_000 + 10_000_000_000
 				d.Receipts[ids[j]] = &campaign.Receipt{
 					SessionID: ids[j], RequestID: "R" + ids[j][1:], Role: role, Task: te.ID, Repetition: rep, Status: campaign.StatusResponse,
-					StartedUTC: strp("2026-09-06T10:00:00Z"), EndedUTC: strp("2026-09-06T10:01:00Z"),
-					StartMonotonicNS: i64p(start), EndMonotonicNS: i64p(start + sp[3]*1_000_000_000),
-					InputSHA256: strp(hexOf([]byte("in" + ids[j]))), InputBytes: i64p(1000),
-					OutputSHA256: strp(hexOf([]byte("out" + ids[j]))), OutputBytes: i64p(500),
+					StartedUTC: admStr("2026-09-06T10:00:00Z"), EndedUTC: admStr("2026-09-06T10:01:00Z"),
+					StartMonotonicNS: admI64(start), EndMonotonicNS: admI64(start + sp[3]*1_000_000_000),
+					InputSHA256: admStr(admHex([]byte("in" + ids[j]))), InputBytes: admI64(1000),
+					OutputSHA256: admStr(admHex([]byte("out" + ids[j]))), OutputBytes: admI64(500),
 					Meter:       &campaign.Meter{InputTokens: sp[0], CachedInputTokens: sp[1], OutputTokens: sp[2], InputIncludesCached: true, OutputIncludesReasoning: true},
-					PriceCardID: strp(card.ID), ValidationNS: 1_000_000_000, AssemblyNS: 500_000_000,
-					Model: strp("synthetic-model"), PermissionPolicy: strp("no-tools-no-mcp"),
-					TaskSHA256: strp(hexOf(taskText[te.ID])), PacketSHA256: strp(hexOf(packetBytes[te.ID])),
+					PriceCardID: admStr(card.ID), ValidationNS: 1_000_000_000, AssemblyNS: 500_000_000,
+					Model: admStr("synthetic-model"), PermissionPolicy: admStr("no-tools-no-mcp"),
+					TaskSHA256: admStr(admHex(taskText[te.ID])), PacketSHA256: admStr(admHex(packetBytes[te.ID])),
 				}
 				recon := "null"
 				if role == campaign.RoleReviewB {
@@ -184,7 +184,7 @@ func (d *diskCampaign) write(t *testing.T) string {
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		m.Files = append(m.Files, campaign.FileDigest{Path: p, SHA256: hexOf(files[p])})
+		m.Files = append(m.Files, campaign.FileDigest{Path: p, SHA256: admHex(files[p])})
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -201,7 +201,7 @@ func (d *diskCampaign) write(t *testing.T) string {
 }
 
 // runCmd runs the verdict command line capturing stdout.
-func runCmd(t *testing.T, args ...string) (int, string) {
+func admRun(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	old := os.Stdout
 	r, w, err := os.Pipe()
@@ -224,7 +224,7 @@ func runCmd(t *testing.T, args ...string) (int, string) {
 // admitJSONOut runs `verdict admit DIR --format json [extra...]` and decodes it.
 func admitJSONOut(t *testing.T, dir string, extra ...string) (int, map[string]any, string) {
 	t.Helper()
-	code, out := runCmd(t, append([]string{"admit", dir, "--format", "json"}, extra...)...)
+	code, out := admRun(t, append([]string{"admit", dir, "--format", "json"}, extra...)...)
 	var m map[string]any
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
@@ -239,11 +239,11 @@ func TestAdmitPassingCampaign(t *testing.T) {
 	if code != 0 || adm["admitted"] != true {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	_, again := runCmd(t, "admit", dir, "--format", "json")
+	_, again := admRun(t, "admit", dir, "--format", "json")
 	if again != out {
 		t.Fatal("admit --format json is not byte-identical across runs")
 	}
-	code, text := runCmd(t, "admit", dir)
+	code, text := admRun(t, "admit", dir)
 	if code != 0 || !strings.HasPrefix(text, "SYNTHETIC") || !strings.Contains(text, "increased cost by 6.58%") {
 		t.Fatalf("exit %d\n%s", code, text)
 	}
@@ -264,17 +264,17 @@ func TestAdmitControlsThroughCommandLine(t *testing.T) {
 			d.Responses[id] = nil
 		}, "validity", string(scorer.ReasonMissingTerminalReceipt)},
 		{"C17 changed model identity", func(d *diskCampaign) {
-			d.Receipts[d.session("T3", 2, campaign.RoleReviewA)].Model = strp("other-model")
+			d.Receipts[d.session("T3", 2, campaign.RoleReviewA)].Model = admStr("other-model")
 		}, "validity", string(scorer.ReasonWrongModel)},
 		{"C17 changed permission identity", func(d *diskCampaign) {
-			d.Receipts[d.session("T3", 2, campaign.RoleReviewA)].PermissionPolicy = strp("shell-allowed")
+			d.Receipts[d.session("T3", 2, campaign.RoleReviewA)].PermissionPolicy = admStr("shell-allowed")
 		}, "validity", string(scorer.ReasonWrongPermissions)},
 		{"C17 leaked arm state", func(d *diskCampaign) { d.Receipts[d.session("T3", 2, campaign.RoleReviewB)].ArmStateLeaked = true }, "validity", string(scorer.ReasonArmStateLeaked)},
 		{"C16 timeout relabelled as infrastructure", func(d *diskCampaign) {
 			id := d.session("T4", 1, campaign.RoleReviewB)
 			r := d.Receipts[id]
 			k := campaign.ErrorInfrastructure
-			r.Status, r.ErrorKind, r.InfrastructureInvalid = campaign.StatusError, &k, strp("platform_outage")
+			r.Status, r.ErrorKind, r.InfrastructureInvalid = campaign.StatusError, &k, admStr("platform_outage")
 			*r.EndMonotonicNS = *r.StartMonotonicNS + scorer.SessionMaxNS
 			d.Responses[id] = nil
 		}, "validity", string(scorer.ReasonTimeoutRelabelled)},
@@ -295,7 +295,7 @@ func TestAdmitControlsThroughCommandLine(t *testing.T) {
 			d.Receipts[d.session("T7", 2, campaign.RoleDraft)].RequestID = d.Receipts[d.session("T7", 1, campaign.RoleDraft)].RequestID
 		}, "gate", string(scorer.ReasonSharedDraftBilledTwice)},
 		{"C18 missing tariff", func(d *diskCampaign) { d.Manifest.Execution.TariffVerified = nil }, "identity", "execution.tariff_verified"},
-		{"C18 reservation not enforced", func(d *diskCampaign) { d.Manifest.Execution.ReservationEnforced = boolp(false) }, "identity", "execution.reservation_enforced"},
+		{"C18 reservation not enforced", func(d *diskCampaign) { d.Manifest.Execution.ReservationEnforced = admBool(false) }, "identity", "execution.reservation_enforced"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.control, func(t *testing.T) {
@@ -312,17 +312,17 @@ func TestAdmitControlsThroughCommandLine(t *testing.T) {
 			var got []string
 			switch tc.where {
 			case "validity":
-				for _, f := range asList(adm["execution_validity"].(map[string]any)["findings"]) {
+				for _, f := range admList(adm["execution_validity"].(map[string]any)["findings"]) {
 					got = append(got, f.(map[string]any)["reason"].(string))
 				}
 			case "gate":
-				for _, g := range asList(adm["cost_time_gates"]) {
+				for _, g := range admList(adm["cost_time_gates"]) {
 					if g.(map[string]any)["pass"] == false {
 						got = append(got, g.(map[string]any)["reason"].(string))
 					}
 				}
 			case "identity":
-				for _, s := range asList(adm["missing_identities"]) {
+				for _, s := range admList(adm["missing_identities"]) {
 					got = append(got, s.(string))
 				}
 				nd := adm["next_dispatch"].(map[string]any)
@@ -337,7 +337,7 @@ func TestAdmitControlsThroughCommandLine(t *testing.T) {
 	}
 }
 
-func asList(v any) []any {
+func admList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
@@ -359,7 +359,7 @@ func TestAdmitFailedSharedDraftIsValidFailure(t *testing.T) {
 	code, m, out := admitJSONOut(t, d.write(t))
 	adm := m["admission"].(map[string]any)
 	v := adm["execution_validity"].(map[string]any)
-	if adm["admitted"] != true || v["valid"] != true || len(asList(v["scored_failures"])) != 3 {
+	if adm["admitted"] != true || v["valid"] != true || len(admList(v["scored_failures"])) != 3 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	if pb := adm["physical_billing"].(map[string]any); pb["sessions"].(float64) != 70 {
@@ -379,7 +379,7 @@ func TestAdmitPlanReplayC18(t *testing.T) {
 	pf := filepath.Join(t.TempDir(), "plan.json")
 	os.WriteFile(pf, []byte(plan), 0o644)
 	code, m, out := admitJSONOut(t, dir, "--plan", pf)
-	ds := asList(m["replay"].(map[string]any)["decisions"])
+	ds := admList(m["replay"].(map[string]any)["decisions"])
 	if code != 1 || len(ds) != 2 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -391,12 +391,12 @@ func TestAdmitPlanReplayC18(t *testing.T) {
 	}
 	// Just below: prior 46 admits both.
 	os.WriteFile(pf, []byte(strings.Replace(plan, `"sessions":47`, `"sessions":46`, 1)), 0o644)
-	if code, out := runCmd(t, "admit", dir, "--plan", pf); code != 0 || !strings.Contains(out, "2 admitted, 0 refused") {
+	if code, out := admRun(t, "admit", dir, "--plan", pf); code != 0 || !strings.Contains(out, "2 admitted, 0 refused") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	// A malformed plan is refused with its reason code.
 	os.WriteFile(pf, []byte(`{"format":"verdict-admission-plan/1"}`), 0o644)
-	if code, out := runCmd(t, "admit", dir, "--plan", pf); code != 1 || !strings.Contains(out, string(scorer.ReasonPlanMalformed)) {
+	if code, out := admRun(t, "admit", dir, "--plan", pf); code != 1 || !strings.Contains(out, string(scorer.ReasonPlanMalformed)) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
@@ -416,7 +416,7 @@ func TestAdmitLiveManifestRefused(t *testing.T) {
 	}
 	pf := filepath.Join(t.TempDir(), "plan.json")
 	os.WriteFile(pf, []byte(`{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},"dispatches":[{"id":"P1","task":"T1","repetition":1,"role":"draft","replacement":false}]}`), 0o644)
-	code, out := runCmd(t, "admit", live, "--plan", pf)
+	code, out := admRun(t, "admit", live, "--plan", pf)
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestPromptsCommand(t *testing.T) {
 	dir := newDiskCampaign(t).write(t)
-	code, out := runCmd(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
+	code, out := admRun(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -25,8 +25,8 @@ func TestPromptsCommand(t *testing.T) {
 	rs, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "prompts", "reconciliation-schema.txt"))
 	for _, p := range res.Prompts {
 		// --raw writes exactly the bytes whose digest is reported.
-		c, raw := runCmd(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--raw", string(p.Role))
-		if c != 0 || hexOf([]byte(raw)) != p.SHA256 || len(raw) != p.Bytes || raw != p.Text {
+		c, raw := admRun(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--raw", string(p.Role))
+		if c != 0 || admHex([]byte(raw)) != p.SHA256 || len(raw) != p.Bytes || raw != p.Text {
 			t.Fatalf("%s: raw bytes do not match the reported digest", p.Role)
 		}
 		hasB := strings.Contains(p.Text, strings.TrimSpace(string(rb))) || strings.Contains(p.Text, strings.TrimSpace(string(rs)))
@@ -37,14 +37,14 @@ func TestPromptsCommand(t *testing.T) {
 	if res.Difference.ExtraBytes != res.Prompts[2].Bytes-res.Prompts[1].Bytes || len(res.Difference.Parts) != 2 {
 		t.Fatalf("%+v", res.Difference)
 	}
-	_, again := runCmd(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
+	_, again := admRun(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
 	if again != out {
 		t.Fatal("prompts output not deterministic")
 	}
-	if c, _ := runCmd(t, "prompts", dir, "--task", "T9"); c != 1 {
+	if c, _ := admRun(t, "prompts", dir, "--task", "T9"); c != 1 {
 		t.Fatalf("unknown task exit %d", c)
 	}
-	if c, _ := runCmd(t, "prompts", dir); c != 2 {
+	if c, _ := admRun(t, "prompts", dir); c != 2 {
 		t.Fatalf("missing --task exit %d", c)
 	}
 }

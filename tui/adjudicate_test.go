@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"verdict/adjudication"
+)
+
+// testCheck is the resolution rule the adjudication package enforces: a
+// value neither rating chose, and a confirmed oracle defect, need a note.
+func testCheck(d Dispute, final, note string) error {
+	if d.Field.Kind == adjudication.KindOracleDefect {
+		if final == adjudication.ValueDefective && note == "" {
+			return errors.New("note-required")
+		}
+		return nil
+	}
+	if !slices.Contains(adjudication.AllowedValues(d.Field.Kind), final) {
+		return errors.New("bad value")
+	}
+	if final != d.Values[0] && final != d.Values[1] && note == "" {
+		return errors.New("note-required")
+	}
+	return nil
+}
+
+type adjEnv struct {
+	mu     sync.Mutex
+	signed [][]Decision
+}
+
+func (e *adjEnv) input() AdjudicateInput {
+	b := synthBundle(2)
+	it := b.Items[0].ID
+	return AdjudicateInput{
+		Bundle: b,
+		Disputes: []Dispute{
+			{Field: adjudication.Field{Item: it, Kind: adjudication.KindObligation, Target: "O1"}, Values: [2]string{"addressed", "not_addressed"}, Notes: [2]string{"", "the frame rule is not stated"}},
+			{Field: adjudication.Field{Item: it, Kind: adjudication.KindUncertainty, Target: "O3"}, Values: [2]string{"credited", "not_credited"}},
+			{Field: adjudication.Field{Item: it, Kind: adjudication.KindCitation, Target: "K2"}, Values: [2]string{"supports", "does_not_support"}},
+			{Field: adjudication.Field{Item: it, Kind: adjudication.KindOracleDefect, Target: "O2"}, Values: [2]string{"defective", ""}, Notes: [2]string{"O2 names a path the packet never shows", ""}},
+		},
+		Check:  testCheck,
+		Signer: Signer{Name: "adjudicator-1", Fingerprint: "SHA256:synthetic"},
+		Sign: func(ds []Decision) (string, error) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			e.signed = append(e.signed, ds)
+			return "adjudication.json", nil
+		},
+	}
+}
+
+func newTestAdjudicator(e *adjEnv, w, h int) (tea.Model, *adjudicator) {
+	m := NewAdjudicateModel(e.input(), testOptions(w, h))
+	return m, m.(*root).child.(*adjudicator)
+}
+
+func TestAdjudicateGolden(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, tc := range []struct {
+			name string
+			keys []string
+		}{
+			{"start", nil},
+			{"other", []string{"v"}},
+			{"note", []string{"j", "v", "3", "w"}},
+			{"oracle", []string{"k"}},
+			{"evidence", []string{"e"}},
+			{"sign_refused", []string{"S"}},
+			{"signed", []string{"1", "2", "v", "3", "n", "e", "w", "enter", "1", "1", "S", "y"}},
+			{"help", []string{"?"}},
+		} {
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
+				m, _ := newTestAdjudicator(&adjEnv{}, sz.w, sz.h)
+				m = press(m, tc.keys...)
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
+}
+
+func TestAdjudicateBindings(t *testing.T) {
+	e := &adjEnv{}
+	m, a := newTestAdjudicator(e, 80, 24)
+	s := screen(m)
+	for _, w := range []string{"first rating", "second rating", "the frame rule is not stated"} {
+		if !strings.Contains(s, w) {
+			t.Fatalf("missing %q:\n%s", w, s)
+		}
+	}
+	// 1 takes the first rating and advances to the next open dispute.
+	m = press(m, "1")
+	if a.decisions[0] == nil || a.decisions[0].Final != "addressed" || a.cur != 1 {
+		t.Fatalf("1: %+v cur %d", a.decisions[0], a.cur)
+	}
+	// 2 takes the second rating.
+	m = press(m, "2")
+	if a.decisions[1].Final != "not_credited" || a.cur != 2 {
+		t.Fatalf("2: %+v", a.decisions[1])
+	}
+	// v opens the other-value chooser; 3 is disabled for a citation (two values).
+	m = press(m, "v")
+	if a.screen != adjOther || a.keys.Values[2].Enabled() {
+		t.Fatal("v")
+	}
+	m = press(m, "esc")
+	if a.screen != adjMain {
+		t.Fatal("esc from chooser")
+	}
+	// k/up and j/down move; tab goes to the next open dispute.
+	m = press(m, "k")
+	if a.cur != 1 {
+		t.Fatalf("k: %d", a.cur)
+	}
+	m = press(m, "j", "down", "up")
+	if a.cur != 2 {
+		t.Fatalf("j down up: %d", a.cur)
+	}
+	m = press(m, "tab")
+	if a.cur != 3 {
+		t.Fatalf("tab: %d", a.cur)
+	}
+	// On the oracle-defect dispute, 1 confirms the defect with the first
+	// rating's reason; m edits the note.
+	m = press(m, "1")
+	if a.decisions[3].Final != "defective" || a.decisions[3].Note == "" {
+		t.Fatalf("oracle: %+v", a.decisions[3])
+	}
+	m = press(m, "tab") // back to the citation (2)
+	if a.cur != 2 {
+		t.Fatalf("tab to open: %d", a.cur)
+	}
+	// Evidence for K2 shows E2 line 20 cited.
+	m = press(m, "e")
+	if a.screen != adjEvidence || !strings.Contains(screen(m), "▶20 │") {
+		t.Fatalf("e:\n%s", screen(m))
+	}
+	m = press(m, "esc")
+	// Signing is refused while a dispute is open.
+	m = press(m, "S")
+	if a.keys.Confirm.Enabled() || !strings.Contains(screen(m), "Refused: 1 disputes are open") {
+		t.Fatalf("S:\n%s", screen(m))
+	}
+	m = press(m, "y", "esc")
+	// A value outside both ratings needs a note: v 1 on O1... here K2:
+	// both values are ratings, so go to O1 and pick not_addressed's other.
+	m = press(m, "k", "k") // cur 0 (O1)
+	m = press(m, "m")
+	if a.screen != adjNote {
+		t.Fatal("m on a resolved dispute")
+	}
+	m = press(m, "o", "k", "enter")
+	if a.decisions[0].Note != "ok" {
+		t.Fatalf("note: %+v", a.decisions[0])
+	}
+	// The remaining open dispute: K2; choose it, then sign.
+	m = press(m, "tab", "2")
+	if a.resolved() != 4 {
+		t.Fatalf("resolved %d", a.resolved())
+	}
+	m = press(m, "S", "y")
+	if len(e.signed) != 1 || len(e.signed[0]) != 4 || !a.signed {
+		t.Fatalf("signed %v", e.signed)
+	}
+	m = press(m, "esc", "?")
+	if !strings.Contains(screen(m), "next open") && !a.signed {
+		t.Fatal("help")
+	}
+	if _, quit := sendKey(m, "q"); !quit {
+		t.Fatal("q")
+	}
+}
+
+func TestAdjudicateOtherValueNeedsNote(t *testing.T) {
+	e := &adjEnv{}
+	in := e.input()
+	in.Disputes = in.Disputes[1:2] // O3 uncertainty: credited vs not_credited
+	m := NewAdjudicateModel(in, testOptions(80, 24))
+	a := m.(*root).child.(*adjudicator)
+	m = press(m, "v", "3") // falsely_resolved: neither rating
+	if a.screen != adjNote || a.decisions[0] != nil {
+		t.Fatal("other value accepted without a note")
+	}
+	m = press(m, "enter")
+	if a.decisions[0] != nil || !a.statusErr {
+		t.Fatal("empty note accepted")
+	}
+	_ = press(m, "w", "h", "y", "enter")
+	if a.decisions[0] == nil || a.decisions[0].Final != "falsely_resolved" || a.decisions[0].Note != "why" {
+		t.Fatalf("decision %+v", a.decisions[0])
+	}
+}
+
+// TestFlowAdjudicateDispute resolves every dispute and signs in a running
+// program.
+func TestFlowAdjudicateDispute(t *testing.T) {
+	e := &adjEnv{}
+	tm := teatest.NewTestModel(t, NewAdjudicateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
+	typeKeys(tm, "2", "1", "v", "2", "1", "S", "y")
+	waitUntil(t, "signature", func() bool { e.mu.Lock(); defer e.mu.Unlock(); return len(e.signed) == 1 })
+	typeKeys(tm, "q")
+	a := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
+	res := a.result()
+	if !res.Signed || res.Resolved != 4 || res.Decisions[0].Final != "not_addressed" || res.Decisions[2].Final != "does_not_support" {
+		t.Fatalf("result %+v", res)
+	}
+	if s := screen(newRoot(a.c, a, a.title, a.statusLine)); !strings.Contains(s, "Signed: adjudication.json") || strings.Contains(s, "rater-1") {
+		t.Fatalf("final screen:\n%s", s)
+	}
+}
