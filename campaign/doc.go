@@ -17,4 +17,23 @@
 //
 // Refusals are *Error values carrying a Reason, the file, a JSON pointer and
 // the contract rule; match them with errors.Is(err, ReasonX).
+//
+// Strict loading has three layers. The strict JSON layer (parseStrict, on
+// go-json-experiment's jsontext) refuses a byte order mark, duplicate keys,
+// invalid UTF-8, lone surrogates, trailing data, nesting deeper than
+// MaxDepth and numbers that are non-finite, out of int64 range, negative
+// zero or non-integer. The embedded JSON Schema (draft 2020-12, compiled
+// with santhosh-tekuri/jsonschema) then checks keys, types, enums, ID
+// patterns, digests and array bounds; each schema error is mapped to a
+// Reason by its keyword and $defs entry. Last, Go rules check what a schema
+// cannot say: trimmed text, duplicate IDs within a type, path segments,
+// line order and the role-dependent reconciliation rule. DecodeManifest,
+// DecodePacket, DecodeTruth, DecodeResponse and DecodeReceipt return the
+// first refusal of one file; Load returns every refusal of a campaign.
+//
+// A malformed model answer is not a refusal: Load keeps it as
+// Session.Failure, a valid scored failure (EVALUATOR-CONTROLS C16).
+//
+// The on-disk format with one example of each file kind is documented in
+// docs/campaign-format.md; a test decodes every example there.
 package campaign
