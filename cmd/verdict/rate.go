@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/crypto/ssh"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -15,76 +18,109 @@ import (
 
 func init() { register(newRateCmd) }
 
-// rateFlags are the rater's identity and files (flags or config keys
-// rate.journal, rater.name, rater.key; env VERDICT_RATER_NAME, ...).
-type rateFlags struct {
-	journal, name, key string
-}
-
 func newRateCmd(a *app) *cobra.Command {
-	var f rateFlags
+	var journal, out string
+	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "rate BUNDLE",
+		Use:   "rate BUNDLE [--journal FILE] [--key KEYFILE --name NAME] [--out SHEET.json]",
 		Short: "Grade a rater bundle in the terminal UI (rater mode)",
 		Long: `rate opens the rater's terminal UI on BUNDLE. Every grade is appended to
-the journal (--journal, default BUNDLE with the extension .journal.jsonl)
+the journal (--journal, default: BUNDLE with the extension .journal.jsonl)
 and fsync'd before the screen shows it as saved; starting again resumes at
-the first ungraded field. When every field is graded, F freezes the journal
-into a rating sheet signed with --key as --name.`,
+the first ungraded field. When every field is graded, F shows the freeze
+screen; y freezes the journal into a rating sheet (--out, default:
+sheet-NAME.json beside the bundle) signed with --key as --name (namespace
+verdict-rating). Without --key and --name, grading works and freezing is
+refused. q or ctrl+c leaves at any time: every saved grade is on disk.
+
+A bad bundle, an unreadable key or a journal that another rate holds is
+reported in one line and changes nothing on disk.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			f.fill(a, args[0])
-			b, _, err := blinding.LoadBundle(args[0])
-			if err != nil {
-				return failed("%s", describe(err))
-			}
-			j, err := adjudication.Open(f.journal, b)
-			if err != nil {
-				return failed("%s", describe(err))
-			}
-			defer j.Close()
-			in := tui.RateInput{Bundle: b, Journal: j, Signer: tui.Signer{Name: f.name}}
-			if err := wireFreeze(&in, args[0], f); err != nil {
-				return failed("%s", describe(err))
-			}
-			res, err := tui.Rate(cmd.Context(), in, tui.Options{})
-			if err != nil && err != context.Canceled {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "%d/%d fields graded; journal %s\n", res.Graded, res.Total, f.journal)
-			if res.Frozen {
-				fmt.Fprintf(a.stdout, "frozen and signed: %s\n", res.Sheet)
-			}
-			return nil
-		},
 	}
-	c.Flags().StringVar(&f.journal, "journal", "", "grade journal (default: BUNDLE with extension .journal.jsonl)")
-	c.Flags().StringVar(&f.name, "name", "", "rater name that signs the sheet (config rater.name)")
-	c.Flags().StringVar(&f.key, "key", "", "SSH private key that signs the sheet (config rater.key)")
+	c.Flags().StringVar(&journal, "journal", "", "grade journal (default: BUNDLE with extension .journal.jsonl)")
+	c.Flags().StringVar(&out, "out", "", "sheet file written when freezing (default: sheet-NAME.json beside the bundle)")
+	addSigningFlags(c, &sf, string(adjudication.RoleRater))
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		bundlePath := args[0]
+		if sf.key == "" {
+			sf.key = a.cfg.GetString("key")
+		}
+		if sf.name == "" {
+			sf.name = a.cfg.GetString("name")
+		}
+		if journal == "" {
+			journal = strings.TrimSuffix(bundlePath, filepath.Ext(bundlePath)) + ".journal.jsonl"
+		}
+		// Everything that can refuse is checked before the journal is
+		// created, so that a refusal changes nothing on disk.
+		b, digest, err := blinding.LoadBundle(bundlePath)
+		if err != nil {
+			return refusal(a, err)
+		}
+		var key ssh.Signer
+		if sf.key != "" {
+			if sf.name == "" {
+				return usagef("--key needs --name (the allowed_signers principal)")
+			}
+			if key, err = adjudication.LoadKey(sf.key); err != nil {
+				return refusal(a, err)
+			}
+		}
+		if out == "" && sf.name != "" {
+			out = filepath.Join(filepath.Dir(bundlePath), "sheet-"+sf.name+".json")
+		}
+		if out != "" {
+			if _, err := os.Stat(out); err == nil {
+				return refusal(a, fmt.Errorf("%s exists: this bundle's sheet is already frozen", out))
+			}
+		}
+		j, err := adjudication.Open(journal, b)
+		if err != nil {
+			if adjudication.ErrLocked(err) {
+				fmt.Fprintln(a.stdout, "REFUSED: "+err.Error()+" (another verdict rate has this journal open)")
+				return failed("journal-locked")
+			}
+			return refusal(a, err)
+		}
+		defer j.Close()
+		in := tui.RateInput{Bundle: b, Journal: j, Signer: tui.Signer{Name: sf.name}, Meaning: adjudication.SheetMeaning}
+		if key != nil {
+			in.Signer.Fingerprint = adjudication.Fingerprint(key.PublicKey())
+			in.Freeze = func() (string, error) {
+				at, err := sf.resolve(a)
+				if err != nil {
+					return "", err
+				}
+				jb, err := os.ReadFile(journal)
+				if err != nil {
+					return "", err
+				}
+				sheet, err := adjudication.NewSheet(b, digest, blinding.Digest(jb), j.State(), sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
+				if err != nil {
+					return "", err
+				}
+				data, sig, err := adjudication.SignRecord(sheet, key, adjudication.NamespaceRating)
+				if err != nil {
+					return "", err
+				}
+				if err := writeSignedRecord(out, data, sig); err != nil {
+					return "", err
+				}
+				return out + " (sha256 " + blinding.Digest(data)[:16] + "…, signature " + filepath.Base(out) + ".sig)", nil
+			}
+		}
+		res, err := tui.Rate(cmd.Context(), in, tui.Options{})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		if b.Synthetic {
+			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+		}
+		fmt.Fprintf(a.stdout, "%d/%d fields graded; journal %s\n", res.Graded, res.Total, journal)
+		if res.Frozen {
+			fmt.Fprintf(a.stdout, "frozen and signed: %s\n", res.Sheet)
+		}
+		return nil
+	}
 	return c
-}
-
-// fill completes the flags from the configuration and defaults.
-func (f *rateFlags) fill(a *app, bundle string) {
-	if f.name == "" {
-		f.name = a.cfg.GetString("rater.name")
-	}
-	if f.key == "" {
-		f.key = a.cfg.GetString("rater.key")
-	}
-	if f.journal == "" {
-		f.journal = a.cfg.GetString("rate.journal")
-	}
-	if f.journal == "" {
-		f.journal = strings.TrimSuffix(bundle, filepath.Ext(bundle)) + ".journal.jsonl"
-	}
-}
-
-// describe turns an error into one clear line (the refusal's file,
-// pointer, reason and rule), never a stack trace.
-func describe(err error) string {
-	if adjudication.ErrLocked(err) {
-		return err.Error() + " (another verdict rate has this journal open; close it first)"
-	}
-	return err.Error()
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"verdict/campaign"
+	"verdict/scorer"
+	"verdict/tui"
+)
+
+func init() { register(newLedgerCmd) }
+
+func newLedgerCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "ledger [CAMPAIGN]",
+		Short: "Inspect review-B reconciliation ledgers with their structural findings (protocol checker, read-only)",
+		Long: `ledger strictly loads CAMPAIGN (default: the embedded synthetic campaign) and
+shows, for every review-B answer, the reconciliation obligations with their
+links, the evidence dispositions (E ID, status, final IDs, whether a
+supporting citation exists) and the automatic structural findings beside the
+rows they concern. f filters to rows with findings; e shows the evidence
+excerpt with its real line numbers and the cited lines marked. It writes
+nothing and never shows semantic grades.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var fsys fs.FS
+			if len(args) == 1 {
+				st, err := os.Stat(args[0])
+				if err != nil || !st.IsDir() {
+					return usagef("ledger: %s is not a campaign directory", args[0])
+				}
+				fsys = os.DirFS(args[0])
+			} else {
+				if embeddedCampaign == nil {
+					return usagef("ledger: this build has no embedded campaign; name a campaign directory")
+				}
+				fsys = embeddedCampaign()
+			}
+			c, err := campaign.Load(fsys)
+			if err != nil {
+				return refusal(a, err)
+			}
+			in := tui.LedgerInput{Campaign: c}
+			for _, f := range scorer.ValidateCampaign(c) {
+				in.Findings = append(in.Findings, tui.Finding{Code: string(f.Code), File: f.File, Pointer: f.Pointer, Scope: string(f.Scope), Rule: f.Rule, Message: f.Message})
+			}
+			if err := tui.Ledger(cmd.Context(), in, tui.Options{}); err != nil && !errors.Is(err, context.Canceled) {
+				return err
+			}
+			return nil
+		},
+	}
+}
