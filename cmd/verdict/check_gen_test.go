@@ -18,12 +18,12 @@ import (
 // six whole source files, four obligations, and each run has a draft, two
 // reviews, their responses and receipts.
 
-func sum(b []byte) string {
+func chkSum(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
 
-func genSource(task, file int) []byte {
+func chkGenSource(task, file int) []byte {
 	var b strings.Builder
 	for i := 1; i <= 20; i++ {
 		fmt.Fprintf(&b, "export const t%dF%dL%d = %d; // SYNTHETIC\n", task, file, i, i)
@@ -31,7 +31,7 @@ func genSource(task, file int) []byte {
 	return []byte(b.String())
 }
 
-func genReceipt(id string, role Role, task string, rep int, status ReceiptStatus, taskSHA, packetSHA string) []byte {
+func chkGenReceipt(id string, role Role, task string, rep int, status ReceiptStatus, taskSHA, packetSHA string) []byte {
 	return fmt.Appendf(nil, `{"session_id": %q, "request_id": "req-%s", "role": %q, "task": %q, "repetition": %d,
  "status": %q, "error_kind": null, "started_utc": "2026-09-05T10:00:00.000000001Z", "ended_utc": "2026-09-05T10:01:00Z",
  "start_monotonic_ns": 1000, "end_monotonic_ns": 60000001000, "input_sha256": null, "input_bytes": 1200,
@@ -43,11 +43,11 @@ func genReceipt(id string, role Role, task string, rep int, status ReceiptStatus
 `, id, id, role, task, rep, status, taskSHA, packetSHA)
 }
 
-func strp(s string) *string { return &s }
-func boolp(b bool) *bool    { return &b }
+func chkStrp(s string) *string { return &s }
+func chkBoolp(b bool) *bool    { return &b }
 
 // genCampaign builds a bound SYNTHETIC campaign of tasks × reps runs (three sessions each).
-func genCampaign(t testing.TB, phase Phase, tasks, reps int) fstest.MapFS {
+func chkGenCampaign(t testing.TB, phase Phase, tasks, reps int) fstest.MapFS {
 	t.Helper()
 	respB, err := os.ReadFile("../../campaign/testdata/response_b.json")
 	if err != nil {
@@ -61,11 +61,11 @@ func genCampaign(t testing.TB, phase Phase, tasks, reps int) fstest.MapFS {
 		Seed:                 strings.Repeat("ab", 32),
 		FrozenDocuments:      []FrozenDocument{{Name: "CONTRACT.md", SHA256: strings.Repeat("01", 32)}},
 		ResponseSchemaSHA256: ResponseSchemaSHA256(),
-		Execution: Execution{ConsumerVersion: strp("SYNTHETIC consumer"), ExecutableSHA256: strp(strings.Repeat("cd", 32)),
-			Model: strp("synthetic-model"), ModelSnapshot: strp("synthetic-snapshot"), ReasoningEffort: strp("medium"), Tokenizer: strp("synthetic"),
-			Host: strp("synthetic host"), PermissionPolicy: strp("synthetic-no-tools"),
+		Execution: Execution{ConsumerVersion: chkStrp("SYNTHETIC consumer"), ExecutableSHA256: chkStrp(strings.Repeat("cd", 32)),
+			Model: chkStrp("synthetic-model"), ModelSnapshot: chkStrp("synthetic-snapshot"), ReasoningEffort: chkStrp("medium"), Tokenizer: chkStrp("synthetic"),
+			Host: chkStrp("synthetic host"), PermissionPolicy: chkStrp("synthetic-no-tools"),
 			PriceCard:      &PriceCard{ID: "synthetic-card", UncachedInputMicroUSDPerMTok: 4000000, CachedInputMicroUSDPerMTok: 400000, OutputMicroUSDPerMTok: 20000000},
-			TariffVerified: boolp(true), ReservationEnforced: boolp(true), OracleFrozen: boolp(true)},
+			TariffVerified: chkBoolp(true), ReservationEnforced: chkBoolp(true), OracleFrozen: chkBoolp(true)},
 		Prompts: PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review_a.txt", ReviewB: "prompts/review_b.txt",
 			FinalSchema: "prompts/final_schema.txt", ReconciliationSchema: "prompts/reconciliation_schema.txt"},
 	}
@@ -81,14 +81,14 @@ func genCampaign(t testing.TB, phase Phase, tasks, reps int) fstest.MapFS {
 		fsys[TaskTextPath(id)] = &fstest.MapFile{Data: []byte("SYNTHETIC task " + id + ": explain parsing.\n")}
 		var items []string
 		for e := 1; e <= 6; e++ {
-			src := genSource(ti, e)
+			src := chkGenSource(ti, e)
 			path := fmt.Sprintf("src/t%d/f%d.ts", ti, e)
 			fsys[SourcePath(genRepo, path)] = &fstest.MapFile{Data: src}
 			lines := PhysicalLines(src)
 			start, end := e, e+2
 			excerpt := string(src[lines[start-1].Start:lines[end-1].End])
 			items = append(items, fmt.Sprintf(`{"id": "E%d", "repository": %q, "commit": %q, "path": %q, "start_line": %d, "end_line": %d, "file_sha256": %q, "excerpt": %s}`,
-				e, genRepo, strings.Repeat("0a", 20), path, start, end, sum(src), mustJSON(t, excerpt)))
+				e, genRepo, strings.Repeat("0a", 20), path, start, end, chkSum(src), chkMustJSON(t, excerpt)))
 		}
 		fsys[PacketPath(id)] = &fstest.MapFile{Data: fmt.Appendf(nil, "{\"task\": %q, \"complete_by_construction\": false, \"items\": [\n%s\n]}\n", id, strings.Join(items, ",\n"))}
 		var obs []string
@@ -111,15 +111,15 @@ func genCampaign(t testing.TB, phase Phase, tasks, reps int) fstest.MapFS {
 					data = respB
 				}
 				fsys[ResponsePath(ids[k])] = &fstest.MapFile{Data: data}
-				fsys[ReceiptPath(ids[k])] = &fstest.MapFile{Data: genReceipt(ids[k], role, id, rep, StatusResponse, sum(fsys[TaskTextPath(id)].Data), sum(fsys[PacketPath(id)].Data))}
+				fsys[ReceiptPath(ids[k])] = &fstest.MapFile{Data: chkGenReceipt(ids[k], role, id, rep, StatusResponse, chkSum(fsys[TaskTextPath(id)].Data), chkSum(fsys[PacketPath(id)].Data))}
 			}
 		}
 	}
-	writeManifest(t, fsys, &m)
+	chkWriteManifest(t, fsys, &m)
 	return fsys
 }
 
-func mustJSON(t testing.TB, v any) string {
+func chkMustJSON(t testing.TB, v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -128,11 +128,11 @@ func mustJSON(t testing.TB, v any) string {
 }
 
 // writeManifest binds every file of fsys (except the manifest) and writes manifest.json.
-func writeManifest(t testing.TB, fsys fstest.MapFS, m *Manifest) {
+func chkWriteManifest(t testing.TB, fsys fstest.MapFS, m *Manifest) {
 	m.Files = nil
 	for p, f := range fsys {
 		if p != ManifestFile {
-			m.Files = append(m.Files, FileDigest{Path: p, SHA256: sum(f.Data)})
+			m.Files = append(m.Files, FileDigest{Path: p, SHA256: chkSum(f.Data)})
 		}
 	}
 	slices.SortFunc(m.Files, func(a, b FileDigest) int { return strings.Compare(a.Path, b.Path) })
@@ -144,7 +144,7 @@ func writeManifest(t testing.TB, fsys fstest.MapFS, m *Manifest) {
 }
 
 // manifestOf decodes fsys's manifest.
-func manifestOf(t testing.TB, fsys fstest.MapFS) *Manifest {
+func chkManifestOf(t testing.TB, fsys fstest.MapFS) *Manifest {
 	m, err := DecodeManifest(fsys[ManifestFile].Data, ManifestFile)
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +153,6 @@ func manifestOf(t testing.TB, fsys fstest.MapFS) *Manifest {
 }
 
 // rebind rewrites the manifest so that every present file is bound again.
-func rebind(t testing.TB, fsys fstest.MapFS) {
-	writeManifest(t, fsys, manifestOf(t, fsys))
+func chkRebind(t testing.TB, fsys fstest.MapFS) {
+	chkWriteManifest(t, fsys, chkManifestOf(t, fsys))
 }

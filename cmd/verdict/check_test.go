@@ -13,7 +13,7 @@ import (
 )
 
 // writeDir writes fsys under a new temporary directory and returns it.
-func writeDir(t *testing.T, fsys fstest.MapFS) string {
+func chkWriteDir(t *testing.T, fsys fstest.MapFS) string {
 	t.Helper()
 	dir := t.TempDir()
 	for p, f := range fsys {
@@ -29,7 +29,7 @@ func writeDir(t *testing.T, fsys fstest.MapFS) string {
 }
 
 // runCaptured runs the real command line and returns its exit code and stdout.
-func runCaptured(t *testing.T, args ...string) (int, string) {
+func chkRunCaptured(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	out, err := os.CreateTemp(t.TempDir(), "stdout")
 	if err != nil {
@@ -51,8 +51,8 @@ func runCaptured(t *testing.T, args ...string) (int, string) {
 }
 
 func TestCheckAdmitted(t *testing.T) {
-	dir := writeDir(t, genCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1))
-	code, out := runCaptured(t, "check", dir)
+	dir := chkWriteDir(t, chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1))
+	code, out := chkRunCaptured(t, "check", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -60,8 +60,8 @@ func TestCheckAdmitted(t *testing.T) {
 		!strings.Contains(out, campaign.ResponseSchemaSHA256()) || !strings.Contains(out, "tasks 4, runs 4, sessions 12") {
 		t.Fatalf("output:\n%s", out)
 	}
-	code1, j1 := runCaptured(t, "check", dir, "--format", "json")
-	code2, j2 := runCaptured(t, "check", dir, "--format=json")
+	code1, j1 := chkRunCaptured(t, "check", dir, "--format", "json")
+	code2, j2 := chkRunCaptured(t, "check", dir, "--format=json")
 	if code1 != 0 || code2 != 0 || j1 != j2 {
 		t.Fatalf("json runs differ or fail: %d %d", code1, code2)
 	}
@@ -75,42 +75,42 @@ func TestCheckAdmitted(t *testing.T) {
 }
 
 func TestCheckRefused(t *testing.T) {
-	f := genCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
+	f := chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
 	src := campaign.SourcePath("synthetic/repo1", "src/t1/f2.ts")
 	f[src] = &fstest.MapFile{Data: bytes.Replace(f[src].Data, []byte("= 2;"), []byte("= 3;"), 1)}
-	dir := writeDir(t, f)
-	code, out := runCaptured(t, "check", dir)
+	dir := chkWriteDir(t, f)
+	code, out := chkRunCaptured(t, "check", dir)
 	if code != 1 || !strings.Contains(out, src+" file-digest:") || !strings.Contains(out, "result: REFUSED") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	_, j1 := runCaptured(t, "check", "--format", "json", dir)
-	_, j2 := runCaptured(t, "check", "--format", "json", dir)
+	_, j1 := chkRunCaptured(t, "check", "--format", "json", dir)
+	_, j2 := chkRunCaptured(t, "check", "--format", "json", dir)
 	if j1 != j2 || !strings.Contains(j1, `"reason": "file-digest"`) {
 		t.Fatalf("json:\n%s", j1)
 	}
 }
 
 func TestCheckNotAdmitted(t *testing.T) {
-	dir := writeDir(t, genCampaign(t, campaign.PhaseEvaluation, 4, 1))
-	code, out := runCaptured(t, "check", dir)
+	dir := chkWriteDir(t, chkGenCampaign(t, campaign.PhaseEvaluation, 4, 1))
+	code, out := chkRunCaptured(t, "check", dir)
 	if code != 1 || !strings.Contains(out, "task-count") || !strings.Contains(out, "result: NOT ADMITTED") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
 
 func TestCheckScoredFailureIsNotRefusal(t *testing.T) {
-	f := genCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
+	f := chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
 	f[campaign.ResponsePath("S2")] = &fstest.MapFile{Data: []byte(`{"final": {"final": 1}}`)}
-	rebind(t, f)
-	dir := writeDir(t, f)
-	_, out := runCaptured(t, "check", dir)
+	chkRebind(t, f)
+	dir := chkWriteDir(t, f)
+	_, out := chkRunCaptured(t, "check", dir)
 	if !strings.Contains(out, "refusals: 0") || !strings.Contains(out, "responses/S2.json#/final/") {
 		t.Fatalf("%s", out)
 	}
 }
 
 func TestCheckUsage(t *testing.T) {
-	dir := writeDir(t, genCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1))
+	dir := chkWriteDir(t, chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1))
 	for _, args := range [][]string{
 		{"check", dir, "--format", "yaml"},
 		{"check", dir, dir},
@@ -118,13 +118,22 @@ func TestCheckUsage(t *testing.T) {
 		{"check", filepath.Join(dir, "manifest.json")},
 		{"check", "--no-such-flag"},
 	} {
-		if code, out := runCaptured(t, args...); code != 2 {
+		if code, out := chkRunCaptured(t, args...); code != 2 {
 			t.Errorf("%v: exit %d\n%s", args, code, out)
 		}
 	}
-	if embeddedCampaign == nil {
-		if code, _ := runCaptured(t, "check"); code != 2 {
-			t.Errorf("check without a campaign in a build without one: exit %d", code)
-		}
+}
+
+// TestCheckDefault runs check on the embedded SYNTHETIC campaign, the
+// README's main command.
+func TestCheckDefault(t *testing.T) {
+	code, out := chkRunCaptured(t, "check")
+	if code != 0 || !strings.HasPrefix(out, "SYNTHETIC") || !strings.Contains(out, "result: ADMITTED") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	_, j1 := chkRunCaptured(t, "check", "--format", "json")
+	_, j2 := chkRunCaptured(t, "check", "--format", "json")
+	if j1 != j2 || !strings.Contains(j1, `"synthetic": true`) {
+		t.Fatal("default JSON is not byte-identical across runs")
 	}
 }
