@@ -117,8 +117,9 @@ func (s *Scanner) ScanBundle(b *Bundle) []Finding {
 	return s.ScanJSON(b.Rater, data)
 }
 
-// ScanJSON scans any bundle-shaped JSON document (member names and string
-// values, recursively). rater labels the findings.
+// ScanJSON scans any bundle-shaped JSON document: every member name
+// against ForbiddenFields, and every string value outside an item's shared
+// inputs against the tokens (see inputKeys). rater labels the findings.
 func (s *Scanner) ScanJSON(rater string, data []byte) []Finding {
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
@@ -129,7 +130,18 @@ func (s *Scanner) ScanJSON(rater string, data []byte) []Finding {
 	return out
 }
 
+// inputKeys are the members of an item that hold the shared inputs (task
+// text, packet excerpts, frozen obligations): identical for both arms, so
+// a token there cannot reveal an arm. They are not scanned for tokens, and
+// a token they contain is exempt in that item's final answer (a task about
+// a "ledger" module may say "ledger"). Member names are checked everywhere.
+var inputKeys = map[string]bool{"task_text": true, "evidence": true, "obligations": true}
+
 func (s *Scanner) walk(rater, item, ptr string, v any, out *[]Finding) {
+	s.walkText(rater, item, ptr, v, true, nil, out)
+}
+
+func (s *Scanner) walkText(rater, item, ptr string, v any, scan bool, exempt map[string]bool, out *[]Finding) {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -139,23 +151,51 @@ func (s *Scanner) walk(rater, item, ptr string, v any, out *[]Finding) {
 		slices.Sort(keys)
 		if id, ok := x["id"].(string); ok && strings.HasPrefix(id, "item-") {
 			item = id
+			exempt = map[string]bool{}
+			for k := range inputKeys {
+				s.collect(x[k], exempt)
+			}
 		}
 		for _, k := range keys {
 			p := ptr + "/" + escapePointer(k)
 			if s.fields[strings.ToLower(k)] {
 				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: p, Kind: FindingField, Token: k})
 			}
-			s.walk(rater, item, p, x[k], out)
+			s.walkText(rater, item, p, x[k], scan && !(item != "" && inputKeys[k]), exempt, out)
 		}
 	case []any:
 		for i, e := range x {
-			s.walk(rater, item, ptr+"/"+strconv.Itoa(i), e, out)
+			s.walkText(rater, item, ptr+"/"+strconv.Itoa(i), e, scan, exempt, out)
+		}
+	case string:
+		if !scan {
+			return
+		}
+		low := strings.ToLower(x)
+		for _, t := range s.tokens {
+			if !exempt[t] && containsWord(low, t) {
+				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: t})
+			}
+		}
+	}
+}
+
+// collect adds to set every token found in the strings of v.
+func (s *Scanner) collect(v any, set map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			s.collect(e, set)
+		}
+	case []any:
+		for _, e := range x {
+			s.collect(e, set)
 		}
 	case string:
 		low := strings.ToLower(x)
 		for _, t := range s.tokens {
 			if containsWord(low, t) {
-				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: t})
+				set[t] = true
 			}
 		}
 	}

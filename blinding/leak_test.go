@@ -43,3 +43,12 @@ func TestScanFindsPlantedLeaks(t *testing.T) {
 		t.Fatalf("word boundary: %v", fs)
 	}
 }
+
+func TestScanExemptsSharedInputs(t *testing.T) {
+	doc := `{"items":[{"id":"item-1","task_text":"Explain the ledger module.","evidence":[{"excerpt":"review-b"}],"final":{"claims":[{"text":"The ledger rounds; see review-b and the reconciliation."}]}},
+	{"id":"item-2","task_text":"Explain rounding.","final":{"claims":[{"text":"The ledger rounds."}]}}]}`
+	fs := blinding.NewScanner([]string{"ledger", "review-b", "reconciliation"}).ScanJSON("r", []byte(doc))
+	if len(fs) != 2 || fs[0].Item != "item-1" || fs[0].Token != "reconciliation" || fs[1].Item != "item-2" || fs[1].Token != "ledger" {
+		t.Fatalf("findings %v", fs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/fixtures"
 	"verdict/internal/synth"
 )
 
@@ -123,4 +124,39 @@ func TestRecordsCommands(t *testing.T) {
 			f.Close()
 		}
 	}
+}
+
+// TestBlindFixtureCampaign blinds the embedded fixture campaign twice with a
+// fixed item key: same bytes, no leak findings, and the sealed map is
+// private to the coordinator (mode 0600).
+func TestBlindFixtureCampaign(t *testing.T) {
+	dir := t.TempDir()
+	camp := filepath.Join(dir, "campaign")
+	if err := os.CopyFS(camp, fixtures.Campaign()); err != nil {
+		t.Fatal(err)
+	}
+	keyHex := "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+	var outs [2][]byte
+	for i, out := range []string{filepath.Join(dir, "o1"), filepath.Join(dir, "o2")} {
+		mustRun(t, 0, "blind", camp, "--out", out, "--raters", "ann,bob", "--item-key", keyHex, "--format", "json")
+		for _, n := range []string{"bundle-ann.json", "bundle-bob.json", "sealed-map.json"} {
+			b, err := os.ReadFile(filepath.Join(out, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = append(outs[i], b...)
+		}
+		lf, _ := os.ReadFile(filepath.Join(out, "leak-findings.json"))
+		if string(lf) != "[]\n" {
+			t.Errorf("leak findings: %s", lf)
+		}
+		if st, err := os.Stat(filepath.Join(out, "sealed-map.json")); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("sealed map mode %v, %v", st.Mode(), err)
+		}
+	}
+	if string(outs[0]) != string(outs[1]) {
+		t.Fatal("blind output differs between two runs")
+	}
+	mustRun(t, 2, "blind", camp)
+	mustRun(t, 1, "blind", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "o3"))
 }

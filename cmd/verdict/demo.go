@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing/fstest"
+
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/campaign"
+	"verdict/fixtures"
+	"verdict/scorer"
+)
+
+func init() { register(newDemoCmd) }
+
+// demoItemKey is the fixed item-ID key of the demo's blinding, so the demo
+// writes the same bytes every time. A real campaign draws a random key.
+var demoItemKey = bytes.Repeat([]byte{0x5a}, 32)
+
+// Fixed signing times of the demo records (reproducible bytes).
+const (
+	demoSheetTime  = "2026-09-07T10:00:00Z"
+	demoAdjTime    = "2026-09-07T11:00:00Z"
+	demoRevealTime = "2026-09-07T12:00:00Z"
+)
+
+func newDemoCmd(a *app) *cobra.Command {
+	var out string
+	var tasks, reps int
+	c := &cobra.Command{
+		Use:   "demo [--out DIR] [--tasks N --repetitions R]",
+		Short: "run the whole chain on the embedded SYNTHETIC campaign and print the decision",
+		Long: `demo writes the embedded SYNTHETIC campaign to a temporary directory (or
+--out), checks it, blinds it for two fixture raters, grades every item from
+the fixture answer key (the second rater disagrees on a few fields), freezes
+and signs both sheets, adjudicates every disagreement, signs the reveal,
+scores, and prints the decision and where every file is. Every key used is a
+TEST ONLY key. With --tasks and --repetitions it runs the chain on a
+generated passing campaign of that size instead (used by scripts/bench.sh).
+Exit 0 when the chain ran, whatever the decision.`,
+		Args: cobra.NoArgs,
+	}
+	c.Flags().StringVar(&out, "out", "", "directory to write everything to (default: a new temporary directory)")
+	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks instead of the embedded one")
+	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task with --tasks")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if out == "" {
+			d, err := os.MkdirTemp("", "verdict-demo-")
+			if err != nil {
+				return err
+			}
+			out = d
+		}
+		fsys := fixtures.Campaign()
+		key, err := fixtures.CampaignAnswerKey()
+		if tasks > 0 {
+			var gen fstest.MapFS
+			gen, key, err = fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: tasks, Repetitions: reps})
+			fsys = gen
+		}
+		if err != nil {
+			return err
+		}
+		rep, err := runChain(a, fsys, key, out)
+		if err != nil {
+			return err
+		}
+		d := rep.Scorecard.Decision
+		fmt.Fprintf(a.stdout, "%s\n\nDecision: %s\n%s\n\n", scorer.SyntheticNotice, d.Kind, d.Summary)
+		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s)\n",
+			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
+			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios)
+		fmt.Fprintf(a.stdout, "\nScore again with:\n  verdict score %s --ratings %s\n", filepath.Join(out, "campaign"), filepath.Join(out, "ratings"))
+		return nil
+	}
+	return c
+}
+
+// quietApp is an app whose output is discarded (sub-steps of the chain).
+func quietApp(a *app, w io.Writer) *app { return &app{cfg: a.cfg, stdout: w, stderr: w} }
+
+// runSub runs one verdict subcommand in-process through the same public
+// entry point as the command line.
+func runSub(a *app, args ...string) error {
+	root := &cobra.Command{Use: "verdict", SilenceUsage: true, SilenceErrors: true}
+	for _, f := range commandFactories {
+		c := f(a)
+		wrapArgs(c)
+		root.AddCommand(c)
+	}
+	root.SetArgs(args)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	if err := root.Execute(); err != nil {
+		return fmt.Errorf("verdict %s: %w", args[0], err)
+	}
+	return nil
+}
+
+// copyFS writes every file of fsys under dir.
+func copyFS(fsys fs.FS, dir string) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(full, 0o755)
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(full, b, 0o600)
+	})
+}
+
+// runChain runs check, blinding, grading by two fixture raters, freezing,
+// adjudication, reveal and score for the campaign fsys with answer key key,
+// writing everything under out. It returns the score report.
+func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.Report, error) {
+	var log bytes.Buffer
+	q := quietApp(a, &log)
+	campDir, ratings, keys, reportDir := filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "keys"), filepath.Join(out, "report")
+	for _, d := range []string{campDir, ratings, keys} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := copyFS(fsys, campDir); err != nil {
+		return nil, err
+	}
+	if err := copyFS(fixtures.TestOnlyKeys(), keys); err != nil {
+		return nil, err
+	}
+	c, err := campaign.Load(os.DirFS(campDir))
+	if err != nil {
+		return nil, fmt.Errorf("check: %w", err)
+	}
+	res, err := blinding.Build(c, blinding.Options{Key: demoItemKey, Raters: []string{"ann", "bob"}})
+	if err != nil {
+		return nil, fmt.Errorf("blind: %w", err)
+	}
+	p := func(n string) string { return filepath.Join(ratings, n) }
+	if err := os.WriteFile(p("sealed-map.json"), res.MapBytes, 0o600); err != nil {
+		return nil, err
+	}
+	lookup := key.Lookup()
+	sessionOf := map[string]string{}
+	for _, it := range res.Map.Items {
+		sessionOf[it.Item] = it.Session
+	}
+	// allowed_signers beside the records, where `verdict score` looks by default.
+	allowedBytes, err := fs.ReadFile(fixtures.TestOnlyKeys(), "allowed_signers")
+	if err != nil {
+		return nil, err
+	}
+	allowed := p("allowed_signers")
+	if err := os.WriteFile(allowed, allowedBytes, 0o600); err != nil {
+		return nil, err
+	}
+	for i, rater := range []string{"ann", "bob"} {
+		bundle := p("bundle-" + rater + ".json")
+		if err := os.WriteFile(bundle, res.BundleBytes[i], 0o600); err != nil {
+			return nil, err
+		}
+		grades, err := raterGrades(res.Bundles[i], sessionOf, lookup, rater == "bob")
+		if err != nil {
+			return nil, err
+		}
+		gf := p("grades-" + rater + ".json")
+		if err := writeJSONFile(gf, grades); err != nil {
+			return nil, err
+		}
+		journal := p("journal-" + rater + ".jsonl")
+		if err := runSub(q, "grade", bundle, "--journal", journal, "--from", gf); err != nil {
+			return nil, err
+		}
+		if err := runSub(q, "freeze", "--journal", journal, "--bundle", bundle, "--key", filepath.Join(keys, "rater-"+rater),
+			"--name", rater, "--role", "rater", "--out", p("sheet-"+rater+".json"), "--time", demoSheetTime); err != nil {
+			return nil, err
+		}
+	}
+	// The adjudicator takes the answer key's value on every disputed field.
+	sa, err := readSheet(p("sheet-ann.json"))
+	if err != nil {
+		return nil, err
+	}
+	sb, err := readSheet(p("sheet-bob.json"))
+	if err != nil {
+		return nil, err
+	}
+	ds, err := adjudication.Disagreements(sa, sb)
+	if err != nil {
+		return nil, err
+	}
+	var choices []adjudication.Choice
+	for _, d := range ds {
+		want, ok := keyValue(lookup[sessionOf[d.Field.Item]], d.Field)
+		if !ok {
+			return nil, fmt.Errorf("adjudicate: no answer-key value for %s", d.Field)
+		}
+		choices = append(choices, adjudication.Choice{Field: d.Field, Final: want})
+	}
+	if err := writeJSONFile(p("choices.json"), choices); err != nil {
+		return nil, err
+	}
+	if err := runSub(q, "resolve", p("sheet-ann.json"), p("sheet-bob.json"), "--from", p("choices.json"), "--allowed-signers", allowed,
+		"--key", filepath.Join(keys, "adjudicator-cho"), "--name", "cho", "--out", p("adjudication.json"), "--time", demoAdjTime); err != nil {
+		return nil, err
+	}
+	if err := runSub(q, "reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"),
+		"--map", p("sealed-map.json"), "--allowed-signers", allowed, "--key", filepath.Join(keys, "coordinator-dee"), "--name", "dee",
+		"--out", p("reveal.json"), "--time", demoRevealTime); err != nil {
+		return nil, err
+	}
+	run, err := scoreCampaign(os.DirFS(campDir), ratings, allowed, p("sealed-map.json"))
+	if err != nil {
+		return nil, fmt.Errorf("score: %w", err)
+	}
+	if err := writeReport(run.report, reportDir); err != nil {
+		return nil, err
+	}
+	return run.report, nil
+}
+
+func readSheet(path string) (*adjudication.Sheet, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return adjudication.ParseSheet(path, b)
+}
+
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o600)
+}
+
+func keyValue(gs []fixtures.KeyedGrade, f adjudication.Field) (string, bool) {
+	for _, g := range gs {
+		if g.Kind == string(f.Kind) && g.Target == f.Target {
+			return g.Value, true
+		}
+	}
+	return "", false
+}
+
+// raterGrades grades every required field of a bundle from the answer key.
+// The second rater (disagree) gives a different allowed value on every 40th
+// field in canonical order, so the adjudication has work to do.
+func raterGrades(b *blinding.Bundle, sessionOf map[string]string, lookup map[string][]fixtures.KeyedGrade, disagree bool) ([]gradeInput, error) {
+	fields := adjudication.BundleFields(b)
+	slices.SortFunc(fields, adjudication.CompareFields)
+	out := make([]gradeInput, 0, len(fields))
+	for i, f := range fields {
+		v, ok := keyValue(lookup[sessionOf[f.Item]], f)
+		if !ok {
+			return nil, fmt.Errorf("grade: no answer-key value for %s (session %s)", f, sessionOf[f.Item])
+		}
+		if disagree && i%40 == 7 {
+			for _, alt := range adjudication.AllowedValues(f.Kind) {
+				if alt != v {
+					v = alt
+					break
+				}
+			}
+		}
+		out = append(out, gradeInput{Item: f.Item, Kind: f.Kind, Target: f.Target, Value: v, SpentMS: 1000})
+	}
+	return out, nil
+}

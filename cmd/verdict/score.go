@@ -1,0 +1,358 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/renameio/v2"
+	"github.com/spf13/cobra"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+func init() { register(newScoreCmd) }
+
+// Reason codes of `verdict score` refusals of the ratings directory.
+const (
+	// ReasonRecordRefused: a signed record failed verification.
+	ReasonRecordRefused campaign.Reason = "record-refused"
+	// ReasonRecordSet: the ratings directory does not hold exactly two
+	// sheets, one adjudication and one reveal.
+	ReasonRecordSet campaign.Reason = "record-set"
+	// ReasonRevealMismatch: the reveal does not name the exact sheets and
+	// adjudication used, or the sealed map is not the committed one.
+	ReasonRevealMismatch campaign.Reason = "reveal-mismatch"
+)
+
+const ruleScore = "DESIGN Signed records; CONTRACT §5 two frozen ratings before reveal"
+
+// scoreRun is everything `verdict score` produced for one campaign.
+type scoreRun struct {
+	report *scorer.Report
+}
+
+func newScoreCmd(a *app) *cobra.Command {
+	var ratings, allowed, mapFile, out string
+	c := &cobra.Command{
+		Use:   "score CAMPAIGN --ratings DIR",
+		Short: "verify the signed records, settle grades and print the three scorecards and the decision",
+		Long: `score verifies every signed record in the ratings directory (two frozen
+rating sheets, the adjudication and the reveal, each with its detached .sig)
+against allowed_signers; it refuses if any record fails or the reveal does
+not name the exact sheets and adjudication used. It settles every field
+(agreed, or adjudicated), unblinds items with the sealed map, combines them
+with the structural findings and the accounting, and prints the report.
+With --out DIR it writes report.json, report.md and the SVG charts there.
+Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).`,
+		Args: cobra.ExactArgs(1),
+	}
+	format := formatFlag(c, "text", "md", "json")
+	c.Flags().StringVar(&ratings, "ratings", "", "directory with sheet-*.json, adjudication.json, reveal.json (each with .sig), sealed-map.json, bundle-*.json")
+	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (default: DIR/allowed_signers)")
+	c.Flags().StringVar(&mapFile, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
+	c.Flags().StringVar(&out, "out", "", "write report.json, report.md and charts to this directory")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if ratings == "" {
+			return usagef("score: --ratings DIR is required")
+		}
+		if allowed == "" {
+			allowed = filepath.Join(ratings, "allowed_signers")
+		}
+		if mapFile == "" {
+			mapFile = filepath.Join(ratings, "sealed-map.json")
+		}
+		res, err := scoreCampaign(os.DirFS(args[0]), ratings, allowed, mapFile)
+		if err != nil {
+			fmt.Fprintln(a.stdout, "score refused:")
+			for _, e := range flattenErrors(err) {
+				fmt.Fprintln(a.stdout, "  "+e.Error())
+			}
+			return failed("score refused the input")
+		}
+		if out != "" {
+			if err := writeReport(res.report, out); err != nil {
+				return err
+			}
+		}
+		if err := printReport(a, res.report, *format); err != nil {
+			return err
+		}
+		if out != "" {
+			fmt.Fprintf(a.stderr, "report written to %s\n", out)
+		}
+		if d := res.report.Scorecard.Decision; d.Kind != scorer.DecisionAllGatesPass {
+			return failed("decision %s: %s", d.Kind, d.Summary)
+		}
+		return nil
+	}
+	return c
+}
+
+// printReport prints the report in the chosen format.
+func printReport(a *app, r *scorer.Report, format string) error {
+	switch format {
+	case "json":
+		b, err := r.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = a.stdout.Write(b)
+		return err
+	case "md":
+		_, err := a.stdout.Write(r.Markdown(false))
+		return err
+	}
+	style := "dark"
+	if os.Getenv("NO_COLOR") != "" {
+		style = "notty"
+	}
+	s, err := r.Text(style, 100)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(a.stdout, s)
+	return err
+}
+
+// writeReport writes report.json, report.md and the two SVG charts into dir.
+func writeReport(r *scorer.Report, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	js, err := r.JSON()
+	if err != nil {
+		return err
+	}
+	mr, err := r.MedianRChartSVG()
+	if err != nil {
+		return err
+	}
+	rt, err := r.RatiosChartSVG()
+	if err != nil {
+		return err
+	}
+	for name, b := range map[string][]byte{"report.json": js, "report.md": r.Markdown(true), scorer.ChartMedianR: mr, scorer.ChartRatios: rt} {
+		if err := renameio.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scoreCampaign is the whole score pipeline: load, verify the records,
+// settle grades, unblind, score and build the report.
+func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun, error) {
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	allowedBytes, err := os.ReadFile(allowedPath)
+	if err != nil {
+		return nil, err
+	}
+	allowed, err := adjudication.ParseAllowedSigners(allowedPath, allowedBytes)
+	if err != nil {
+		return nil, err
+	}
+	// Bundles (for the "sheet for another bundle" check and the leak scan).
+	bundlePaths, _ := filepath.Glob(filepath.Join(ratings, "bundle-*.json"))
+	sort.Strings(bundlePaths)
+	bundles := map[string]*blinding.Bundle{}
+	var bundleList []*blinding.Bundle
+	for _, p := range bundlePaths {
+		b, digest, err := blinding.LoadBundle(p)
+		if err != nil {
+			return nil, err
+		}
+		bundles[digest] = b
+		bundleList = append(bundleList, b)
+	}
+	// Records.
+	sheetPaths, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
+	sort.Strings(sheetPaths)
+	paths := append(slices.Clone(sheetPaths), filepath.Join(ratings, "adjudication.json"), filepath.Join(ratings, "reveal.json"))
+	var files []adjudication.RecordFile
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
+		}
+		sig, err := os.ReadFile(p + ".sig")
+		if err != nil {
+			sig = nil
+		}
+		files = append(files, adjudication.RecordFile{Name: p, Data: data, Sig: sig})
+	}
+	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{Bundles: bundles})
+	var refusals []error
+	for _, ch := range checks {
+		if !ch.OK {
+			refusals = append(refusals, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: ruleScore, Detail: ch.Detail})
+		}
+	}
+	if len(refusals) > 0 {
+		return nil, errors.Join(refusals...)
+	}
+	var sheets []adjudication.FrozenSheet
+	var adj *adjudication.Adjudication
+	var adjSHA string
+	var rev *adjudication.Reveal
+	var refs []scorer.RecordRef
+	for i, ch := range checks {
+		refs = append(refs, scorer.RecordRef{Kind: ch.Kind, Signer: ch.Signer.Name, Role: string(ch.Signer.Role), Fingerprint: ch.Signer.KeyFingerprint, SHA256: ch.SHA256})
+		switch ch.Kind {
+		case "sheet":
+			s, err := adjudication.ParseSheet(files[i].Name, files[i].Data)
+			if err != nil {
+				return nil, err
+			}
+			sheets = append(sheets, adjudication.FrozenSheet{Sheet: s, SHA256: ch.SHA256})
+		case "adjudication":
+			adj, err = adjudication.ParseAdjudication(files[i].Name, files[i].Data)
+			if err != nil {
+				return nil, err
+			}
+			adjSHA = ch.SHA256
+		case "reveal":
+			rev, err = adjudication.ParseReveal(files[i].Name, files[i].Data)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(sheets) != 2 || adj == nil || rev == nil {
+		return nil, &campaign.Error{Reason: ReasonRecordSet, File: ratings, Rule: ruleScore,
+			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
+	}
+	// The reveal must name exactly the sheets and adjudication used.
+	used := []string{sheets[0].SHA256, sheets[1].SHA256}
+	named := []string{rev.Sheets[0].SHA256, rev.Sheets[1].SHA256}
+	slices.Sort(used)
+	slices.Sort(named)
+	if !slices.Equal(used, named) || rev.Adjudication.SHA256 != adjSHA {
+		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(ratings, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
+			Detail: "the reveal does not name the exact sheets and adjudication used"}
+	}
+	mapBytes, err := os.ReadFile(mapPath)
+	if err != nil {
+		return nil, err
+	}
+	if blinding.Digest(mapBytes) != rev.MapCommitment {
+		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: mapPath, Rule: ruleScore,
+			Detail: "the sealed map is not the one the reveal committed to"}
+	}
+	sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
+	if err != nil {
+		return nil, err
+	}
+	// Settle every field.
+	toGrades := func(gs []adjudication.Grade) []scorer.SheetGrade {
+		out := make([]scorer.SheetGrade, len(gs))
+		for i, g := range gs {
+			out[i] = scorer.SheetGrade{Field: scorer.FieldKey{Item: g.Item, Kind: scorer.GradeKind(g.Kind), Target: g.Target}, Value: g.Value, Note: g.Note}
+		}
+		return out
+	}
+	var adjGrades []scorer.SheetGrade
+	for _, r := range adj.Resolutions {
+		v := r.Final
+		if r.Field.Kind == adjudication.KindOracleDefect && v == adjudication.ValueWithdrawn {
+			v = scorer.ValueNotDefective
+		}
+		adjGrades = append(adjGrades, scorer.SheetGrade{Field: scorer.FieldKey{Item: r.Field.Item, Kind: scorer.GradeKind(r.Field.Kind), Target: r.Field.Target}, Value: v, Note: r.Note})
+	}
+	settled, err := scorer.Consensus(toGrades(sheets[0].Sheet.Grades), toGrades(sheets[1].Sheet.Grades), adjGrades)
+	if err != nil {
+		return nil, err
+	}
+	var bindings []scorer.ItemBinding
+	for _, it := range sealed.Items {
+		if it.Role == campaign.RoleReviewA || it.Role == campaign.RoleReviewB {
+			bindings = append(bindings, scorer.ItemBinding{Item: it.Item, Session: it.Session})
+		}
+	}
+	in, findings, err := scorer.BuildScoreInput(c, bindings, settled)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scorer.Evaluate(in)
+	if err != nil {
+		return nil, err
+	}
+	var leaks []string
+	scan := blinding.NewScanner(blinding.DefaultLeakTokens(c))
+	for _, b := range bundleList {
+		for _, f := range scan.ScanBundle(b) {
+			leaks = append(leaks, f.String())
+		}
+	}
+	responses := 0
+	for _, s := range c.Sessions {
+		if s.Response != nil {
+			responses++
+		}
+	}
+	rep := scorer.BuildReport(sc, scorer.ReportContext{
+		Responses: responses, Findings: findings, LeakFindings: leaks, Consensus: settled,
+		Agreement: agreementRows(sheets[0].Sheet, sheets[1].Sheet), Records: refs,
+	})
+	return &scoreRun{report: rep}, nil
+}
+
+// agreementRows computes percent agreement, Cohen's kappa and
+// Krippendorff's nominal alpha of the two frozen sheets over every required
+// field, and per grade kind.
+func agreementRows(a, b *adjudication.Sheet) []scorer.AgreementRow {
+	va, vb := a.Values(), b.Values()
+	var fields []adjudication.Field
+	for f := range va {
+		fields = append(fields, f)
+	}
+	for f := range vb {
+		if _, ok := va[f]; !ok {
+			fields = append(fields, f)
+		}
+	}
+	slices.SortFunc(fields, adjudication.CompareFields)
+	row := func(scope string, keep func(adjudication.Field) bool) scorer.AgreementRow {
+		var xa, xb []string
+		var units [][]string
+		for _, f := range fields {
+			if !keep(f) || f.Kind == adjudication.KindOracleDefect {
+				continue
+			}
+			x, y := va[f].Value, vb[f].Value
+			xa, xb = append(xa, x), append(xb, y)
+			units = append(units, []string{x, y})
+		}
+		return scorer.AgreementRow{Scope: scope,
+			PercentAgreement:  stat(adjudication.PercentAgreement(xa, xb)),
+			CohensKappa:       stat(adjudication.CohensKappa(xa, xb)),
+			KrippendorffAlpha: stat(adjudication.KrippendorffAlphaNominal(units))}
+	}
+	rows := []scorer.AgreementRow{row("all fields", func(adjudication.Field) bool { return true })}
+	for _, k := range adjudication.Kinds {
+		if k == adjudication.KindOracleDefect {
+			continue
+		}
+		rows = append(rows, row("kind "+string(k), func(f adjudication.Field) bool { return f.Kind == k }))
+	}
+	return rows
+}
+
+func stat(s adjudication.Statistic) scorer.AgreementStat {
+	out := scorer.AgreementStat{N: s.N, Defined: s.Defined, Reason: s.Reason}
+	if s.Defined {
+		out.Value = strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", s.Value), "0"), ".")
+	}
+	return out
+}

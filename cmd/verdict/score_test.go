@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"verdict/fixtures"
+	"verdict/scorer"
+)
+
+// TestDemoChainAndScoreRefusals runs the whole chain once on the passing
+// SYNTHETIC campaign (all gates pass through the public entry points), then
+// checks that score refuses a changed sheet byte and a reveal that does not
+// name the sheets used, and exits 1 on the default campaign's failing gates.
+func TestDemoChainAndScoreRefusals(t *testing.T) {
+	dir := t.TempDir()
+	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: 8, Repetitions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	rep, err := runChain(&app{stdout: &log, stderr: &log}, fsys, key, dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if rep.Scorecard.Decision.Kind != scorer.DecisionAllGatesPass {
+		t.Fatalf("passing campaign: %s", rep.Scorecard.Decision.Summary)
+	}
+	for _, f := range []string{"report.json", "report.md", scorer.ChartMedianR, scorer.ChartRatios} {
+		if _, err := os.Stat(filepath.Join(dir, "report", f)); err != nil {
+			t.Errorf("report file %s: %v", f, err)
+		}
+	}
+	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
+	if code := run([]string{"score", camp, "--ratings", ratings, "--format", "json"}); code != 0 {
+		t.Fatalf("score exit %d, want 0", code)
+	}
+	// A changed byte in a signed sheet is refused.
+	sheet := filepath.Join(ratings, "sheet-ann.json")
+	orig, _ := os.ReadFile(sheet)
+	changed := bytes.Replace(orig, []byte(`"addressed"`), []byte(`"not_addressed"`), 1)
+	os.WriteFile(sheet, changed, 0o600)
+	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil ||
+		!strings.Contains(err.Error(), "signature") {
+		t.Errorf("changed sheet: %v", err)
+	}
+	if code := run([]string{"score", camp, "--ratings", ratings}); code != 1 {
+		t.Errorf("changed sheet: exit %d, want 1", code)
+	}
+	os.WriteFile(sheet, orig, 0o600)
+	// A missing reveal is refused.
+	os.Rename(filepath.Join(ratings, "reveal.json"), filepath.Join(ratings, "reveal.moved"))
+	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil {
+		t.Error("score without a reveal succeeded")
+	}
+	os.Rename(filepath.Join(ratings, "reveal.moved"), filepath.Join(ratings, "reveal.json"))
+	// Usage error.
+	if code := run([]string{"score", camp}); code != 2 {
+		t.Errorf("missing --ratings: exit %d, want 2", code)
+	}
+}

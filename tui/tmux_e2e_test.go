@@ -1,0 +1,26 @@
+package tui
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestTmuxEndToEnd runs scripts/tmux-e2e.sh: the real verdict binary in
+// tmux rates a SYNTHETIC bundle, is killed with SIGKILL mid-item, starts
+// again and finds every grade the screen showed as saved. It skips only
+// when tmux is not installed.
+func TestTmuxEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "scripts", "tmux-e2e.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("bash", script).CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("tmux end-to-end check failed: %v", err)
+	}
+}
