@@ -443,6 +443,10 @@ func (l *ledger) rowLine(r *ledgerRow) string {
 		}
 	}
 	s := r.session
+	if l.filter && r.kind != rowSession {
+		// Filtered rows lose their session heading: name the session.
+		mark += " " + s.ID
+	}
 	switch r.kind {
 	case rowSession:
 		state := "no reconciliation record"

@@ -430,3 +430,73 @@ func TestAdmitLiveManifestRefused(t *testing.T) {
 		t.Fatalf("dispatch not refused\n%s", out)
 	}
 }
+
+// The admission controls through `verdict check`: each fails admission
+// (exit 1) for its own reason code; C14 shows as a failing gate.
+func TestCheckAdmissionControls(t *testing.T) {
+	checkJSON := func(t *testing.T, dir string) (int, map[string]any, string) {
+		code, out := admRun(t, "check", dir, "--format", "json")
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		return code, m, out
+	}
+	dir := newDiskCampaign(t).write(t)
+	code, _, out := checkJSON(t, dir)
+	if code != 0 {
+		t.Fatalf("passing campaign: exit %d\n%s", code, out)
+	}
+	if _, again := admRun(t, "check", dir, "--format", "json"); again != out {
+		t.Fatal("check --format json not byte-identical across runs")
+	}
+	cases := []struct {
+		control string
+		mut     func(d *diskCampaign)
+		want    string
+		exit    int
+		field   string
+	}{
+		{"C15", func(d *diskCampaign) { d.Receipts[d.session("T2", 1, campaign.RoleReviewA)] = nil }, string(scorer.ReasonMissingTerminalReceipt), 1, "admission"},
+		{"C17", func(d *diskCampaign) {
+			d.Receipts[d.session("T2", 1, campaign.RoleDraft)].Model = admStr("changed-model")
+		}, string(scorer.ReasonWrongModel), 1, "admission"},
+		{"C18", func(d *diskCampaign) { d.Manifest.Execution.ReservationEnforced = nil }, string(scorer.ReasonMissingIdentity), 1, "admission"},
+		{"C23", func(d *diskCampaign) {
+			id := d.session("T5", 1, campaign.RoleDraft)
+			k := campaign.ErrorMalformed
+			d.Receipts[id].Status, d.Receipts[id].ErrorKind = campaign.StatusError, &k
+			d.Responses[id] = nil
+		}, string(scorer.ReasonReviewsAfterFailedDraft), 1, "admission"},
+		{"C14", func(d *diskCampaign) { d.Receipts[d.session("T1", 2, campaign.RoleReviewB)].Meter.OutputTokens = 7000 }, string(scorer.ReasonCostPairExceeded), 0, "cost_time_gates"},
+		{"C20", func(d *diskCampaign) {
+			d.Receipts[d.session("T7", 2, campaign.RoleDraft)].RequestID = d.Receipts[d.session("T7", 1, campaign.RoleDraft)].RequestID
+		}, string(scorer.ReasonSharedDraftBilledTwice), 0, "cost_time_gates"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.control, func(t *testing.T) {
+			d := newDiskCampaign(t)
+			tc.mut(d)
+			code, m, out := checkJSON(t, d.write(t))
+			if code != tc.exit || len(admList(m["refusals"])) != 0 {
+				t.Fatalf("exit %d want %d\n%s", code, tc.exit, out)
+			}
+			var got []string
+			for _, x := range admList(m[tc.field]) {
+				e := x.(map[string]any)
+				if e["pass"] == false || tc.field == "admission" {
+					got = append(got, e["reason"].(string))
+				}
+			}
+			if !slices.Contains(got, tc.want) {
+				t.Fatalf("want %s in %s, got %v", tc.want, tc.field, got)
+			}
+		})
+	}
+	// The proposed live manifest: exit 1, each missing identity by name.
+	code, out = admRun(t, "check", filepath.Join("..", "..", "fixtures", "live"))
+	if code != 1 || !strings.Contains(out, "missing identities: 11\n  seed\n  execution.executable_sha256\n  execution.model_snapshot\n") ||
+		!strings.Contains(out, "  execution.reservation_enforced\n  execution.oracle_frozen\n  tasks\n  runs\n") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}

@@ -134,12 +134,25 @@ type checkReport struct {
 	// Admission holds manifest admission, campaign ceilings and execution
 	// validity failures; any of them fails admission.
 	Admission []checkProblem `json:"admission"`
+	// MissingIdentities names every execution identity the manifest leaves
+	// unset, also when the strict loader refused the manifest (CONTRACT §7).
+	MissingIdentities []string `json:"missing_identities"`
+	// NextDispatch is the admission decision for one more worst-case
+	// session against the remaining ceilings (EVALUATOR-CONTROLS C18).
+	NextDispatch *scorer.DispatchDecision `json:"next_dispatch"`
+	// CostTimeGates are the cost-and-time scorecard gates (CONTRACT §4;
+	// C14, C20); reported here, decided by score, not part of admission.
+	CostTimeGates []scorer.Gate `json:"cost_time_gates"`
 }
 
 func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
-		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{}}
+		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
+		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
 	if raw, err := fs.ReadFile(fsys, campaign.ManifestFile); err == nil {
+		if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
+			rep.MissingIdentities = ids
+		}
 		if m, err := campaign.DecodeManifest(raw, campaign.ManifestFile); err == nil {
 			rep.Synthetic, rep.CampaignID, rep.Phase, rep.ContractVersion = m.Synthetic, m.CampaignID, m.Phase, m.ContractVersion
 			sessions := 0
@@ -194,6 +207,14 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 		rep.Admission = append(rep.Admission, problemOf(f.Error()))
 	}
 	rep.Admitted = len(rep.Admission) == 0
+	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
+	if len(c.Manifest.Tasks) > 0 {
+		next.Task = c.Manifest.Tasks[0].ID
+	}
+	if r := scorer.Admit(c, scorer.Budget{}, []scorer.Dispatch{next}); len(r.Decisions) == 1 {
+		rep.NextDispatch = &r.Decisions[0]
+	}
+	rep.CostTimeGates = scorer.Accounting(c).Gates
 	return rep
 }
 
@@ -211,6 +232,9 @@ func flattenErrors(err error) []error {
 
 func (r *checkReport) summary() string {
 	if len(r.Refusals) > 0 {
+		if len(r.MissingIdentities) > 0 {
+			return fmt.Sprintf("%d refusals; missing identities: %s", len(r.Refusals), strings.Join(r.MissingIdentities, ", "))
+		}
 		return fmt.Sprintf("%d refusals", len(r.Refusals))
 	}
 	return fmt.Sprintf("%d admission failures", len(r.Admission))
@@ -270,6 +294,27 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("structural findings", fl)
 	section("admission failures", strs(r.Admission))
+	section("missing identities", r.MissingIdentities)
+	if d := r.NextDispatch; d != nil {
+		state := "admitted"
+		if !d.Admitted {
+			state = "PROHIBITED"
+		}
+		fmt.Fprintf(&b, "next dispatch: %s (%s) %s\n", state, d.Reason, d.Detail)
+	}
+	gl := make([]string, len(r.CostTimeGates))
+	for i, g := range r.CostTimeGates {
+		mark := "PASS"
+		if !g.Pass {
+			mark = "FAIL"
+		}
+		if g.Reason != "" {
+			gl[i] = fmt.Sprintf("%s %s (%s): %s", mark, g.Name, g.Reason, g.Detail)
+		} else {
+			gl[i] = fmt.Sprintf("%s %s: %s", mark, g.Name, g.Detail)
+		}
+	}
+	section("cost and time gates (scorecard input, decided by score)", gl)
 	switch {
 	case len(r.Refusals) > 0:
 		b.WriteString("result: REFUSED\n")
