@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Rule names cited by Load's refusals.
@@ -55,6 +58,7 @@ var boundDirs = []string{TasksDir, ResponsesDir, ReceiptsDir, SourcesDir, Prompt
 // loader holds the state of one Load.
 type loader struct {
 	fsys  fs.FS
+	mu    sync.Mutex // guards errs while sessions load concurrently
 	errs  []*Error
 	files map[string][]byte // bound files that exist and hash correctly
 	bound map[string]bool   // every path the manifest binds
@@ -62,7 +66,9 @@ type loader struct {
 
 func (l *loader) add(e *Error) {
 	if e != nil {
+		l.mu.Lock()
 		l.errs = append(l.errs, e)
+		l.mu.Unlock()
 	}
 }
 
@@ -178,6 +184,12 @@ func (l *loader) load() *Campaign {
 		c.Tasks = append(c.Tasks, t)
 		tasks[entry.ID] = t
 	}
+	type job struct {
+		id   string
+		role Role
+		run  Run
+	}
+	var jobs []job
 	sessions := map[string]bool{}
 	for _, run := range m.Runs {
 		for _, s := range []struct {
@@ -185,9 +197,22 @@ func (l *loader) load() *Campaign {
 			role Role
 		}{{run.Sessions.Draft, RoleDraft}, {run.Sessions.ReviewA, RoleReviewA}, {run.Sessions.ReviewB, RoleReviewB}} {
 			sessions[s.id] = true
-			c.Sessions = append(c.Sessions, l.loadSession(s.id, s.role, run))
+			jobs = append(jobs, job{s.id, s.role, run})
 		}
 	}
+	// Sessions decode independently; results keep run order and refusals
+	// are sorted at the end, so the outcome does not depend on scheduling.
+	c.Sessions = make([]*Session, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
+				c.Sessions[i] = l.loadSession(jobs[i].id, jobs[i].role, jobs[i].run)
+			}
+		})
+	}
+	wg.Wait()
 	for _, f := range m.Files {
 		dir, name, _ := strings.Cut(f.Path, "/")
 		if (dir == ResponsesDir || dir == ReceiptsDir) && !sessions[strings.TrimSuffix(name, ".json")] {

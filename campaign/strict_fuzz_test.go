@@ -32,6 +32,7 @@ func FuzzDecodeResponse(f *testing.F) {
 	f.Add([]byte(`{"a":1,"a":2}`), uint8(1))
 	f.Add([]byte("\xef\xbb\xbf{}"), uint8(1))
 	f.Add([]byte(`{"a":"\ud800"}`), uint8(1))
+	f.Add([]byte("{\"a\":\"\xff\"}"), uint8(1))
 	f.Add([]byte(`[1e400,-0,1.5]`), uint8(1))
 	f.Add([]byte(strings.Repeat("[", 200)), uint8(1))
 	roles := []Role{RoleDraft, RoleReviewA, RoleReviewB}
