@@ -123,19 +123,22 @@ type adjudicator struct {
 	decisions []*Decision // saved decisions (or, without Record, kept ones)
 	// pending holds decisions made but not yet returned by Record, in
 	// order; Records run one at a time.
-	pending   []pendingDecision
-	inFlight  bool
-	cur       int
-	screen    adjScreen
-	note      textinput.Model
-	noteFinal string // the value the note editor will save with
-	viewer    *evidenceViewer
-	status    string
-	statusErr bool
-	signed    bool
-	signing   bool
-	record    string
-	w, h      int
+	pending  []pendingDecision
+	inFlight bool
+	// signAfterSave is set when y was pressed while decisions were still
+	// being saved: signing starts once every one of them is on disk.
+	signAfterSave bool
+	cur           int
+	screen        adjScreen
+	note          textinput.Model
+	noteFinal     string // the value the note editor will save with
+	viewer        *evidenceViewer
+	status        string
+	statusErr     bool
+	signed        bool
+	signing       bool
+	record        string
+	w, h          int
 }
 
 func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
@@ -237,7 +240,7 @@ func (a *adjudicator) setEnabled() {
 	a.keys.NextOpen.SetEnabled(main && a.open() > 0)
 	a.keys.Evidence.SetEnabled(a.screen == adjMain && a.dispute() != nil)
 	a.keys.Sign.SetEnabled(a.screen == adjMain && !a.signed)
-	a.keys.Confirm.SetEnabled(a.screen == adjSign && a.canSign())
+	a.keys.Confirm.SetEnabled(a.screen == adjSign && (a.canSign() || a.canSignAfterSave()))
 	a.keys.Save.SetEnabled(a.screen == adjNote)
 	a.keys.Cancel.SetEnabled(a.screen != adjMain && a.screen != adjEvidence)
 	var vals []string
@@ -254,6 +257,12 @@ func (a *adjudicator) setEnabled() {
 
 func (a *adjudicator) canSign() bool {
 	return !a.signed && !a.signing && a.resolved() == len(a.decisions) && len(a.pending) == 0 && a.in.Sign != nil
+}
+
+// canSignAfterSave reports whether every dispute has a decision and only
+// their saving is outstanding.
+func (a *adjudicator) canSignAfterSave() bool {
+	return len(a.pending) > 0 && a.open() == 0 && !a.signed && !a.signing && a.in.Sign != nil
 }
 
 // decided reports whether dispute i has a decision, saved or pending.
@@ -369,7 +378,24 @@ func (a *adjudicator) onDecided(m decidedMsg) tea.Cmd {
 	d := m.d
 	a.decisions[m.idx] = &d
 	a.setStatus("saved ✓ "+fieldLabel(d.Field)+" = "+showValue(d.Final, d.Field.Kind), false)
+	if len(a.pending) == 0 && a.signAfterSave {
+		a.signAfterSave = false
+		if a.screen == adjSign && a.canSign() {
+			return a.sign()
+		}
+	}
 	return a.flush()
+}
+
+// sign starts AdjudicateInput.Sign with every saved decision.
+func (a *adjudicator) sign() tea.Cmd {
+	a.signing = true
+	var ds []Decision
+	for _, d := range a.decisions {
+		ds = append(ds, *d)
+	}
+	sign := a.in.Sign
+	return func() tea.Msg { desc, err := sign(ds); return signedMsg{desc, err} }
 }
 
 func (a *adjudicator) nextOpen() {
@@ -441,17 +467,16 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(k, a.keys.Cancel):
 			a.screen = adjMain
+			a.signAfterSave = false
 		case key.Matches(k, a.keys.Confirm):
+			if a.canSignAfterSave() {
+				a.signAfterSave = true
+				return nil
+			}
 			if !a.canSign() {
 				return nil
 			}
-			a.signing = true
-			var ds []Decision
-			for _, d := range a.decisions {
-				ds = append(ds, *d)
-			}
-			sign := a.in.Sign
-			return func() tea.Msg { desc, err := sign(ds); return signedMsg{desc, err} }
+			return a.sign()
 		}
 		return nil
 	}
@@ -637,8 +662,10 @@ func (a *adjudicator) signView() string {
 	switch {
 	case a.signed:
 		add(st.OK.Render("Signed: " + a.record))
+	case len(a.pending) > 0 && a.signAfterSave:
+		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; signing follows.", len(a.pending))))
 	case len(a.pending) > 0:
-		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …", len(a.pending))))
+		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; y signs once they are on disk.", len(a.pending))))
 	case a.resolved() < len(a.decisions):
 		add(st.Finding.Render(fmt.Sprintf("Refused: %d disputes are open.", len(a.decisions)-a.resolved())))
 	case a.in.Sign == nil:

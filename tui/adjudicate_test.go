@@ -331,3 +331,24 @@ func TestFlowAdjudicateResume(t *testing.T) {
 		t.Fatalf("log after restart: %v", cs)
 	}
 }
+
+// TestAdjudicateSignWaitsForSave: y pressed while the last decision is
+// still being saved signs once Record returned, with every decision.
+func TestAdjudicateSignWaitsForSave(t *testing.T) {
+	e := &adjEnv{}
+	m, a := newTestAdjudicator(e, 80, 24)
+	m = press(m, "1", "2", "1")
+	m, cmd := m.Update(keyMsg("1")) // the oracle-defect dispute: saving
+	m = press(m, "S")
+	if !strings.Contains(screen(m), "Saving 1 decision(s)") {
+		t.Fatalf("sign screen while saving:\n%s", screen(m))
+	}
+	m = press(m, "y")
+	if a.signing || len(e.signed) != 0 {
+		t.Fatal("signed before the last decision was saved")
+	}
+	m, _ = deliverMsg(m, cmd())
+	if !a.signed || len(e.signed) != 1 || len(e.signed[0]) != 4 {
+		t.Fatalf("signed %v:\n%s", e.signed, screen(m))
+	}
+}
