@@ -126,3 +126,19 @@ func TestRecordOutputsSaySynthetic(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreementRefusesOneRaterTwice: agreement between two sheets of one
+// rater (or one key) is not inter-rater agreement; it is refused even
+// without --allowed-signers (DESIGN "Signed records": both raters using
+// one key).
+func TestAgreementRefusesOneRaterTwice(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	mustRun(t, 0, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
+		"--out", p("sheet-ann-again.json"), "--time", "2026-03-04T06:00:00Z")
+	if code, out, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-ann-again.json")); code != 1 || !strings.Contains(out, string(adjudication.ReasonSharedKey)) {
+		t.Fatalf("agreement of ann with ann: exit %d\n%s", code, out)
+	}
+	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
+}
