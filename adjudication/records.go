@@ -302,44 +302,6 @@ func CheckAdjudication(adj *Adjudication, a, b FrozenSheet) error {
 	return nil
 }
 
-// Consensus returns the final grade of every field: the common value where
-// both sheets agree, else the adjudicated value (DESIGN "Agreement"). It
-// refuses (CheckAdjudication) while any disagreement is open. Withdrawn
-// oracle-defect flags are dropped. Grades are in canonical field order;
-// the note is the adjudicator's where one was given.
-func Consensus(a, b FrozenSheet, adj *Adjudication) ([]Grade, error) {
-	if err := CheckAdjudication(adj, a, b); err != nil {
-		return nil, err
-	}
-	res := map[Field]Resolution{}
-	for _, r := range adj.Resolutions {
-		res[r.Field] = r
-	}
-	va, vb := a.Sheet.Values(), b.Sheet.Values()
-	var fields []Field
-	for f := range va {
-		fields = append(fields, f)
-	}
-	for f := range vb {
-		if _, ok := va[f]; !ok {
-			fields = append(fields, f)
-		}
-	}
-	slices.SortFunc(fields, CompareFields)
-	var out []Grade
-	for _, f := range fields {
-		g := Grade{Field: f, Value: va[f].Value}
-		if r, ok := res[f]; ok {
-			g.Value, g.Note = r.Final, r.Note
-		}
-		if f.Kind == KindOracleDefect && g.Value == ValueWithdrawn {
-			continue
-		}
-		out = append(out, g)
-	}
-	return out, nil
-}
-
 // Reveal is the coordinator's signed reveal record (NamespaceReveal): it
 // binds the exact sheets and adjudication to the sealed map's commitment
 // before arms are unblinded.
