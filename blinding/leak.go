@@ -3,11 +3,14 @@ package blinding
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/campaign"
 )
@@ -190,6 +193,79 @@ func (s *Scanner) ScanJSON(rater string, data []byte) []Finding {
 	var out []Finding
 	s.walk(rater, "", "", v, &out)
 	return out
+}
+
+// ScanReader scans a bundle-shaped JSON document read from r (one JSON
+// object) one top-level member at a time, and a top-level array member one
+// element at a time, so a large bundle is never held in memory whole. Its
+// findings are ScanJSON's on the same bytes, in the same order. Every
+// top-level member that is not an array is returned raw in header (e.g.
+// "rater", "content_digest"), for the caller to decode. A document that is
+// not one JSON object (or has duplicate member names or invalid UTF-8) is
+// an error.
+func (s *Scanner) ScanReader(rater string, r io.Reader) (findings []Finding, header map[string][]byte, err error) {
+	dec := jsontext.NewDecoder(r)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, nil, fmt.Errorf("bundle is not a JSON object: %v", err)
+	}
+	header = map[string][]byte{}
+	byKey := map[string][]Finding{}
+	var keys []string
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, nil, err
+		}
+		k := tok.String()
+		keys = append(keys, k)
+		var out []Finding
+		p := "/" + escapePointer(k)
+		if s.fields[strings.ToLower(k)] {
+			out = append(out, Finding{Rater: rater, Pointer: p, Kind: FindingField, Token: k})
+		}
+		if dec.PeekKind() == '[' {
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, nil, err
+			}
+			for i := 0; dec.PeekKind() != ']'; i++ {
+				raw, err := dec.ReadValue()
+				if err != nil {
+					return nil, nil, err
+				}
+				var v any
+				if err := json.Unmarshal(raw, &v); err != nil {
+					return nil, nil, err
+				}
+				s.walkText(rater, "", p+"/"+strconv.Itoa(i), v, true, nil, &out)
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return nil, nil, err
+			}
+			header[k] = slices.Clone(raw)
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, nil, err
+			}
+			s.walkText(rater, "", p, v, true, nil, &out)
+		}
+		byKey[k] = out
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, nil, err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, nil, fmt.Errorf("trailing data after the bundle object")
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		findings = append(findings, byKey[k]...)
+	}
+	return findings, header, nil
 }
 
 // inputKeys are the members of an item that hold the shared inputs (task

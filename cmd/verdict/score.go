@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -163,18 +170,22 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 	if err != nil {
 		return nil, err
 	}
-	// Bundles (for the "sheet for another bundle" check and the leak scan).
+	// Bundles (for the "sheet for another bundle" check and the leak scan),
+	// streamed one at a time: a bundle holds every final answer in full.
 	bundlePaths, _ := filepath.Glob(filepath.Join(ratings, "bundle-*.json"))
 	sort.Strings(bundlePaths)
 	bundles := map[string]*blinding.Bundle{}
-	var bundleList []*blinding.Bundle
+	var leaks []string
+	scan := blinding.NewScanner(blinding.DefaultLeakTokens(c))
 	for _, p := range bundlePaths {
-		b, digest, err := blinding.LoadBundle(p)
+		hdr, digest, found, err := scanBundleFile(p, scan)
 		if err != nil {
 			return nil, err
 		}
-		bundles[digest] = b
-		bundleList = append(bundleList, b)
+		bundles[digest] = hdr
+		for _, f := range found {
+			leaks = append(leaks, f.String())
+		}
 	}
 	// Records.
 	sheetPaths, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
@@ -288,13 +299,6 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 	if err != nil {
 		return nil, err
 	}
-	var leaks []string
-	scan := blinding.NewScanner(blinding.DefaultLeakTokens(c))
-	for _, b := range bundleList {
-		for _, f := range scan.ScanBundle(b) {
-			leaks = append(leaks, f.String())
-		}
-	}
 	responses := 0
 	for _, s := range c.Sessions {
 		if s.Response != nil {
@@ -306,6 +310,57 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 		Agreement: agreementRows(sheets[0].Sheet, sheets[1].Sheet), Records: refs,
 	})
 	return &scoreRun{report: rep}, nil
+}
+
+// scanBundleFile streams the bundle file at path once: its SHA-256 (the
+// digest a rating sheet binds as bundle_digest), its header members (format,
+// rater, content and obligations digests; Items stays nil) and the leak
+// scan of every member and item (blinding.Scanner.ScanReader, the same
+// findings as ScanBundle). A bundle is never held whole: it holds every
+// final answer of the campaign. The bundle's items are not re-verified
+// here: a sheet is accepted only for a bundle whose exact bytes it signed
+// (bundle_digest, checked by adjudication.Verify), and freeze verified
+// those bytes (blinding.ParseBundle) before signing.
+func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, string, []blinding.Finding, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	r := io.TeeReader(bufio.NewReaderSize(f, 1<<16), h)
+	found, header, err := scan.ScanReader(filepath.Base(path), r)
+	if err != nil {
+		return nil, "", nil, &campaign.Error{Reason: blinding.ReasonMalformedBundle, File: path, Rule: "strict JSON", Detail: err.Error(), Err: err}
+	}
+	if _, err := io.Copy(h, r); err != nil {
+		return nil, "", nil, err
+	}
+	var obj bytes.Buffer
+	obj.WriteByte('{')
+	for _, k := range slices.Sorted(maps.Keys(header)) {
+		if obj.Len() > 1 {
+			obj.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		obj.Write(kb)
+		obj.WriteByte(':')
+		obj.Write(header[k])
+	}
+	obj.WriteByte('}')
+	var hdr blinding.Bundle
+	if err := blinding.DecodeStrict(path, obj.Bytes(), &hdr); err != nil {
+		return nil, "", nil, err
+	}
+	if hdr.Format != blinding.BundleFormat {
+		return nil, "", nil, &campaign.Error{Reason: blinding.ReasonMalformedBundle, File: path, Pointer: "/format", Rule: "blinding bundle",
+			Detail: fmt.Sprintf("format %q, want %q", hdr.Format, blinding.BundleFormat)}
+	}
+	// The findings name the bundle's rater, as ScanBundle's do.
+	for i := range found {
+		found[i].Rater = hdr.Rater
+	}
+	return &hdr, hex.EncodeToString(h.Sum(nil)), found, nil
 }
 
 // agreementRows computes percent agreement, Cohen's kappa and

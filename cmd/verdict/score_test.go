@@ -51,6 +51,16 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 		t.Errorf("changed sheet: exit %d, want 1", code)
 	}
 	os.WriteFile(sheet, orig, 0o600)
+	// A bundle whose bytes differ from the ones the sheet signed is refused
+	// (the streamed bundle digest no longer matches the sheet's bundle_digest).
+	bundle := filepath.Join(ratings, "bundle-ann.json")
+	origBundle, _ := os.ReadFile(bundle)
+	os.WriteFile(bundle, bytes.Replace(origBundle, []byte(`"rater": "ann"`), []byte(`"rater":  "ann"`), 1), 0o600)
+	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil ||
+		!strings.Contains(err.Error(), "other-bundle") {
+		t.Errorf("changed bundle: %v", err)
+	}
+	os.WriteFile(bundle, origBundle, 0o600)
 	// A missing reveal is refused.
 	os.Rename(filepath.Join(ratings, "reveal.json"), filepath.Join(ratings, "reveal.moved"))
 	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil {
