@@ -187,6 +187,19 @@ type Check struct {
 	rev   *Reveal
 }
 
+// Sheet returns the rating sheet Verify decoded for this record (nil when
+// the record is not a sheet or did not decode). Only a Check with OK true
+// is verified; callers use this instead of decoding the bytes again.
+func (c Check) Sheet() *Sheet { return c.sheet }
+
+// Adjudication returns the adjudication Verify decoded for this record
+// (nil when it is not one or did not decode); see Sheet.
+func (c Check) Adjudication() *Adjudication { return c.adj }
+
+// Reveal returns the reveal record Verify decoded for this record (nil
+// when it is not one or did not decode); see Sheet.
+func (c Check) Reveal() *Reveal { return c.rev }
+
 func (c *Check) fail(r campaign.Reason, format string, a ...any) {
 	if c.Reason == "" {
 		c.Reason, c.Detail, c.OK = r, fmt.Sprintf(format, a...), false

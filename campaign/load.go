@@ -60,8 +60,14 @@ type loader struct {
 	fsys  fs.FS
 	mu    sync.Mutex // guards errs while sessions load concurrently
 	errs  []*Error
-	files map[string][]byte // bound files that exist and hash correctly
+	files map[string][]byte // bound files that exist and hash correctly (not session files)
 	bound map[string]bool   // every path the manifest binds
+	// deferred maps each bound response and receipt file to its index in
+	// manifest.files: it is read and hashed by the session worker that
+	// decodes it (in parallel, and never held beyond its session), or after
+	// the sessions when no session claims it.
+	deferred map[string]int
+	manifest *Manifest
 }
 
 func (l *loader) add(e *Error) {
@@ -121,7 +127,7 @@ func (l *loader) need(path string) ([]byte, bool) {
 // On refusal Load returns nil and errors.Join of every *Error found,
 // sorted by file, pointer and reason.
 func Load(fsys fs.FS) (*Campaign, error) {
-	l := &loader{fsys: fsys, files: map[string][]byte{}, bound: map[string]bool{}}
+	l := &loader{fsys: fsys, files: map[string][]byte{}, bound: map[string]bool{}, deferred: map[string]int{}}
 	c := l.load()
 	if len(l.errs) > 0 {
 		return nil, l.joined()
@@ -213,6 +219,17 @@ func (l *loader) load() *Campaign {
 		})
 	}
 	wg.Wait()
+	// Bound response and receipt files no session read (orphans) are
+	// still read and hashed, in manifest order.
+	claimed := map[string]bool{}
+	for _, j := range jobs {
+		claimed[ReceiptPath(j.id)], claimed[ResponsePath(j.id)] = true, true
+	}
+	for i, f := range m.Files {
+		if _, ok := l.deferred[f.Path]; ok && !claimed[f.Path] {
+			l.readBound(f.Path, i)
+		}
+	}
 	for _, f := range m.Files {
 		dir, name, _ := strings.Cut(f.Path, "/")
 		if (dir == ResponsesDir || dir == ReceiptsDir) && !sessions[strings.TrimSuffix(name, ".json")] {
@@ -222,23 +239,22 @@ func (l *loader) load() *Campaign {
 	return c
 }
 
-// bindFiles hashes every bound file and refuses unbound files under the bound directories.
+// bindFiles hashes every bound file and refuses unbound files under the
+// bound directories. Response and receipt files are hashed later, by the
+// session that reads them (sessionFile), with the same refusals.
 func (l *loader) bindFiles(m *Manifest) {
+	l.manifest = m
 	for i, f := range m.Files {
 		l.bound[f.Path] = true
-		b, err := fs.ReadFile(l.fsys, f.Path)
-		if err != nil {
-			l.refuse(ReasonFileMissing, f.Path, "", RuleFileIdentity,
-				"the manifest binds this file at manifest.json#%s but it cannot be read", ptr("/files", i))
+		if dir, _, _ := strings.Cut(f.Path, "/"); dir == ResponsesDir || dir == ReceiptsDir {
+			if _, dup := l.deferred[f.Path]; !dup {
+				l.deferred[f.Path] = i
+			}
 			continue
 		}
-		sum := sha256.Sum256(b)
-		if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
-			l.refuse(ReasonFileDigest, f.Path, "", RuleFileIdentity,
-				"the file hashes to %s, the manifest binds %s", got, f.SHA256)
-			continue
+		if b, ok := l.readBound(f.Path, i); ok {
+			l.files[f.Path] = b
 		}
-		l.files[f.Path] = b
 	}
 	for _, dir := range boundDirs {
 		err := fs.WalkDir(l.fsys, dir, func(path string, d fs.DirEntry, err error) error {
@@ -257,6 +273,36 @@ func (l *loader) bindFiles(m *Manifest) {
 			l.refuse(ReasonFileMissing, dir, "", RuleFileIdentity, "cannot list the directory: %v", err)
 		}
 	}
+}
+
+// readBound reads the bound file path (manifest.files index i) and checks
+// its SHA-256; it refuses a file that cannot be read (ReasonFileMissing) or
+// does not hash to the manifest's digest (ReasonFileDigest).
+func (l *loader) readBound(path string, i int) ([]byte, bool) {
+	b, err := fs.ReadFile(l.fsys, path)
+	if err != nil {
+		l.refuse(ReasonFileMissing, path, "", RuleFileIdentity,
+			"the manifest binds this file at manifest.json#%s but it cannot be read", ptr("/files", i))
+		return nil, false
+	}
+	sum := sha256.Sum256(b)
+	if got, want := hex.EncodeToString(sum[:]), l.manifest.Files[i].SHA256; got != want {
+		l.refuse(ReasonFileDigest, path, "", RuleFileIdentity,
+			"the file hashes to %s, the manifest binds %s", got, want)
+		return nil, false
+	}
+	return b, true
+}
+
+// sessionFile returns the bytes of a session's bound response or receipt
+// file, read and hashed now (readBound); false when it is not bound or was
+// refused.
+func (l *loader) sessionFile(path string) ([]byte, bool) {
+	i, ok := l.deferred[path]
+	if !ok {
+		return nil, false
+	}
+	return l.readBound(path, i)
 }
 
 func (l *loader) loadTask(entry TaskEntry, manifestPtr string) *Task {
@@ -353,7 +399,7 @@ func (l *loader) checkPacket(entry TaskEntry, p *Packet) {
 func (l *loader) loadSession(id string, role Role, run Run) *Session {
 	s := &Session{ID: id, Role: role, Run: run}
 	rp := ReceiptPath(id)
-	if b, ok := l.files[rp]; ok {
+	if b, ok := l.sessionFile(rp); ok {
 		rc, err := DecodeReceipt(b, rp)
 		if err != nil {
 			l.addErr(err)
@@ -362,7 +408,7 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 		}
 	}
 	sp := ResponsePath(id)
-	if b, ok := l.files[sp]; ok {
+	if b, ok := l.sessionFile(sp); ok {
 		s.Raw = b
 		resp, err := DecodeResponse(b, sp, role)
 		if err != nil {

@@ -213,33 +213,24 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 	if len(refusals) > 0 {
 		return nil, errors.Join(refusals...)
 	}
+	// Verify decoded every record; use its decoded values (every check is OK).
 	var sheets []adjudication.FrozenSheet
 	var adj *adjudication.Adjudication
 	var adjSHA string
 	var rev *adjudication.Reveal
 	var refs []scorer.RecordRef
-	for i, ch := range checks {
+	for _, ch := range checks {
 		refs = append(refs, scorer.RecordRef{Kind: ch.Kind, Signer: ch.Signer.Name, Role: string(ch.Signer.Role), Fingerprint: ch.Signer.KeyFingerprint, SHA256: ch.SHA256})
 		switch ch.Kind {
 		case "sheet":
-			s, err := adjudication.ParseSheet(files[i].Name, files[i].Data)
-			if err != nil {
-				return nil, err
-			}
-			sheets = append(sheets, adjudication.FrozenSheet{Sheet: s, SHA256: ch.SHA256})
+			sheets = append(sheets, adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256})
 		case "adjudication":
-			adj, err = adjudication.ParseAdjudication(files[i].Name, files[i].Data)
-			if err != nil {
-				return nil, err
-			}
-			adjSHA = ch.SHA256
+			adj, adjSHA = ch.Adjudication(), ch.SHA256
 		case "reveal":
-			rev, err = adjudication.ParseReveal(files[i].Name, files[i].Data)
-			if err != nil {
-				return nil, err
-			}
+			rev = ch.Reveal()
 		}
 	}
+	files, checks = nil, nil // the record bytes are no longer needed
 	if len(sheets) != 2 || adj == nil || rev == nil {
 		return nil, &campaign.Error{Reason: ReasonRecordSet, File: ratings, Rule: ruleScore,
 			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
@@ -281,10 +272,14 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 		}
 		adjGrades = append(adjGrades, scorer.SheetGrade{Field: scorer.FieldKey{Item: r.Field.Item, Kind: scorer.GradeKind(r.Field.Kind), Target: r.Field.Target}, Value: v, Note: r.Note})
 	}
-	settled, err := scorer.Consensus(toGrades(sheets[0].Sheet.Grades), toGrades(sheets[1].Sheet.Grades), adjGrades)
+	agreement := agreementRows(sheets[0].Sheet, sheets[1].Sheet)
+	g1, g2 := toGrades(sheets[0].Sheet.Grades), toGrades(sheets[1].Sheet.Grades)
+	sheets = nil // every later step reads the converted grades
+	settled, err := scorer.Consensus(g1, g2, adjGrades)
 	if err != nil {
 		return nil, err
 	}
+	g1, g2 = nil, nil
 	var bindings []scorer.ItemBinding
 	for _, it := range sealed.Items {
 		if it.Role == campaign.RoleReviewA || it.Role == campaign.RoleReviewB {
@@ -307,7 +302,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 	}
 	rep := scorer.BuildReport(sc, scorer.ReportContext{
 		Responses: responses, Findings: findings, LeakFindings: leaks, Consensus: settled,
-		Agreement: agreementRows(sheets[0].Sheet, sheets[1].Sheet), Records: refs,
+		Agreement: agreement, Records: refs,
 	})
 	return &scoreRun{report: rep}, nil
 }

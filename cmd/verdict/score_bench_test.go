@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,6 +38,30 @@ func BenchmarkScoreCampaign(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := run.report.JSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckCampaign measures `verdict check` (strict load, admission,
+// structural findings, report) on the campaign of VERDICT_BENCH_DIR
+// (DIR/campaign, e.g. written by scripts/bench.sh); without it, on a
+// generated SYNTHETIC passing campaign of 40 tasks × 3 repetitions.
+func BenchmarkCheckCampaign(b *testing.B) {
+	var fsys fs.FS
+	if dir := os.Getenv("VERDICT_BENCH_DIR"); dir != "" {
+		fsys = os.DirFS(filepath.Join(dir, "campaign"))
+	} else {
+		gen, err := fixtures.Generate(fixtures.Options{Passing: true, Tasks: 40, Repetitions: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fsys = gen
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rep := buildCheckReport(fsys, "bench")
+		if err := rep.writeJSON(io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
