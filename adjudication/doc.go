@@ -3,7 +3,9 @@
 // RequiredFields), the append-only fsync'd journal a rater's grades are
 // saved to (Journal), the frozen and signed rating sheet (Sheet, Freeze),
 // the disagreement set of two sheets and the signed adjudication record
-// (Disagreements, Adjudication), the coordinator's signed reveal record
+// (Disagreements, Adjudication), the adjudicator's append-only fsync'd
+// decision log that resumes an unfinished adjudication (DecisionLog,
+// decisions.go), the coordinator's signed reveal record
 // (Reveal), SSH signing and verification of every record against an
 // allowed_signers file (Sign, Verify), and the agreement statistics between
 // raters (percent agreement, Cohen's kappa, Krippendorff's alpha; agreement.go).

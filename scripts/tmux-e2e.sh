@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end check of `verdict rate` with the real binary in tmux:
-# rate a bundle of the SYNTHETIC campaign, kill -9 the process mid-item,
-# start again, and find every grade the screen showed as saved.
+# rate a bundle of the embedded SYNTHETIC campaign (the default input of
+# `verdict blind`), kill -9 the process mid-item, start again, and find every
+# grade the screen showed as saved. Then `verdict ledger` with no argument
+# must show the embedded campaign.
 # Usage: scripts/tmux-e2e.sh [VERDICT_BINARY]   (builds ./cmd/verdict if absent)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,8 +19,7 @@ if [ -z "$bin" ]; then
 fi
 
 cd "$work"
-"$bin" fixtures generate --out camp --tasks 2 --repetitions 1 --passing >/dev/null
-"$bin" blind camp --out bl --item-key "$(printf '%064d' 7)" >/dev/null
+"$bin" blind --out bl --item-key "$(printf '%064d' 7)" >/dev/null
 bundle="bl/bundle-rater-1.json"
 journal="$work/j.jsonl"
 
@@ -72,4 +73,10 @@ if [ "$(($(wc -l < "$journal") - 1))" -ne "$((n + 1))" ]; then
   echo "FAIL: grade after restart not in the journal" >&2; exit 1
 fi
 tmux send-keys -t "$sess" q
-echo "ok: $n grades saved before kill -9 and found after restart ($total fields in the bundle)"
+
+# The protocol checker's ledger defaults to the embedded campaign too.
+tmux kill-session -t "$sess" 2>/dev/null || true
+tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' ledger"
+wait_for "SYNTHETIC · verdict ledger"
+tmux send-keys -t "$sess" q
+echo "ok: $n grades of the embedded campaign's bundle saved before kill -9 and found after restart ($total fields in the bundle); ledger shows the embedded campaign"

@@ -41,6 +41,15 @@ type AdjudicateInput struct {
 	// Check validates one decision (adjudication.CheckResolution); nil
 	// accepts every allowed value.
 	Check func(d Dispute, final, note string) error
+	// Record saves one decision durably (adjudication.DecisionLog.Record:
+	// appended and fsync'd) and returns nil once it is on disk; the screen
+	// says "saved" only then. A later decision for the same field
+	// supersedes the earlier one. nil keeps decisions in memory only (the
+	// status line then says "not saved").
+	Record func(Decision) error
+	// Saved are the decisions already on disk when the program starts
+	// (resume); the program starts at the first dispute without one.
+	Saved []Decision
 	// Sign builds and signs the adjudication from one decision per dispute
 	// and returns a one-line description of what was written.
 	Sign func([]Decision) (string, error)
@@ -93,22 +102,43 @@ type signedMsg struct {
 	err  error
 }
 
+// decidedMsg reports the end of one AdjudicateInput.Record.
+type decidedMsg struct {
+	idx int
+	d   Decision
+	err error
+}
+
+// pendingDecision is a decision made on screen whose Record has not yet
+// returned.
+type pendingDecision struct {
+	idx int
+	d   Decision
+}
+
 type adjudicator struct {
 	c         *Common
 	keys      AdjudicateKeyMap
 	in        AdjudicateInput
-	decisions []*Decision
-	cur       int
-	screen    adjScreen
-	note      textinput.Model
-	noteFinal string // the value the note editor will save with
-	viewer    *evidenceViewer
-	status    string
-	statusErr bool
-	signed    bool
-	signing   bool
-	record    string
-	w, h      int
+	decisions []*Decision // saved decisions (or, without Record, kept ones)
+	// pending holds decisions made but not yet returned by Record, in
+	// order; Records run one at a time.
+	pending  []pendingDecision
+	inFlight bool
+	// signAfterSave is set when y was pressed while decisions were still
+	// being saved: signing starts once every one of them is on disk.
+	signAfterSave bool
+	cur           int
+	screen        adjScreen
+	note          textinput.Model
+	noteFinal     string // the value the note editor will save with
+	viewer        *evidenceViewer
+	status        string
+	statusErr     bool
+	signed        bool
+	signing       bool
+	record        string
+	w, h          int
 }
 
 func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
@@ -116,8 +146,34 @@ func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
 	a.note = textinput.New()
 	a.note.SetStyles(c.Styles.Input)
 	a.note.CharLimit = adjudication.MaxNote
+	for _, d := range in.Saved {
+		for i := range in.Disputes {
+			if in.Disputes[i].Field == d.Field {
+				a.decisions[i] = &d
+				break
+			}
+		}
+	}
+	// Resume at the first dispute without a saved decision.
+	for i, d := range a.decisions {
+		if d == nil {
+			a.cur = i
+			break
+		}
+	}
 	a.setEnabled()
 	return a
+}
+
+// decision returns the decision the screen shows for dispute i: the last
+// pending one if any (not yet saved), else the saved one.
+func (a *adjudicator) decision(i int) (d *Decision, saved bool) {
+	for k := len(a.pending) - 1; k >= 0; k-- {
+		if a.pending[k].idx == i {
+			return &a.pending[k].d, false
+		}
+	}
+	return a.decisions[i], a.decisions[i] != nil
 }
 
 func (a *adjudicator) result() AdjudicateResult {
@@ -178,13 +234,13 @@ func (a *adjudicator) setEnabled() {
 	a.keys.First.SetEnabled(main)
 	a.keys.Second.SetEnabled(main)
 	a.keys.Other.SetEnabled(main)
-	a.keys.Note.SetEnabled(main && a.dispute() != nil && a.decisions[a.cur] != nil)
+	a.keys.Note.SetEnabled(main && a.dispute() != nil && a.decided(a.cur))
 	a.keys.Up.SetEnabled(a.screen == adjMain && len(a.in.Disputes) > 1)
 	a.keys.Down.SetEnabled(a.screen == adjMain && len(a.in.Disputes) > 1)
-	a.keys.NextOpen.SetEnabled(main && a.resolved() < len(a.decisions))
+	a.keys.NextOpen.SetEnabled(main && a.open() > 0)
 	a.keys.Evidence.SetEnabled(a.screen == adjMain && a.dispute() != nil)
 	a.keys.Sign.SetEnabled(a.screen == adjMain && !a.signed)
-	a.keys.Confirm.SetEnabled(a.screen == adjSign && a.canSign())
+	a.keys.Confirm.SetEnabled(a.screen == adjSign && (a.canSign() || a.canSignAfterSave()))
 	a.keys.Save.SetEnabled(a.screen == adjNote)
 	a.keys.Cancel.SetEnabled(a.screen != adjMain && a.screen != adjEvidence)
 	var vals []string
@@ -200,7 +256,30 @@ func (a *adjudicator) setEnabled() {
 }
 
 func (a *adjudicator) canSign() bool {
-	return !a.signed && !a.signing && a.resolved() == len(a.decisions) && a.in.Sign != nil
+	return !a.signed && !a.signing && a.resolved() == len(a.decisions) && len(a.pending) == 0 && a.in.Sign != nil
+}
+
+// canSignAfterSave reports whether every dispute has a decision and only
+// their saving is outstanding.
+func (a *adjudicator) canSignAfterSave() bool {
+	return len(a.pending) > 0 && a.open() == 0 && !a.signed && !a.signing && a.in.Sign != nil
+}
+
+// decided reports whether dispute i has a decision, saved or pending.
+func (a *adjudicator) decided(i int) bool {
+	d, _ := a.decision(i)
+	return d != nil
+}
+
+// open counts the disputes without a decision, saved or pending.
+func (a *adjudicator) open() int {
+	n := 0
+	for i := range a.decisions {
+		if !a.decided(i) {
+			n++
+		}
+	}
+	return n
 }
 
 // Init implements tea.Model.
@@ -227,6 +306,8 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.signed, a.record = true, m.desc
 			a.setStatus("adjudication signed: "+m.desc, false)
 		}
+	case decidedMsg:
+		cmd = a.onDecided(m)
 	case closeEvidenceMsg:
 		a.viewer = nil
 		a.screen = adjMain
@@ -257,17 +338,71 @@ func (a *adjudicator) decide(final, note string) tea.Cmd {
 			return nil
 		}
 	}
-	a.decisions[a.cur] = &Decision{Field: d.Field, Final: final, Note: note}
-	a.setStatus("resolved "+fieldLabel(d.Field)+" = "+showValue(final, d.Field.Kind), false)
+	dec := Decision{Field: d.Field, Final: final, Note: note}
+	what := fieldLabel(d.Field) + " = " + showValue(final, d.Field.Kind)
+	if a.in.Record == nil {
+		a.decisions[a.cur] = &dec
+		a.setStatus("resolved "+what+" (not saved: no decision log)", false)
+		a.nextOpen()
+		return nil
+	}
+	a.pending = append(a.pending, pendingDecision{a.cur, dec})
+	a.setStatus("saving "+what+" …", false)
 	a.nextOpen()
-	return nil
+	return a.flush()
+}
+
+// flush starts the next Record if none is running.
+func (a *adjudicator) flush() tea.Cmd {
+	if a.inFlight || len(a.pending) == 0 {
+		return nil
+	}
+	a.inFlight = true
+	p := a.pending[0]
+	rec := a.in.Record
+	return func() tea.Msg { return decidedMsg{idx: p.idx, d: p.d, err: rec(p.d)} }
+}
+
+func (a *adjudicator) onDecided(m decidedMsg) tea.Cmd {
+	a.inFlight = false
+	if len(a.pending) > 0 {
+		a.pending = a.pending[1:]
+	}
+	if m.err != nil {
+		// Nothing after a failed Record is saved: drop the queue so that
+		// the screen shows only what is on disk.
+		a.pending = nil
+		a.setStatus("NOT saved: "+m.err.Error(), true)
+		return nil
+	}
+	d := m.d
+	a.decisions[m.idx] = &d
+	a.setStatus("saved ✓ "+fieldLabel(d.Field)+" = "+showValue(d.Final, d.Field.Kind), false)
+	if len(a.pending) == 0 && a.signAfterSave {
+		a.signAfterSave = false
+		if a.screen == adjSign && a.canSign() {
+			return a.sign()
+		}
+	}
+	return a.flush()
+}
+
+// sign starts AdjudicateInput.Sign with every saved decision.
+func (a *adjudicator) sign() tea.Cmd {
+	a.signing = true
+	var ds []Decision
+	for _, d := range a.decisions {
+		ds = append(ds, *d)
+	}
+	sign := a.in.Sign
+	return func() tea.Msg { desc, err := sign(ds); return signedMsg{desc, err} }
 }
 
 func (a *adjudicator) nextOpen() {
 	n := len(a.decisions)
 	for i := 1; i <= n; i++ {
 		j := (a.cur + i) % n
-		if a.decisions[j] == nil {
+		if !a.decided(j) {
 			a.cur = j
 			return
 		}
@@ -332,17 +467,16 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(k, a.keys.Cancel):
 			a.screen = adjMain
+			a.signAfterSave = false
 		case key.Matches(k, a.keys.Confirm):
+			if a.canSignAfterSave() {
+				a.signAfterSave = true
+				return nil
+			}
 			if !a.canSign() {
 				return nil
 			}
-			a.signing = true
-			var ds []Decision
-			for _, d := range a.decisions {
-				ds = append(ds, *d)
-			}
-			sign := a.in.Sign
-			return func() tea.Msg { desc, err := sign(ds); return signedMsg{desc, err} }
+			return a.sign()
 		}
 		return nil
 	}
@@ -355,7 +489,10 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, a.keys.Other):
 		a.screen = adjOther
 	case key.Matches(k, a.keys.Note):
-		dec := a.decisions[a.cur]
+		dec, _ := a.decision(a.cur)
+		if dec == nil {
+			return nil
+		}
 		return a.openNote(dec.Final, dec.Note)
 	case key.Matches(k, a.keys.Down):
 		a.cur = (a.cur + 1) % len(a.in.Disputes)
@@ -469,12 +606,16 @@ func (a *adjudicator) View() tea.View {
 		add(pad(x, colW) + " │ " + y)
 	}
 	add(st.Muted.Render(strings.Repeat("─", max(a.w, 1))))
-	if dec := a.decisions[a.cur]; dec != nil {
+	if dec, saved := a.decision(a.cur); dec != nil {
 		s := "final: " + st.Value.Render(showValue(dec.Final, d.Field.Kind))
 		if dec.Note != "" {
 			s += " · note: " + dec.Note
 		}
-		add(st.OK.Render("✓ ") + s)
+		if saved {
+			add(st.OK.Render("✓ ") + s)
+		} else {
+			add(st.Warn.Render("… ") + s + st.Muted.Render(" (saving)"))
+		}
 	} else {
 		add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
 	}
@@ -521,6 +662,10 @@ func (a *adjudicator) signView() string {
 	switch {
 	case a.signed:
 		add(st.OK.Render("Signed: " + a.record))
+	case len(a.pending) > 0 && a.signAfterSave:
+		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; signing follows.", len(a.pending))))
+	case len(a.pending) > 0:
+		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; y signs once they are on disk.", len(a.pending))))
 	case a.resolved() < len(a.decisions):
 		add(st.Finding.Render(fmt.Sprintf("Refused: %d disputes are open.", len(a.decisions)-a.resolved())))
 	case a.in.Sign == nil:
@@ -556,5 +701,26 @@ func (a *adjudicator) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Note},
 		{a.keys.Up, a.keys.Down, a.keys.NextOpen, a.keys.Evidence, a.keys.Sign},
+	}
+}
+
+// UseDecisionLog wires in to an open decision log: the disputes are the
+// log's disagreements, Saved its current decisions (resume), Check is
+// adjudication.CheckResolution and Record appends to the log (fsync'd
+// before it returns).
+func (in *AdjudicateInput) UseDecisionLog(l *adjudication.DecisionLog) {
+	in.Disputes = nil
+	for _, d := range l.Disputes() {
+		in.Disputes = append(in.Disputes, Dispute{Field: d.Field, Values: d.Values, Notes: d.Notes})
+	}
+	in.Saved = nil
+	for _, c := range l.Choices() {
+		in.Saved = append(in.Saved, Decision{Field: c.Field, Final: c.Final, Note: c.Note})
+	}
+	in.Check = func(d Dispute, final, note string) error {
+		return adjudication.CheckResolution(adjudication.Disagreement{Field: d.Field, Values: d.Values, Notes: d.Notes}, final, note)
+	}
+	in.Record = func(d Decision) error {
+		return l.Record(adjudication.Choice{Field: d.Field, Final: d.Final, Note: d.Note})
 	}
 }

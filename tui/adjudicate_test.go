@@ -35,8 +35,10 @@ func testCheck(d Dispute, final, note string) error {
 }
 
 type adjEnv struct {
-	mu     sync.Mutex
-	signed [][]Decision
+	mu       sync.Mutex
+	signed   [][]Decision
+	recorded []Decision
+	fail     error // Record's error when set
 }
 
 func (e *adjEnv) input() AdjudicateInput {
@@ -50,7 +52,16 @@ func (e *adjEnv) input() AdjudicateInput {
 			{Field: adjudication.Field{Item: it, Kind: adjudication.KindCitation, Target: "K2"}, Values: [2]string{"supports", "does_not_support"}},
 			{Field: adjudication.Field{Item: it, Kind: adjudication.KindOracleDefect, Target: "O2"}, Values: [2]string{"defective", ""}, Notes: [2]string{"O2 names a path the packet never shows", ""}},
 		},
-		Check:  testCheck,
+		Check: testCheck,
+		Record: func(d Decision) error {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if e.fail != nil {
+				return e.fail
+			}
+			e.recorded = append(e.recorded, d)
+			return nil
+		},
 		Signer: Signer{Name: "adjudicator-1", Fingerprint: "SHA256:synthetic"},
 		Sign: func(ds []Decision) (string, error) {
 			e.mu.Lock()
@@ -217,5 +228,127 @@ func TestFlowAdjudicateDispute(t *testing.T) {
 	}
 	if s := screen(newRoot(a.c, a, a.title, a.statusLine)); !strings.Contains(s, "Signed: adjudication.json") || strings.Contains(s, "rater-1") {
 		t.Fatalf("final screen:\n%s", s)
+	}
+}
+
+// TestAdjudicateSavedOnlyAfterRecord: the screen says saved only after
+// Record returned nil; a failed Record leaves the dispute open and says so.
+func TestAdjudicateSavedOnlyAfterRecord(t *testing.T) {
+	e := &adjEnv{}
+	m, a := newTestAdjudicator(e, 80, 24)
+	// Deliver the key without running its command: the decision is pending.
+	_, cmd := m.Update(keyMsg("1"))
+	if cmd == nil || a.decisions[0] != nil || a.resolved() != 0 {
+		t.Fatalf("decision counted before Record returned: %+v", a.decisions[0])
+	}
+	if s := screen(m); !strings.Contains(s, "saving O1 obligation") || strings.Contains(s, "saved ✓") {
+		t.Fatalf("pending screen:\n%s", s)
+	}
+	// A pending decision cannot be signed.
+	a.decisions[1], a.decisions[2], a.decisions[3] = &Decision{}, &Decision{}, &Decision{}
+	if a.canSign() {
+		t.Fatal("signing allowed while a decision is being saved")
+	}
+	a.decisions[1], a.decisions[2], a.decisions[3] = nil, nil, nil
+	m, _ = deliverMsg(m, cmd())
+	if a.decisions[0] == nil || a.decisions[0].Final != "addressed" || !strings.Contains(screen(m), "saved ✓ O1 obligation = addressed") {
+		t.Fatalf("after Record:\n%s", screen(m))
+	}
+	if len(e.recorded) != 1 {
+		t.Fatalf("recorded %v", e.recorded)
+	}
+	// A failed Record: nothing is marked resolved, the error is shown.
+	e.fail = errors.New("disk full")
+	m = press(m, "2")
+	if a.decisions[1] != nil || !a.statusErr || !strings.Contains(screen(m), "NOT saved: disk full") {
+		t.Fatalf("failed Record:\n%s", screen(m))
+	}
+	if a.cur != 2 || a.decided(1) {
+		t.Fatalf("cur %d, dispute 1 decided %v", a.cur, a.decided(1))
+	}
+}
+
+// flowSheets returns two frozen sheets of synthBundle(2) that disagree on
+// exactly the four fields of adjEnv's disputes (and in their order).
+func flowSheets(t *testing.T) [2]adjudication.FrozenSheet {
+	t.Helper()
+	b := synthBundle(2)
+	disputes := (&adjEnv{}).input().Disputes
+	var sheets [2]adjudication.FrozenSheet
+	for i, name := range []string{"ann", "bob"} {
+		sh := &adjudication.Sheet{Format: adjudication.SheetFormat, Synthetic: true, Signer: adjudication.Signer{Name: name},
+			ContentDigest: b.ContentDigest, ObligationsDigest: b.ObligationsDigest, MapCommitment: b.MapCommitment}
+		for _, d := range disputes {
+			if d.Values[i] != "" {
+				sh.Grades = append(sh.Grades, adjudication.Grade{Field: d.Field, Value: d.Values[i], Note: d.Notes[i]})
+			}
+		}
+		sheets[i] = adjudication.FrozenSheet{Sheet: sh, SHA256: fmt.Sprintf("%064d", i+1)}
+	}
+	return sheets
+}
+
+// TestFlowAdjudicateResume decides one dispute in a running program, quits,
+// starts again on the same decision log and finds the decision there and
+// the program at the first undecided dispute.
+func TestFlowAdjudicateResume(t *testing.T) {
+	sheets := flowSheets(t)
+	path := t.TempDir() + "/adjudication.decisions.jsonl"
+	start := func() (*adjudication.DecisionLog, *teatest.TestModel) {
+		l, err := adjudication.OpenDecisions(path, sheets[0], sheets[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := (&adjEnv{}).input()
+		in.UseDecisionLog(l)
+		tm := teatest.NewTestModel(t, NewAdjudicateModel(in, testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
+		return l, tm
+	}
+	l, tm := start()
+	if n := len(l.Disputes()); n != 4 {
+		t.Fatalf("%d disputes, want 4", n)
+	}
+	typeKeys(tm, "2") // O1: second rating, not_addressed
+	waitUntil(t, "the decision in the log", func() bool { return len(l.Choices()) == 1 })
+	typeKeys(tm, "q")
+	a1 := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
+	if a1.resolved() != 1 || !strings.Contains(a1.status, "saved ✓") {
+		t.Fatalf("before restart: resolved %d, status %q", a1.resolved(), a1.status)
+	}
+	l.Close()
+
+	l2, tm2 := start()
+	defer l2.Close()
+	typeKeys(tm2, "q")
+	a2 := tm2.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
+	if a2.decisions[0] == nil || a2.decisions[0].Final != "not_addressed" || a2.cur != 1 || a2.resolved() != 1 {
+		t.Fatalf("after restart: decision %+v, cur %d", a2.decisions[0], a2.cur)
+	}
+	if s := screen(newRoot(a2.c, a2, a2.title, a2.statusLine)); !strings.Contains(s, "1/4 disputes resolved") || !strings.Contains(s, "dispute 2/4") {
+		t.Fatalf("resumed screen:\n%s", s)
+	}
+	if cs := l2.Choices(); len(cs) != 1 || cs[0].Final != "not_addressed" {
+		t.Fatalf("log after restart: %v", cs)
+	}
+}
+
+// TestAdjudicateSignWaitsForSave: y pressed while the last decision is
+// still being saved signs once Record returned, with every decision.
+func TestAdjudicateSignWaitsForSave(t *testing.T) {
+	e := &adjEnv{}
+	m, a := newTestAdjudicator(e, 80, 24)
+	m = press(m, "1", "2", "1")
+	m, cmd := m.Update(keyMsg("1")) // the oracle-defect dispute: saving
+	m = press(m, "S")
+	if !strings.Contains(screen(m), "Saving 1 decision(s)") {
+		t.Fatalf("sign screen while saving:\n%s", screen(m))
+	}
+	m = press(m, "y")
+	if a.signing || len(e.signed) != 0 {
+		t.Fatal("signed before the last decision was saved")
+	}
+	m, _ = deliverMsg(m, cmd())
+	if !a.signed || len(e.signed) != 1 || len(e.signed[0]) != 4 {
+		t.Fatalf("signed %v:\n%s", e.signed, screen(m))
 	}
 }

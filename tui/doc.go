@@ -10,7 +10,10 @@
 //     answers of a bundle; every grade goes through the adjudication
 //     journal, and the screen says "saved" only after the journal returned.
 //   - Adjudicate (verdict adjudicate BUNDLE SHEET SHEET): the disputed
-//     fields of two frozen sheets, side by side without rater names.
+//     fields of two frozen sheets, side by side without rater names; every
+//     decision goes through the adjudication decision log
+//     (AdjudicateInput.UseDecisionLog), the screen says "saved" only after
+//     it returned, and a restart resumes at the first undecided dispute.
 //
 // The package never grades or scores by itself: grades are recorded by the
 // adjudication package and findings come from the scorer.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,10 +18,10 @@ import (
 func init() { register(newAdjudicateCmd) }
 
 func newAdjudicateCmd(a *app) *cobra.Command {
-	var allowed, out string
+	var allowed, out, decisions string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "adjudicate BUNDLE SHEET SHEET --allowed-signers FILE --key KEYFILE --name NAME [--out ADJUDICATION.json]",
+		Use:   "adjudicate BUNDLE SHEET SHEET --allowed-signers FILE --key KEYFILE --name NAME [--out ADJUDICATION.json] [--decisions FILE]",
 		Short: "Resolve the disputed fields of two frozen sheets in the terminal UI",
 		Long: `adjudicate shows only the fields on which the two frozen rating sheets differ,
 their values side by side as "first rating" and "second rating" (never the
@@ -29,11 +30,19 @@ raters' names), with the item's obligation, answer and evidence from BUNDLE.
 When every dispute is resolved, S then y writes the adjudication (--out,
 default: adjudication.json beside the first sheet) signed with --key as --name
 (namespace verdict-adjudication). Both sheets must verify against
---allowed-signers. Decisions are kept in memory until signed.`,
+--allowed-signers.
+
+Every decision is appended to the decision log (--decisions, default: the
+--out path with the extension .decisions.jsonl) and fsync'd before the screen
+shows it as saved; q or ctrl+c leaves at any time, and starting again resumes
+at the first dispute without a saved decision. The log is bound to the two
+sheets by their SHA-256; a log of other sheets, a damaged log or one that
+another adjudicate holds is refused and left unchanged.`,
 		Args: cobra.ExactArgs(3),
 	}
 	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required; config: allowed_signers)")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
+	c.Flags().StringVar(&decisions, "decisions", "", "decision log (default: --out with extension .decisions.jsonl)")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if allowed == "" {
@@ -47,6 +56,9 @@ default: adjudication.json beside the first sheet) signed with --key as --name
 		}
 		if out == "" {
 			out = filepath.Join(filepath.Dir(args[1]), "adjudication.json")
+		}
+		if decisions == "" {
+			decisions = strings.TrimSuffix(out, filepath.Ext(out)) + ".decisions.jsonl"
 		}
 		if _, err := os.Stat(out); err == nil {
 			return refusal(a, fmt.Errorf("%s exists; a signed record is never overwritten", out))
@@ -69,27 +81,29 @@ default: adjudication.json beside the first sheet) signed with --key as --name
 				return refusal(a, fmt.Errorf("%s rates another bundle content (%s), not %s", args[0], s.Sheet.ContentDigest, b.ContentDigest))
 			}
 		}
-		ds, err := adjudication.Disagreements(ord[0].Sheet, ord[1].Sheet)
-		if err != nil {
+		if _, err := adjudication.Disagreements(ord[0].Sheet, ord[1].Sheet); err != nil {
 			return refusal(a, err)
 		}
+		// Everything that can refuse is checked above, so that a refusal
+		// creates no decision log.
+		log, err := adjudication.OpenDecisions(decisions, fs[0], fs[1])
+		if err != nil {
+			if adjudication.ErrLocked(err) {
+				fmt.Fprintln(a.stdout, "REFUSED: "+err.Error()+" (another verdict adjudicate has this decision log open)")
+				return failed("journal-locked")
+			}
+			return refusal(a, err)
+		}
+		defer log.Close()
 		in := tui.AdjudicateInput{Bundle: b, Signer: tui.Signer{Name: sf.name, Fingerprint: adjudication.Fingerprint(key.PublicKey())}, Meaning: adjudication.AdjudicationMeaning}
-		for _, d := range ds {
-			in.Disputes = append(in.Disputes, tui.Dispute{Field: d.Field, Values: d.Values, Notes: d.Notes})
-		}
-		in.Check = func(d tui.Dispute, final, note string) error {
-			return adjudication.CheckResolution(adjudication.Disagreement{Field: d.Field, Values: d.Values, Notes: d.Notes}, final, note)
-		}
-		in.Sign = func(decisions []tui.Decision) (string, error) {
+		in.UseDecisionLog(log)
+		in.Sign = func([]tui.Decision) (string, error) {
 			at, err := sf.resolve(a)
 			if err != nil {
 				return "", err
 			}
-			var choices []adjudication.Choice
-			for _, d := range decisions {
-				choices = append(choices, adjudication.Choice{Field: d.Field, Final: d.Final, Note: d.Note})
-			}
-			adj, err := adjudication.NewAdjudication(fs[0], fs[1], choices, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
+			// Sign exactly what the decision log holds on disk.
+			adj, err := adjudication.NewAdjudication(fs[0], fs[1], log.Choices(), sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
 			if err != nil {
 				return "", err
 			}
@@ -109,11 +123,11 @@ default: adjudication.json beside the first sheet) signed with --key as --name
 		if b.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
-		fmt.Fprintf(a.stdout, "%d/%d disputes resolved\n", res.Resolved, res.Total)
+		fmt.Fprintf(a.stdout, "%d/%d disputes resolved; decision log %s\n", res.Resolved, res.Total, decisions)
 		if res.Signed {
 			fmt.Fprintf(a.stdout, "adjudication signed: %s\n", res.Record)
 		} else if res.Total > 0 {
-			return failed("adjudication not signed: %d/%d disputes resolved; decisions are not saved", res.Resolved, res.Total)
+			return failed("adjudication not signed: %d/%d disputes resolved; every saved decision is in %s, run adjudicate again to resume", res.Resolved, res.Total, decisions)
 		}
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -36,7 +37,7 @@ func newBlindCmd(a *app) *cobra.Command {
 	var out, raters, keyHex string
 	var tokens []string
 	c := &cobra.Command{
-		Use:   "blind CAMPAIGN --out DIR",
+		Use:   "blind [CAMPAIGN] --out DIR",
 		Short: "Write one anonymised bundle per rater and the sealed unblinding map",
 		Long: `blind writes bundle-<rater>.json for every rater, sealed-map.json (for the
 coordinator only: it holds the secret item-ID key and unblinds every item) and
@@ -44,8 +45,11 @@ leak-findings.json (the leak scan, to be disclosed in the report).
 
 A bundle holds, per review answer with a decoded response, an opaque item ID,
 the task text, the packet excerpts, the frozen obligations and the final answer
-only; the shared draft and answers scored automatically are not bundled.`,
-		Args: cobra.ExactArgs(1),
+only; the shared draft and answers scored automatically are not bundled.
+
+Without CAMPAIGN, blind uses the embedded SYNTHETIC campaign (the default of
+verdict check).`,
+		Args: cobra.MaximumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&out, "out", "", "output directory (required)")
@@ -68,7 +72,16 @@ only; the shared draft and answers scored automatically are not bundled.`,
 		} else if _, err := rand.Read(key); err != nil {
 			return err
 		}
-		camp, err := campaign.Load(os.DirFS(args[0]))
+		var fsys fs.FS
+		if len(args) == 1 {
+			fsys = os.DirFS(args[0])
+		} else {
+			if embeddedCampaign == nil {
+				return usagef("blind: this build has no embedded campaign; name a campaign directory")
+			}
+			fsys = embeddedCampaign()
+		}
+		camp, err := campaign.Load(fsys)
 		if err != nil {
 			return refusal(a, err)
 		}

@@ -19,35 +19,18 @@ func newLedgerCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "ledger [CAMPAIGN]",
 		Short: "Inspect review-B reconciliation ledgers with their structural findings (protocol checker, read-only)",
-		Long: `ledger strictly loads CAMPAIGN (default: the embedded synthetic campaign) and
-shows, for every review-B answer, the reconciliation obligations with their
-links, the evidence dispositions (E ID, status, final IDs, whether a
-supporting citation exists) and the automatic structural findings beside the
-rows they concern. f filters to rows with findings; e shows the evidence
-excerpt with its real line numbers and the cited lines marked. It writes
-nothing and never shows semantic grades.`,
+		Long: `ledger strictly loads CAMPAIGN (default: the embedded SYNTHETIC campaign, as
+verdict check) and shows, for every review-B answer, the reconciliation
+obligations with their links, the evidence dispositions (E ID, status, final
+IDs, whether a supporting citation exists) and the automatic structural
+findings beside the rows they concern. f filters to rows with findings; e
+shows the evidence excerpt with its real line numbers and the cited lines
+marked. It writes nothing and never shows semantic grades.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var fsys fs.FS
-			if len(args) == 1 {
-				st, err := os.Stat(args[0])
-				if err != nil || !st.IsDir() {
-					return usagef("ledger: %s is not a campaign directory", args[0])
-				}
-				fsys = os.DirFS(args[0])
-			} else {
-				if embeddedCampaign == nil {
-					return usagef("ledger: this build has no embedded campaign; name a campaign directory")
-				}
-				fsys = embeddedCampaign()
-			}
-			c, err := campaign.Load(fsys)
+			in, err := ledgerInput(a, args)
 			if err != nil {
-				return refusal(a, err)
-			}
-			in := tui.LedgerInput{Campaign: c}
-			for _, f := range scorer.ValidateCampaign(c) {
-				in.Findings = append(in.Findings, tui.Finding{Code: string(f.Code), File: f.File, Pointer: f.Pointer, Scope: string(f.Scope), Rule: f.Rule, Message: f.Message})
+				return err
 			}
 			if err := tui.Ledger(cmd.Context(), in, tui.Options{}); err != nil && !errors.Is(err, context.Canceled) {
 				return err
@@ -55,4 +38,34 @@ nothing and never shows semantic grades.`,
 			return nil
 		},
 	}
+}
+
+// ledgerInput strictly loads the campaign directory args[0], or with no
+// argument the embedded SYNTHETIC campaign (embeddedCampaign, the default
+// of `verdict check`), and runs the structural validator over it. A path
+// that is not a directory is a usage error; a campaign that does not load
+// is a refusal.
+func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
+	var fsys fs.FS
+	if len(args) == 1 {
+		st, err := os.Stat(args[0])
+		if err != nil || !st.IsDir() {
+			return tui.LedgerInput{}, usagef("ledger: %s is not a campaign directory", args[0])
+		}
+		fsys = os.DirFS(args[0])
+	} else {
+		if embeddedCampaign == nil {
+			return tui.LedgerInput{}, usagef("ledger: this build has no embedded campaign; name a campaign directory")
+		}
+		fsys = embeddedCampaign()
+	}
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return tui.LedgerInput{}, refusal(a, err)
+	}
+	in := tui.LedgerInput{Campaign: c}
+	for _, f := range scorer.ValidateCampaign(c) {
+		in.Findings = append(in.Findings, tui.Finding{Code: string(f.Code), File: f.File, Pointer: f.Pointer, Scope: string(f.Scope), Rule: f.Rule, Message: f.Message})
+	}
+	return in, nil
 }

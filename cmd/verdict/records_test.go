@@ -157,6 +157,21 @@ func TestBlindFixtureCampaign(t *testing.T) {
 	if string(outs[0]) != string(outs[1]) {
 		t.Fatal("blind output differs between two runs")
 	}
+	// Without CAMPAIGN, blind uses the embedded campaign: the same bytes.
+	emb := filepath.Join(dir, "embedded")
+	mustRun(t, 0, "blind", "--out", emb, "--raters", "ann,bob", "--item-key", keyHex)
+	var got []byte
+	for _, n := range []string{"bundle-ann.json", "bundle-bob.json", "sealed-map.json"} {
+		b, err := os.ReadFile(filepath.Join(emb, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, b...)
+	}
+	if string(got) != string(outs[0]) {
+		t.Fatal("blind of the embedded campaign differs from blind of the same campaign on disk")
+	}
 	mustRun(t, 2, "blind", camp)
+	mustRun(t, 2, "blind")
 	mustRun(t, 1, "blind", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "o3"))
 }
