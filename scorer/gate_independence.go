@@ -14,53 +14,60 @@ import (
 // an OR condition").
 const ReasonGateOrEscape campaign.Reason = "gate-or-escape"
 
-// CheckGateIndependence re-derives every ratio and per-session gate of an
-// accounting report from the report's own values (pair ratios, task-median
-// ratios, aggregate ratios and session measurements) and refuses, with
-// ReasonGateOrEscape, each gate whose recorded Pass differs from the AND
-// of its own checks. A nil report has no gates to check. The shared-draft
-// billing and basis gates read inputs the report does not keep and are
-// not re-derived.
+// CheckGateIndependence re-reads every ratio and per-session gate of an
+// accounting report against the report's own measured values (pair
+// ratios, task-median ratios, aggregate ratios and session measurements)
+// and refuses, with ReasonGateOrEscape, each gate recorded as passing while
+// one of its own known values breaks its bound: the gate was met through
+// something else. Unknown values are not re-judged here (the gates already
+// fail on them), a gate recorded as failing is never refused, and a nil
+// report has nothing to check. The basis and shared-draft billing gates
+// read inputs the report does not keep and are not re-read.
 func CheckGateIndependence(acct *AccountingReport) []*campaign.Error {
 	if acct == nil {
 		return nil
 	}
-	want := map[string]bool{}
-	all := func(name string, n int, ok func(i int) bool) {
-		pass := n > 0
-		for i := 0; i < n; i++ {
-			pass = pass && ok(i)
+	broken := map[string]string{}
+	ratio := func(name, what string, r Ratio, num, den int64) {
+		if _, seen := broken[name]; !seen && r.Known && !r.AtMost(num, den) {
+			broken[name] = what + " " + r.String()
 		}
-		want[name] = pass
 	}
-	all(GateCostPairedWorkflow, len(acct.Pairs), func(i int) bool { return acct.Pairs[i].CostRatio.AtMost(PairBoundNum, PairBoundDen) })
-	all(GateTimePairedWorkflow, len(acct.Pairs), func(i int) bool { return acct.Pairs[i].TimeRatio.AtMost(PairBoundNum, PairBoundDen) })
-	all(GateCostTaskMedian, len(acct.Tasks), func(i int) bool { return acct.Tasks[i].CostRatio.AtMost(TaskBoundNum, TaskBoundDen) })
-	all(GateTimeTaskMedian, len(acct.Tasks), func(i int) bool { return acct.Tasks[i].TimeRatio.AtMost(TaskBoundNum, TaskBoundDen) })
-	want[GateCostAggregate] = acct.Aggregate.CostRatio.AtMost(AggregateBoundNum, AggregateBoundDen)
-	want[GateTimeAggregate] = acct.Aggregate.TimeRatio.AtMost(AggregateBoundNum, AggregateBoundDen)
-	session := func(name string, get func(SessionAccount) (bool, int64), limit int64) {
-		pass := true
-		for _, s := range acct.Sessions {
-			if !s.Dispatched {
-				continue
-			}
-			if known, v := get(s); !known || v > limit {
-				pass = false
+	for _, p := range acct.Pairs {
+		what := fmt.Sprintf("pair %s r%d", p.Task, p.Repetition)
+		ratio(GateCostPairedWorkflow, what, p.CostRatio, PairBoundNum, PairBoundDen)
+		ratio(GateTimePairedWorkflow, what, p.TimeRatio, PairBoundNum, PairBoundDen)
+	}
+	for _, t := range acct.Tasks {
+		ratio(GateCostTaskMedian, "task "+t.Task, t.CostRatio, TaskBoundNum, TaskBoundDen)
+		ratio(GateTimeTaskMedian, "task "+t.Task, t.TimeRatio, TaskBoundNum, TaskBoundDen)
+	}
+	ratio(GateCostAggregate, "aggregate", acct.Aggregate.CostRatio, AggregateBoundNum, AggregateBoundDen)
+	ratio(GateTimeAggregate, "aggregate", acct.Aggregate.TimeRatio, AggregateBoundNum, AggregateBoundDen)
+	for _, s := range acct.Sessions {
+		if !s.Dispatched {
+			continue
+		}
+		for _, c := range []struct {
+			name  string
+			known bool
+			v, max int64
+		}{
+			{GateSessionDuration, s.Duration.Known, s.Duration.NS, SessionMaxNS},
+			{GateSessionInput, s.InputTokens.Known, s.InputTokens.N, SessionMaxInputTokens},
+			{GateSessionOutput, s.BilledOutputTokens.Known, s.BilledOutputTokens.N, SessionMaxOutputTokens},
+		} {
+			if _, seen := broken[c.name]; !seen && c.known && c.v > c.max {
+				broken[c.name] = fmt.Sprintf("session %s %d", s.Session, c.v)
 			}
 		}
-		want[name] = pass
 	}
-	session(GateSessionDuration, func(s SessionAccount) (bool, int64) { return s.Duration.Known, s.Duration.NS }, SessionMaxNS)
-	session(GateSessionInput, func(s SessionAccount) (bool, int64) { return s.InputTokens.Known, s.InputTokens.N }, SessionMaxInputTokens)
-	session(GateSessionOutput, func(s SessionAccount) (bool, int64) { return s.BilledOutputTokens.Known, s.BilledOutputTokens.N }, SessionMaxOutputTokens)
 	var out []*campaign.Error
 	for i, g := range acct.Gates {
-		w, ok := want[g.Name]
-		if ok && g.Pass != w {
+		if why, ok := broken[g.Name]; ok && g.Pass {
 			out = append(out, &campaign.Error{Reason: ReasonGateOrEscape, Pointer: fmt.Sprintf("/accounting/gates/%d", i),
 				Rule:   "CONTRACT §4 Complete cost and time; EVALUATOR-CONTROLS C21",
-				Detail: fmt.Sprintf("gate %s is recorded as pass=%t but its own checks give pass=%t: no gate may be met through another", g.Name, g.Pass, w)})
+				Detail: fmt.Sprintf("gate %s is recorded as passing but its own %s breaks its bound: no gate may be met through another", g.Name, why)})
 		}
 	}
 	return out
