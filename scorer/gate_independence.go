@@ -49,8 +49,8 @@ func CheckGateIndependence(acct *AccountingReport) []*campaign.Error {
 			continue
 		}
 		for _, c := range []struct {
-			name  string
-			known bool
+			name   string
+			known  bool
 			v, max int64
 		}{
 			{GateSessionDuration, s.Duration.Known, s.Duration.NS, SessionMaxNS},
