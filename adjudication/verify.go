@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -42,6 +41,11 @@ const (
 	// ReasonSharedKey: two rating sheets (two raters) signed with one key
 	// or by one name.
 	ReasonSharedKey campaign.Reason = "raters-share-key"
+	// ReasonAdjudicatorIsRater: the adjudication is signed with the key or
+	// under the name of one of the two raters whose sheets it resolves; the
+	// adjudicator is a third person (CONTRACT §5 "a documented third
+	// adjudicator").
+	ReasonAdjudicatorIsRater campaign.Reason = "adjudicator-is-rater"
 	// ReasonBadAllowedSigners: an allowed_signers line does not parse or
 	// uses an option verdict does not support.
 	ReasonBadAllowedSigners campaign.Reason = "bad-allowed-signers"
@@ -107,22 +111,55 @@ func ParseAllowedSigners(file string, data []byte) ([]AllowedSigner, error) {
 }
 
 func (a AllowedSigner) matches(principal string) bool {
-	for _, p := range a.Principals {
-		neg := strings.HasPrefix(p, "!")
-		if ok, _ := path.Match(strings.TrimPrefix(p, "!"), principal); ok {
-			return !neg
-		}
-	}
-	return false
+	return matchPatternList(principal, a.Principals)
 }
 
 func (a AllowedSigner) allows(namespace string) bool {
-	for _, p := range a.Namespaces {
-		if ok, _ := path.Match(p, namespace); ok {
-			return true
+	return matchPatternList(namespace, a.Namespaces)
+}
+
+// matchPatternList reports whether s matches the pattern list as
+// ssh-keygen(1) matches allowed_signers principals and namespaces
+// (ssh_config(5) PATTERNS): s must match at least one pattern, and a
+// matching pattern negated with "!" refuses s whatever else matches.
+func matchPatternList(s string, patterns []string) bool {
+	positive := false
+	for _, p := range patterns {
+		neg := strings.HasPrefix(p, "!")
+		if !matchPattern(s, strings.TrimPrefix(p, "!")) {
+			continue
+		}
+		if neg {
+			return false
+		}
+		positive = true
+	}
+	return positive
+}
+
+// matchPattern matches s against one pattern in which "*" is any run of
+// bytes and "?" any one byte; every other byte is literal.
+func matchPattern(s, p string) bool {
+	si, pi, star, mark := 0, 0, -1, 0
+	for si < len(s) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == s[si]):
+			si++
+			pi++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, si
+			pi++
+		case star >= 0:
+			mark++
+			si, pi = mark, star+1
+		default:
+			return false
 		}
 	}
-	return false
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
 }
 
 // RecordFile is one record to verify: its name (for reports), its exact
@@ -182,7 +219,8 @@ type VerifyOptions struct {
 // (ReasonSignerNotAllowed) and allows this namespace
 // (ReasonKeyNotAllowedForRole). Across records: two sheets with one key
 // or one signer (ReasonSharedKey); a sheet for another bundle or content
-// (ReasonOtherBundle); an adjudication or reveal that does not name the
+// (ReasonOtherBundle); an adjudication signed by either rater's key or
+// name (ReasonAdjudicatorIsRater); an adjudication or reveal that does not name the
 // exact sheets/adjudication given, or a reveal over an incomplete
 // adjudication (ReasonSheetMismatch, ReasonUnresolved). Each record gets
 // its first failing reason. The result is in input order.
@@ -292,6 +330,18 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 		}
 		if s.sheet.ContentDigest != sheets[0].sheet.ContentDigest || s.sheet.ObligationsDigest != sheets[0].sheet.ObligationsDigest {
 			s.fail(ReasonOtherBundle, "sheet rates other bundle content than %s", sheets[0].File)
+		}
+	}
+	for i := range checks {
+		c := &checks[i]
+		if c.adj == nil {
+			continue
+		}
+		for _, s := range sheets {
+			if c.adj.Signer.KeyFingerprint == s.sheet.Signer.KeyFingerprint || c.adj.Signer.Name == s.sheet.Signer.Name {
+				c.fail(ReasonAdjudicatorIsRater, "adjudication signed by %s (%s), who also signed the rating sheet %s; the adjudicator must be a third person",
+					c.adj.Signer.Name, c.adj.Signer.KeyFingerprint, s.File)
+			}
 		}
 	}
 	bySHA := map[string]*Check{}

@@ -11,6 +11,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 )
 
 func init() { register(newAgreementCmd) }
@@ -73,6 +74,12 @@ its reason, never as 0. With --allowed-signers the sheets are verified first.`,
 					return refusal(a, err)
 				}
 				fs[i] = adjudication.FrozenSheet{Sheet: s, SHA256: blinding.Digest(data)}
+			}
+			// Without allowed_signers the signers are unverified, but two
+			// sheets naming one rater or one key are never two raters.
+			if a0, a1 := fs[0].Sheet.Signer, fs[1].Sheet.Signer; a0.Name == a1.Name || a0.KeyFingerprint == a1.KeyFingerprint {
+				return refusal(a, &campaign.Error{Reason: adjudication.ReasonSharedKey, File: args[1], Pointer: "/signer", Rule: "DESIGN Signed records",
+					Detail: fmt.Sprintf("sheets %s and %s are signed by one rater or with one key (%s, %s)", args[0], args[1], a1.Name, a1.KeyFingerprint)})
 			}
 		}
 		ord := adjudication.OrderSheets(fs[0], fs[1])

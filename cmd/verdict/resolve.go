@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -18,16 +19,23 @@ func init() {
 // loadFrozenSheets reads two sheets with their signatures and verifies them
 // against allowed_signers (a sheet that does not verify is not frozen).
 func loadFrozenSheets(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, error) {
+	out, _, _, err := loadFrozenSheetFiles(a, allowedPath, paths)
+	return out, err
+}
+
+// loadFrozenSheetFiles is loadFrozenSheets that also returns the parsed
+// allowed_signers and the sheets' record files (bytes and signatures).
+func loadFrozenSheetFiles(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, []adjudication.AllowedSigner, []adjudication.RecordFile, error) {
 	var out [2]adjudication.FrozenSheet
 	allowed, err := loadAllowed(allowedPath)
 	if err != nil {
-		return out, refusal(a, err)
+		return out, nil, nil, refusal(a, err)
 	}
 	var files []adjudication.RecordFile
 	for _, p := range paths {
 		f, err := readRecordFile(p)
 		if err != nil {
-			return out, err
+			return out, nil, nil, err
 		}
 		files = append(files, f)
 	}
@@ -35,19 +43,34 @@ func loadFrozenSheets(a *app, allowedPath string, paths []string) ([2]adjudicati
 	for i, ch := range checks {
 		if !ch.OK {
 			fmt.Fprintf(a.stdout, "REFUSED: %s is not a frozen sheet: %s: %s\n", ch.File, ch.Reason, ch.Detail)
-			return out, failed("%s", ch.Reason)
+			return out, nil, nil, failed("%s", ch.Reason)
 		}
 		if ch.Kind != "sheet" {
 			fmt.Fprintf(a.stdout, "REFUSED: %s is a %s, not a rating sheet\n", ch.File, ch.Kind)
-			return out, failed("not a sheet")
+			return out, nil, nil, failed("not a sheet")
 		}
 		s, err := adjudication.ParseSheet(ch.File, files[i].Data)
 		if err != nil {
-			return out, refusal(a, err)
+			return out, nil, nil, refusal(a, err)
 		}
 		out[i] = adjudication.FrozenSheet{Sheet: s, SHA256: ch.SHA256}
 	}
-	return out, nil
+	return out, allowed, files, nil
+}
+
+// checkNewRecord verifies a record about to be written (out, data, sig)
+// together with the records it names (inputs) against allowed, exactly as
+// verify and score will; it refuses (exit 1, nothing written) when the new
+// record would be refused there: a signer whose key may not sign this kind
+// of record, or an adjudicator who rated the sheets.
+func checkNewRecord(a *app, allowed []adjudication.AllowedSigner, inputs []adjudication.RecordFile, out string, data, sig []byte) error {
+	files := append(slices.Clone(inputs), adjudication.RecordFile{Name: out, Data: data, Sig: sig})
+	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
+	if ch := checks[len(checks)-1]; !ch.OK {
+		fmt.Fprintf(a.stdout, "REFUSED: %s would not verify, nothing written: %s: %s\n", out, ch.Reason, ch.Detail)
+		return failed("%s", ch.Reason)
+	}
+	return nil
 }
 
 func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
@@ -56,6 +79,17 @@ func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
 		return nil, err
 	}
 	return adjudication.ParseAllowedSigners(path, data)
+}
+
+// disagreementsReport is the --format json output of disagreements: the
+// SYNTHETIC notice for synthetic sheets (DESIGN "Defaults and embedded
+// input"), the two raters in canonical order (Values[i] is Raters[i]'s
+// value) and every disputed field in canonical field order.
+type disagreementsReport struct {
+	Notice        string                      `json:"notice,omitempty"`
+	Synthetic     bool                        `json:"synthetic"`
+	Raters        [2]string                   `json:"raters"`
+	Disagreements []adjudication.Disagreement `json:"disagreements"`
 }
 
 func newDisagreementsCmd(a *app) *cobra.Command {
@@ -84,9 +118,14 @@ func newDisagreementsCmd(a *app) *cobra.Command {
 			ds = []adjudication.Disagreement{}
 		}
 		if *format == "json" {
-			return writeJSON(a.stdout, ds)
+			rep := disagreementsReport{Synthetic: ord[0].Sheet.Synthetic || ord[1].Sheet.Synthetic,
+				Raters: [2]string{ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name}, Disagreements: ds}
+			if rep.Synthetic {
+				rep.Notice = blinding.SyntheticNotice
+			}
+			return writeJSON(a.stdout, rep)
 		}
-		if ord[0].Sheet.Synthetic {
+		if ord[0].Sheet.Synthetic || ord[1].Sheet.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
 		fmt.Fprintf(a.stdout, "%d disputed field(s) between %s and %s\n", len(ds), ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name)
@@ -127,7 +166,7 @@ verify against allowed_signers.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, err := loadFrozenSheets(a, allowed, args)
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args)
 		if err != nil {
 			return err
 		}
@@ -145,6 +184,9 @@ verify against allowed_signers.`,
 		}
 		rec, sig, err := adjudication.SignRecord(adj, key, adjudication.NamespaceAdjudication)
 		if err != nil {
+			return err
+		}
+		if err := checkNewRecord(a, as, sheetFiles, out, rec, sig); err != nil {
 			return err
 		}
 		if err := writeSignedRecord(out, rec, sig); err != nil {

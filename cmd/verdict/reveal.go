@@ -94,6 +94,9 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		if err != nil {
 			return err
 		}
+		if err := checkNewRecord(a, as, files, out, data, sig); err != nil {
+			return err
+		}
 		if err := writeSignedRecord(out, data, sig); err != nil {
 			return err
 		}

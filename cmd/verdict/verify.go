@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -10,6 +11,15 @@ import (
 )
 
 func init() { register(newVerifyCmd) }
+
+// verifyReport is the --format json output of verify: the SYNTHETIC notice
+// when any record is synthetic (DESIGN "Defaults and embedded input") and
+// one check per record in input order.
+type verifyReport struct {
+	Notice    string               `json:"notice,omitempty"`
+	Synthetic bool                 `json:"synthetic"`
+	Records   []adjudication.Check `json:"records"`
+}
 
 func newVerifyCmd(a *app) *cobra.Command {
 	var allowed string
@@ -21,8 +31,11 @@ func newVerifyCmd(a *app) *cobra.Command {
 signed object: the signature over the exact bytes, the namespace of the record
 kind (verdict-rating, verdict-adjudication, verdict-reveal), the signer's
 principal and key in allowed_signers and the role its namespaces allow. Then
-across records: two raters with one key, a sheet for another bundle (with
---bundle), an adjudication or reveal that does not name the sheets given. Each
+across records: two raters with one key, an adjudication signed by one of the
+raters (the adjudicator is a third person), a sheet for another bundle (with
+--bundle), an adjudication or reveal that does not name the sheets given.
+Principals and namespaces in allowed_signers are pattern lists as in
+ssh-keygen: "*" and "?" are wildcards and a matching "!pattern" refuses. Each
 refused record is listed with its own reason code; exit 1 if any is refused.`,
 		Args: cobra.MinimumNArgs(1),
 	}
@@ -60,11 +73,27 @@ refused record is listed with its own reason code; exit 1 if any is refused.`,
 				bad++
 			}
 		}
+		synthetic := false
+		for _, f := range files {
+			var head struct {
+				Synthetic bool `json:"synthetic"`
+			}
+			if json.Unmarshal(f.Data, &head) == nil && head.Synthetic {
+				synthetic = true
+			}
+		}
 		if *format == "json" {
-			if err := writeJSON(a.stdout, checks); err != nil {
+			rep := verifyReport{Synthetic: synthetic, Records: checks}
+			if synthetic {
+				rep.Notice = blinding.SyntheticNotice
+			}
+			if err := writeJSON(a.stdout, rep); err != nil {
 				return err
 			}
 		} else {
+			if synthetic {
+				fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+			}
 			for _, ch := range checks {
 				if ch.OK {
 					fmt.Fprintf(a.stdout, "OK       %s: %s signed by %s (%s, %s)\n", ch.File, ch.Kind, ch.Signer.Name, ch.Signer.Role, ch.Signer.KeyFingerprint)

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/internal/synth"
+)
+
+// frozenPair grades, freezes and signs the two synthetic sheets (ann, bob)
+// in dir and writes choices.json resolving every disputed field.
+func frozenPair(t *testing.T, dir string) (p func(string) string, keys string) {
+	t.Helper()
+	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key, Raters: []string{"ann", "bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = func(n string) string { return filepath.Join(dir, n) }
+	keys = "../../fixtures/keys/"
+	os.WriteFile(p("sealed-map.json"), res.MapBytes, 0o600)
+	for i, r := range []string{"ann", "bob"} {
+		os.WriteFile(p("bundle-"+r+".json"), res.BundleBytes[i], 0o600)
+		gradesFile(t, p("grades-"+r+".json"), res.Bundles[i], r == "bob", false)
+		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
+		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--key", keys+"rater-"+r, "--name", r,
+			"--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
+	}
+	sa, _ := os.ReadFile(p("sheet-ann.json"))
+	sb, _ := os.ReadFile(p("sheet-bob.json"))
+	sha, _ := adjudication.ParseSheet("a", sa)
+	shb, _ := adjudication.ParseSheet("b", sb)
+	ds, err := adjudication.Disagreements(sha, shb)
+	if err != nil || len(ds) == 0 {
+		t.Fatalf("disagreements %d, %v", len(ds), err)
+	}
+	var choices []adjudication.Choice
+	for _, d := range ds {
+		choices = append(choices, adjudication.Choice{Field: d.Field, Final: d.Values[0]})
+	}
+	data, _ := json.Marshal(choices)
+	os.WriteFile(p("choices.json"), data, 0o600)
+	return p, keys
+}
+
+func mustNotExist(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, f := range paths {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s was written", f)
+		}
+	}
+}
+
+// TestSigningCommandsRefuseUnusableSigner: resolve and reveal verify the
+// record they are about to sign against the same allowed_signers and
+// refuse, writing nothing, when verify would refuse it: a signer whose key
+// may not sign that record kind, or a rater adjudicating her own sheets
+// (CONTRACT §5 "a documented third adjudicator").
+func TestSigningCommandsRefuseUnusableSigner(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	allowed := keys + "allowed_signers"
+	resolve := func(allowed, key, name, out string) []string {
+		return []string{"resolve", p("sheet-ann.json"), p("sheet-bob.json"), "--from", p("choices.json"), "--allowed-signers", allowed,
+			"--key", keys + key, "--name", name, "--out", p(out), "--time", "2026-03-04T09:00:00Z"}
+	}
+	// ann's key may only rate.
+	if code, out, _ := runCapture(t, resolve(allowed, "rater-ann", "ann", "adj-ann.json")...); code != 1 || !strings.Contains(out, string(adjudication.ReasonKeyNotAllowedForRole)) {
+		t.Fatalf("resolve by a rater key: exit %d\n%s", code, out)
+	}
+	mustNotExist(t, p("adj-ann.json"), p("adj-ann.json.sig"))
+	// Even when allowed_signers lets ann adjudicate, she rated these sheets.
+	base, _ := os.ReadFile(allowed)
+	pub, _ := os.ReadFile(keys + "rater-ann.pub")
+	f := strings.Fields(string(pub))
+	both := p("allowed-both")
+	os.WriteFile(both, append(base, []byte(`ann namespaces="verdict-adjudication" `+f[0]+" "+f[1]+"\n")...), 0o600)
+	if code, out, _ := runCapture(t, resolve(both, "rater-ann", "ann", "adj-ann.json")...); code != 1 || !strings.Contains(out, string(adjudication.ReasonAdjudicatorIsRater)) {
+		t.Fatalf("resolve by a rater allowed to adjudicate: exit %d\n%s", code, out)
+	}
+	mustNotExist(t, p("adj-ann.json"), p("adj-ann.json.sig"))
+	mustRun(t, 0, resolve(allowed, "adjudicator-cho", "cho", "adjudication.json")...)
+
+	reveal := func(key, name, out string) []string {
+		return []string{"reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"), "--map", p("sealed-map.json"),
+			"--allowed-signers", allowed, "--key", keys + key, "--name", name, "--out", p(out), "--time", "2026-03-05T00:00:00Z"}
+	}
+	if code, out, _ := runCapture(t, reveal("rater-ann", "ann", "reveal-ann.json")...); code != 1 || !strings.Contains(out, string(adjudication.ReasonKeyNotAllowedForRole)) {
+		t.Fatalf("reveal by a rater key: exit %d\n%s", code, out)
+	}
+	mustNotExist(t, p("reveal-ann.json"), p("reveal-ann.json.sig"))
+	mustRun(t, 0, reveal("coordinator-dee", "dee", "reveal.json")...)
+	mustRun(t, 0, "verify", "--allowed-signers", allowed, p("sheet-ann.json"), p("sheet-bob.json"), p("adjudication.json"), p("reveal.json"))
+}
+
+// TestRecordOutputsSaySynthetic: every output made from synthetic records
+// says SYNTHETIC in its first lines (DESIGN "Defaults and embedded input"),
+// in text and in JSON.
+func TestRecordOutputsSaySynthetic(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	allowed := keys + "allowed_signers"
+	for _, args := range [][]string{
+		{"verify", "--allowed-signers", allowed, p("sheet-ann.json"), p("sheet-bob.json")},
+		{"verify", "--allowed-signers", allowed, p("sheet-ann.json"), p("sheet-bob.json"), "--format", "json"},
+		{"disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed},
+		{"disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed, "--format", "json"},
+	} {
+		code, out, errOut := runCapture(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		lines := strings.SplitN(out, "\n", 4)
+		if !strings.Contains(strings.Join(lines[:min(3, len(lines))], "\n"), "SYNTHETIC") {
+			t.Errorf("%v: no SYNTHETIC in the first lines:\n%.300s", args, out)
+		}
+		if args[len(args)-1] == "json" && !json.Valid([]byte(out)) {
+			t.Errorf("%v: not JSON:\n%.300s", args, out)
+		}
+	}
+}
+
+// TestAgreementRefusesOneRaterTwice: agreement between two sheets of one
+// rater (or one key) is not inter-rater agreement; it is refused even
+// without --allowed-signers (DESIGN "Signed records": both raters using
+// one key).
+func TestAgreementRefusesOneRaterTwice(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	mustRun(t, 0, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
+		"--out", p("sheet-ann-again.json"), "--time", "2026-03-04T06:00:00Z")
+	if code, out, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-ann-again.json")); code != 1 || !strings.Contains(out, string(adjudication.ReasonSharedKey)) {
+		t.Fatalf("agreement of ann with ann: exit %d\n%s", code, out)
+	}
+	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
+}
