@@ -167,8 +167,17 @@ func BundleFields(b *blinding.Bundle) []Field {
 func CheckGrade(b *blinding.Bundle, g Grade) error {
 	it := b.Item(g.Item)
 	if it == nil {
-		return &campaign.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", g.Item)}
+		return unknownItem(g.Item)
 	}
+	return checkItemGrade(it, g)
+}
+
+func unknownItem(id string) error {
+	return &campaign.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", id)}
+}
+
+// checkItemGrade is CheckGrade for g on its (already found) item it.
+func checkItemGrade(it *blinding.Item, g Grade) error {
 	if err := checkNote(g.Note); err != nil {
 		return err
 	}

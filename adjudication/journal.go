@@ -67,8 +67,9 @@ func (e Entry) Grade() Grade {
 }
 
 // Journal is an open, locked, append-only grade journal for one bundle.
-// A grade counts as saved when Append returns nil: the entry was written
-// and fsync'd. A later entry for the same field supersedes the earlier one
+// A grade counts as saved when Append returns nil, or when the AppendBatch
+// call that holds it returns it among its saved grades: the entry was
+// written and fsync'd. A later entry for the same field supersedes the earlier one
 // but never erases it. Methods are safe for concurrent use.
 //
 // Usage (TUI and `verdict grade`):
@@ -76,6 +77,7 @@ func (e Entry) Grade() Grade {
 //	j, err := adjudication.Open(path, bundle) // locks; resumes saved grades
 //	defer j.Close()
 //	err = j.Append(adjudication.Grade{Field: f, Value: v, Note: n, Spent: d})
+//	n, err := j.AppendBatch(grades) // one fsync for many grades (imports)
 //	st := j.State() // current values; ungraded fields in bundle order
 type Journal struct {
 	mu        sync.Mutex
@@ -87,6 +89,7 @@ type Journal struct {
 	last      string // hex SHA-256 of the last line
 	size      int64  // bytes of verified lines
 	entries   []Entry
+	items     map[string]*blinding.Item // bundle items by ID (CheckGrade without a scan)
 	current   map[Field]Grade
 	recovered int64
 	broken    error
@@ -112,7 +115,10 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}}
+	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}, items: make(map[string]*blinding.Item, len(b.Items))}
+	for i := range b.Items {
+		j.items[b.Items[i].ID] = &b.Items[i]
+	}
 	for _, o := range opts {
 		o(j)
 	}
@@ -216,7 +222,7 @@ func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, erro
 	if e.Format != "" || e.BundleDigest != "" || e.ContentDigest != "" || e.Rater != "" || e.SpentMS < 0 {
 		return e, j.corrupt(line, "grade entry carries header fields")
 	}
-	if err := CheckGrade(j.bundle, e.Grade()); err != nil {
+	if err := j.check(e.Grade()); err != nil {
 		return e, j.corrupt(line, "invalid grade: %v", err)
 	}
 	return e, nil
@@ -238,16 +244,39 @@ func (j *Journal) apply(e Entry, raw []byte) {
 	j.current[g.Field] = g
 }
 
-// write appends e as one line, fsyncs, and applies it. On a failed write
-// it cuts the file back to its last verified size; if that fails too the
-// journal refuses further appends (ReasonJournalClosed).
+// check is CheckGrade against the journal's bundle, with the item found
+// through the journal's index instead of a scan of the bundle.
+func (j *Journal) check(g Grade) error {
+	it, ok := j.items[g.Item]
+	if !ok {
+		return unknownItem(g.Item)
+	}
+	return checkItemGrade(it, g)
+}
+
+// write appends e as one line, fsyncs, and applies it (a batch of one).
 func (j *Journal) write(e Entry) error {
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	line := append(raw, '\n')
-	if _, err := j.f.Write(line); err != nil {
+	return j.writeBatch([]Entry{e}, [][]byte{raw})
+}
+
+// writeBatch appends es (raws[i] is the compact JSON of es[i]) as consecutive lines with a single write and a
+// single fsync, then applies them. Every entry's Prev must already chain
+// to the one before it (see AppendBatch). On a failed write it cuts the
+// file back to its last verified size, so none of the batch is kept; if
+// that fails, or the fsync fails, the journal refuses further appends
+// (ReasonJournalClosed). Only after the fsync returned are the entries
+// applied: a grade of the batch is saved exactly when writeBatch returns nil.
+func (j *Journal) writeBatch(es []Entry, raws [][]byte) error {
+	var buf bytes.Buffer
+	for _, raw := range raws {
+		buf.Write(raw)
+		buf.WriteByte('\n')
+	}
+	if _, err := j.f.Write(buf.Bytes()); err != nil {
 		if terr := j.f.Truncate(j.size); terr != nil {
 			j.broken = err
 		}
@@ -257,8 +286,10 @@ func (j *Journal) write(e Entry) error {
 		j.broken = err
 		return err
 	}
-	j.size += int64(len(line))
-	j.apply(e, raw)
+	j.size += int64(buf.Len())
+	for i, e := range es {
+		j.apply(e, raws[i])
+	}
 	return nil
 }
 
@@ -267,20 +298,65 @@ func (j *Journal) write(e Entry) error {
 // and fsyncs the file. When Append returns nil the grade is saved. A
 // grade for an already graded field supersedes it; the earlier entry stays.
 func (j *Journal) Append(g Grade) error {
+	n, err := j.AppendBatch([]Grade{g})
+	if n == 1 {
+		return nil
+	}
+	return err
+}
+
+// AppendBatch validates gs in order (CheckGrade) and appends the grades
+// before the first refused one as consecutive, hash-chained entries with
+// one write and one fsync (a non-interactive import such as `verdict grade
+// --from` saves thousands of grades without an fsync each). It returns the
+// number of grades saved and the first refusal (or write error). Every
+// grade of the batch counts as saved when AppendBatch returns: either all
+// n returned grades were written and fsync'd, or (n == 0, err != nil) the
+// journal is as it was before the call. A process killed during the call
+// may leave a prefix of the batch, each complete line a valid entry of the
+// chain, and at most one torn final line that Open cuts off; so a crash
+// never loses a grade from an earlier returned call and never breaks the
+// chain. Grades are validated before anything is written: a refused grade
+// at index k saves gs[:k] and returns its error with k.
+func (j *Journal) AppendBatch(gs []Grade) (int, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil || j.broken != nil {
-		return &campaign.Error{Reason: ReasonJournalClosed, File: j.path, Rule: ruleJournal, Detail: "journal is closed or failed; reopen it", Err: j.broken}
+		return 0, &campaign.Error{Reason: ReasonJournalClosed, File: j.path, Rule: ruleJournal, Detail: "journal is closed or failed; reopen it", Err: j.broken}
 	}
-	if err := CheckGrade(j.bundle, g); err != nil {
-		return err
+	var refused error
+	valid := gs
+	for i, g := range gs {
+		if err := j.check(g); err != nil {
+			refused, valid = err, gs[:i]
+			break
+		}
 	}
-	if g.Spent < 0 {
-		g.Spent = 0
+	if len(valid) == 0 {
+		return 0, refused
 	}
-	e := Entry{Seq: j.seq + 1, Prev: j.last, Time: j.now(), Item: g.Item, Kind: g.Kind, Target: g.Target,
-		Value: g.Value, Note: g.Note, SpentMS: g.Spent.Milliseconds()}
-	return j.write(e)
+	es := make([]Entry, len(valid))
+	raws := make([][]byte, len(valid))
+	seq, prev := j.seq, j.last
+	for i, g := range valid {
+		if g.Spent < 0 {
+			g.Spent = 0
+		}
+		seq++
+		es[i] = Entry{Seq: seq, Prev: prev, Time: j.now(), Item: g.Item, Kind: g.Kind, Target: g.Target,
+			Value: g.Value, Note: g.Note, SpentMS: g.Spent.Milliseconds()}
+		raw, err := json.Marshal(es[i])
+		if err != nil {
+			return 0, err
+		}
+		raws[i] = raw
+		sum := sha256.Sum256(raw)
+		prev = hex.EncodeToString(sum[:])
+	}
+	if err := j.writeBatch(es, raws); err != nil {
+		return 0, err
+	}
+	return len(valid), refused
 }
 
 // State is a snapshot of a journal: the current grade of every graded

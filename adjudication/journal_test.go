@@ -180,7 +180,10 @@ func TestJournalOtherBundleAndCorruption(t *testing.T) {
 	}
 }
 
-const childEnv = "VERDICT_JOURNAL_CRASH_CHILD"
+const (
+	childEnv      = "VERDICT_JOURNAL_CRASH_CHILD"
+	childBatchEnv = "VERDICT_JOURNAL_CRASH_BATCH"
+)
 
 // TestJournalCrashChild is the child process of TestJournalCrash: it
 // appends grades forever, printing "saved SEQ FIELD VALUE" after each
@@ -199,6 +202,27 @@ func TestJournalCrashChild(t *testing.T) {
 	fields := adjudication.BundleFields(b)
 	start := len(j.Entries())
 	w := bufio.NewWriter(os.Stdout)
+	if os.Getenv(childBatchEnv) != "" {
+		// Batch mode: batches of 1..64 grades, each reported saved only
+		// after its AppendBatch returned.
+		for i, round := start, 0; ; round++ {
+			var gs []adjudication.Grade
+			for k := 0; k < 1+(round*7)%64; k++ {
+				f := fields[(i+k)%len(fields)]
+				gs = append(gs, adjudication.Grade{Field: f, Value: valueFor(f, (i+k)/len(fields)+i+k), Note: "round " + strconv.Itoa(i+k)})
+			}
+			n, err := j.AppendBatch(gs)
+			if err != nil || n != len(gs) {
+				fmt.Println("append-error", n, err)
+				os.Exit(3)
+			}
+			for k, g := range gs {
+				fmt.Fprintf(w, "saved %d %s %s %s\n", i+k, g.Item, g.Kind, g.Target+" "+g.Value)
+			}
+			w.Flush()
+			i += len(gs)
+		}
+	}
 	for i := start; ; i++ {
 		f := fields[i%len(fields)]
 		v := valueFor(f, i/len(fields)+i)
@@ -214,7 +238,14 @@ func TestJournalCrashChild(t *testing.T) {
 // TestJournalCrash kills a journal writer with SIGKILL at random moments
 // and checks that every grade the child reported saved is in the journal
 // after reopening (the last saved value of each field is current).
-func TestJournalCrash(t *testing.T) {
+func TestJournalCrash(t *testing.T) { journalCrash(t, false) }
+
+// TestJournalCrashBatch is TestJournalCrash with a child that saves its
+// grades through AppendBatch (batches of 1 to 64 grades, one fsync each):
+// every grade of a batch that returned survives the kill.
+func TestJournalCrashBatch(t *testing.T) { journalCrash(t, true) }
+
+func journalCrash(t *testing.T, batch bool) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
@@ -225,6 +256,9 @@ func TestJournalCrash(t *testing.T) {
 	for round := 0; round < 6; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestJournalCrashChild$", "-test.v=false")
 		cmd.Env = append(os.Environ(), childEnv+"="+path)
+		if batch {
+			cmd.Env = append(cmd.Env, childBatchEnv+"=1")
+		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -282,4 +316,78 @@ func TestJournalCrash(t *testing.T) {
 	}
 	t.Logf("%d saved grades over 6 kills; journal has %d entries", len(saved), len(entries)-1)
 	_ = blinding.Digest
+}
+
+// TestJournalAppendBatch saves a batch with one call, stops a batch at its
+// first refused grade (the grades before it are saved, none after), keeps
+// the hash chain across batches and single appends, and refuses a closed
+// journal.
+func TestJournalAppendBatch(t *testing.T) {
+	b := testBundles(t).Bundles[0]
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := adjudication.Open(path, b, adjudication.WithClock(fixedClock()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := adjudication.BundleFields(b)
+	var gs []adjudication.Grade
+	for i, f := range fields[:10] {
+		gs = append(gs, adjudication.Grade{Field: f, Value: valueFor(f, i), Spent: 250 * time.Millisecond})
+	}
+	if n, err := j.AppendBatch(gs); n != 10 || err != nil {
+		t.Fatalf("batch: n=%d err=%v", n, err)
+	}
+	if err := j.Append(adjudication.Grade{Field: fields[10], Value: valueFor(fields[10], 10)}); err != nil {
+		t.Fatal(err)
+	}
+	// A refused grade in the middle: the three before it are saved.
+	bad := []adjudication.Grade{
+		{Field: fields[11], Value: valueFor(fields[11], 11)},
+		{Field: fields[12], Value: valueFor(fields[12], 12)},
+		{Field: fields[0], Value: valueFor(fields[0], 1), Note: "superseded in a batch"},
+		{Field: fields[13], Value: "nonsense"},
+		{Field: fields[14], Value: valueFor(fields[14], 14)},
+	}
+	n, err := j.AppendBatch(bad)
+	if n != 3 || !errors.Is(err, adjudication.ReasonBadValue) {
+		t.Fatalf("refused batch: n=%d err=%v", n, err)
+	}
+	// A batch refused at its first grade writes nothing.
+	before, _ := os.ReadFile(path)
+	if n, err := j.AppendBatch([]adjudication.Grade{{Field: adjudication.Field{"item-none", adjudication.KindClaim, "C1"}, Value: "wrong"}, bad[4]}); n != 0 ||
+		!errors.Is(err, adjudication.ReasonUnknownItem) {
+		t.Fatalf("refused first: n=%d err=%v", n, err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("a refused batch changed the journal")
+	}
+	if n, err := j.AppendBatch(nil); n != 0 || err != nil {
+		t.Fatalf("empty batch: n=%d err=%v", n, err)
+	}
+	st := j.State()
+	if st.Entries != 14 || len(st.Grades) != 13 || st.Grades[0].Note != "superseded in a batch" {
+		t.Fatalf("state: %d entries, %d grades, first %+v", st.Entries, len(st.Grades), st.Grades[0])
+	}
+	j.Close()
+	if _, err := j.AppendBatch(gs); !errors.Is(err, adjudication.ReasonJournalClosed) {
+		t.Fatalf("closed: %v", err)
+	}
+	// Reopening verifies the chain over batch and single entries alike.
+	j2, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j2.Close()
+	es := j2.Entries()
+	if len(es) != 15 {
+		t.Fatalf("reopened: %d entries", len(es))
+	}
+	for i, e := range es {
+		if e.Seq != i {
+			t.Fatalf("entry %d has seq %d", i, e.Seq)
+		}
+	}
+	if got := j2.State().Spent[fields[0].Item]; got < 250*time.Millisecond {
+		t.Fatalf("spent %v", got)
+	}
 }

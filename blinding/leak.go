@@ -85,6 +85,13 @@ func DefaultLeakTokens(c *campaign.Campaign) []string {
 type Scanner struct {
 	fields map[string]bool
 	tokens []string
+	// Tokens whose first and last runes are word runes (every session ID
+	// and base token) can only match from a word start to a word end, so
+	// they are looked up by the text's word spans: linear in the text, not
+	// in text × tokens. Other tokens are searched one by one.
+	words    map[string]bool
+	maxWords int // longest word-edged token in bytes
+	others   []string
 }
 
 // NewScanner returns a scanner for ForbiddenFields and the given tokens
@@ -104,7 +111,62 @@ func NewScanner(tokens []string) *Scanner {
 		s.tokens = append(s.tokens, t)
 	}
 	slices.Sort(s.tokens)
+	s.words = map[string]bool{}
+	for _, t := range s.tokens {
+		first, _ := utf8.DecodeRuneInString(t)
+		last, _ := utf8.DecodeLastRuneInString(t)
+		if isWordRune(first) && isWordRune(last) {
+			s.words[t] = true
+			s.maxWords = max(s.maxWords, len(t))
+		} else {
+			s.others = append(s.others, t)
+		}
+	}
 	return s
+}
+
+// matches returns the tokens that occur in low (already lower-cased) on
+// word boundaries, in sorted order: exactly the tokens t with
+// containsWord(low, t).
+func (s *Scanner) matches(low string) []string {
+	var found []string
+	if len(s.words) > 0 {
+		// Word starts (a word rune not preceded by one) and word ends (the
+		// byte after a word rune not followed by one), both increasing.
+		var starts, ends []int
+		prevWord := false
+		for i, r := range low {
+			w := isWordRune(r)
+			if w && !prevWord {
+				starts = append(starts, i)
+			}
+			if !w && prevWord {
+				ends = append(ends, i)
+			}
+			prevWord = w
+		}
+		if prevWord {
+			ends = append(ends, len(low))
+		}
+		e := 0
+		for _, i := range starts {
+			for e < len(ends) && ends[e] <= i {
+				e++
+			}
+			for k := e; k < len(ends) && ends[k]-i <= s.maxWords; k++ {
+				if t := low[i:ends[k]]; s.words[t] {
+					found = append(found, t)
+				}
+			}
+		}
+	}
+	for _, t := range s.others {
+		if containsWord(low, t) {
+			found = append(found, t)
+		}
+	}
+	slices.Sort(found)
+	return slices.Compact(found)
 }
 
 // ScanBundle scans b's canonical JSON form and returns its findings in
@@ -171,9 +233,8 @@ func (s *Scanner) walkText(rater, item, ptr string, v any, scan bool, exempt map
 		if !scan {
 			return
 		}
-		low := strings.ToLower(x)
-		for _, t := range s.tokens {
-			if !exempt[t] && containsWord(low, t) {
+		for _, t := range s.matches(strings.ToLower(x)) {
+			if !exempt[t] {
 				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: t})
 			}
 		}
@@ -192,11 +253,8 @@ func (s *Scanner) collect(v any, set map[string]bool) {
 			s.collect(e, set)
 		}
 	case string:
-		low := strings.ToLower(x)
-		for _, t := range s.tokens {
-			if containsWord(low, t) {
-				set[t] = true
-			}
+		for _, t := range s.matches(strings.ToLower(x)) {
+			set[t] = true
 		}
 	}
 }
@@ -223,7 +281,7 @@ func wordRuneBefore(s string, i int) bool {
 		return false
 	}
 	c, _ := utf8.DecodeLastRuneInString(s[:i])
-	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_'
+	return isWordRune(c)
 }
 
 func wordRuneAt(s string, j int) bool {
@@ -231,8 +289,12 @@ func wordRuneAt(s string, j int) bool {
 		return false
 	}
 	c, _ := utf8.DecodeRuneInString(s[j:])
-	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_'
+	return isWordRune(c)
 }
+
+// isWordRune reports whether c is a letter, a digit or '_' (a rune a token
+// must not touch on either side).
+func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' }
 
 func escapePointer(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")

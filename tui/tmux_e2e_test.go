@@ -7,9 +7,12 @@ import (
 )
 
 // TestTmuxEndToEnd runs scripts/tmux-e2e.sh: the real verdict binary in
-// tmux rates a SYNTHETIC bundle, is killed with SIGKILL mid-item, starts
-// again and finds every grade the screen showed as saved. It skips only
-// when tmux is not installed.
+// tmux rates the embedded SYNTHETIC campaign's bundle, is killed with
+// SIGKILL mid-item, starts again and finds every grade the screen showed
+// as saved; `verdict ledger` opens the embedded campaign; `verdict
+// adjudicate` on the demo's sheets keeps a saved decision across SIGKILL
+// and resumes at the next dispute. It skips only when tmux is not
+// installed.
 func TestTmuxEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")

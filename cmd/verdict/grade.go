@@ -24,6 +24,9 @@ type gradeInput struct {
 	SpentMS int64             `json:"spent_ms,omitempty"`
 }
 
+// gradeBatch is the number of grades `verdict grade --from` saves per fsync.
+const gradeBatch = 4096
+
 func newGradeCmd(a *app) *cobra.Command {
 	var journal, from string
 	c := &cobra.Command{
@@ -31,8 +34,9 @@ func newGradeCmd(a *app) *cobra.Command {
 		Short: "Record grades from a file into a rater's journal (non-interactive rating)",
 		Long: `grade appends every grade of GRADES.json (a JSON array of
 {"item","kind","target","value","note","spent_ms"}) to the journal, in order,
-with the same journal code the rating TUI uses. Each grade is saved (fsync'd)
-before the next; the first refused grade stops the run and earlier grades stay.`,
+with the same journal code the rating TUI uses. Grades are written in batches
+of up to 4,096 with one fsync per batch (a grade is saved when its batch's fsync
+returned); the first refused grade stops the run and every grade before it stays.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
@@ -59,16 +63,22 @@ before the next; the first refused grade stops the run and earlier grades stay.`
 			return refusal(a, err)
 		}
 		defer j.Close()
+		// Grades are saved in batches of gradeBatch with one fsync each; a
+		// grade is saved once its batch returned.
 		saved := 0
 		var gradeErr error
-		for i, g := range in {
-			err := j.Append(adjudication.Grade{Field: adjudication.Field{Item: g.Item, Kind: g.Kind, Target: g.Target}, Value: g.Value, Note: g.Note,
-				Spent: time.Duration(g.SpentMS) * time.Millisecond})
-			if err != nil {
-				gradeErr = fmt.Errorf("grade %d of %s: %w", i, from, err)
-				break
+		for start := 0; start < len(in) && gradeErr == nil; start += gradeBatch {
+			chunk := in[start:min(start+gradeBatch, len(in))]
+			gs := make([]adjudication.Grade, len(chunk))
+			for i, g := range chunk {
+				gs[i] = adjudication.Grade{Field: adjudication.Field{Item: g.Item, Kind: g.Kind, Target: g.Target}, Value: g.Value, Note: g.Note,
+					Spent: time.Duration(g.SpentMS) * time.Millisecond}
 			}
-			saved++
+			n, err := j.AppendBatch(gs)
+			saved += n
+			if err != nil {
+				gradeErr = fmt.Errorf("grade %d of %s: %w", start+n, from, err)
+			}
 		}
 		st := j.State()
 		rep := struct {

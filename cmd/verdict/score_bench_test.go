@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"verdict/fixtures"
+)
+
+// BenchmarkScoreCampaign measures the whole `verdict score` pipeline
+// (load, record verification, consensus, scoring, report) on a generated
+// SYNTHETIC passing campaign of 40 tasks × 3 repetitions (360 sessions),
+// prepared once by the demo chain. VERDICT_BENCH_DIR=DIR scores an existing
+// demo output directory instead (e.g. one written by scripts/bench.sh).
+func BenchmarkScoreCampaign(b *testing.B) {
+	dir := os.Getenv("VERDICT_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+		fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: 40, Repetitions: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var log bytes.Buffer
+		if _, err := runChain(&app{stdout: &log, stderr: &log}, fsys, key, dir); err != nil {
+			b.Fatalf("%v\n%s", err, log.String())
+		}
+	}
+	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		run, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := run.report.JSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
