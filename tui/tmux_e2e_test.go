@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -15,6 +16,9 @@ import (
 // installed.
 func TestTmuxEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is required in CI (.ci/run installs it): the end-to-end check must run")
+		}
 		t.Skip("tmux is not installed")
 	}
 	script, err := filepath.Abs(filepath.Join("..", "scripts", "tmux-e2e.sh"))

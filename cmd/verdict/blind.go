@@ -74,7 +74,7 @@ verdict check).`,
 		}
 		var fsys fs.FS
 		if len(args) == 1 {
-			fsys = os.DirFS(args[0])
+			fsys = campaignFS(args[0])
 		} else {
 			if embeddedCampaign == nil {
 				return usagef("blind: this build has no embedded campaign; name a campaign directory")
