@@ -99,7 +99,7 @@ func (l *loader) need(path string) ([]byte, bool) {
 	}
 	if !l.bound[path] {
 		if _, err := fs.Stat(l.fsys, path); err != nil {
-			l.refuse(ReasonFileMissing, path, "", RuleFileIdentity, "the file is missing and not bound in the manifest")
+			l.refuseUnreadable(err, ReasonFileMissing, path, RuleFileIdentity, "the file is missing and not bound in the manifest")
 		} else if dir, _, _ := strings.Cut(path, "/"); !slices.Contains(boundDirs, dir) {
 			l.refuse(ReasonFileUnlisted, path, "", RuleFileIdentity, "the file is not bound by SHA-256 in the manifest")
 		} // files under the bound directories were refused by the walk
@@ -158,7 +158,7 @@ func (l *loader) joined() error {
 func (l *loader) load() *Campaign {
 	raw, err := fs.ReadFile(l.fsys, ManifestFile)
 	if err != nil {
-		l.refuse(ReasonFileMissing, ManifestFile, "", RuleManifest, "cannot read the manifest: %v", err)
+		l.refuseUnreadable(err, ReasonFileMissing, ManifestFile, RuleManifest, "cannot read the manifest: %v", err)
 		return nil
 	}
 	m, err := DecodeManifest(raw, ManifestFile)
@@ -270,7 +270,7 @@ func (l *loader) bindFiles(m *Manifest) {
 			return nil
 		})
 		if err != nil {
-			l.refuse(ReasonFileMissing, dir, "", RuleFileIdentity, "cannot list the directory: %v", err)
+			l.refuseUnreadable(err, ReasonFileMissing, dir, RuleFileIdentity, "cannot list the directory: %v", err)
 		}
 	}
 }
@@ -281,7 +281,7 @@ func (l *loader) bindFiles(m *Manifest) {
 func (l *loader) readBound(path string, i int) ([]byte, bool) {
 	b, err := fs.ReadFile(l.fsys, path)
 	if err != nil {
-		l.refuse(ReasonFileMissing, path, "", RuleFileIdentity,
+		l.refuseUnreadable(err, ReasonFileMissing, path, RuleFileIdentity,
 			"the manifest binds this file at manifest.json#%s but it cannot be read", ptr("/files", i))
 		return nil, false
 	}

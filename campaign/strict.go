@@ -77,7 +77,10 @@ const (
 	ReasonTextNotTrimmed Reason = "text-not-trimmed"
 	// ReasonTextTooLong: a text has more than MaxTextScalars Unicode scalar values.
 	ReasonTextTooLong Reason = "text-too-long"
-	// ReasonPath: a path is empty, absolute, has an empty segment or a `..` segment.
+	// ReasonPath: a path is empty, absolute, has an empty segment or a `..`
+	// segment; a path naming a campaign file (manifest files and prompts,
+	// packet evidence items) must also be canonical: no `.` segment and no
+	// backslash (CheckFilePath). The detail names the offending segment.
 	ReasonPath Reason = "path"
 	// ReasonLineNotPositive: a line number is below 1.
 	ReasonLineNotPositive Reason = "line-not-positive"

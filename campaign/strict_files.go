@@ -61,12 +61,12 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 	if x.PriceCard != nil {
 		r.text("/execution/price_card/id", x.PriceCard.ID)
 	}
-	r.path("/prompts/common", m.Prompts.Common)
-	r.path("/prompts/draft", m.Prompts.Draft)
-	r.path("/prompts/review_a", m.Prompts.ReviewA)
-	r.path("/prompts/review_b", m.Prompts.ReviewB)
-	r.path("/prompts/final_schema", m.Prompts.FinalSchema)
-	r.path("/prompts/reconciliation_schema", m.Prompts.ReconciliationSchema)
+	r.filePath("/prompts/common", m.Prompts.Common)
+	r.filePath("/prompts/draft", m.Prompts.Draft)
+	r.filePath("/prompts/review_a", m.Prompts.ReviewA)
+	r.filePath("/prompts/review_b", m.Prompts.ReviewB)
+	r.filePath("/prompts/final_schema", m.Prompts.FinalSchema)
+	r.filePath("/prompts/reconciliation_schema", m.Prompts.ReconciliationSchema)
 	tasks := map[string]string{}
 	for i, t := range m.Tasks {
 		r.declare(tasks, ptr("/tasks", i)+"/id", "T", t.ID)
@@ -94,7 +94,7 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 	files := map[string]string{}
 	for i, f := range m.Files {
 		p := ptr("/files", i) + "/path"
-		r.path(p, f.Path)
+		r.filePath(p, f.Path)
 		if first, dup := files[f.Path]; dup {
 			r.fail(ReasonDuplicateFile, p, "path %s is already bound at %s", f.Path, first)
 		}
@@ -122,7 +122,7 @@ func DecodePacket(data []byte, file string) (*Packet, error) {
 	for i, it := range p.Items {
 		ip := ptr("/items", i)
 		r.declare(seen, ip+"/id", "E", it.ID)
-		r.path(ip+"/path", it.Path)
+		r.filePath(ip+"/path", it.Path)
 		r.lines(ip, it.StartLine, it.EndLine)
 	}
 	if r.err != nil {

@@ -99,7 +99,8 @@ func (r *rules) bounds(p string, n, min, max int) {
 }
 
 // CheckPath reports why p is not a POSIX repository-relative path (empty,
-// absolute, an empty segment or a ".." segment), or "" when it is one.
+// absolute, an empty segment or a ".." segment: PROMPTS.md "Exact response
+// contract"), naming the offending segment, or "" when it is one.
 func CheckPath(path string) string {
 	switch {
 	case path == "":
@@ -107,12 +108,32 @@ func CheckPath(path string) string {
 	case strings.HasPrefix(path, "/"):
 		return "path is absolute"
 	}
-	for _, seg := range strings.Split(path, "/") {
+	for i, seg := range strings.Split(path, "/") {
 		switch seg {
 		case "":
-			return "path has an empty segment"
+			return fmt.Sprintf("path has an empty segment (segment %d)", i+1)
 		case "..":
-			return `path has a ".." segment`
+			return fmt.Sprintf(`path has a ".." segment (segment %d)`, i+1)
+		}
+	}
+	return ""
+}
+
+// CheckFilePath is CheckPath for a path that names a file of the campaign
+// (a manifest file or prompt, a packet evidence item's source file): it
+// must also be canonical, the one spelling under which the file is bound
+// and read, so a "." segment and a backslash are refused as well. It
+// returns why, naming the offending segment, or "" for a canonical path.
+func CheckFilePath(path string) string {
+	if why := CheckPath(path); why != "" {
+		return why
+	}
+	for i, seg := range strings.Split(path, "/") {
+		switch {
+		case seg == ".":
+			return fmt.Sprintf(`path has a "." segment (segment %d)`, i+1)
+		case strings.Contains(seg, `\`):
+			return fmt.Sprintf(`path has a backslash in segment %d %q`, i+1, seg)
 		}
 	}
 	return ""
@@ -121,6 +142,13 @@ func CheckPath(path string) string {
 // path checks a repository-relative path.
 func (r *rules) path(p, s string) {
 	if why := CheckPath(s); why != "" {
+		r.fail(ReasonPath, p, "%s: %q", why, s)
+	}
+}
+
+// filePath checks a path that names a campaign file (CheckFilePath).
+func (r *rules) filePath(p, s string) {
+	if why := CheckFilePath(s); why != "" {
 		r.fail(ReasonPath, p, "%s: %q", why, s)
 	}
 }

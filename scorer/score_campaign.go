@@ -139,8 +139,13 @@ type Scorecard struct {
 // repositories, evaluates every gate independently and takes the decision
 // (CONTRACT §4; CONTRACT §5 for development round 2). It returns an error
 // only when a run cannot be scored (missing or unexpected grades, a run for
-// an unknown task); refusals are *campaign.Error values.
+// an unknown task) or when an accounting gate is recorded as passing while
+// its own checks fail (ReasonGateOrEscape, CheckGateIndependence: no gate is
+// met through another, C21); refusals are *campaign.Error values.
 func Evaluate(in ScoreInput) (*Scorecard, error) {
+	if err := gateIndependenceError(in.Accounting); err != nil {
+		return nil, err
+	}
 	sc := &Scorecard{CampaignID: in.CampaignID, Synthetic: in.Synthetic, Phase: in.Phase,
 		Accounting: in.Accounting, Prerequisites: slices.Clone(in.Prerequisites)}
 	slices.SortFunc(sc.Prerequisites, func(a, b Prerequisite) int { return cmp.Compare(a.ID, b.ID) })

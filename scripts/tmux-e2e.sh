@@ -3,7 +3,8 @@
 # rate a bundle of the embedded SYNTHETIC campaign (the default input of
 # `verdict blind`), kill -9 the process mid-item, start again, and find every
 # grade the screen showed as saved. Then `verdict ledger` with no argument
-# must show the embedded campaign.
+# must show the embedded campaign, and `verdict adjudicate` on the demo's
+# frozen sheets must keep a decision it showed as saved across a kill -9.
 # Usage: scripts/tmux-e2e.sh [VERDICT_BINARY]   (builds ./cmd/verdict if absent)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -79,4 +80,27 @@ tmux kill-session -t "$sess" 2>/dev/null || true
 tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' ledger"
 wait_for "SYNTHETIC · verdict ledger"
 tmux send-keys -t "$sess" q
-echo "ok: $n grades of the embedded campaign's bundle saved before kill -9 and found after restart ($total fields in the bundle); ledger shows the embedded campaign"
+
+# Adjudication: decide one dispute, kill -9, restart, the decision is there.
+"$bin" demo --out demo >/dev/null
+r=demo/ratings
+adj() {
+  tmux kill-session -t "$sess" 2>/dev/null || true
+  tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' adjudicate $r/bundle-ann.json $r/sheet-ann.json $r/sheet-bob.json --allowed-signers $r/allowed_signers --key demo/keys/adjudicator-cho --name cho --out '$work/adj.json'"
+}
+adj
+wait_for " 0/"
+disputes=$(tmux capture-pane -p -t "$sess" | grep -oE "^ 0/[0-9]+ disputes" | cut -d/ -f2 | cut -d' ' -f1)
+tmux send-keys -t "$sess" 2
+wait_for " 1/$disputes disputes resolved · saved ✓"
+pid=$(tmux display-message -p -t "$sess" '#{pane_pid}')
+kill -9 "$pid"
+sleep 0.2
+if [ "$(($(wc -l < "$work/adj.decisions.jsonl") - 1))" -ne 1 ]; then
+  echo "FAIL: the saved decision is not in the decision log after kill -9" >&2; exit 1
+fi
+adj
+wait_for " 1/$disputes disputes resolved"
+wait_for "dispute 2/$disputes"
+tmux send-keys -t "$sess" q
+echo "ok: $n grades of the embedded campaign's bundle saved before kill -9 and found after restart ($total fields in the bundle); ledger shows the embedded campaign; 1 of $disputes adjudication decisions kept across kill -9"

@@ -31,8 +31,8 @@ func DefaultEvidenceKeyMap() EvidenceKeyMap {
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-		Next:     key.NewBinding(key.WithKeys("]", "tab"), key.WithHelp("]", "next item")),
-		Prev:     key.NewBinding(key.WithKeys("[", "shift+tab"), key.WithHelp("[", "prev item")),
+		Next:     key.NewBinding(key.WithKeys("]", "tab"), key.WithHelp("]", "next evidence")),
+		Prev:     key.NewBinding(key.WithKeys("[", "shift+tab"), key.WithHelp("[", "prev evidence")),
 		Back:     key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
 	}
 }

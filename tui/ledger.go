@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"verdict/campaign"
@@ -585,7 +584,7 @@ func (l *ledger) View() tea.View {
 	b.WriteString(st.Muted.Render(strings.Repeat("─", max(l.w, 1))))
 	b.WriteByte('\n')
 	det := l.detail(l.current())
-	wrapped := strings.Split(lipgloss.NewStyle().Width(max(l.w, 10)).Render(strings.Join(det, "\n")), "\n")
+	wrapped := wrapLines(det, l.w)
 	dh := l.h - lh - 1
 	l.detailY = min(l.detailY, max(len(wrapped)-dh, 0))
 	end := min(l.detailY+dh, len(wrapped))

@@ -827,11 +827,35 @@ func (r *rater) choices(f adjudication.Field) string {
 	return strings.Join(parts, "  ")
 }
 
+// wrapLines wraps lines to w cells. A line indented with spaces keeps a
+// hanging indent: its continuation lines start under its text, past the
+// leading ID ("  C3  claim: …" continues under "claim"), so that the rows
+// of a list stay readable.
 func wrapLines(lines []string, w int) []string {
 	if len(lines) == 0 {
 		return nil
 	}
-	return strings.Split(lipgloss.NewStyle().Width(max(w, 10)).Render(strings.Join(lines, "\n")), "\n")
+	w = max(w, 10)
+	var out []string
+	for _, l := range strings.Split(strings.Join(lines, "\n"), "\n") {
+		text := strings.TrimLeft(l, " ")
+		lead := len(l) - len(text)
+		if lead == 0 || ansi.StringWidth(l) <= w {
+			out = append(out, strings.Split(lipgloss.NewStyle().Width(w).Render(l), "\n")...)
+			continue
+		}
+		hang := lead
+		if id, _, ok := strings.Cut(text, "  "); ok && !strings.Contains(id, " ") {
+			hang += ansi.StringWidth(id) + 2
+		}
+		hang = min(hang, w/2)
+		parts := strings.Split(ansi.Wrap(text, w-hang, ""), "\n")
+		out = append(out, pad(strings.Repeat(" ", lead)+parts[0], w))
+		for _, p := range parts[1:] {
+			out = append(out, pad(strings.Repeat(" ", hang)+p, w))
+		}
+	}
+	return out
 }
 
 // gradePane renders the current item's header, field detail, choices and
@@ -881,14 +905,16 @@ func (r *rater) listView() string {
 	start := min(max(r.listCur-lh/2, 0), max(len(r.fields)-lh, 0))
 	for i := start; i < min(start+lh, len(r.fields)); i++ {
 		state := itemState(r.graded[i], len(r.fields[i]))
-		s := state
+		// Pad before styling: a styled string's escape codes would
+		// otherwise count towards the column width.
+		s := fmt.Sprintf("%-9s", state)
 		switch state {
 		case "complete":
-			s = st.OK.Render(state)
+			s = st.OK.Render(s)
 		case "partial":
-			s = st.Warn.Render(state)
+			s = st.Warn.Render(s)
 		}
-		row := fmt.Sprintf(" %3d  %s  %-9s %3d/%-3d", i+1, r.in.Bundle.Items[i].ID, s, r.graded[i], len(r.fields[i]))
+		row := fmt.Sprintf(" %3d  %s  %s %3d/%-3d", i+1, r.in.Bundle.Items[i].ID, s, r.graded[i], len(r.fields[i]))
 		if i == r.listCur {
 			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), r.w))
 		}
@@ -917,6 +943,9 @@ func (r *rater) freezeView() string {
 	add(fmt.Sprintf("grades with a note:   %d", notes))
 	add("")
 	signer := r.in.Signer.Name
+	if signer == "" {
+		signer = "(none: start verdict rate with --key and --name to freeze)"
+	}
 	if r.in.Signer.Fingerprint != "" {
 		signer += " · key " + r.in.Signer.Fingerprint
 	}

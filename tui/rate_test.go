@@ -14,6 +14,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/tui/styles"
 )
 
 // synthBundle is a SYNTHETIC bundle of n items, each the synthetic review
@@ -416,5 +417,46 @@ func TestRateAnswerRenderedOnce(t *testing.T) {
 	_ = screen(m)
 	if r.answers.Renders != 2 {
 		t.Fatalf("%d renders for two items", r.answers.Renders)
+	}
+}
+
+// TestWrapLinesHangingIndent: an indented row wraps under its text, past
+// its leading ID; unindented text wraps at the left edge.
+func TestWrapLinesHangingIndent(t *testing.T) {
+	got := wrapLines([]string{"Citation K5 · does it support the linked statements here?", "  C3  claim: segment by segment with equal lengths and no trailing slash"}, 30)
+	want := []string{
+		"Citation K5 · does it support ",
+		"the linked statements here?   ",
+		"  C3  claim: segment by       ",
+		"      segment with equal      ",
+		"      lengths and no trailing ",
+		"      slash                   ",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestRateListAlignedInColour: with colours on, the item list's state
+// column keeps its width (escape codes are not counted as cells), and the
+// freeze screen names the missing signer instead of showing nothing.
+func TestRateListAlignedInColour(t *testing.T) {
+	e := newRateEnv(t, synthBundle(3))
+	in := e.input()
+	in.Signer, in.Freeze = Signer{}, nil
+	m := NewRateModel(in, Options{Styles: styles.New(false), Width: 80, Height: 24})
+	m = press(m, "1", "l")
+	var cols []int
+	for _, l := range strings.Split(screen(m), "\n") {
+		if strings.Contains(l, "item-") && strings.Contains(l, "/") {
+			cols = append(cols, len([]rune(l[:strings.Index(l, "/")])))
+		}
+	}
+	if len(cols) != 3 || cols[0] != cols[1] || cols[1] != cols[2] {
+		t.Fatalf("fraction columns %v:\n%s", cols, screen(m))
+	}
+	m = press(m, "esc", "F")
+	if s := screen(m); !strings.Contains(s, "signer:  (none: start verdict rate with --key and --name") {
+		t.Fatalf("freeze without signer:\n%s", s)
 	}
 }

@@ -111,14 +111,14 @@ func loadAdmissionCampaign(dir string) (*campaign.Campaign, error) {
 	if !st.IsDir() {
 		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
 	}
-	return campaign.Load(os.DirFS(dir))
+	return campaign.Load(campaignFS(dir))
 }
 
 // missingIdentitiesOfDir lists the missing identities of dir/manifest.json
 // read leniently, for a manifest the strict loader refused (nil when the
 // manifest cannot be read as a JSON object).
 func missingIdentitiesOfDir(dir string) []string {
-	b, err := fs.ReadFile(os.DirFS(dir), campaign.ManifestFile)
+	b, err := fs.ReadFile(campaignFS(dir), campaign.ManifestFile)
 	if err != nil {
 		return nil
 	}

@@ -47,13 +47,17 @@ A bundle holds, per review answer with a decoded response, an opaque item ID,
 the task text, the packet excerpts, the frozen obligations and the final answer
 only; the shared draft and answers scored automatically are not bundled.
 
+--raters names exactly two distinct raters (CONTRACT §5: two independent
+source-based ratings); one rater, three or more, or a name listed twice is a
+usage error.
+
 Without CAMPAIGN, blind uses the embedded SYNTHETIC campaign (the default of
 verdict check).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&out, "out", "", "output directory (required)")
-	c.Flags().StringVar(&raters, "raters", blinding.DefaultRaters, "comma-separated rater names")
+	c.Flags().StringVar(&raters, "raters", blinding.DefaultRaters, "the two distinct rater names, comma-separated")
 	c.Flags().StringVar(&keyHex, "item-key", "", "64 hex digits: fixed item-ID key for reproducible synthetic output (default: random)")
 	c.Flags().StringSliceVar(&tokens, "leak-token", nil, "extra revealing token for the leak scan (repeatable)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -63,6 +67,9 @@ verdict check).`,
 		rs, err := blinding.ParseRaters(raters)
 		if err != nil {
 			return usagef("--raters: %v", err)
+		}
+		if len(rs) != 2 {
+			return usagef("--raters %q: the protocol needs exactly two distinct raters, got %d (CONTRACT §5: two source-based ratings)", raters, len(rs))
 		}
 		key := make([]byte, 32)
 		if keyHex != "" {
@@ -74,7 +81,7 @@ verdict check).`,
 		}
 		var fsys fs.FS
 		if len(args) == 1 {
-			fsys = os.DirFS(args[0])
+			fsys = campaignFS(args[0])
 		} else {
 			if embeddedCampaign == nil {
 				return usagef("blind: this build has no embedded campaign; name a campaign directory")

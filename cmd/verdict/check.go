@@ -46,7 +46,7 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				if err != nil || !st.IsDir() {
 					return usagef("check: %s is not a campaign directory", name)
 				}
-				fsys = os.DirFS(name)
+				fsys = campaignFS(name)
 			} else {
 				if embeddedCampaign == nil {
 					return usagef("check: this build has no embedded campaign; name a campaign directory")

@@ -142,7 +142,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	if err := copyFS(fixtures.TestOnlyKeys(), keys); err != nil {
 		return nil, err
 	}
-	c, err := campaign.Load(os.DirFS(campDir))
+	c, err := campaign.Load(campaignFS(campDir))
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
@@ -223,7 +223,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 		"--out", p("reveal.json"), "--time", demoRevealTime); err != nil {
 		return nil, err
 	}
-	run, err := scoreCampaign(os.DirFS(campDir), ratings, allowed, p("sealed-map.json"))
+	run, err := scoreCampaign(campaignFS(campDir), ratings, allowed, p("sealed-map.json"))
 	if err != nil {
 		return nil, fmt.Errorf("score: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -42,8 +43,12 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 		Short: "Write a SYNTHETIC campaign (N tasks × R repetitions × 3 sessions) to DIR",
 		Long: "Writes a deterministic SYNTHETIC campaign. More than 8 tasks cycle the eight task templates over\n" +
 			"further synthetic repositories (e.g. --tasks 1112 --repetitions 3 gives 10,008 sessions). Without\n" +
-			"--passing the default specimen sessions are mixed in where their tasks exist; --specimen applies one\n" +
-			"control specimen to the passing campaign. DIR must not exist or be empty.",
+			"--passing the default specimen sessions (C09, C12, C13, C14, C16) are mixed in where they fit: each\n" +
+			"changes one task template's run at one repetition (C12 and C14 repetition 1, C09 repetition 2, C13\n" +
+			"repetition 3, C16 repetitions 2 and 3), so fewer than 8 tasks or 3 repetitions leave out the\n" +
+			"specimens whose run is missing; the command lists those it placed. --specimen applies one control\n" +
+			"specimen to the passing campaign and is refused (exit 2) when its run is missing; every specimen fits\n" +
+			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -56,7 +61,12 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 				return usagef("--out %s is not empty", out)
 			}
 			start := time.Now()
-			fsys, err := fixtures.Generate(fixtures.Options{Passing: passing, Specimen: specimen, Tasks: tasks, Repetitions: reps})
+			opts := fixtures.Options{Passing: passing, Specimen: specimen, Tasks: tasks, Repetitions: reps}
+			placed, err := fixtures.PlacedSpecimens(opts)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			fsys, err := fixtures.Generate(opts)
 			if err != nil {
 				return usagef("%v", err)
 			}
@@ -66,6 +76,13 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			abs, _ := filepath.Abs(out)
 			fmt.Fprintf(a.stdout, "SYNTHETIC campaign written: %d tasks × %d repetitions = %d sessions, %d files, %s (%s)\n",
 				tasks, reps, tasks*reps*3, len(fsys), abs, time.Since(start).Round(time.Millisecond))
+			if !passing || specimen != "" {
+				list := strings.Join(placed, ", ")
+				if list == "" {
+					list = "none (this shape lacks every default specimen's run)"
+				}
+				fmt.Fprintf(a.stdout, "specimens placed: %s\n", list)
+			}
 			return nil
 		},
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,16 +12,8 @@ import (
 
 func init() { register(newGradeCmd) }
 
-// gradeInput is one grade of a --from file: the field, value, optional
-// note and optional milliseconds spent on the item.
-type gradeInput struct {
-	Item    string            `json:"item"`
-	Kind    adjudication.Kind `json:"kind"`
-	Target  string            `json:"target"`
-	Value   string            `json:"value"`
-	Note    string            `json:"note,omitempty"`
-	SpentMS int64             `json:"spent_ms,omitempty"`
-}
+// gradeInput is one grade of a --from file (adjudication.GradeInput).
+type gradeInput = adjudication.GradeInput
 
 // gradeBatch is the number of grades `verdict grade --from` saves per fsync.
 const gradeBatch = 4096
@@ -33,10 +24,14 @@ func newGradeCmd(a *app) *cobra.Command {
 		Use:   "grade BUNDLE --journal FILE --from GRADES.json",
 		Short: "Record grades from a file into a rater's journal (non-interactive rating)",
 		Long: `grade appends every grade of GRADES.json (a JSON array of
-{"item","kind","target","value","note","spent_ms"}) to the journal, in order,
+{"item","kind","target","value","note","spent_ms"}; spent_ms is a count of
+milliseconds, never negative) to the journal, in order,
 with the same journal code the rating TUI uses. Grades are written in batches
 of up to 4,096 with one fsync per batch (a grade is saved when its batch's fsync
-returned); the first refused grade stops the run and every grade before it stays.`,
+returned); the first refused grade stops the run and every grade before it stays.
+A grades file that does not decode strictly, or holds a negative spent_ms, is
+refused as a whole (reason malformed-grades, with the file and JSON pointer)
+before anything is written.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
@@ -54,8 +49,8 @@ returned); the first refused grade stops the run and every grade before it stays
 		if err != nil {
 			return err
 		}
-		var in []gradeInput
-		if err := blinding.DecodeStrict(from, data, &in); err != nil {
+		in, err := adjudication.DecodeGradesFile(from, data)
+		if err != nil {
 			return refusal(a, err)
 		}
 		j, err := adjudication.Open(journal, b)
@@ -71,8 +66,7 @@ returned); the first refused grade stops the run and every grade before it stays
 			chunk := in[start:min(start+gradeBatch, len(in))]
 			gs := make([]adjudication.Grade, len(chunk))
 			for i, g := range chunk {
-				gs[i] = adjudication.Grade{Field: adjudication.Field{Item: g.Item, Kind: g.Kind, Target: g.Target}, Value: g.Value, Note: g.Note,
-					Spent: time.Duration(g.SpentMS) * time.Millisecond}
+				gs[i] = g.Grade()
 			}
 			n, err := j.AppendBatch(gs)
 			saved += n

@@ -52,7 +52,7 @@ func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
 		if err != nil || !st.IsDir() {
 			return tui.LedgerInput{}, usagef("ledger: %s is not a campaign directory", args[0])
 		}
-		fsys = os.DirFS(args[0])
+		fsys = campaignFS(args[0])
 	} else {
 		if embeddedCampaign == nil {
 			return tui.LedgerInput{}, usagef("ledger: this build has no embedded campaign; name a campaign directory")

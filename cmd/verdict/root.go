@@ -59,17 +59,27 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&cfgFile, "config", "", "config file (default: $XDG_CONFIG_HOME/verdict/verdict.yaml)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 	for _, f := range commandFactories {
-		c := f(a)
-		wrapArgs(c)
-		root.AddCommand(c)
+		root.AddCommand(f(a))
 	}
+	wrapArgs(root)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	return root
 }
 
-// wrapArgs makes positional-argument validation failures usage errors.
+// wrapArgs makes positional-argument validation failures usage errors, for
+// c and every command below it. A parent command (one with subcommands and
+// no run function of its own) accepts no positional argument: a word that
+// names none of its subcommands is a usage error naming that word (exit 2),
+// and the parent alone prints its help.
 func wrapArgs(c *cobra.Command) {
+	if c.HasSubCommands() && !c.Runnable() {
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2
+		}
+		c.Args = unknownSubcommand
+		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+	}
 	if c.Args != nil {
 		orig := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error {
@@ -82,6 +92,25 @@ func wrapArgs(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		wrapArgs(sub)
 	}
+}
+
+// unknownSubcommand is the Args of a parent command: any positional
+// argument is an unknown subcommand.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	var subs []string
+	for _, sub := range cmd.Commands() {
+		if sub.IsAvailableCommand() {
+			subs = append(subs, sub.Name())
+		}
+	}
+	return usagef("%s (subcommands: %s)", msg, strings.Join(subs, ", "))
 }
 
 // loadConfig reads verdict.yaml from --config or the XDG config dir, and

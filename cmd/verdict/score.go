@@ -77,7 +77,7 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
 		}
-		res, err := scoreCampaign(os.DirFS(args[0]), ratings, allowed, mapFile)
+		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile)
 		if err != nil {
 			fmt.Fprintln(a.stdout, "score refused:")
 			for _, e := range flattenErrors(err) {

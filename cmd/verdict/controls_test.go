@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"testing"
+
+	"verdict/campaign"
+	"verdict/fixtures"
+	"verdict/scorer"
+)
+
+// TestControlsCommand runs `verdict controls --format json` twice through
+// the command line: it exits 0, every row behaves as specified, the
+// passing campaign passes, and the JSON bytes are identical across runs.
+func TestControlsCommand(t *testing.T) {
+	var outs [2][]byte
+	for i := range outs {
+		var buf, errBuf bytes.Buffer
+		err := runSub(&app{stdout: &buf, stderr: &errBuf}, "controls", "--format", "json")
+		if code := exitCode(err); code != 0 {
+			t.Fatalf("run %d: exit %d (%v)\n%s", i, code, err, errBuf.String())
+		}
+		outs[i] = buf.Bytes()
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("controls --format json output differs between runs")
+	}
+	var out controlsOutput
+	if err := json.Unmarshal(outs[0], &out); err != nil {
+		t.Fatal(err)
+	}
+	if !out.Pass || !out.PassingCampaignPasses || len(out.Failed) != 0 || out.Rows != len(fixtures.Controls()) {
+		t.Errorf("pass %t, passing campaign %t, failed %v, rows %d", out.Pass, out.PassingCampaignPasses, out.Failed, out.Rows)
+	}
+}
+
+// rejectAll is a deliberately broken verifier: it refuses every campaign
+// and every set of ratings.
+type rejectAll struct{}
+
+func (rejectAll) Check(fs.FS) fixtures.CheckResult {
+	return fixtures.CheckResult{Refusals: []campaign.Reason{"rejected"}}
+}
+
+func (rejectAll) Score(fs.FS, string) (*scorer.Report, error) {
+	return nil, &campaign.Error{Reason: "rejected", Detail: "this verifier rejects everything"}
+}
+
+// TestControlsFailWithVerifierThatRejectsEverything: a verifier that
+// rejects everything makes the control suite exit 1, and the passing row
+// is among the failures (CLI-HANDOFF: "A verifier that rejects everything
+// is not acceptable").
+func TestControlsFailWithVerifierThatRejectsEverything(t *testing.T) {
+	var buf bytes.Buffer
+	err := runControls(&app{stdout: &buf, stderr: io.Discard}, rejectAll{}, "json")
+	if code := exitCode(err); code != 1 {
+		t.Fatalf("exit %d, want 1 (%v)", code, err)
+	}
+	var out controlsOutput
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Pass || out.PassingCampaignPasses || len(out.Failed) == 0 || out.Failed[0] != "PASS" {
+		t.Errorf("pass %t, passing campaign %t, failed %v", out.Pass, out.PassingCampaignPasses, out.Failed)
+	}
+}
