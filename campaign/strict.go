@@ -173,14 +173,14 @@ func parseStrict(data []byte, file string) (any, *Error) {
 	for !done {
 		kind := dec.PeekKind()
 		if kind == '0' {
-			p := string(dec.StackPointer())
 			raw, err := dec.ReadValue()
 			if err != nil {
 				return nil, syntaxError(file, err)
 			}
 			n, e := checkNumber(string(raw))
 			if e != "" {
-				return nil, fail(e, p, fmt.Sprintf("number %.40s is refused", raw))
+				// The decoder's stack pointer now names the number just read.
+				return nil, fail(e, string(dec.StackPointer()), fmt.Sprintf("number %.40s is refused", raw))
 			}
 			put(n)
 			continue

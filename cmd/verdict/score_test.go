@@ -72,3 +72,35 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 		t.Errorf("missing --ratings: exit %d, want 2", code)
 	}
 }
+
+// TestScoreLargeCampaignReportsEveryScorecard: a generated campaign larger
+// than the first-campaign shape (10 tasks) fails manifest admission and the
+// campaign ceilings, so the decision is "execution invalid" naming those
+// prerequisites; score still computes and reports every run, task, pair
+// and gate (CONTRACT: report every run).
+func TestScoreLargeCampaignReportsEveryScorecard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole chain")
+	}
+	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: 10, Repetitions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	rep, err := runChain(&app{stdout: &log, stderr: &log}, fsys, key, t.TempDir())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	sc := rep.Scorecard
+	if sc.Decision.Kind != scorer.DecisionExecutionInvalid || len(sc.Decision.FailedPrerequisites) == 0 {
+		t.Fatalf("decision %s, failed prerequisites %v", sc.Decision.Kind, sc.Decision.FailedPrerequisites)
+	}
+	if len(sc.Runs) != 10*3*2 || len(sc.Tasks) != 10 || len(sc.Pairs) != 10*3 || len(sc.Gates) == 0 {
+		t.Fatalf("runs %d, tasks %d, pairs %d, gates %d", len(sc.Runs), len(sc.Tasks), len(sc.Pairs), len(sc.Gates))
+	}
+	for _, ts := range sc.Tasks {
+		if ts.A.MedianR == nil || ts.B.MedianR == nil {
+			t.Fatalf("task %s has no median R", ts.Task)
+		}
+	}
+}
