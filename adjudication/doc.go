@@ -1,7 +1,8 @@
 // Package adjudication owns the human semantic record of a campaign: the
 // grade model of the shared grade vocabulary (Kind, Field, Grade,
 // RequiredFields), the append-only fsync'd journal a rater's grades are
-// saved to (Journal) and the grades file that fills it without the TUI
+// saved to (Journal; Append for one grade, AppendBatch for an import with
+// one fsync per batch) and the grades file that fills it without the TUI
 // (DecodeGradesFile, ReasonMalformedGrades), the frozen and signed rating sheet (Sheet, Freeze),
 // the disagreement set of two sheets and the signed adjudication record
 // (Disagreements, Adjudication), the adjudicator's append-only fsync'd
