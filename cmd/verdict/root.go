@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -42,6 +43,9 @@ type app struct {
 	cfg    *viper.Viper
 	stdout io.Writer
 	stderr io.Writer
+	// clock, when set, stamps journal entries instead of the real clock
+	// (the SYNTHETIC demo injects a fixed clock for reproducible bytes).
+	clock func() time.Time
 }
 
 func newRootCmd() *cobra.Command {
