@@ -65,16 +65,27 @@ func newDemoCmd(a *app) *cobra.Command {
 the fixture answer key (the second rater disagrees on a few fields), freezes
 and signs both sheets, adjudicates every disagreement, signs the reveal,
 scores, and prints the decision and where every file is. Every key used is a
-TEST ONLY key. With --tasks and --repetitions it runs the chain on a
-generated passing campaign of that size instead (used by scripts/bench.sh).
-Every time in the outputs is fixed, so two runs write the same bytes.
-Exit 0 when the chain ran, whatever the decision.`,
+TEST ONLY key. With --tasks N (N >= 1) and --repetitions R (R >= 1,
+default 3) it runs the chain on a generated passing campaign of that size
+instead (used by scripts/bench.sh); --tasks 0 (the default) is the embedded
+campaign, and --repetitions is allowed only with --tasks. Every time in the
+outputs is fixed, so two runs write the same bytes. Exit 0 when the chain
+ran, whatever the decision; 2 on a usage error.`,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringVar(&out, "out", "", "directory to write everything to (default: a new temporary directory)")
-	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks instead of the embedded one")
-	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task with --tasks")
+	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks (>= 1) instead of the embedded one (0)")
+	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task (>= 1) with --tasks")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if tasks < 0 {
+			return usagef("demo: --tasks %d: want 0 (the embedded campaign) or a positive number of tasks", tasks)
+		}
+		if reps < 1 {
+			return usagef("demo: --repetitions %d: want at least 1", reps)
+		}
+		if tasks == 0 && cmd.Flags().Changed("repetitions") {
+			return usagef("demo: --repetitions needs --tasks N (the embedded campaign has its own repetitions)")
+		}
 		if out == "" {
 			d, err := os.MkdirTemp("", "verdict-demo-")
 			if err != nil {

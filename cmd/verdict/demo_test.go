@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +48,24 @@ func TestDemoReproducible(t *testing.T) {
 		}
 	}
 	t.Logf("%d files compared", n)
+}
+
+// TestDemoFlagsUsage: a negative --tasks, a --repetitions below 1 and
+// --repetitions without --tasks are usage errors (exit 2) that name the flag.
+func TestDemoFlagsUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--tasks", "-1"},
+		{"--tasks", "2", "--repetitions", "0"},
+		{"--tasks", "2", "--repetitions", "-3"},
+		{"--repetitions", "2"},
+	} {
+		code, _, errOut := runCapture(t, append([]string{"demo", "--out", t.TempDir()}, args...)...)
+		if code != 2 {
+			t.Errorf("demo %v: exit %d, want 2", args, code)
+		}
+		flag := strings.TrimPrefix(args[len(args)-2], "--")
+		if !strings.Contains(errOut, flag) {
+			t.Errorf("demo %v: message %q does not name --%s", args, errOut, flag)
+		}
+	}
 }
