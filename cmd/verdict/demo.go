@@ -34,7 +34,7 @@ const (
 	demoRevealTime = "2026-09-07T12:00:00Z"
 	// demoJournalStart is the time before the demo journals' first entry;
 	// each entry is stamped one millisecond after the one before (a million
-// entries stay before demoSheetTime).
+	// entries stay before demoSheetTime).
 	demoJournalStart = "2026-09-07T09:00:00Z"
 )
 
