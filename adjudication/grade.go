@@ -79,6 +79,16 @@ var allowed = map[Kind][]string{
 	KindOracleDefect:  {ValueDefective},
 }
 
+// KindList returns every kind of Kinds joined by ", " (for messages that
+// list the valid kinds).
+func KindList() string {
+	ks := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		ks[i] = string(k)
+	}
+	return strings.Join(ks, ", ")
+}
+
 // AllowedValues returns the allowed values of kind in presentation order
 // (nil for an unknown kind).
 func AllowedValues(k Kind) []string { return slices.Clone(allowed[k]) }
@@ -195,6 +205,9 @@ func checkItemGrade(it *blinding.Item, g Grade) error {
 			return &campaign.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: an oracle-defect flag needs a reason note", g.Field)}
 		}
 		return nil
+	}
+	if !slices.Contains(Kinds, g.Kind) {
+		return &campaign.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s: unknown kind %q; valid kinds: %s", g.Field, g.Kind, KindList())}
 	}
 	if !slices.Contains(RequiredFields(it), g.Field) {
 		return &campaign.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s is not a field of this item", g.Field)}

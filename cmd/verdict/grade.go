@@ -20,8 +20,9 @@ const gradeBatch = 4096
 
 func newGradeCmd(a *app) *cobra.Command {
 	var journal, from string
+	var template bool
 	c := &cobra.Command{
-		Use:   "grade BUNDLE --journal FILE --from GRADES.json",
+		Use:   "grade BUNDLE (--journal FILE --from GRADES.json | --template)",
 		Short: "Record grades from a file into a rater's journal (non-interactive rating)",
 		Long: `grade appends every grade of GRADES.json (a JSON array of
 {"item","kind","target","value","note","spent_ms"}; spent_ms is a count of
@@ -29,21 +30,56 @@ milliseconds, never negative) to the journal, in order,
 with the same journal code the rating TUI uses. Grades are written in batches
 of up to 4,096 with one fsync per batch (a grade is saved when its batch's fsync
 returned); the first refused grade stops the run and every grade before it stays.
-A grades file that does not decode strictly, or holds a negative spent_ms, is
-refused as a whole (reason malformed-grades, with the file and JSON pointer)
-before anything is written.`,
+A grades file that does not decode strictly, names an unknown kind, or holds a
+negative spent_ms, is refused as a whole (reason malformed-grades, with the file
+and JSON pointer) before anything is written. Messages name a grade by its
+1-based position ("grade 1 of FILE"); JSON pointers keep the 0-based array
+index (RFC 6901: "#/0/kind" is grade 1).
+
+Fields. "item" is an item ID of the bundle. One item's required fields are:
+
+  kind            target                                      values
+  obligation      O<n>, each answerable truth obligation      addressed, not_addressed
+  uncertainty     O<n>, each unanswerable truth obligation    credited, not_credited, falsely_resolved
+  claim           C<n>, each final claim                      supported, unsupported, wrong
+  claim_critical  C<n>, each final claim                      critical, not_critical
+  citation        K<i>, i = 1-based index in final.citations  supports, does_not_support
+  exclusion       X<n>, each final exclusion                  justified, wrongly_excludes
+  completeness    final                                       no_false_claim, false_claim
+
+Optional, not required: oracle_defect on a truth obligation O<n>, value
+defective, with a required non-empty "note" giving the reason. Any grade may
+carry a "note" (trimmed, at most 2,048 characters).
+
+Example GRADES.json:
+
+  [{"item":"I01","kind":"claim","target":"C1","value":"supported","spent_ms":4200},
+   {"item":"I01","kind":"completeness","target":"final","value":"no_false_claim"}]
+
+--template prints every required field of BUNDLE, in bundle order, as such an
+array with empty values (no notice line, so a script can fill in the values and
+pass the file to --from); it needs neither --journal nor --from and writes
+nothing.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&journal, "journal", "", "journal file (created if absent)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of grades")
+	c.Flags().BoolVar(&template, "template", false, "print every required field of BUNDLE as a JSON grades array with empty values")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if journal == "" || from == "" {
-			return usagef("--journal and --from are required")
+		if template {
+			if journal != "" || from != "" {
+				return usagef("--template takes neither --journal nor --from")
+			}
+		} else if journal == "" || from == "" {
+			return usagef("--journal and --from are required (or --template)")
 		}
 		b, _, err := blinding.LoadBundle(args[0])
 		if err != nil {
 			return refusal(a, err)
+		}
+		if template {
+			return writeJSON(a.stdout, adjudication.Template(b))
 		}
 		data, err := os.ReadFile(from)
 		if err != nil {
@@ -71,7 +107,7 @@ before anything is written.`,
 			n, err := j.AppendBatch(gs)
 			saved += n
 			if err != nil {
-				gradeErr = fmt.Errorf("grade %d of %s: %w", start+n, from, err)
+				gradeErr = fmt.Errorf("grade %d of %s: %w", start+n+1, from, err) // 1-based position
 			}
 		}
 		st := j.State()
