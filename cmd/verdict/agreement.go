@@ -111,9 +111,7 @@ its reason, never as 0. With --allowed-signers the sheets are verified first.`,
 // obligation of every item (absent flag = not_flagged).
 func agreementFor(ord [2]adjudication.FrozenSheet, b *blinding.Bundle) agreementReport {
 	rep := agreementReport{Raters: [2]string{ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name}, Sheets: [2]string{ord[0].SHA256, ord[1].SHA256}}
-	if ord[0].Sheet.Synthetic {
-		rep.Notice = blinding.SyntheticNotice
-	}
+	rep.Notice = syntheticNotice(ord[0].Sheet.Synthetic)
 	va, vb := ord[0].Sheet.Values(), ord[1].Sheet.Values()
 	var fields []adjudication.Field
 	for f := range va {

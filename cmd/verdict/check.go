@@ -117,6 +117,9 @@ type checkCounts struct {
 // deterministic (sorted, no times). New sections are added as fields and
 // written by writeText in their place.
 type checkReport struct {
+	// Notice is the SYNTHETIC notice of a synthetic campaign (omitted
+	// otherwise), first in the JSON object as in every command's report.
+	Notice          string                  `json:"notice,omitempty"`
 	Synthetic       bool                    `json:"synthetic"`
 	Campaign        string                  `json:"campaign"`
 	CampaignID      string                  `json:"campaign_id"`
@@ -156,6 +159,7 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 		}
 		if m, err := campaign.DecodeManifest(raw, campaign.ManifestFile); err == nil {
 			rep.Synthetic, rep.CampaignID, rep.Phase, rep.ContractVersion = m.Synthetic, m.CampaignID, m.Phase, m.ContractVersion
+			rep.Notice = syntheticNotice(m.Synthetic)
 			sessions := 0
 			for range m.Runs {
 				sessions += 3

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/internal/campaigntest"
 )
@@ -136,5 +137,9 @@ func TestCheckDefault(t *testing.T) {
 	_, j2 := chkRunCaptured(t, "check", "--format", "json")
 	if j1 != j2 || !strings.Contains(j1, `"synthetic": true`) {
 		t.Fatal("default JSON is not byte-identical across runs")
+	}
+	// The SYNTHETIC notice is the first member, as in every command's JSON.
+	if want := "{\n  \"notice\": \"" + blinding.SyntheticNotice + "\",\n  \"synthetic\": true,"; !strings.HasPrefix(j1, want) {
+		t.Errorf("check JSON does not start with the notice member:\n%.200s", j1)
 	}
 }

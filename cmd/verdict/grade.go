@@ -112,12 +112,13 @@ nothing.`,
 		}
 		st := j.State()
 		rep := struct {
+			Notice    string               `json:"notice,omitempty"`
 			Saved     int                  `json:"saved"`
 			Recovered int64                `json:"torn_bytes_recovered"`
 			Graded    int                  `json:"graded_fields"`
 			Ungraded  []adjudication.Field `json:"ungraded"`
 			Error     string               `json:"error,omitempty"`
-		}{saved, j.Recovered(), len(st.Grades), st.Ungraded, ""}
+		}{syntheticNotice(b.Synthetic), saved, j.Recovered(), len(st.Grades), st.Ungraded, ""}
 		if rep.Ungraded == nil {
 			rep.Ungraded = []adjudication.Field{}
 		}
@@ -129,8 +130,8 @@ nothing.`,
 				return err
 			}
 		} else {
-			if b.Synthetic {
-				fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+			if rep.Notice != "" {
+				fmt.Fprintln(a.stdout, rep.Notice)
 			}
 			fmt.Fprintf(a.stdout, "saved %d grade(s) to %s; %d field(s) graded, %d ungraded\n", saved, journal, rep.Graded, len(rep.Ungraded))
 			if rep.Recovered > 0 {

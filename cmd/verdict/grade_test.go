@@ -136,3 +136,19 @@ func TestGradeErrorPositionsOneBased(t *testing.T) {
 		t.Error("a journal was written for a file with an unknown kind")
 	}
 }
+
+// TestGradeJSONNotice: grade's JSON report of a synthetic bundle carries
+// the SYNTHETIC notice as its first member, like every command's JSON.
+func TestGradeJSONNotice(t *testing.T) {
+	dir := t.TempDir()
+	bundle, b := gradeTestBundle(t, dir)
+	from := filepath.Join(dir, "g.json")
+	g := `[{"item":"` + b.Items[0].ID + `","kind":"completeness","target":"final","value":"no_false_claim"}]`
+	if err := os.WriteFile(from, []byte(g), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out := chkRunCaptured(t, "grade", bundle, "--journal", filepath.Join(dir, "j.jsonl"), "--from", from, "--format", "json")
+	if want := "{\n  \"notice\": \"" + blinding.SyntheticNotice + "\",\n  \"saved\": 1,"; code != 0 || !strings.HasPrefix(out, want) {
+		t.Errorf("exit %d, want the notice first:\n%s", code, out)
+	}
+}
