@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"verdict/internal/plural"
 )
 
 // Chart file names written beside report.md.
@@ -200,7 +202,7 @@ func (r *Report) Markdown(charts bool) []byte {
 	r.markdownCostTime(&b, charts)
 
 	p("\n## Automatic validation\n\n")
-	p("Decided by the machine, without a human: %d responses validated; %d structural findings.\n\n", r.Automatic.Responses, len(r.Automatic.Findings))
+	p("Decided by the machine, without a human: %s validated; %s.\n\n", plural.Count(r.Automatic.Responses, "response", "responses"), plural.Count(len(r.Automatic.Findings), "structural finding", "structural findings"))
 	if len(r.Automatic.FindingCounts) > 0 {
 		p("| code | scope | count |\n|---|---|---|\n")
 		for _, c := range r.Automatic.FindingCounts {

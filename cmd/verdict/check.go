@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
+	"verdict/internal/plural"
 	"verdict/scorer"
 )
 
@@ -238,11 +239,11 @@ func flattenErrors(err error) []error {
 func (r *checkReport) summary() string {
 	if len(r.Refusals) > 0 {
 		if len(r.MissingIdentities) > 0 {
-			return fmt.Sprintf("%d refusals; missing identities: %s", len(r.Refusals), strings.Join(r.MissingIdentities, ", "))
+			return fmt.Sprintf("%s; missing identities: %s", plural.Count(len(r.Refusals), "refusal", "refusals"), strings.Join(r.MissingIdentities, ", "))
 		}
-		return fmt.Sprintf("%d refusals", len(r.Refusals))
+		return plural.Count(len(r.Refusals), "refusal", "refusals")
 	}
-	return fmt.Sprintf("%d admission failures", len(r.Admission))
+	return plural.Count(len(r.Admission), "admission failure", "admission failures")
 }
 
 func (r *checkReport) writeJSON(w io.Writer) error {

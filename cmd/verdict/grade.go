@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"verdict/internal/plural"
 
 	"github.com/spf13/cobra"
 
@@ -133,9 +134,9 @@ nothing.`,
 			if rep.Notice != "" {
 				fmt.Fprintln(a.stdout, rep.Notice)
 			}
-			fmt.Fprintf(a.stdout, "saved %d grade(s) to %s; %d field(s) graded, %d ungraded\n", saved, journal, rep.Graded, len(rep.Ungraded))
+			fmt.Fprintf(a.stdout, "saved %s to %s; %s graded, %d ungraded\n", plural.Count(saved, "grade", "grades"), journal, plural.Count(rep.Graded, "field", "fields"), len(rep.Ungraded))
 			if rep.Recovered > 0 {
-				fmt.Fprintf(a.stdout, "recovered: cut %d torn byte(s) from the end of the journal\n", rep.Recovered)
+				fmt.Fprintf(a.stdout, "recovered: cut %s from the end of the journal\n", plural.Count(int(rep.Recovered), "torn byte", "torn bytes"))
 			}
 			if gradeErr != nil {
 				fmt.Fprintln(a.stdout, "REFUSED:", gradeErr)

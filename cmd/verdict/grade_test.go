@@ -96,7 +96,7 @@ func TestGradeTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out = chkRunCaptured(t, "grade", bundle, "--journal", filepath.Join(dir, "j.jsonl"), "--from", from)
-	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d field(s) graded, 0 ungraded", len(fs))) {
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d fields graded, 0 ungraded", len(fs))) {
 		t.Errorf("filled template: exit %d\n%s", code, out)
 	}
 	if code, _ := chkRunCaptured(t, "grade", bundle, "--template", "--from", from); code != 2 {
@@ -119,7 +119,7 @@ func TestGradeErrorPositionsOneBased(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out := chkRunCaptured(t, "grade", bundle, "--journal", filepath.Join(dir, "j.jsonl"), "--from", from)
-	if code != 1 || !strings.Contains(out, "grade 2 of "+from+":") || !strings.Contains(out, "saved 1 grade(s)") {
+	if code != 1 || !strings.Contains(out, "grade 2 of "+from+":") || !strings.Contains(out, "saved 1 grade to") {
 		t.Errorf("bad value in grade 2: exit %d\n%s", code, out)
 	}
 	unknown := `{"item":"` + item + `","kind":"complete","target":"final","value":"no_false_claim"}`

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
+	"verdict/internal/plural"
 	"verdict/scorer"
 )
 
@@ -85,7 +86,7 @@ Exit codes: 0 valid; 1 refused or structurally invalid; 2 usage error.`,
 		case rep.Refusal != nil:
 			return failed("%s refused: %s", rep.Refusal.File, rep.Refusal.Code)
 		case !rep.Valid:
-			return failed("%s is structurally invalid: %d findings", rep.Response, len(rep.Findings))
+			return failed("%s is structurally invalid: %s", rep.Response, plural.Count(len(rep.Findings), "finding", "findings"))
 		}
 		return nil
 	}
@@ -183,7 +184,7 @@ func writeValidateText(w io.Writer, rep *validateReport) {
 		fmt.Fprintf(w, "result:   VALID (structural checks only; semantic correctness is graded by raters)\n")
 		return
 	}
-	fmt.Fprintf(w, "result:   INVALID: %d findings (final answer %d, protocol ledger %d)\n", len(rep.Findings), final, protocol)
+	fmt.Fprintf(w, "result:   INVALID: %s (final answer %d, protocol ledger %d)\n", plural.Count(len(rep.Findings), "finding", "findings"), final, protocol)
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "  [%s] %s#%s: %s: %s [%s]\n", f.Scope, f.File, f.Pointer, f.Code, f.Message, f.Rule)
 	}

@@ -1,0 +1,22 @@
+package main
+
+import "testing"
+
+// TestCheckSummaryPlural: check's refusal summary says "1 refusal" and
+// "1 admission failure", never "1 refusals".
+func TestCheckSummaryPlural(t *testing.T) {
+	for _, c := range []struct {
+		r    checkReport
+		want string
+	}{
+		{checkReport{Refusals: make([]checkProblem, 1)}, "1 refusal"},
+		{checkReport{Refusals: make([]checkProblem, 2)}, "2 refusals"},
+		{checkReport{Refusals: make([]checkProblem, 1), MissingIdentities: []string{"model"}}, "1 refusal; missing identities: model"},
+		{checkReport{Admission: make([]checkProblem, 1)}, "1 admission failure"},
+		{checkReport{}, "0 admission failures"},
+	} {
+		if got := c.r.summary(); got != c.want {
+			t.Errorf("summary = %q, want %q", got, c.want)
+		}
+	}
+}
