@@ -112,10 +112,19 @@ ran, whatever the decision; 2 on a usage error.`,
 		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s)\n",
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
 			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios)
-		fmt.Fprintf(a.stdout, "\nScore again with:\n  verdict score %s --ratings %s\n", filepath.Join(out, "campaign"), filepath.Join(out, "ratings"))
+		fmt.Fprint(a.stdout, scoreAgainHint(filepath.Join(out, "campaign"), filepath.Join(out, "ratings")))
 		return nil
 	}
 	return c
+}
+
+// scoreAgainHint is the demo's closing hint: the score command for the
+// installed binary and, for a source checkout without it, the same command
+// through `go run ./cmd/verdict`. It does not look at PATH, so the demo's
+// output stays the same on every machine.
+func scoreAgainHint(campaignDir, ratingsDir string) string {
+	args := fmt.Sprintf("score %s --ratings %s", campaignDir, ratingsDir)
+	return fmt.Sprintf("\nScore again with:\n  verdict %s\nor, from the source tree without the binary installed:\n  go run ./cmd/verdict %s\n", args, args)
 }
 
 // quietApp is an app whose output is discarded (sub-steps of the chain).

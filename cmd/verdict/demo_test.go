@@ -16,8 +16,14 @@ import (
 func TestDemoReproducible(t *testing.T) {
 	dirs := [2]string{t.TempDir(), t.TempDir()}
 	for _, d := range dirs {
-		if code, out, errOut := runCapture(t, "demo", "--out", d); code != 0 {
+		code, out, errOut := runCapture(t, "demo", "--out", d)
+		if code != 0 {
 			t.Fatalf("demo exit %d\n%s%s", code, out, errOut)
+		}
+		// The closing hint works for the installed binary and for go run.
+		args := "score " + filepath.Join(d, "campaign") + " --ratings " + filepath.Join(d, "ratings")
+		if !strings.Contains(out, "\n  verdict "+args+"\n") || !strings.Contains(out, "\n  go run ./cmd/verdict "+args+"\n") {
+			t.Errorf("closing hint lacks the verdict or go run command:\n%s", out)
 		}
 	}
 	n := 0
