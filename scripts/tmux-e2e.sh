@@ -60,7 +60,7 @@ fi
 
 start
 wait_for " $n/$total fields"
-wait_for "partial $n/"
+wait_for "partial · $n/"
 # Resumed at the first ungraded field: the selected row has no value.
 if ! tmux capture-pane -p -t "$sess" | grep -E "^›" | grep -q "·"; then
   echo "FAIL: not resumed at an ungraded field" >&2

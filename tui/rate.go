@@ -865,7 +865,9 @@ func (r *rater) gradePane(w, h int) []string {
 	it := r.curItem()
 	fs := r.fields[r.item]
 	f := r.cur()
-	out := []string{st.Muted.Render(fmt.Sprintf("item %d/%d · %s · %s %d/%d fields", r.item+1, len(r.fields), it.ID,
+	// The item's state, then the count of graded fields ("ungraded · 0/13
+	// graded"), so the count does not read as a count of ungraded fields.
+	out := []string{st.Muted.Render(fmt.Sprintf("item %d/%d · %s · %s · %d/%d graded", r.item+1, len(r.fields), it.ID,
 		itemState(r.graded[r.item], len(fs)), r.graded[r.item], len(fs)))}
 	detail := wrapLines(r.fieldDetail(f), w)
 	maxDetail := max(h/2-1, 3)
