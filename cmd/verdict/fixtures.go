@@ -22,7 +22,7 @@ func init() {
 func newFixturesCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "fixtures",
-		Short: "SYNTHETIC fixture campaigns: generate large valid campaigns for benchmarks",
+		Short: "SYNTHETIC fixture campaigns: generate large structurally valid campaigns for benchmarks",
 	}
 	c.AddCommand(newFixturesGenerateCmd(a))
 	return c
@@ -48,7 +48,12 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"repetition 3, C16 repetitions 2 and 3), so fewer than 8 tasks or 3 repetitions leave out the\n" +
 			"specimens whose run is missing; the command lists those it placed. --specimen applies one control\n" +
 			"specimen to the passing campaign and is refused (exit 2) when its run is missing; every specimen fits\n" +
-			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty.",
+			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty.\n\n" +
+			"Every campaign written is structurally valid (check refuses none of it), but check admits only\n" +
+			"the evaluation shape of 8 tasks × 3 repetitions: other shapes are for benchmarks and fail\n" +
+			"admission, as does, by design, a specimen that makes the execution invalid (e.g. C17).\n\n" +
+			"Specimen IDs (each named after the EVALUATOR-CONTROLS check it exercises; C18 means C18-equal):\n  " +
+			strings.Join(fixtures.SpecimenIDs(), ", "),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -90,6 +95,6 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task")
 	c.Flags().StringVar(&out, "out", "", "output directory (created; must be empty)")
 	c.Flags().BoolVar(&passing, "passing", false, "write the passing campaign without specimen sessions")
-	c.Flags().StringVar(&specimen, "specimen", "", "apply one control specimen to the passing campaign (see fixtures.SpecimenIDs)")
+	c.Flags().StringVar(&specimen, "specimen", "", "apply one control specimen (ID listed above, e.g. C09) to the passing campaign")
 	return c
 }

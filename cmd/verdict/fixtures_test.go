@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"verdict/fixtures"
 )
 
 // TestFixturesGenerateSmallShapes: a default campaign smaller than the
@@ -24,5 +26,23 @@ func TestFixturesGenerateSmallShapes(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "c")
 	if code, _ := chkRunCaptured(t, "fixtures", "generate", "--out", out, "--tasks", "3", "--repetitions", "1", "--specimen", "C09"); code != 2 {
 		t.Errorf("C09 in 3×1: exit %d, want 2", code)
+	}
+}
+
+// TestFixturesGenerateHelpWording: the help lists every specimen ID in
+// user words (no Go identifier) and says the campaigns are structurally
+// valid while check admits only the 8 tasks × 3 repetitions shape.
+func TestFixturesGenerateHelpWording(t *testing.T) {
+	code, out, errOut := runCapture(t, "fixtures", "generate", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out, "fixtures.") || strings.Contains(out, "valid campaigns") {
+		t.Errorf("help names a Go identifier or says plain \"valid campaigns\":\n%s", out)
+	}
+	for _, want := range append(fixtures.SpecimenIDs(), "structurally valid", "8 tasks × 3 repetitions") {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q", want)
+		}
 	}
 }
