@@ -142,3 +142,47 @@ func TestAgreementRefusesOneRaterTwice(t *testing.T) {
 	}
 	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
 }
+
+// TestAllowedSignersFromConfig: verify, disagreements, resolve and reveal
+// take --allowed-signers from the config key allowed_signers, as a
+// verdict.yaml key or VERDICT_ALLOWED_SIGNERS, when the flag is not given;
+// without either it is a usage error (exit 2).
+func TestAllowedSignersFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	allowed, err := filepath.Abs(keys + "allowed_signers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user config
+	sheets := []string{p("sheet-ann.json"), p("sheet-bob.json")}
+	mustRun(t, 2, append([]string{"verify"}, sheets...)...)
+	mustRun(t, 2, append([]string{"disagreements"}, sheets...)...)
+
+	cfg := p("verdict.yaml")
+	os.WriteFile(cfg, []byte("allowed_signers: "+allowed+"\n"), 0o600)
+	mustRun(t, 0, append([]string{"--config", cfg, "verify"}, sheets...)...)
+	mustRun(t, 0, append([]string{"--config", cfg, "disagreements"}, sheets...)...)
+
+	t.Setenv("VERDICT_ALLOWED_SIGNERS", allowed)
+	mustRun(t, 0, append([]string{"verify"}, sheets...)...)
+	mustRun(t, 0, append([]string{"disagreements", "--format", "json"}, sheets...)...)
+	mustRun(t, 0, "resolve", sheets[0], sheets[1], "--from", p("choices.json"), "--key", keys+"adjudicator-cho", "--name", "cho",
+		"--out", p("adjudication.json"), "--time", "2026-03-04T09:00:00Z")
+	mustRun(t, 0, "reveal", "--sheet", sheets[0], "--sheet", sheets[1], "--adjudication", p("adjudication.json"), "--map", p("sealed-map.json"),
+		"--key", keys+"coordinator-dee", "--name", "dee", "--out", p("reveal.json"), "--time", "2026-03-05T00:00:00Z")
+	mustRun(t, 0, "verify", sheets[0], sheets[1], p("adjudication.json"), p("reveal.json"))
+	// The flag still wins over the config: a missing file is refused.
+	mustRun(t, 1, "verify", "--allowed-signers", p("missing"), sheets[0])
+
+	for _, cmd := range []string{"verify", "disagreements", "resolve", "reveal", "adjudicate"} {
+		root := newRootCmd()
+		sub, _, err := root.Find([]string{cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := sub.Flags().Lookup("allowed-signers"); f == nil || !strings.Contains(f.Usage, "config: allowed_signers") {
+			t.Errorf("%s --allowed-signers help does not name the config key", cmd)
+		}
+	}
+}

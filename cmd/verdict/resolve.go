@@ -100,10 +100,10 @@ func newDisagreementsCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" {
-			return usagef("--allowed-signers is required")
+		if allowed = allowedSigners(a, allowed); allowed == "" {
+			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
 		fs, err := loadFrozenSheets(a, allowed, args)
 		if err != nil {
@@ -150,13 +150,13 @@ needs a note; confirming an oracle defect needs a reason note. Both sheets must
 verify against allowed_signers.`,
 		Args: cobra.ExactArgs(2),
 	}
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" || from == "" || out == "" {
-			return usagef("--allowed-signers, --from and --out are required")
+		if allowed = allowedSigners(a, allowed); allowed == "" || from == "" || out == "" {
+			return usagef("--allowed-signers (or allowed_signers in the config), --from and --out are required")
 		}
 		at, err := sf.resolve(a)
 		if err != nil {
