@@ -186,3 +186,48 @@ func TestAllowedSignersFromConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestDisagreementsBlindToRaters: disagreements labels the two values
+// "first rating" and "second rating" in the order the sheets are given and
+// names no rater, in text and JSON; --show-raters (coordinator) adds the
+// names in that same order.
+func TestDisagreementsBlindToRaters(t *testing.T) {
+	p, keys := frozenPair(t, t.TempDir())
+	allowed := keys + "allowed_signers"
+	base := []string{"disagreements", p("sheet-bob.json"), p("sheet-ann.json"), "--allowed-signers", allowed}
+	for _, format := range []string{"text", "json"} {
+		code, stdout, _ := runCapture(t, append(base, "--format", format)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d", format, code)
+		}
+		if strings.Contains(stdout, "ann") || strings.Contains(stdout, "bob") {
+			t.Errorf("%s output names a rater:\n%s", format, stdout)
+		}
+		if !strings.Contains(stdout, "first rating") || !strings.Contains(stdout, "second rating") {
+			t.Errorf("%s output lacks the rating labels:\n%s", format, stdout)
+		}
+	}
+	_, text, _ := runCapture(t, append(base, "--show-raters")...)
+	if !strings.Contains(text, "first rating (bob)") || !strings.Contains(text, "second rating (ann)") {
+		t.Errorf("--show-raters text does not name the raters in sheet order:\n%s", text)
+	}
+	_, js, _ := runCapture(t, append(base, "--show-raters", "--format", "json")...)
+	var rep disagreementsReport
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || rep.Raters == nil || *rep.Raters != [2]string{"bob", "ann"} {
+		t.Errorf("--show-raters json raters %v, %v", rep.Raters, err)
+	}
+	// The values follow the sheet order given: swapping the sheets swaps them.
+	var fwd, rev disagreementsReport
+	_, a, _ := runCapture(t, append(base, "--format", "json")...)
+	_, b, _ := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed, "--format", "json")
+	json.Unmarshal([]byte(a), &fwd)
+	json.Unmarshal([]byte(b), &rev)
+	if len(fwd.Disagreements) == 0 || len(fwd.Disagreements) != len(rev.Disagreements) {
+		t.Fatalf("disagreements %d and %d", len(fwd.Disagreements), len(rev.Disagreements))
+	}
+	for i, d := range fwd.Disagreements {
+		if r := rev.Disagreements[i]; d.Values[0] != r.Values[1] || d.Values[1] != r.Values[0] {
+			t.Errorf("%s: values %v with bob first, %v with ann first", d.Field, d.Values, r.Values)
+		}
+	}
+}
