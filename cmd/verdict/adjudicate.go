@@ -48,16 +48,13 @@ refuses (exit 1, reason no-terminal) before creating the decision log:
 verdict disagreements and verdict resolve --from do the same without one.`,
 		Args: cobra.ExactArgs(3),
 	}
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required; config: allowed_signers)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	c.Flags().StringVar(&decisions, "decisions", "", "decision log (default: --out with extension .decisions.jsonl)")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" {
-			allowed = a.cfg.GetString("allowed_signers")
-		}
-		if allowed == "" {
-			return usagef("--allowed-signers is required")
+		if allowed = allowedSigners(a, allowed); allowed == "" {
+			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
 		if _, err := sf.resolve(a); err != nil {
 			return err
