@@ -1,7 +1,6 @@
 package adjudication
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -94,7 +93,8 @@ func WithDecisionClock(c func() time.Time) DecisionOption {
 // ReasonJournalLocked), verifies every entry, the hash chain and each
 // decision (a disputed field, CheckResolution), and resumes with every
 // saved decision. A torn final line (a crash before Record returned) is
-// cut off and reported by Recovered. Other damage gives
+// cut off and reported by Recovered; a final line complete and verifying
+// but for its newline is kept, and the newline added. Other damage gives
 // ReasonJournalCorrupt and changes nothing; a log of other sheets gives
 // ReasonSheetMismatch; sheets of different content give ReasonOtherBundle
 // (Disagreements).
@@ -146,34 +146,22 @@ func (l *DecisionLog) corrupt(line int, format string, a ...any) error {
 		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
 }
 
-// replay verifies data line by line; a final line without its newline is
-// torn (Record never returned for it) and is cut off.
+// replay verifies data line by line (replayLines): a last line missing
+// only its newline is kept, a torn last line is cut off, any other damage
+// refuses.
 func (l *DecisionLog) replay(data []byte, header DecisionEntry) error {
-	var off int64
-	line := 0
-	for len(data) > 0 {
-		line++
-		nl := bytes.IndexByte(data, '\n')
-		if nl < 0 {
-			if err := l.f.Truncate(off); err != nil {
-				return err
-			}
-			if err := l.f.Sync(); err != nil {
-				return err
-			}
-			l.recovered = int64(len(data))
-			return nil
-		}
-		raw := data[:nl]
+	size, torn, err := replayLines(l.f, data, func(line int, raw []byte) error {
 		e, err := l.decode(line, raw, header)
 		if err != nil {
 			return err
 		}
 		l.apply(e, raw)
-		off += int64(nl + 1)
-		l.size = off
-		data = data[nl+1:]
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	l.size, l.recovered = size, torn
 	return nil
 }
 

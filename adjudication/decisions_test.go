@@ -169,3 +169,44 @@ func TestDecisionLogOtherSheetsAndCorruption(t *testing.T) {
 		t.Fatalf("torn header: %d entries", len(l4.Entries()))
 	}
 }
+
+// TestDecisionLogFinalLineWithoutNewline: a last decision complete but for
+// its newline is kept (the newline is added on open); a truly torn one is
+// cut off.
+func TestDecisionLogFinalLineWithoutNewline(t *testing.T) {
+	fs, ds := decisionSheets(t)
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	l, err := adjudication.OpenDecisions(path, fs[0], fs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds[:2] {
+		if err := l.Record(adjudication.Choice{Field: d.Field, Final: d.Values[1]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	data, _ := os.ReadFile(path)
+	noNL := strings.TrimSuffix(string(data), "\n")
+	os.WriteFile(path, []byte(noNL), 0o600)
+	l2, err := adjudication.OpenDecisions(path, fs[0], fs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l2.Recovered() != 0 || len(l2.Choices()) != 2 {
+		t.Fatalf("no final newline: recovered %d, choices %d, want 0 and 2", l2.Recovered(), len(l2.Choices()))
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(data) {
+		t.Fatal("the newline was not restored")
+	}
+	l2.Close()
+	os.WriteFile(path, []byte(noNL[:len(noNL)-1]), 0o600)
+	l3, err := adjudication.OpenDecisions(path, fs[0], fs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l3.Close()
+	if l3.Recovered() == 0 || len(l3.Choices()) != 1 {
+		t.Fatalf("torn: recovered %d, choices %d, want >0 and 1", l3.Recovered(), len(l3.Choices()))
+	}
+}

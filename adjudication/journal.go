@@ -108,7 +108,8 @@ func WithClock(c func() time.Time) Option { return func(j *Journal) { j.clock = 
 // ReasonJournalLocked), verifies every entry and the hash chain, and
 // resumes with every saved grade. A torn final line (a crash during a
 // write, before Append returned) is cut off and reported by Recovered;
-// every earlier line is kept. Other damage gives ReasonJournalCorrupt and
+// every earlier line is kept. A final line complete and verifying but for
+// its newline (a file saved without one) is kept, and the newline added. Other damage gives ReasonJournalCorrupt and
 // changes nothing. A journal of another bundle gives ReasonJournalBundle.
 func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	bundleDigest, err := b.Digest()
@@ -159,38 +160,25 @@ func (j *Journal) corrupt(line int, format string, a ...any) error {
 		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
 }
 
-// replay verifies data line by line. Only a final line without its
-// newline is torn (the single write of an entry ends with the newline, so
-// Append never returned for it); it is cut off. Any other damage refuses.
+// replay verifies data line by line (replayLines): a last line missing
+// only its newline is kept, a torn last line is cut off (a torn header
+// starts the journal afresh), any other damage refuses.
 func (j *Journal) replay(data []byte, bundleDigest string) error {
-	var off int64
-	line := 0
-	for len(data) > 0 {
-		line++
-		nl := bytes.IndexByte(data, '\n')
-		if nl < 0 {
-			if err := j.f.Truncate(off); err != nil {
-				return err
-			}
-			if err := j.f.Sync(); err != nil {
-				return err
-			}
-			j.recovered = int64(len(data))
-			if line == 1 {
-				// The header itself was torn: start the journal afresh.
-				return j.write(Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: j.bundle.ContentDigest, Rater: j.bundle.Rater})
-			}
-			return nil
-		}
-		raw := data[:nl]
+	size, torn, err := replayLines(j.f, data, func(line int, raw []byte) error {
 		e, err := j.decode(line, raw, bundleDigest)
 		if err != nil {
 			return err
 		}
 		j.apply(e, raw)
-		off += int64(nl + 1)
-		j.size = off
-		data = data[nl+1:]
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	j.size, j.recovered = size, torn
+	if len(j.entries) == 0 {
+		// The header itself was torn: start the journal afresh.
+		return j.write(Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: j.bundle.ContentDigest, Rater: j.bundle.Rater})
 	}
 	return nil
 }

@@ -391,3 +391,70 @@ func TestJournalAppendBatch(t *testing.T) {
 		t.Fatalf("spent %v", got)
 	}
 }
+
+// TestJournalFinalLineWithoutNewline: a last line that is a complete,
+// verifying grade missing only its newline (a file saved by an editor) is
+// kept and the newline is added on open; a complete JSON last line that
+// breaks the chain is refused as corrupt and left unchanged; a truly torn
+// last line is still cut off.
+func TestJournalFinalLineWithoutNewline(t *testing.T) {
+	res := testBundles(t)
+	b := res.Bundles[0]
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := adjudication.Open(path, b, adjudication.WithClock(fixedClock()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := adjudication.BundleFields(b)
+	for i, f := range fields[:3] {
+		if err := j.Append(adjudication.Grade{Field: f, Value: valueFor(f, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	data, _ := os.ReadFile(path)
+	noNL := strings.TrimSuffix(string(data), "\n")
+	os.WriteFile(path, []byte(noNL), 0o600)
+	j2, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j2.Recovered() != 0 || len(j2.State().Grades) != 3 {
+		t.Fatalf("no final newline: recovered %d, grades %d, want 0 and 3", j2.Recovered(), len(j2.State().Grades))
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(data) {
+		t.Fatalf("the newline was not restored:\n%q", after[max(0, len(after)-40):])
+	}
+	if err := j2.Append(adjudication.Grade{Field: fields[3], Value: valueFor(fields[3], 3)}); err != nil {
+		t.Fatal(err)
+	}
+	j2.Close()
+	j3, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j3.State().Grades) != 4 {
+		t.Fatalf("after the repair and an append: %d grades, want 4", len(j3.State().Grades))
+	}
+	j3.Close()
+	// A complete last line that breaks the chain is damage, not a tear.
+	lines := strings.SplitAfter(string(data), "\n")
+	edited := lines[0] + lines[1] + lines[2] + strings.Replace(strings.TrimSuffix(lines[3], "\n"), `"prev":"`, `"prev":"0`, 1)
+	os.WriteFile(path, []byte(edited), 0o600)
+	if _, err := adjudication.Open(path, b); !errors.Is(err, adjudication.ReasonJournalCorrupt) {
+		t.Fatalf("complete last line breaking the chain: %v", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != edited {
+		t.Fatal("a corrupt journal was changed")
+	}
+	// A torn last line (one byte short of its closing brace) is cut off.
+	os.WriteFile(path, []byte(noNL[:len(noNL)-1]), 0o600)
+	j4, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j4.Close()
+	if j4.Recovered() == 0 || len(j4.State().Grades) != 2 {
+		t.Fatalf("torn: recovered %d, grades %d, want >0 and 2", j4.Recovered(), len(j4.State().Grades))
+	}
+}

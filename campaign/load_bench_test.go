@@ -1,7 +1,10 @@
-package campaign
+package campaign_test
 
 import (
 	"testing"
+
+	. "verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // BenchmarkLoad loads and validates a generated SYNTHETIC campaign of
@@ -9,7 +12,7 @@ import (
 // receipts, packets, truth and source files all bound by SHA-256).
 // MB/s is over the campaign's total file bytes.
 func BenchmarkLoad(b *testing.B) {
-	fsys := genCampaign(b, 8, 42)
+	fsys := campaigntest.Campaign(b, campaigntest.Options{}, 8, 42)
 	var total int64
 	for _, f := range fsys {
 		total += int64(len(f.Data))

@@ -1,4 +1,4 @@
-package campaign
+package campaign_test
 
 import (
 	"bytes"
@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	. "verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 func TestLoadValid(t *testing.T) {
-	fsys := genCampaign(t, 2, 2)
+	fsys := campaigntest.Campaign(t, campaigntest.Options{}, 2, 2)
 	c, err := Load(fsys)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +55,7 @@ func edit(path, old, new string) func(*testing.T, fstest.MapFS) {
 }
 
 func TestLoadRefusals(t *testing.T) {
-	src1 := SourcePath(genRepo, "src/t1/f1.ts")
+	src1 := SourcePath(campaigntest.Repository, "src/t1/f1.ts")
 	cases := []mutation{
 		{"manifest missing", func(t *testing.T, f fstest.MapFS) { delete(f, ManifestFile) }, false, ReasonFileMissing, ManifestFile},
 		{"manifest duplicate key", edit(ManifestFile, `"synthetic": true,`, `"synthetic": true, "synthetic": true,`), false, ReasonDuplicateKey, ManifestFile},
@@ -73,7 +76,7 @@ func TestLoadRefusals(t *testing.T) {
 		}, false, ReasonFileUnlisted, "sources/synthetic/alpha/extra.ts"},
 		{"needed file unbound", func(t *testing.T, f fstest.MapFS) {
 			delete(f, PacketPath("T1"))
-			rebind(t, f)
+			campaigntest.Rebind(t, f)
 			f[PacketPath("T1")] = &fstest.MapFile{Data: []byte("{}")}
 		}, false, ReasonFileUnlisted, PacketPath("T1")},
 		{"orphan response", func(t *testing.T, f fstest.MapFS) { f[ResponsePath("S99")] = f[ResponsePath("S1")] }, true, ReasonOrphanFile, ResponsePath("S99")},
@@ -109,10 +112,10 @@ func TestLoadRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := genCampaign(t, 2, 2)
+			f := campaigntest.Campaign(t, campaigntest.Options{}, 2, 2)
 			c.edit(t, f)
 			if c.rebind {
-				rebind(t, f)
+				campaigntest.Rebind(t, f)
 			}
 			got, err := Load(f)
 			if err == nil {
@@ -148,15 +151,15 @@ func unjoin(err error) []error {
 // TestLoadModelAnswerFailures: malformed, empty or refused model answers are
 // valid scored failures (EVALUATOR-CONTROLS C16), not refusals.
 func TestLoadModelAnswerFailures(t *testing.T) {
-	f := genCampaign(t, 2, 2)
+	f := campaigntest.Campaign(t, campaigntest.Options{}, 2, 2)
 	f[ResponsePath("S1")] = &fstest.MapFile{Data: []byte("I cannot help with that.")}
 	f[ResponsePath("S2")] = &fstest.MapFile{Data: []byte{}}
 	// S3 is review B answering with reconciliation null (a draft-shaped answer).
 	f[ResponsePath("S3")] = &fstest.MapFile{Data: f[ResponsePath("S4")].Data}
 	delete(f, ResponsePath("S5"))
-	f[ReceiptPath("S5")] = &fstest.MapFile{Data: genReceipt("S5", RoleReviewA, "T1", 2, StatusNotDispatched)}
+	f[ReceiptPath("S5")] = &fstest.MapFile{Data: campaigntest.Receipt("S5", RoleReviewA, "T1", 2, StatusNotDispatched, "", "")}
 	delete(f, ReceiptPath("S6"))
-	rebind(t, f)
+	campaigntest.Rebind(t, f)
 	c, err := Load(f)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +201,7 @@ func TestPhysicalLines(t *testing.T) {
 
 func TestLoadDeterministicErrors(t *testing.T) {
 	mk := func() error {
-		f := genCampaign(t, 2, 1)
+		f := campaigntest.Campaign(t, campaigntest.Options{}, 2, 1)
 		edit(ManifestFile, `"741-v1.0"`, `"741-v0.9"`)(t, f)
 		f["tasks/T1/extra.md"] = &fstest.MapFile{Data: []byte("x")}
 		f["prompts/extra.txt"] = &fstest.MapFile{Data: []byte("x")}
@@ -214,21 +217,21 @@ func TestLoadDeterministicErrors(t *testing.T) {
 // TestLoadCRLFSource: a CRLF source is authentic when its excerpt keeps
 // the CRLF breaks; each CRLF is one break.
 func TestLoadCRLFSource(t *testing.T) {
-	f := genCampaign(t, 1, 1)
-	src := SourcePath(genRepo, "src/t1/f1.ts")
+	f := campaigntest.Campaign(t, campaigntest.Options{}, 1, 1)
+	src := SourcePath(campaigntest.Repository, "src/t1/f1.ts")
 	old := f[src].Data
 	crlf := bytes.ReplaceAll(old, []byte("\n"), []byte("\r\n"))
 	f[src] = &fstest.MapFile{Data: crlf}
-	edit(PacketPath("T1"), sum(old), sum(crlf))(t, f)
+	edit(PacketPath("T1"), campaigntest.SHA256(old), campaigntest.SHA256(crlf))(t, f)
 	edit(PacketPath("T1"), `= 1; // SYNTHETIC\n`, `= 1; // SYNTHETIC\r\n`)(t, f)
 	edit(PacketPath("T1"), `= 2; // SYNTHETIC\n`, `= 2; // SYNTHETIC\r\n`)(t, f)
-	rebind(t, f)
+	campaigntest.Rebind(t, f)
 	if _, err := Load(f); err != nil {
 		t.Fatal(err)
 	}
 	// An excerpt with LF breaks is not byte-identical to CRLF source lines.
 	edit(PacketPath("T1"), `= 2; // SYNTHETIC\r\n`, `= 2; // SYNTHETIC\n`)(t, f)
-	rebind(t, f)
+	campaigntest.Rebind(t, f)
 	if _, err := Load(f); !errors.Is(err, ReasonExcerptMismatch) {
 		t.Fatalf("got %v", err)
 	}

@@ -1,10 +1,13 @@
-package campaign
+package campaign_test
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	. "verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // TestLoadRefusesSymlinkOutOfCampaign: a bound task text that is a symbolic
@@ -12,7 +15,7 @@ import (
 // manifest binds) is refused with ReasonOutsideCampaign naming the file
 // when the campaign is opened with os.OpenRoot; an inside link still loads.
 func TestLoadRefusesSymlinkOutOfCampaign(t *testing.T) {
-	fsys := genCampaign(t, 2, 1)
+	fsys := campaigntest.Campaign(t, campaigntest.Options{}, 2, 1)
 	base := t.TempDir()
 	dir := filepath.Join(base, "campaign")
 	for p, f := range fsys {

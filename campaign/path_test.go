@@ -1,9 +1,12 @@
-package campaign
+package campaign_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	. "verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // TestCheckFilePath: a path naming a campaign file must be canonical; each
@@ -38,11 +41,11 @@ func TestCheckFilePath(t *testing.T) {
 // path rule at that path's pointer,
 // not reported as a missing and an unlisted file.
 func TestLoadRefusesDotSegmentInManifest(t *testing.T) {
-	f := genCampaign(t, 2, 1)
-	m := manifestOf(t, f)
+	f := campaigntest.Campaign(t, campaigntest.Options{}, 2, 1)
+	m := campaigntest.ManifestOf(t, f)
 	dotted := strings.Replace(m.Prompts.Common, "/", "/./", 1)
 	m.Prompts.Common = dotted
-	writeManifest(t, f, m)
+	campaigntest.WriteManifest(t, f, m)
 	mf := string(f[ManifestFile].Data)
 	f[ManifestFile].Data = []byte(strings.Replace(mf, `"path": "`+PromptsDir+`/common.txt"`, `"path": "`+dotted+`"`, 1))
 	if !strings.Contains(string(f[ManifestFile].Data), `"path": "`+dotted+`"`) {
@@ -69,7 +72,7 @@ func TestLoadRefusesDotSegmentInManifest(t *testing.T) {
 	}
 	// The /files entry alone is refused by the same rule.
 	m.Prompts.Common = PromptsDir + "/common.txt"
-	writeManifest(t, f, m)
+	campaigntest.WriteManifest(t, f, m)
 	f[ManifestFile].Data = []byte(strings.Replace(string(f[ManifestFile].Data), `"path": "`+PromptsDir+`/common.txt"`, `"path": "`+dotted+`"`, 1))
 	_, err = Load(f)
 	var ce *Error

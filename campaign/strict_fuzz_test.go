@@ -1,10 +1,13 @@
-package campaign
+package campaign_test
 
 import (
 	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	. "verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // checkRefusal asserts that a decoder's error is a *Error with a reason and file.
@@ -55,7 +58,7 @@ func FuzzDecodeResponse(f *testing.F) {
 }
 
 func FuzzDecodeManifest(f *testing.F) {
-	fsys := genCampaign(f, 1, 1)
+	fsys := campaigntest.Campaign(f, campaigntest.Options{}, 1, 1)
 	f.Add(fsys[ManifestFile].Data)
 	f.Add([]byte(`{"contract_version":"741-v1.0"}`))
 	f.Add([]byte(`{"runs":[{"repetition":-0}]}`))

@@ -116,3 +116,39 @@ func TestReportText(t *testing.T) {
 		t.Errorf("terminal view lacks the notice or the bars:\n%s", out[:min(len(out), 400)])
 	}
 }
+
+// TestReportTextPlainAndNoticeFirst: the plain styles give text without
+// escape codes, margin or padding spaces, and every style starts with the
+// SYNTHETIC notice on the very first line.
+func TestReportTextPlainAndNoticeFirst(t *testing.T) {
+	r := goldenReport(t)
+	for _, style := range []string{"notty", "ascii"} {
+		out, err := r.Text(style, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, "\x1b") {
+			t.Errorf("%s: escape codes in plain text", style)
+		}
+		if !strings.HasPrefix(out, "SYNTHETIC") {
+			t.Errorf("%s: first line is not the notice: %q", style, out[:min(len(out), 80)])
+		}
+		for i, l := range strings.Split(out, "\n") {
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("%s: line %d ends with padding spaces: %q", style, i+1, l)
+				break
+			}
+		}
+	}
+	out, err := r.Text("dark", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	if !strings.Contains(first, "SYNTHETIC") {
+		t.Errorf("dark: first line %q lacks the notice", first)
+	}
+	if _, err := r.Text("no-such-style", 100); err == nil {
+		t.Error("unknown style accepted")
+	}
+}

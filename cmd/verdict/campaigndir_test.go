@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // TestCheckRefusesSymlinkOutOfCampaign: `verdict check DIR` does not follow
@@ -14,7 +15,7 @@ import (
 // has the bytes the manifest binds; it refuses the file with
 // path-escapes-campaign (exit 1).
 func TestCheckRefusesSymlinkOutOfCampaign(t *testing.T) {
-	fsys := chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
+	fsys := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	dir := chkWriteDir(t, fsys)
 	task := campaign.TaskTextPath("T1")
 	outside := filepath.Join(t.TempDir(), "task.md")

@@ -87,6 +87,7 @@ func problemOf(e *campaign.Error) checkProblem {
 	return checkProblem{File: e.File, Pointer: e.Pointer, Reason: e.Reason, Detail: e.Detail, Rule: e.Rule}
 }
 
+// String formats the problem as "file#pointer reason: detail [rule]".
 func (p checkProblem) String() string {
 	loc := p.File
 	if p.Pointer != "" {

@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // writeDir writes fsys under a new temporary directory and returns it.
@@ -51,7 +52,7 @@ func chkRunCaptured(t *testing.T, args ...string) (int, string) {
 }
 
 func TestCheckAdmitted(t *testing.T) {
-	dir := chkWriteDir(t, chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1))
+	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
 	code, out := chkRunCaptured(t, "check", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -75,7 +76,7 @@ func TestCheckAdmitted(t *testing.T) {
 }
 
 func TestCheckRefused(t *testing.T) {
-	f := chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
+	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	src := campaign.SourcePath("synthetic/repo1", "src/t1/f2.ts")
 	f[src] = &fstest.MapFile{Data: bytes.Replace(f[src].Data, []byte("= 2;"), []byte("= 3;"), 1)}
 	dir := chkWriteDir(t, f)
@@ -91,7 +92,7 @@ func TestCheckRefused(t *testing.T) {
 }
 
 func TestCheckNotAdmitted(t *testing.T) {
-	dir := chkWriteDir(t, chkGenCampaign(t, campaign.PhaseEvaluation, 4, 1))
+	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseEvaluation, Admissible: true}, 4, 1))
 	code, out := chkRunCaptured(t, "check", dir)
 	if code != 1 || !strings.Contains(out, "task-count") || !strings.Contains(out, "result: NOT ADMITTED") {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -99,9 +100,9 @@ func TestCheckNotAdmitted(t *testing.T) {
 }
 
 func TestCheckScoredFailureIsNotRefusal(t *testing.T) {
-	f := chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1)
+	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	f[campaign.ResponsePath("S2")] = &fstest.MapFile{Data: []byte(`{"final": {"final": 1}}`)}
-	chkRebind(t, f)
+	campaigntest.Rebind(t, f)
 	dir := chkWriteDir(t, f)
 	_, out := chkRunCaptured(t, "check", dir)
 	if !strings.Contains(out, "refusals: 0") || !strings.Contains(out, "responses/S2.json#/final/") {
@@ -110,7 +111,7 @@ func TestCheckScoredFailureIsNotRefusal(t *testing.T) {
 }
 
 func TestCheckUsage(t *testing.T) {
-	dir := chkWriteDir(t, chkGenCampaign(t, campaign.PhaseDevelopmentRound1, 4, 1))
+	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
 	for _, args := range [][]string{
 		{"check", dir, "--format", "yaml"},
 		{"check", dir, dir},

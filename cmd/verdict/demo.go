@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing/fstest"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +32,27 @@ const (
 	demoSheetTime  = "2026-09-07T10:00:00Z"
 	demoAdjTime    = "2026-09-07T11:00:00Z"
 	demoRevealTime = "2026-09-07T12:00:00Z"
+	// demoJournalStart is the time before the demo journals' first entry;
+	// each entry is stamped one millisecond after the one before (a million
+	// entries stay before demoSheetTime).
+	demoJournalStart = "2026-09-07T09:00:00Z"
 )
+
+// demoClock returns the demo's fixed journal clock: one millisecond past
+// demoJournalStart at the first call, one millisecond more at each later
+// call.
+// Two demo runs therefore stamp the same journal entries with the same
+// times (no wall-clock time in the demo's outputs).
+func demoClock() func() time.Time {
+	t, err := time.Parse(time.RFC3339, demoJournalStart)
+	if err != nil {
+		panic(err) // a constant
+	}
+	return func() time.Time {
+		t = t.Add(time.Millisecond)
+		return t
+	}
+}
 
 func newDemoCmd(a *app) *cobra.Command {
 	var out string
@@ -44,15 +65,27 @@ func newDemoCmd(a *app) *cobra.Command {
 the fixture answer key (the second rater disagrees on a few fields), freezes
 and signs both sheets, adjudicates every disagreement, signs the reveal,
 scores, and prints the decision and where every file is. Every key used is a
-TEST ONLY key. With --tasks and --repetitions it runs the chain on a
-generated passing campaign of that size instead (used by scripts/bench.sh).
-Exit 0 when the chain ran, whatever the decision.`,
+TEST ONLY key. With --tasks N (N >= 1) and --repetitions R (R >= 1,
+default 3) it runs the chain on a generated passing campaign of that size
+instead (used by scripts/bench.sh); --tasks 0 (the default) is the embedded
+campaign, and --repetitions is allowed only with --tasks. Every time in the
+outputs is fixed, so two runs write the same bytes. Exit 0 when the chain
+ran, whatever the decision; 2 on a usage error.`,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringVar(&out, "out", "", "directory to write everything to (default: a new temporary directory)")
-	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks instead of the embedded one")
-	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task with --tasks")
+	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks (>= 1) instead of the embedded one (0)")
+	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task (>= 1) with --tasks")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if tasks < 0 {
+			return usagef("demo: --tasks %d: want 0 (the embedded campaign) or a positive number of tasks", tasks)
+		}
+		if reps < 1 {
+			return usagef("demo: --repetitions %d: want at least 1", reps)
+		}
+		if tasks == 0 && cmd.Flags().Changed("repetitions") {
+			return usagef("demo: --repetitions needs --tasks N (the embedded campaign has its own repetitions)")
+		}
 		if out == "" {
 			d, err := os.MkdirTemp("", "verdict-demo-")
 			if err != nil {
@@ -86,7 +119,9 @@ Exit 0 when the chain ran, whatever the decision.`,
 }
 
 // quietApp is an app whose output is discarded (sub-steps of the chain).
-func quietApp(a *app, w io.Writer) *app { return &app{cfg: a.cfg, stdout: w, stderr: w} }
+func quietApp(a *app, w io.Writer) *app {
+	return &app{cfg: a.cfg, stdout: w, stderr: w, clock: a.clock}
+}
 
 // runSub runs one verdict subcommand in-process through the same public
 // entry point as the command line.
@@ -130,6 +165,7 @@ func copyFS(fsys fs.FS, dir string) error {
 func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.Report, error) {
 	var log bytes.Buffer
 	q := quietApp(a, &log)
+	q.clock = demoClock()
 	campDir, ratings, keys, reportDir := filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "keys"), filepath.Join(out, "report")
 	for _, d := range []string{campDir, ratings, keys} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

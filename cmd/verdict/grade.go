@@ -53,7 +53,7 @@ before anything is written.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		j, err := adjudication.Open(journal, b)
+		j, err := adjudication.Open(journal, b, a.journalOptions()...)
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -110,4 +110,13 @@ before anything is written.`,
 		return nil
 	}
 	return c
+}
+
+// journalOptions are the adjudication.Open options of every command that
+// appends to a journal: the app's clock when one is set.
+func (a *app) journalOptions() []adjudication.Option {
+	if a.clock == nil {
+		return nil
+	}
+	return []adjudication.Option{adjudication.WithClock(a.clock)}
 }

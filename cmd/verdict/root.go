@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -14,7 +15,10 @@ import (
 // usageError marks a command-line usage error (exit code 2).
 type usageError struct{ err error }
 
+// Error returns the usage problem as a sentence.
 func (e *usageError) Error() string { return e.err.Error() }
+
+// Unwrap returns the underlying error.
 func (e *usageError) Unwrap() error { return e.err }
 
 // usagef returns a usage error (exit code 2).
@@ -25,6 +29,7 @@ func usagef(format string, a ...any) error { return &usageError{fmt.Errorf(forma
 // for stderr; the report itself was already written to stdout.
 type failedError struct{ msg string }
 
+// Error returns "failed: " and the one-line summary.
 func (e *failedError) Error() string { return "failed: " + e.msg }
 
 // failed returns a failedError with a one-line summary.
@@ -42,6 +47,9 @@ type app struct {
 	cfg    *viper.Viper
 	stdout io.Writer
 	stderr io.Writer
+	// clock, when set, stamps journal entries instead of the real clock
+	// (the SYNTHETIC demo injects a fixed clock for reproducible bytes).
+	clock func() time.Time
 }
 
 func newRootCmd() *cobra.Command {

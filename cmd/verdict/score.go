@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
@@ -118,16 +119,23 @@ func printReport(a *app, r *scorer.Report, format string) error {
 		_, err := a.stdout.Write(r.Markdown(false))
 		return err
 	}
-	style := "dark"
-	if os.Getenv("NO_COLOR") != "" {
-		style = "notty"
-	}
-	s, err := r.Text(style, 100)
+	s, err := r.Text(textStyle(a.stdout), 100)
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprint(a.stdout, s)
 	return err
+}
+
+// textStyle is the glamour style of `--format text` on w: "dark" (colour)
+// only when w is a terminal and NO_COLOR is unset (no-color.org);
+// otherwise "notty", plain text without escape codes for a pipe or a file.
+func textStyle(w io.Writer) string {
+	f, ok := w.(interface{ Fd() uintptr })
+	if !ok || !term.IsTerminal(f.Fd()) || os.Getenv("NO_COLOR") != "" {
+		return "notty"
+	}
+	return "dark"
 }
 
 // writeReport writes report.json, report.md and the two SVG charts into dir.

@@ -104,3 +104,36 @@ func TestScoreLargeCampaignReportsEveryScorecard(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreTextNotTerminal: `verdict score` with its standard output a
+// file (not a terminal) prints plain text in the default text format: no
+// escape codes, no padding spaces, the SYNTHETIC notice on line 1. The
+// Markdown starts with the notice and the JSON's first member is it.
+func TestScoreTextNotTerminal(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errOut := runCapture(t, "demo", "--out", dir); code != 0 {
+		t.Fatalf("demo exit %d\n%s%s", code, out, errOut)
+	}
+	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
+	_, out, _ := runCapture(t, "score", camp, "--ratings", ratings)
+	if strings.Contains(out, "\x1b") {
+		t.Error("escape codes in text written to a file")
+	}
+	if !strings.HasPrefix(out, scorer.SyntheticNotice+"\n") {
+		t.Errorf("line 1 is not the notice: %q", out[:min(len(out), 120)])
+	}
+	if strings.Contains(out, "    \n") || strings.Contains(out, " \n") {
+		t.Error("padding spaces at line ends")
+	}
+	_, md, _ := runCapture(t, "score", camp, "--ratings", ratings, "--format", "md")
+	if !strings.HasPrefix(md, scorer.SyntheticNotice+"\n") {
+		t.Errorf("md line 1 is not the notice: %q", md[:min(len(md), 120)])
+	}
+	_, js, _ := runCapture(t, "score", camp, "--ratings", ratings, "--format", "json")
+	if !strings.HasPrefix(js, "{\n  \"notice\": \""+scorer.SyntheticNotice+"\"") {
+		t.Errorf("json does not open with the notice: %q", js[:min(len(js), 120)])
+	}
+	if s := textStyle(&bytes.Buffer{}); s != "notty" {
+		t.Errorf("textStyle(buffer) = %q", s)
+	}
+}
