@@ -240,7 +240,7 @@ func TestLoadCRLFSource(t *testing.T) {
 // TestRawResponseReread: Load keeps no response bytes; RawResponse reads the
 // bound file again, byte-identical, and refuses it once it has changed.
 func TestRawResponseReread(t *testing.T) {
-	fsys := genCampaign(t, 1, 1)
+	fsys := campaigntest.Campaign(t, campaigntest.Options{}, 1, 1)
 	c, err := Load(fsys)
 	if err != nil {
 		t.Fatal(err)
