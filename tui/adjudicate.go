@@ -68,6 +68,10 @@ type AdjudicateResult struct {
 	// Signed is true when Sign succeeded; Record is its description.
 	Signed bool
 	Record string
+	// Pending are the decisions made on screen whose Record had not yet
+	// returned when the program ended, in the order made: they may or may
+	// not be in the log.
+	Pending []Decision
 }
 
 // Adjudicate runs the adjudicator's program until the adjudicator leaves.
@@ -178,6 +182,9 @@ func (a *adjudicator) decision(i int) (d *Decision, saved bool) {
 
 func (a *adjudicator) result() AdjudicateResult {
 	res := AdjudicateResult{Total: len(a.decisions), Signed: a.signed, Record: a.record}
+	for _, p := range a.pending {
+		res.Pending = append(res.Pending, p.d)
+	}
 	for _, d := range a.decisions {
 		if d != nil {
 			res.Resolved++

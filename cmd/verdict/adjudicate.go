@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,21 +36,25 @@ default: adjudication.json beside the first sheet) signed with --key as --name
 Every decision is appended to the decision log (--decisions, default: the
 --out path with the extension .decisions.jsonl) and fsync'd before the screen
 shows it as saved; q or ctrl+c leaves at any time, and starting again resumes
-at the first dispute without a saved decision. The log is bound to the two
+at the first dispute without a saved decision. Leaving before signing is not
+a failure: adjudicate exits 0 and says where the decision log is. It exits 1
+only for a refusal (bad bundle, sheet, key, log or existing --out) or when
+a decision was still being saved as the program ended. The log is bound to the two
 sheets by their SHA-256; a log of other sheets, a damaged log or one that
-another adjudicate holds is refused and left unchanged.`,
+another adjudicate holds is refused and left unchanged.
+
+adjudicate needs a terminal on standard input and output; without one it
+refuses (exit 1, reason no-terminal) before creating the decision log:
+verdict disagreements and verdict resolve --from do the same without one.`,
 		Args: cobra.ExactArgs(3),
 	}
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required; config: allowed_signers)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	c.Flags().StringVar(&decisions, "decisions", "", "decision log (default: --out with extension .decisions.jsonl)")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" {
-			allowed = a.cfg.GetString("allowed_signers")
-		}
-		if allowed == "" {
-			return usagef("--allowed-signers is required")
+		if allowed = allowedSigners(a, allowed); allowed == "" {
+			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
 		if _, err := sf.resolve(a); err != nil {
 			return err
@@ -86,6 +91,9 @@ another adjudicate holds is refused and left unchanged.`,
 		}
 		// Everything that can refuse is checked above, so that a refusal
 		// creates no decision log.
+		if err := requireTerminal("adjudicate", "`verdict disagreements` and `verdict resolve --from CHOICES.json`"); err != nil {
+			return err
+		}
 		log, err := adjudication.OpenDecisions(decisions, fs[0], fs[1])
 		if err != nil {
 			if adjudication.ErrLocked(err) {
@@ -116,18 +124,28 @@ another adjudicate holds is refused and left unchanged.`,
 			}
 			return out + " (sha256 " + blinding.Digest(rec)[:16] + "…)", nil
 		}
-		res, err := tui.Adjudicate(cmd.Context(), in, tui.Options{})
+		res, err := tui.Adjudicate(cmd.Context(), in, tuiOptions)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}
 		if b.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
-		fmt.Fprintf(a.stdout, "%d/%d disputes resolved; decision log %s\n", res.Resolved, res.Total, decisions)
-		if res.Signed {
+		saved := log.Choices()
+		unsaved := 0
+		for _, d := range res.Pending {
+			if !slices.Contains(saved, adjudication.Choice{Field: d.Field, Final: d.Final, Note: d.Note}) {
+				unsaved++
+			}
+		}
+		fmt.Fprintf(a.stdout, "%d/%d disputes resolved and saved; decision log %s\n", len(saved), res.Total, decisions)
+		switch {
+		case res.Signed:
 			fmt.Fprintf(a.stdout, "adjudication signed: %s\n", res.Record)
-		} else if res.Total > 0 {
-			return failed("adjudication not signed: %d/%d disputes resolved; every saved decision is in %s, run adjudicate again to resume", res.Resolved, res.Total, decisions)
+		case unsaved > 0:
+			return failed("%d decision(s) made on screen were not saved when adjudicate ended and are missing from %s; run adjudicate again to see what is saved and resume", unsaved, decisions)
+		case res.Total > 0:
+			fmt.Fprintf(a.stdout, "adjudication not signed yet: every decision made is saved in %s; run the same adjudicate command again to resume at the first dispute without a saved decision\n", decisions)
 		}
 		return nil
 	}

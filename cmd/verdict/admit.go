@@ -45,8 +45,11 @@ Plan file (strict JSON, every member required, no other member):
    "dispatches": [{"id": "P1", "task": "T1", "repetition": 4, "role": "draft", "replacement": false}]}
 
 prior_consumption is what was spent outside the campaign's receipts
-(preparation, adjudication). Exit 0 when admitted and every dispatch fits;
-1 when anything is refused or a gate fails; 2 usage error.`,
+(preparation, adjudication). Exit 0 when admitted, every planned dispatch
+fits and every cost/time gate passes; 1 when anything is refused or a gate
+fails; 2 usage error. The last line ("result:", and "result" in JSON) says
+which part decided the exit code, e.g. dispatches admitted but a cost/time
+gate failed.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
@@ -82,6 +85,8 @@ prior_consumption is what was spent outside the campaign's receipts
 				out.Replay = &r
 			}
 		}
+		var ok bool
+		ok, out.Result = out.result()
 		if *format == "json" {
 			if err := admitJSON(a.stdout, out); err != nil {
 				return err
@@ -89,13 +94,8 @@ prior_consumption is what was spent outside the campaign's receipts
 		} else {
 			out.writeText(a.stdout)
 		}
-		switch {
-		case loadErr != nil:
-			return failed("campaign refused; %d missing identities", len(out.MissingIdentities))
-		case out.Replay != nil && out.Replay.Refused > 0:
-			return failed("%d of %d planned dispatches refused", out.Replay.Refused, len(out.Replay.Decisions))
-		case out.Admission.failed():
-			return failed("admission refused or a cost/time gate failed")
+		if !ok {
+			return failed("%s", out.Result)
 		}
 		return nil
 	}
@@ -324,6 +324,71 @@ type admitOutput struct {
 	MissingIdentities []string                `json:"missing_identities"`
 	Admission         *admissionSection       `json:"admission"`
 	Replay            *scorer.AdmissionReplay `json:"replay"`
+	// Result is the one-line outcome that decides the exit code: each part
+	// (loader, admission, planned dispatches, cost/time gates) in that
+	// order, prefixed "FAILED (exit 1): " when any part failed.
+	Result string `json:"result"`
+}
+
+// result returns whether admit passes (exit 0) and the one-line outcome
+// saying why: a refusal by the strict loader, an admission refusal with
+// its causes, refused planned dispatches, or the names of the failed
+// cost/time gates (CONTRACT §2–§5). Exit 1 exactly when one of them failed.
+func (o admitOutput) result() (bool, string) {
+	var parts []string
+	ok := true
+	if o.Admission == nil {
+		ok = false
+		parts = append(parts, fmt.Sprintf("campaign refused by the strict loader (%d refusal(s), %d missing identities)", len(o.Refusals), len(o.MissingIdentities)))
+	} else {
+		s := o.Admission
+		if s.Admitted {
+			parts = append(parts, "campaign admitted")
+		} else {
+			ok = false
+			var why []string
+			if n := len(s.MissingIdentities); n > 0 {
+				why = append(why, fmt.Sprintf("%d missing identities", n))
+			}
+			if n := len(s.Manifest); n > 0 {
+				why = append(why, fmt.Sprintf("%d manifest violations", n))
+			}
+			if !s.Validity.Valid {
+				why = append(why, "execution invalid")
+			}
+			if n := len(s.CeilingsExceeded); n > 0 {
+				why = append(why, fmt.Sprintf("%d ceilings exceeded", n))
+			}
+			parts = append(parts, "admission refused: "+strings.Join(why, ", "))
+		}
+	}
+	if r := o.Replay; r != nil {
+		if r.Refused > 0 {
+			ok = false
+			parts = append(parts, fmt.Sprintf("%d of %d planned dispatches refused", r.Refused, len(r.Decisions)))
+		} else {
+			parts = append(parts, fmt.Sprintf("all %d planned dispatches admitted", len(r.Decisions)))
+		}
+	}
+	if o.Admission != nil {
+		var failedGates []string
+		for _, g := range o.Admission.Gates {
+			if !g.Pass {
+				failedGates = append(failedGates, g.Name)
+			}
+		}
+		if len(failedGates) > 0 {
+			ok = false
+			parts = append(parts, "cost/time gates failed: "+strings.Join(failedGates, ", "))
+		} else {
+			parts = append(parts, "every cost/time gate passes")
+		}
+	}
+	line := strings.Join(parts, "; ")
+	if !ok {
+		line = "FAILED (exit 1): " + line
+	}
+	return ok, line
 }
 
 func (o admitOutput) writeText(w io.Writer) {
@@ -342,10 +407,14 @@ func (o admitOutput) writeText(w io.Writer) {
 	} else {
 		o.Admission.writeText(w)
 	}
-	if o.Replay == nil {
-		return
+	if o.Replay != nil {
+		writeReplayText(w, o.Replay)
 	}
-	r := o.Replay
+	fmt.Fprintf(w, "result: %s\n", o.Result)
+}
+
+// writeReplayText renders the dispatch replay, one decision a line.
+func writeReplayText(w io.Writer, r *scorer.AdmissionReplay) {
 	fmt.Fprintln(w, "dispatch replay:")
 	fmt.Fprintf(w, "  recorded: %s\n", r.Recorded)
 	fmt.Fprintf(w, "  prior:    %s\n", r.Prior)

@@ -500,3 +500,43 @@ func TestCheckAdmissionControls(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+// TestAdmitResultSaysWhyExitIsOne: when every planned dispatch is admitted
+// but a cost/time gate fails, admit still exits 1 and its last line says
+// so, naming the failed gate; a passing campaign's result line says every
+// part passed.
+func TestAdmitResultSaysWhyExitIsOne(t *testing.T) {
+	d := newDiskCampaign(t)
+	r := d.Receipts[d.session("T6", 1, campaign.RoleReviewB)]
+	*r.EndMonotonicNS = *r.StartMonotonicNS + 200_000_000_000
+	dir := d.write(t)
+	plan := `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},
+"dispatches":[{"id":"P1","task":"T1","repetition":4,"role":"draft","replacement":false}]}`
+	pf := filepath.Join(t.TempDir(), "plan.json")
+	os.WriteFile(pf, []byte(plan), 0o644)
+	code, m, out := admitJSONOut(t, dir, "--plan", pf)
+	var failedGates []string
+	for _, g := range admList(m["admission"].(map[string]any)["cost_time_gates"]) {
+		if g.(map[string]any)["pass"] == false {
+			failedGates = append(failedGates, g.(map[string]any)["name"].(string))
+		}
+	}
+	if code != 1 || len(failedGates) == 0 {
+		t.Fatalf("exit %d, failed gates %v\n%s", code, failedGates, out)
+	}
+	want := "FAILED (exit 1): campaign admitted; all 1 planned dispatches admitted; cost/time gates failed: " + strings.Join(failedGates, ", ")
+	if m["result"] != want {
+		t.Errorf("json result %q, want %q", m["result"], want)
+	}
+	code, text := admRun(t, "admit", dir, "--plan", pf)
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if code != 1 || !strings.Contains(text, "1 admitted, 0 refused") || lines[len(lines)-1] != "result: "+want {
+		t.Errorf("exit %d, last line %q, want %q", code, lines[len(lines)-1], "result: "+want)
+	}
+
+	code, text = admRun(t, "admit", newDiskCampaign(t).write(t), "--plan", pf)
+	lines = strings.Split(strings.TrimSpace(text), "\n")
+	if code != 0 || lines[len(lines)-1] != "result: campaign admitted; all 1 planned dispatches admitted; every cost/time gate passes" {
+		t.Errorf("passing campaign: exit %d, last line %q", code, lines[len(lines)-1])
+	}
+}

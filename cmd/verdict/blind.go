@@ -17,6 +17,36 @@ import (
 
 func init() { register(newBlindCmd) }
 
+// ReasonOutputExists refuses `verdict blind --out DIR` when DIR already
+// holds a bundle, the sealed map or the leak findings: a new run draws a new
+// secret item-ID key, so replacing them would orphan every sheet signed
+// against the old bundles (their item IDs could no longer be unblinded).
+const ReasonOutputExists campaign.Reason = "output-exists"
+
+// blindOutputsFree returns a *campaign.Error with ReasonOutputExists for the
+// first file blind would write into dir (sealed-map.json, leak-findings.json,
+// bundle-<rater>.json) that already exists, or for any other
+// bundle-*.json there (a bundle of an earlier blinding with other raters);
+// nil when none exists.
+func blindOutputsFree(dir string, raters []string) error {
+	names := []string{"sealed-map.json", "leak-findings.json"}
+	for _, r := range raters {
+		names = append(names, "bundle-"+r+".json")
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
+	for _, n := range names {
+		old = append(old, filepath.Join(dir, n))
+	}
+	for _, p := range old {
+		if _, err := os.Lstat(p); err == nil {
+			return &campaign.Error{Reason: ReasonOutputExists, File: p,
+				Detail: "blind never replaces an earlier blinding (a new run draws a new item-ID key and the sheets signed against the old bundles could no longer be scored); choose a new --out directory",
+				Rule:   "a sealed unblinding map is never replaced"}
+		}
+	}
+	return nil
+}
+
 // blindReport is the machine form of `verdict blind`.
 type blindReport struct {
 	Notice        string              `json:"notice,omitempty"`
@@ -52,11 +82,15 @@ source-based ratings); one rater, three or more, or a name listed twice is a
 usage error.
 
 Without CAMPAIGN, blind uses the embedded SYNTHETIC campaign (the default of
-verdict check).`,
+verdict check).
+
+--out must not already hold a blinding: when sealed-map.json,
+leak-findings.json or any bundle-*.json exists there, blind refuses (exit 1,
+reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
-	c.Flags().StringVar(&out, "out", "", "output directory (required)")
+	c.Flags().StringVar(&out, "out", "", "output directory (required; must not already hold bundles or a sealed map)")
 	c.Flags().StringVar(&raters, "raters", blinding.DefaultRaters, "the two distinct rater names, comma-separated")
 	c.Flags().StringVar(&keyHex, "item-key", "", "64 hex digits: fixed item-ID key for reproducible synthetic output (default: random)")
 	c.Flags().StringSliceVar(&tokens, "leak-token", nil, "extra revealing token for the leak scan (repeatable)")
@@ -70,6 +104,9 @@ verdict check).`,
 		}
 		if len(rs) != 2 {
 			return usagef("--raters %q: the protocol needs exactly two distinct raters, got %d (CONTRACT §5: two source-based ratings)", raters, len(rs))
+		}
+		if err := blindOutputsFree(out, rs); err != nil {
+			return refusal(a, err)
 		}
 		key := make([]byte, 32)
 		if keyHex != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,4 +20,50 @@ func TestBlindNeedsTwoDistinctRaters(t *testing.T) {
 			t.Errorf("--raters %s: %s was written", raters, out)
 		}
 	}
+}
+
+// TestBlindRefusesExistingOutput: blind run again on a directory that
+// already holds a blinding (bundles, sealed map, signed sheets) refuses
+// with exit 1 and reason output-exists, and changes no byte there; the
+// earlier sealed map stays the one the signed sheets need.
+func TestBlindRefusesExistingOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _ := chkRunCaptured(t, "blind", "--out", out, "--raters", "ann,bob"); code != 0 {
+		t.Fatalf("first blind: exit %d", code)
+	}
+	os.WriteFile(filepath.Join(out, "sheet-ann.json"), []byte("{}"), 0o600)
+	snapshot := func() map[string]string {
+		m := map[string]string{}
+		ents, _ := os.ReadDir(out)
+		for _, e := range ents {
+			b, _ := os.ReadFile(filepath.Join(out, e.Name()))
+			m[e.Name()] = string(b)
+		}
+		return m
+	}
+	before := snapshot()
+	// Same raters, other raters (a stale bundle-ann.json would remain),
+	// and a lone leftover sealed map: all refused.
+	for _, raters := range []string{"ann,bob", "cy,dee"} {
+		code, stdout := chkRunCaptured(t, "blind", "--out", out, "--raters", raters)
+		if code != 1 || !strings.Contains(stdout, string(ReasonOutputExists)) {
+			t.Errorf("--raters %s again: exit %d, want 1 with %s; stdout %q", raters, code, ReasonOutputExists, stdout)
+		}
+	}
+	after := snapshot()
+	if len(after) != len(before) {
+		t.Fatalf("files changed: %d before, %d after", len(before), len(after))
+	}
+	for n, b := range before {
+		if after[n] != b {
+			t.Errorf("%s was rewritten", n)
+		}
+	}
+	only := filepath.Join(t.TempDir(), "only-map")
+	os.MkdirAll(only, 0o755)
+	os.WriteFile(filepath.Join(only, "sealed-map.json"), []byte("{}"), 0o600)
+	if code, _ := chkRunCaptured(t, "blind", "--out", only, "--raters", "ann,bob"); code != 1 {
+		t.Errorf("directory with a sealed map: exit %d, want 1", code)
+	}
+	mustNotExist(t, filepath.Join(only, "bundle-ann.json"), filepath.Join(only, "bundle-bob.json"))
 }

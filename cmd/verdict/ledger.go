@@ -25,14 +25,21 @@ obligations with their links, the evidence dispositions (E ID, status, final
 IDs, whether a supporting citation exists) and the automatic structural
 findings beside the rows they concern. f filters to rows with findings; e
 shows the evidence excerpt with its real line numbers and the cited lines
-marked. It writes nothing and never shows semantic grades.`,
+marked. It writes nothing and never shows semantic grades.
+
+ledger needs a terminal on standard input and output; without one it
+refuses (exit 1, reason no-terminal): verdict check --format json gives the
+same structural findings.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, err := ledgerInput(a, args)
 			if err != nil {
 				return err
 			}
-			if err := tui.Ledger(cmd.Context(), in, tui.Options{}); err != nil && !errors.Is(err, context.Canceled) {
+			if err := requireTerminal("ledger", "`verdict check --format json` for the same structural findings"); err != nil {
+				return err
+			}
+			if err := tui.Ledger(cmd.Context(), in, tuiOptions); err != nil && !errors.Is(err, context.Canceled) {
 				return err
 			}
 			return nil

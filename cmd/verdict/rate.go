@@ -34,7 +34,10 @@ verdict-rating). Without --key and --name, grading works and freezing is
 refused. q or ctrl+c leaves at any time: every saved grade is on disk.
 
 A bad bundle, an unreadable key or a journal that another rate holds is
-reported in one line and changes nothing on disk.`,
+reported in one line and changes nothing on disk. rate needs a terminal on
+standard input and output; without one it refuses (exit 1, reason
+no-terminal) before creating the journal: verdict grade --from and verdict
+freeze do the same without a terminal.`,
 		Args: cobra.ExactArgs(1),
 	}
 	c.Flags().StringVar(&journal, "journal", "", "grade journal (default: BUNDLE with extension .journal.jsonl)")
@@ -74,6 +77,9 @@ reported in one line and changes nothing on disk.`,
 				return refusal(a, fmt.Errorf("%s exists: this bundle's sheet is already frozen", out))
 			}
 		}
+		if err := requireTerminal("rate", "`verdict grade BUNDLE --from GRADES.json` and `verdict freeze`"); err != nil {
+			return err
+		}
 		j, err := adjudication.Open(journal, b)
 		if err != nil {
 			if adjudication.ErrLocked(err) {
@@ -109,7 +115,7 @@ reported in one line and changes nothing on disk.`,
 				return out + " (sha256 " + blinding.Digest(data)[:16] + "…, signature " + filepath.Base(out) + ".sig)", nil
 			}
 		}
-		res, err := tui.Rate(cmd.Context(), in, tui.Options{})
+		res, err := tui.Rate(cmd.Context(), in, tuiOptions)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}

@@ -46,6 +46,22 @@ func writeSignedRecord(path string, data, sig []byte) error {
 	return renameio.WriteFile(path, data, 0o644)
 }
 
+// addAllowedSignersFlag adds --allowed-signers to c, stored in *p; its help
+// says that the config key allowed_signers (environment
+// VERDICT_ALLOWED_SIGNERS) is the default, which allowedSigners applies.
+func addAllowedSignersFlag(c *cobra.Command, p *string, help string) {
+	c.Flags().StringVar(p, "allowed-signers", "", help+" (config: allowed_signers)")
+}
+
+// allowedSigners returns flag when set, else the config key allowed_signers
+// (a verdict.yaml key or VERDICT_ALLOWED_SIGNERS); "" when neither is set.
+func allowedSigners(a *app, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return a.cfg.GetString("allowed_signers")
+}
+
 // signingFlags are the identity flags every signing command takes.
 type signingFlags struct {
 	key, name, role, at string

@@ -142,3 +142,92 @@ func TestAgreementRefusesOneRaterTwice(t *testing.T) {
 	}
 	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
 }
+
+// TestAllowedSignersFromConfig: verify, disagreements, resolve and reveal
+// take --allowed-signers from the config key allowed_signers, as a
+// verdict.yaml key or VERDICT_ALLOWED_SIGNERS, when the flag is not given;
+// without either it is a usage error (exit 2).
+func TestAllowedSignersFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	allowed, err := filepath.Abs(keys + "allowed_signers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user config
+	sheets := []string{p("sheet-ann.json"), p("sheet-bob.json")}
+	mustRun(t, 2, append([]string{"verify"}, sheets...)...)
+	mustRun(t, 2, append([]string{"disagreements"}, sheets...)...)
+
+	cfg := p("verdict.yaml")
+	os.WriteFile(cfg, []byte("allowed_signers: "+allowed+"\n"), 0o600)
+	mustRun(t, 0, append([]string{"--config", cfg, "verify"}, sheets...)...)
+	mustRun(t, 0, append([]string{"--config", cfg, "disagreements"}, sheets...)...)
+
+	t.Setenv("VERDICT_ALLOWED_SIGNERS", allowed)
+	mustRun(t, 0, append([]string{"verify"}, sheets...)...)
+	mustRun(t, 0, append([]string{"disagreements", "--format", "json"}, sheets...)...)
+	mustRun(t, 0, "resolve", sheets[0], sheets[1], "--from", p("choices.json"), "--key", keys+"adjudicator-cho", "--name", "cho",
+		"--out", p("adjudication.json"), "--time", "2026-03-04T09:00:00Z")
+	mustRun(t, 0, "reveal", "--sheet", sheets[0], "--sheet", sheets[1], "--adjudication", p("adjudication.json"), "--map", p("sealed-map.json"),
+		"--key", keys+"coordinator-dee", "--name", "dee", "--out", p("reveal.json"), "--time", "2026-03-05T00:00:00Z")
+	mustRun(t, 0, "verify", sheets[0], sheets[1], p("adjudication.json"), p("reveal.json"))
+	// The flag still wins over the config: a missing file is refused.
+	mustRun(t, 1, "verify", "--allowed-signers", p("missing"), sheets[0])
+
+	for _, cmd := range []string{"verify", "disagreements", "resolve", "reveal", "adjudicate"} {
+		root := newRootCmd()
+		sub, _, err := root.Find([]string{cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := sub.Flags().Lookup("allowed-signers"); f == nil || !strings.Contains(f.Usage, "config: allowed_signers") {
+			t.Errorf("%s --allowed-signers help does not name the config key", cmd)
+		}
+	}
+}
+
+// TestDisagreementsBlindToRaters: disagreements labels the two values
+// "first rating" and "second rating" in the order the sheets are given and
+// names no rater, in text and JSON; --show-raters (coordinator) adds the
+// names in that same order.
+func TestDisagreementsBlindToRaters(t *testing.T) {
+	p, keys := frozenPair(t, t.TempDir())
+	allowed := keys + "allowed_signers"
+	base := []string{"disagreements", p("sheet-bob.json"), p("sheet-ann.json"), "--allowed-signers", allowed}
+	for _, format := range []string{"text", "json"} {
+		code, stdout, _ := runCapture(t, append(base, "--format", format)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d", format, code)
+		}
+		if strings.Contains(stdout, "ann") || strings.Contains(stdout, "bob") {
+			t.Errorf("%s output names a rater:\n%s", format, stdout)
+		}
+		if !strings.Contains(stdout, "first rating") || !strings.Contains(stdout, "second rating") {
+			t.Errorf("%s output lacks the rating labels:\n%s", format, stdout)
+		}
+	}
+	_, text, _ := runCapture(t, append(base, "--show-raters")...)
+	if !strings.Contains(text, "first rating (bob)") || !strings.Contains(text, "second rating (ann)") {
+		t.Errorf("--show-raters text does not name the raters in sheet order:\n%s", text)
+	}
+	_, js, _ := runCapture(t, append(base, "--show-raters", "--format", "json")...)
+	var rep disagreementsReport
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || rep.Raters == nil || *rep.Raters != [2]string{"bob", "ann"} {
+		t.Errorf("--show-raters json raters %v, %v", rep.Raters, err)
+	}
+	// The values follow the sheet order given: swapping the sheets swaps them.
+	var fwd, rev disagreementsReport
+	_, a, _ := runCapture(t, append(base, "--format", "json")...)
+	_, b, _ := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed, "--format", "json")
+	json.Unmarshal([]byte(a), &fwd)
+	json.Unmarshal([]byte(b), &rev)
+	if len(fwd.Disagreements) == 0 || len(fwd.Disagreements) != len(rev.Disagreements) {
+		t.Fatalf("disagreements %d and %d", len(fwd.Disagreements), len(rev.Disagreements))
+	}
+	for i, d := range fwd.Disagreements {
+		if r := rev.Disagreements[i]; d.Values[0] != r.Values[1] || d.Values[1] != r.Values[0] {
+			t.Errorf("%s: values %v with bob first, %v with ann first", d.Field, d.Values, r.Values)
+		}
+	}
+}

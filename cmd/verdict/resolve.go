@@ -81,56 +81,80 @@ func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
 	return adjudication.ParseAllowedSigners(path, data)
 }
 
+// ratingLabels name the two sheets as adjudication shows them: by the
+// order the SHEET arguments were given, never by rater.
+var ratingLabels = [2]string{"first rating", "second rating"}
+
 // disagreementsReport is the --format json output of disagreements: the
 // SYNTHETIC notice for synthetic sheets (DESIGN "Defaults and embedded
-// input"), the two raters in canonical order (Values[i] is Raters[i]'s
-// value) and every disputed field in canonical field order.
+// input"), the labels of the two sheets in the order given (Values[i] and
+// Notes[i] are Ratings[i]'s), the raters' names only with --show-raters
+// (adjudication is blind to who rated what), and every disputed field in
+// canonical field order.
 type disagreementsReport struct {
 	Notice        string                      `json:"notice,omitempty"`
 	Synthetic     bool                        `json:"synthetic"`
-	Raters        [2]string                   `json:"raters"`
+	Ratings       [2]string                   `json:"ratings"`
+	Raters        *[2]string                  `json:"raters,omitempty"`
 	Disagreements []adjudication.Disagreement `json:"disagreements"`
 }
 
 func newDisagreementsCmd(a *app) *cobra.Command {
 	var allowed string
+	var showRaters bool
 	c := &cobra.Command{
-		Use:   "disagreements SHEET SHEET --allowed-signers FILE",
+		Use:   "disagreements SHEET SHEET --allowed-signers FILE [--show-raters]",
 		Short: "List the disputed fields of two frozen rating sheets",
-		Args:  cobra.ExactArgs(2),
+		Long: `disagreements verifies both sheets against allowed_signers and lists every
+disputed field with the two values as "first rating" and "second rating", in
+the order the SHEET arguments are given. Adjudication is blind to who rated
+what, so the raters' names are not shown; --show-raters (for the
+coordinator) adds them, in text and in JSON ("raters").`,
+		Args: cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	c.Flags().BoolVar(&showRaters, "show-raters", false, "also show which rater signed each sheet (coordinator only; adjudication is blind to raters)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" {
-			return usagef("--allowed-signers is required")
+		if allowed = allowedSigners(a, allowed); allowed == "" {
+			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
 		fs, err := loadFrozenSheets(a, allowed, args)
 		if err != nil {
 			return err
 		}
-		ord := adjudication.OrderSheets(fs[0], fs[1])
-		ds, err := adjudication.Disagreements(ord[0].Sheet, ord[1].Sheet)
+		// Sheet order as given: the labels say nothing about the raters.
+		ds, err := adjudication.Disagreements(fs[0].Sheet, fs[1].Sheet)
 		if err != nil {
 			return refusal(a, err)
 		}
 		if ds == nil {
 			ds = []adjudication.Disagreement{}
 		}
+		raters := [2]string{fs[0].Sheet.Signer.Name, fs[1].Sheet.Signer.Name}
+		synthetic := fs[0].Sheet.Synthetic || fs[1].Sheet.Synthetic
 		if *format == "json" {
-			rep := disagreementsReport{Synthetic: ord[0].Sheet.Synthetic || ord[1].Sheet.Synthetic,
-				Raters: [2]string{ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name}, Disagreements: ds}
+			rep := disagreementsReport{Synthetic: synthetic, Ratings: ratingLabels, Disagreements: ds}
+			if showRaters {
+				rep.Raters = &raters
+			}
 			if rep.Synthetic {
 				rep.Notice = blinding.SyntheticNotice
 			}
 			return writeJSON(a.stdout, rep)
 		}
-		if ord[0].Sheet.Synthetic || ord[1].Sheet.Synthetic {
+		if synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
-		fmt.Fprintf(a.stdout, "%d disputed field(s) between %s and %s\n", len(ds), ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name)
+		labels := ratingLabels
+		if showRaters {
+			for i := range labels {
+				labels[i] += " (" + raters[i] + ")"
+			}
+		}
+		fmt.Fprintf(a.stdout, "%d disputed field(s) between the %s and the %s (sheet order as given)\n", len(ds), labels[0], labels[1])
 		for _, d := range ds {
-			fmt.Fprintf(a.stdout, "  %s: %s=%q %s=%q\n", d.Field, ord[0].Sheet.Signer.Name, d.Values[0], ord[1].Sheet.Signer.Name, d.Values[1])
+			fmt.Fprintf(a.stdout, "  %s: %s=%q %s=%q\n", d.Field, labels[0], d.Values[0], labels[1], d.Values[1])
 		}
 		return nil
 	}
@@ -150,13 +174,13 @@ needs a note; confirming an oracle defect needs a reason note. Both sheets must
 verify against allowed_signers.`,
 		Args: cobra.ExactArgs(2),
 	}
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" || from == "" || out == "" {
-			return usagef("--allowed-signers, --from and --out are required")
+		if allowed = allowedSigners(a, allowed); allowed == "" || from == "" || out == "" {
+			return usagef("--allowed-signers (or allowed_signers in the config), --from and --out are required")
 		}
 		at, err := sf.resolve(a)
 		if err != nil {

@@ -30,12 +30,13 @@ sheets and of the adjudication and the sealed map's commitment.`,
 	c.Flags().StringArrayVar(&sheets, "sheet", nil, "rating sheet (give exactly two)")
 	c.Flags().StringVar(&adjPath, "adjudication", "", "adjudication record")
 	c.Flags().StringVar(&mapPath, "map", "", "sealed-map.json")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "reveal record to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		allowed = allowedSigners(a, allowed)
 		if len(sheets) != 2 || adjPath == "" || mapPath == "" || allowed == "" || out == "" {
-			return usagef("two --sheet, --adjudication, --map, --allowed-signers and --out are required")
+			return usagef("two --sheet, --adjudication, --map, --allowed-signers (or allowed_signers in the config) and --out are required")
 		}
 		at, err := sf.resolve(a)
 		if err != nil {

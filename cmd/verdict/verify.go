@@ -40,11 +40,11 @@ refused record is listed with its own reason code; exit 1 if any is refused.`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle every sheet must be for (repeatable)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed == "" {
-			return usagef("--allowed-signers is required")
+		if allowed = allowedSigners(a, allowed); allowed == "" {
+			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
 		as, err := loadAllowed(allowed)
 		if err != nil {

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"verdict/tui"
+)
+
+// withTerminal sets what stdioIsTerminal answers for the test.
+func withTerminal(t *testing.T, is bool) {
+	old := stdioIsTerminal
+	stdioIsTerminal = func() bool { return is }
+	t.Cleanup(func() { stdioIsTerminal = old })
+}
+
+// TestTerminalUIsRefuseWithoutTerminal: ledger, rate and adjudicate
+// without a terminal refuse in one line (exit 1, reason no-terminal) that
+// names the non-interactive command to use, before the program starts and
+// before any journal or decision log is created.
+func TestTerminalUIsRefuseWithoutTerminal(t *testing.T) {
+	withTerminal(t, false)
+	p, keys := frozenPair(t, t.TempDir())
+	for _, tc := range []struct {
+		args    []string
+		instead string
+		created string
+	}{
+		{[]string{"ledger"}, "verdict check --format json", ""},
+		{[]string{"rate", p("bundle-ann.json"), "--journal", p("new.journal.jsonl")}, "verdict grade", p("new.journal.jsonl")},
+		{[]string{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
+			"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")}, "verdict resolve", p("adj.decisions.jsonl")},
+	} {
+		code, _, stderr := runCapture(t, tc.args...)
+		if code != 1 || !strings.Contains(stderr, string(ReasonNoTerminal)) || !strings.Contains(stderr, tc.instead) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%s without a terminal: exit %d, stderr %q; want exit 1 and one no-terminal line naming %q", tc.args[0], code, stderr, tc.instead)
+		}
+		if strings.Contains(stderr, "/dev/tty") {
+			t.Errorf("%s: raw TTY error leaked: %q", tc.args[0], stderr)
+		}
+		if tc.created != "" {
+			mustNotExist(t, tc.created)
+		}
+	}
+}
+
+// TestAdjudicateQuitWithSavedDecisionsExitsZero: q is always safe; leaving
+// adjudicate mid-way with every decision saved exits 0 and says where the
+// decision log is and how to resume; the saved decision is resumed.
+func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
+	withTerminal(t, true)
+	p, keys := frozenPair(t, t.TempDir())
+	args := []string{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
+		"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")}
+	logPath := p("adj.decisions.jsonl")
+	session := func(keys string) (int, string) {
+		t.Helper()
+		r, w := io.Pipe()
+		old := tuiOptions
+		tuiOptions = tui.Options{Input: r, Output: io.Discard, Width: 100, Height: 30}
+		defer func() { tuiOptions = old }()
+		type result struct {
+			code   int
+			stdout string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, stdout, _ := runCapture(t, args...)
+			done <- result{code, stdout}
+		}()
+		lines := func() int { b, _ := os.ReadFile(logPath); return strings.Count(string(b), "\n") }
+		for _, k := range keys {
+			before := lines()
+			if _, err := w.Write([]byte(string(k))); err != nil {
+				t.Fatal(err)
+			}
+			if k == '1' { // wait until the decision is on disk
+				for deadline := time.Now().Add(10 * time.Second); lines() == before; time.Sleep(10 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatal("decision never reached the log")
+					}
+				}
+			}
+		}
+		select {
+		case res := <-done:
+			w.Close()
+			return res.code, res.stdout
+		case <-time.After(20 * time.Second):
+			t.Fatal("adjudicate did not quit on q")
+		}
+		return 0, ""
+	}
+	code, stdout := session("1q")
+	if code != 0 {
+		t.Fatalf("quit after one saved decision: exit %d, want 0; stdout %q", code, stdout)
+	}
+	if !strings.Contains(stdout, "1/") || !strings.Contains(stdout, logPath) || !strings.Contains(stdout, "resume") {
+		t.Errorf("quit message does not say the saved count, the log and how to resume: %q", stdout)
+	}
+	mustNotExist(t, p("adj.json"))
+	// Starting again resumes with the saved decision; quitting at once is
+	// still exit 0.
+	code, stdout = session("q")
+	if code != 0 || !strings.Contains(stdout, "1/") {
+		t.Fatalf("resume then quit: exit %d, stdout %q", code, stdout)
+	}
+}
