@@ -3,6 +3,7 @@ package adjudication
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -112,6 +113,54 @@ func (s *Sheet) Values() map[Field]Grade {
 	return m
 }
 
+// JoinGrades calls pair with the grades of every field graded in a or b,
+// as the two Values maps of two sheets would pair them: a full outer join on the exact field,
+// the zero Grade for the side that lacks it, and the last grade of a field
+// graded twice on one side. Fields come ordered by item, kind and target
+// as plain strings (not CompareFields). It holds no per-field map: two
+// sheets of 10,000 sessions hold hundreds of thousands of fields.
+func JoinGrades(a, b []Grade, pair func(f Field, ga, gb Grade)) {
+	cmpField := func(f, g Field) int {
+		if c := strings.Compare(f.Item, g.Item); c != 0 {
+			return c
+		}
+		if c := strings.Compare(string(f.Kind), string(g.Kind)); c != 0 {
+			return c
+		}
+		return strings.Compare(f.Target, g.Target)
+	}
+	order := func(gs []Grade) []int32 {
+		idx := make([]int32, len(gs))
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		slices.SortStableFunc(idx, func(i, j int32) int { return cmpField(gs[i].Field, gs[j].Field) })
+		// Keep the last grade of each field (a later grade replaces an earlier one).
+		out := idx[:0]
+		for k, i := range idx {
+			if k+1 < len(idx) && cmpField(gs[i].Field, gs[idx[k+1]].Field) == 0 {
+				continue
+			}
+			out = append(out, i)
+		}
+		return out
+	}
+	ia, ib := order(a), order(b)
+	for len(ia) > 0 || len(ib) > 0 {
+		switch {
+		case len(ib) == 0 || len(ia) > 0 && cmpField(a[ia[0]].Field, b[ib[0]].Field) < 0:
+			pair(a[ia[0]].Field, a[ia[0]], Grade{})
+			ia = ia[1:]
+		case len(ia) == 0 || cmpField(a[ia[0]].Field, b[ib[0]].Field) > 0:
+			pair(b[ib[0]].Field, Grade{}, b[ib[0]])
+			ib = ib[1:]
+		default:
+			pair(a[ia[0]].Field, a[ia[0]], b[ib[0]])
+			ia, ib = ia[1:], ib[1:]
+		}
+	}
+}
+
 // Disagreement is one disputed field of two sheets: Values and Notes in
 // the order of the adjudication's Sheets ("" for an oracle-defect flag
 // one rater did not raise).
@@ -130,24 +179,13 @@ func Disagreements(a, b *Sheet) ([]Disagreement, error) {
 	if a.ContentDigest != b.ContentDigest || a.ObligationsDigest != b.ObligationsDigest || a.MapCommitment != b.MapCommitment {
 		return nil, &campaign.Error{Reason: ReasonOtherBundle, Rule: ruleRecords, Detail: "the two sheets rate different bundle contents"}
 	}
-	va, vb := a.Values(), b.Values()
-	var fields []Field
-	for f := range va {
-		fields = append(fields, f)
-	}
-	for f := range vb {
-		if _, ok := va[f]; !ok {
-			fields = append(fields, f)
-		}
-	}
-	slices.SortFunc(fields, CompareFields)
 	var out []Disagreement
-	for _, f := range fields {
-		ga, gb := va[f], vb[f]
+	JoinGrades(a.Grades, b.Grades, func(f Field, ga, gb Grade) {
 		if ga.Value != gb.Value {
 			out = append(out, Disagreement{Field: f, Values: [2]string{ga.Value, gb.Value}, Notes: [2]string{ga.Note, gb.Note}})
 		}
-	}
+	})
+	slices.SortFunc(out, func(x, y Disagreement) int { return CompareFields(x.Field, y.Field) })
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"regexp"
@@ -14,6 +15,8 @@ import (
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"verdict/campaign"
 )
@@ -355,13 +358,47 @@ func Digest(b []byte) string {
 // bytes; every digest of this package and of adjudication is over them.
 func MarshalCanonical(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := encodeCanonical(&buf, v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// encodeCanonical writes the canonical bytes of v (MarshalCanonical) to w.
+func encodeCanonical(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// streamCanonical writes the same bytes as encodeCanonical, streamed: the
+// encoder flushes to w as it goes instead of building the whole text (and
+// its indented copy) in memory. It is encoding/json's semantics as
+// go-json-experiment states them (jsonv1.DefaultOptionsV1) with HTML
+// escaping off and two-space indentation, and one final newline.
+func streamCanonical(w io.Writer, v any) error {
+	enc := jsontext.NewEncoder(w, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  "))
+	return jsonv2.MarshalEncode(enc, v, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  "))
+}
+
+// compareWriter consumes want as bytes are written and records whether
+// the written bytes differ from its prefix; after the last write the two
+// are equal when differ is false and want is empty.
+type compareWriter struct {
+	want   []byte
+	differ bool
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if !c.differ {
+		if len(p) > len(c.want) || !bytes.Equal(p, c.want[:len(p)]) {
+			c.differ = true
+		} else {
+			c.want = c.want[len(p):]
+		}
+	}
+	return len(p), nil
 }
 
 // UnmarshalStrict decodes data into v refusing duplicate keys, unknown keys
@@ -372,11 +409,13 @@ func UnmarshalStrict(file string, data []byte, v any) error {
 	if err := DecodeStrict(file, data, v); err != nil {
 		return err
 	}
-	again, err := MarshalCanonical(v)
-	if err != nil {
+	// Compare while encoding: the canonical bytes are never held whole
+	// (a rating sheet of 10,000 sessions is tens of megabytes).
+	cmp := &compareWriter{want: data}
+	if err := streamCanonical(cmp, v); err != nil {
 		return err
 	}
-	if !bytes.Equal(again, data) {
+	if cmp.differ || len(cmp.want) != 0 {
 		return &campaign.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
 			Detail: "file is not in canonical form (re-encoded bytes differ); it was edited or reformatted"}
 	}

@@ -147,3 +147,30 @@ func TestBuildRefusals(t *testing.T) {
 		t.Errorf("bad seed: %v", err)
 	}
 }
+
+// TestUnmarshalStrictCanonicalCompare: the canonical check compares while
+// encoding; a missing, extra or changed byte anywhere is refused.
+func TestUnmarshalStrictCanonicalCompare(t *testing.T) {
+	type rec struct {
+		A string   `json:"a"`
+		B []string `json:"b"`
+	}
+	good, err := blinding.MarshalCanonical(rec{A: "x", B: []string{"p", "q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r rec
+	if err := blinding.UnmarshalStrict("r.json", good, &r); err != nil {
+		t.Fatalf("canonical bytes refused: %v", err)
+	}
+	changed := bytes.Replace(good, []byte(`"a": "x"`), []byte(`"a" :"x"`), 1) // same length
+	for name, data := range map[string][]byte{
+		"no final newline": good[:len(good)-1],
+		"extra newline":    append(bytes.Clone(good), '\n'),
+		"moved space":      changed,
+	} {
+		if err := blinding.UnmarshalStrict("r.json", data, &rec{}); !errors.Is(err, blinding.ReasonNonCanonical) {
+			t.Errorf("%s: %v, want %s", name, err, blinding.ReasonNonCanonical)
+		}
+	}
+}

@@ -1,5 +1,12 @@
 package campaign
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+)
+
 // Campaign file layout (campaign-relative, slash separated). Every file
 // except manifest.json is bound by SHA-256 in Manifest.Files.
 const (
@@ -49,6 +56,10 @@ type Campaign struct {
 	// name: "common", "draft", "review_a", "review_b", "final_schema",
 	// "reconciliation_schema" (the Prompt* constants).
 	Prompts map[string][]byte
+
+	// fsys is the campaign root Load read; RawResponse re-reads a
+	// session's bound response file from it.
+	fsys fs.FS
 }
 
 // Task is one loaded task: its manifest entry, text, packet and truth.
@@ -67,11 +78,20 @@ type Session struct {
 	Role Role
 	// Run is the manifest run this session belongs to.
 	Run Run
-	// Raw is the raw response bytes; nil when no response file exists
-	// (not dispatched, error, interruption).
+	// Raw is the raw response bytes when the caller holds them (a
+	// campaign built in memory). Load leaves it nil: it decodes each
+	// response file and releases its bytes (a campaign of 10,000 sessions
+	// would otherwise keep every answer twice); RawSHA256 and RawSize
+	// identify them and Campaign.RawResponse reads them again, verified.
 	Raw []byte
-	// Response is the strictly decoded answer; nil when Raw is absent or
-	// was refused by the strict loader.
+	// RawSHA256 is the SHA-256 (64 lowercase hex digits) of the response
+	// file's bytes as bound by the manifest; "" when no response file
+	// exists (not dispatched, error, interruption).
+	RawSHA256 string
+	// RawSize is the response file's length in bytes; 0 when it is absent.
+	RawSize int
+	// Response is the strictly decoded answer; nil when no response file
+	// exists or it was refused by the strict loader.
 	Response *Response
 	// Failure explains why Response is nil when a response was expected:
 	// a malformed, empty or refused model answer is a valid scored failure
@@ -79,4 +99,32 @@ type Session struct {
 	Failure *Error
 	// Receipt is the session's receipt; nil when the receipt file is missing.
 	Receipt *Receipt
+}
+
+// RawResponse returns the raw response bytes of session s: s.Raw when it is
+// set, otherwise the bound file responses/<id>.json read again from the
+// campaign root Load read and checked against s.RawSHA256 (CONTRACT §7).
+// It returns nil, nil when the session has no response file. Errors: a
+// *Error with ReasonFileMissing (unreadable, or no campaign root) or
+// ReasonFileDigest (the file changed since Load).
+func (c *Campaign) RawResponse(s *Session) ([]byte, error) {
+	if s.Raw != nil || s.RawSHA256 == "" {
+		return s.Raw, nil
+	}
+	path := ResponsePath(s.ID)
+	if c.fsys == nil {
+		return nil, &Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
+			Detail: "the campaign was not loaded from a directory; the response bytes are not available"}
+	}
+	b, err := fs.ReadFile(c.fsys, path)
+	if err != nil {
+		return nil, &Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
+			Detail: fmt.Sprintf("cannot read the response again: %v", err), Err: err}
+	}
+	sum := sha256.Sum256(b)
+	if got := hex.EncodeToString(sum[:]); got != s.RawSHA256 {
+		return nil, &Error{Reason: ReasonFileDigest, File: path, Rule: RuleFileIdentity,
+			Detail: fmt.Sprintf("the file hashes to %s, the manifest binds %s (it changed after loading)", got, s.RawSHA256)}
+	}
+	return b, nil
 }

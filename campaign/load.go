@@ -119,7 +119,9 @@ func (l *loader) need(path string) ([]byte, bool) {
 //
 // A malformed, empty or refused model answer is not a refusal: the session
 // gets Failure (the *Error) and Response nil, a valid scored failure
-// (EVALUATOR-CONTROLS C16). An absent response file leaves Raw nil; it is
+// (EVALUATOR-CONTROLS C16). Response bytes are not kept: Session.RawSHA256
+// and RawSize identify them (Campaign.RawResponse reads them again). An
+// absent response file leaves RawSHA256 empty; it is
 // refused only when the receipt records status "response". An absent
 // receipt leaves Receipt nil (admission decides, C15); a malformed receipt
 // is a refusal.
@@ -175,7 +177,7 @@ func (l *loader) load() *Campaign {
 			"manifest binds response schema %s, the embedded schema is %s", m.ResponseSchemaSHA256, want)
 	}
 	l.bindFiles(m)
-	c := &Campaign{Manifest: *m, Prompts: map[string][]byte{}}
+	c := &Campaign{Manifest: *m, Prompts: map[string][]byte{}, fsys: l.fsys}
 	for _, p := range []struct{ key, path string }{
 		{PromptCommon, m.Prompts.Common}, {PromptDraft, m.Prompts.Draft},
 		{PromptReviewA, m.Prompts.ReviewA}, {PromptReviewB, m.Prompts.ReviewB},
@@ -409,7 +411,9 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 	}
 	sp := ResponsePath(id)
 	if b, ok := l.sessionFile(sp); ok {
-		s.Raw = b
+		// The bytes are released after decoding; the bound digest
+		// identifies them (Campaign.RawResponse reads them again).
+		s.RawSHA256, s.RawSize = l.manifest.Files[l.deferred[sp]].SHA256, len(b)
 		resp, err := DecodeResponse(b, sp, role)
 		if err != nil {
 			var e *Error

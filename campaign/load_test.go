@@ -21,7 +21,7 @@ func TestLoadValid(t *testing.T) {
 		t.Fatalf("tasks %d sessions %d prompts %d", len(c.Tasks), len(c.Sessions), len(c.Prompts))
 	}
 	for _, s := range c.Sessions {
-		if s.Response == nil || s.Failure != nil || s.Receipt == nil || s.Raw == nil {
+		if s.Response == nil || s.Failure != nil || s.Receipt == nil || s.RawSHA256 == "" || s.Raw != nil {
 			t.Fatalf("session %s: %+v", s.ID, s)
 		}
 		if (s.Role == RoleReviewB) != (s.Response.Reconciliation != nil) {
@@ -171,11 +171,11 @@ func TestLoadModelAnswerFailures(t *testing.T) {
 	want := map[string]Reason{"S1": ReasonSyntax, "S2": ReasonEmptyFile, "S3": ReasonReconciliationRole}
 	for id, r := range want {
 		s := byID[id]
-		if s.Response != nil || s.Failure == nil || !errors.Is(s.Failure, r) || s.Raw == nil {
+		if s.Response != nil || s.Failure == nil || !errors.Is(s.Failure, r) || s.RawSHA256 == "" {
 			t.Errorf("%s: response %v failure %v, want %s", id, s.Response, s.Failure, r)
 		}
 	}
-	if s := byID["S5"]; s.Raw != nil || s.Response != nil || s.Failure != nil || s.Receipt == nil || s.Receipt.Status != StatusNotDispatched {
+	if s := byID["S5"]; s.RawSHA256 != "" || s.Response != nil || s.Failure != nil || s.Receipt == nil || s.Receipt.Status != StatusNotDispatched {
 		t.Errorf("S5: %+v", s)
 	}
 	if s := byID["S6"]; s.Receipt != nil || s.Response == nil {
@@ -234,5 +234,32 @@ func TestLoadCRLFSource(t *testing.T) {
 	campaigntest.Rebind(t, f)
 	if _, err := Load(f); !errors.Is(err, ReasonExcerptMismatch) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestRawResponseReread: Load keeps no response bytes; RawResponse reads the
+// bound file again, byte-identical, and refuses it once it has changed.
+func TestRawResponseReread(t *testing.T) {
+	fsys := campaigntest.Campaign(t, campaigntest.Options{}, 1, 1)
+	c, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Sessions[0]
+	want := fsys[ResponsePath(s.ID)].Data
+	if s.Raw != nil || s.RawSize != len(want) {
+		t.Fatalf("raw %v size %d, want nil and %d", s.Raw != nil, s.RawSize, len(want))
+	}
+	got, err := c.RawResponse(s)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("RawResponse = %q, %v", got, err)
+	}
+	fsys[ResponsePath(s.ID)] = &fstest.MapFile{Data: append(bytes.Clone(want), ' ')}
+	if _, err := c.RawResponse(s); !errors.Is(err, ReasonFileDigest) {
+		t.Fatalf("changed file: %v, want %s", err, ReasonFileDigest)
+	}
+	delete(fsys, ResponsePath(s.ID))
+	if _, err := c.RawResponse(s); !errors.Is(err, ReasonFileMissing) {
+		t.Fatalf("missing file: %v, want %s", err, ReasonFileMissing)
 	}
 }

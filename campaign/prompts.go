@@ -168,8 +168,9 @@ func packetBytes(p Packet) ([]byte, error) {
 // RenderPrompts renders the D, A and B prompts of one repetition of a task
 // from the campaign's prompt texts, task, packet and the repetition's
 // shared-draft raw output (PROMPTS.md). A and B receive the identical
-// task, packet and draft bytes. Errors: ReasonPromptRunMissing and those
-// of RenderPrompt.
+// task, packet and draft bytes (the draft read again by
+// Campaign.RawResponse). Errors: ReasonPromptRunMissing and those of
+// RenderPrompt and Campaign.RawResponse.
 func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error) {
 	var t *Task
 	for _, x := range c.Tasks {
@@ -190,7 +191,11 @@ func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error)
 	var draft []byte
 	for _, s := range c.Sessions {
 		if s.ID == run.Sessions.Draft && s.Role == RoleDraft {
-			draft = s.Raw
+			b, err := c.RawResponse(s)
+			if err != nil {
+				return nil, err
+			}
+			draft = b
 		}
 	}
 	ps := &PromptSet{Task: task, Repetition: repetition}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -138,6 +139,13 @@ type frame struct {
 	haveKey bool
 }
 
+// strictOptions are the jsontext options of the strict layer: duplicate
+// member names and invalid UTF-8 are refused.
+var strictOptions = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
+
+// decoderPool holds reusable strict decoders (parseStrict resets each one).
+var decoderPool = sync.Pool{New: func() any { return jsontext.NewDecoder(bytes.NewBuffer(nil)) }}
+
 // parseStrict reads data as exactly one JSON value under the strict rules
 // and returns it as a tree of map[string]any, []any, string, json.Number,
 // bool and nil, ready for the JSON Schema validator. It never recurses, so
@@ -152,8 +160,14 @@ func parseStrict(data []byte, file string) (any, *Error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fail(ReasonEmptyFile, "", "the file holds no JSON value")
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(data),
-		jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
+	// A *bytes.Buffer lets the decoder read data in place (no copy), and
+	// pooled decoders keep their name sets between files.
+	dec := decoderPool.Get().(*jsontext.Decoder)
+	dec.Reset(bytes.NewBuffer(data), strictOptions)
+	defer func() {
+		dec.Reset(bytes.NewBuffer(nil), strictOptions) // drop the reference to data
+		decoderPool.Put(dec)
+	}()
 	var root any
 	var stack []frame
 	done := false

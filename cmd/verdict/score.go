@@ -368,41 +368,42 @@ func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, stri
 
 // agreementRows computes percent agreement, Cohen's kappa and
 // Krippendorff's nominal alpha of the two frozen sheets over every required
-// field, and per grade kind.
+// field, and per grade kind. A field graded on one sheet only pairs with
+// ""; a field graded twice on one sheet counts with its last grade. The
+// statistics depend only on the pairs, not on their order, so the fields
+// are joined by a sort of each sheet's grades (no per-field maps: a
+// campaign of 10,000 sessions has hundreds of thousands of fields).
 func agreementRows(a, b *adjudication.Sheet) []scorer.AgreementRow {
-	va, vb := a.Values(), b.Values()
-	var fields []adjudication.Field
-	for f := range va {
-		fields = append(fields, f)
+	type pair struct {
+		kind adjudication.Kind
+		x, y string
 	}
-	for f := range vb {
-		if _, ok := va[f]; !ok {
-			fields = append(fields, f)
-		}
-	}
-	slices.SortFunc(fields, adjudication.CompareFields)
-	row := func(scope string, keep func(adjudication.Field) bool) scorer.AgreementRow {
+	var pairs []pair
+	adjudication.JoinGrades(a.Grades, b.Grades, func(f adjudication.Field, x, y adjudication.Grade) {
+		pairs = append(pairs, pair{f.Kind, x.Value, y.Value})
+	})
+	row := func(scope string, keep func(adjudication.Kind) bool) scorer.AgreementRow {
 		var xa, xb []string
 		var units [][]string
-		for _, f := range fields {
-			if !keep(f) || f.Kind == adjudication.KindOracleDefect {
+		for i := range pairs {
+			p := &pairs[i]
+			if !keep(p.kind) || p.kind == adjudication.KindOracleDefect {
 				continue
 			}
-			x, y := va[f].Value, vb[f].Value
-			xa, xb = append(xa, x), append(xb, y)
-			units = append(units, []string{x, y})
+			xa, xb = append(xa, p.x), append(xb, p.y)
+			units = append(units, []string{p.x, p.y})
 		}
 		return scorer.AgreementRow{Scope: scope,
 			PercentAgreement:  stat(adjudication.PercentAgreement(xa, xb)),
 			CohensKappa:       stat(adjudication.CohensKappa(xa, xb)),
 			KrippendorffAlpha: stat(adjudication.KrippendorffAlphaNominal(units))}
 	}
-	rows := []scorer.AgreementRow{row("all fields", func(adjudication.Field) bool { return true })}
+	rows := []scorer.AgreementRow{row("all fields", func(adjudication.Kind) bool { return true })}
 	for _, k := range adjudication.Kinds {
 		if k == adjudication.KindOracleDefect {
 			continue
 		}
-		rows = append(rows, row("kind "+string(k), func(f adjudication.Field) bool { return f.Kind == k }))
+		rows = append(rows, row("kind "+string(k), func(f adjudication.Kind) bool { return f == k }))
 	}
 	return rows
 }
