@@ -109,6 +109,11 @@ func TestFlowFreeze(t *testing.T) {
 	typeKeys(tm, "F", "y", "esc")
 	typeKeys(tm, strings.Split(strings.Repeat("1", 13), "")...)
 	waitGraded(t, e, 13)
+	// The journal holds the grades before the model has taken in every
+	// save; F pressed earlier opens a freeze screen that refuses y. Wait
+	// for the screen to count 13/13 first.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("13/13 fields")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	typeKeys(tm, "F", "y")
 	waitUntil(t, "freeze", func() bool { return e.frozenCount() == 1 })
 	typeKeys(tm, "q")
