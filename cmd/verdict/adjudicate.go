@@ -76,7 +76,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, err := loadFrozenSheets(a, allowed, args[1:])
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:])
 		if err != nil {
 			return err
 		}
@@ -115,11 +115,10 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 			if err != nil {
 				return "", err
 			}
-			rec, sig, err := adjudication.SignRecord(adj, key, adjudication.NamespaceAdjudication)
+			// Refused before writing, exactly as resolve does, when verify
+			// would refuse it (a key not allowed to adjudicate, or a rater).
+			rec, err := signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
 			if err != nil {
-				return "", err
-			}
-			if err := writeSignedRecord(out, rec, sig); err != nil {
 				return "", err
 			}
 			return out + " (sha256 " + blinding.Digest(rec)[:16] + "…)", nil
