@@ -41,7 +41,9 @@ a failure: adjudicate exits 0 and says where the decision log is. It exits 1
 only for a refusal (bad bundle, sheet, key, log or existing --out) or when
 a decision was still being saved as the program ended. The log is bound to the two
 sheets by their SHA-256; a log of other sheets, a damaged log or one that
-another adjudicate holds is refused and left unchanged.
+another adjudicate holds is refused and left unchanged. Signing at the end
+refuses, writing nothing, when verify would refuse the adjudication (a key
+allowed_signers does not let adjudicate, or a rater of these sheets).
 
 adjudicate needs a terminal on standard input and output; without one it
 refuses (exit 1, reason no-terminal) before creating the decision log:
