@@ -41,7 +41,9 @@ a failure: adjudicate exits 0 and says where the decision log is. It exits 1
 only for a refusal (bad bundle, sheet, key, log or existing --out) or when
 a decision was still being saved as the program ended. The log is bound to the two
 sheets by their SHA-256; a log of other sheets, a damaged log or one that
-another adjudicate holds is refused and left unchanged.
+another adjudicate holds is refused and left unchanged. Signing at the end
+refuses, writing nothing, when verify would refuse the adjudication (a key
+allowed_signers does not let adjudicate, or a rater of these sheets).
 
 adjudicate needs a terminal on standard input and output; without one it
 refuses (exit 1, reason no-terminal) before creating the decision log:
@@ -76,7 +78,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, err := loadFrozenSheets(a, allowed, args[1:])
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:])
 		if err != nil {
 			return err
 		}
@@ -115,11 +117,10 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 			if err != nil {
 				return "", err
 			}
-			rec, sig, err := adjudication.SignRecord(adj, key, adjudication.NamespaceAdjudication)
+			// Refused before writing, exactly as resolve does, when verify
+			// would refuse it (a key not allowed to adjudicate, or a rater).
+			rec, err := signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
 			if err != nil {
-				return "", err
-			}
-			if err := writeSignedRecord(out, rec, sig); err != nil {
 				return "", err
 			}
 			return out + " (sha256 " + blinding.Digest(rec)[:16] + "…)", nil

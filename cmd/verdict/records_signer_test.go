@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -229,5 +231,53 @@ func TestDisagreementsBlindToRaters(t *testing.T) {
 		if r := rev.Disagreements[i]; d.Values[0] != r.Values[1] || d.Values[1] != r.Values[0] {
 			t.Errorf("%s: values %v with bob first, %v with ann first", d.Field, d.Values, r.Values)
 		}
+	}
+}
+
+// TestSignCheckWriteRefusesBeforeWriting: the sign step of the adjudicate
+// screen (signCheckWrite, shared with resolve and reveal) refuses an
+// adjudication signed by a rater's key, names the reason, and writes
+// neither the record nor its signature; an adjudicator's key writes both.
+func TestSignCheckWriteRefusesBeforeWriting(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	a := &app{stdout: &strings.Builder{}}
+	fs, as, sheetFiles, err := loadFrozenSheetFiles(a, keys+"allowed_signers", []string{p("sheet-ann.json"), p("sheet-bob.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p("choices.json"))
+	var choices []adjudication.Choice
+	if err := json.Unmarshal(data, &choices); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 4, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		key, name, out, reason string
+	}{{"rater-ann", "ann", "adj-ann.json", string(adjudication.ReasonKeyNotAllowedForRole)}, {"adjudicator-cho", "cho", "adj-cho.json", ""}} {
+		key, err := adjudication.LoadKey(keys + c.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		adj, err := adjudication.NewAdjudication(fs[0], fs[1], choices, c.name, adjudication.RoleAdjudicator, key.PublicKey(), at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, p(c.out))
+		if c.reason == "" {
+			if err != nil {
+				t.Fatalf("%s: %v", c.key, err)
+			}
+			if _, err := os.Stat(p(c.out + ".sig")); err != nil {
+				t.Fatalf("%s: signature not written: %v", c.key, err)
+			}
+			continue
+		}
+		var r *recordRefusal
+		if !errors.As(err, &r) || r.reason != c.reason {
+			t.Fatalf("%s: err = %v, want a refusal %s", c.key, err, c.reason)
+		}
+		mustNotExist(t, p(c.out), p(c.out+".sig"))
 	}
 }

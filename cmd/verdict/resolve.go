@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/crypto/ssh"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -58,19 +60,58 @@ func loadFrozenSheetFiles(a *app, allowedPath string, paths []string) ([2]adjudi
 	return out, allowed, files, nil
 }
 
-// checkNewRecord verifies a record about to be written (out, data, sig)
+// newRecordRefusal verifies a record about to be written (out, data, sig)
 // together with the records it names (inputs) against allowed, exactly as
-// verify and score will; it refuses (exit 1, nothing written) when the new
-// record would be refused there: a signer whose key may not sign this kind
-// of record, or an adjudicator who rated the sheets.
-func checkNewRecord(a *app, allowed []adjudication.AllowedSigner, inputs []adjudication.RecordFile, out string, data, sig []byte) error {
+// verify and score will, and returns the refusal (its reason code and
+// sentence) when the new record would be refused there: a signer whose key
+// may not sign this kind of record, or an adjudicator who rated the sheets.
+// It returns nil when the record verifies.
+func newRecordRefusal(allowed []adjudication.AllowedSigner, inputs []adjudication.RecordFile, out string, data, sig []byte) *recordRefusal {
 	files := append(slices.Clone(inputs), adjudication.RecordFile{Name: out, Data: data, Sig: sig})
 	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
 	if ch := checks[len(checks)-1]; !ch.OK {
-		fmt.Fprintf(a.stdout, "REFUSED: %s would not verify, nothing written: %s: %s\n", out, ch.Reason, ch.Detail)
-		return failed("%s", ch.Reason)
+		return &recordRefusal{out: out, reason: string(ch.Reason), detail: ch.Detail}
 	}
 	return nil
+}
+
+// recordRefusal is a new signed record that verify would refuse; nothing
+// was written.
+type recordRefusal struct {
+	out, reason, detail string
+}
+
+func (r *recordRefusal) Error() string {
+	return fmt.Sprintf("%s would not verify, nothing written: %s: %s", r.out, r.reason, r.detail)
+}
+
+// signCheckWrite signs record v in namespace ns with key, checks that the
+// new record verifies with its inputs against allowed (newRecordRefusal)
+// and only then writes it and its .sig atomically at out. It returns the
+// record bytes; a refusal is a *recordRefusal and nothing is written.
+func signCheckWrite(v any, key ssh.Signer, ns string, allowed []adjudication.AllowedSigner, inputs []adjudication.RecordFile, out string) ([]byte, error) {
+	data, sig, err := adjudication.SignRecord(v, key, ns)
+	if err != nil {
+		return nil, err
+	}
+	if r := newRecordRefusal(allowed, inputs, out, data, sig); r != nil {
+		return nil, r
+	}
+	if err := writeSignedRecord(out, data, sig); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// signedRecordResult turns an error of signCheckWrite into the command's
+// result: a refusal prints one "REFUSED:" line and exits 1 with its reason.
+func signedRecordResult(a *app, err error) error {
+	var r *recordRefusal
+	if errors.As(err, &r) {
+		fmt.Fprintln(a.stdout, "REFUSED: "+r.Error())
+		return failed("%s", r.reason)
+	}
+	return err
 }
 
 func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
@@ -206,15 +247,9 @@ verify against allowed_signers.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		rec, sig, err := adjudication.SignRecord(adj, key, adjudication.NamespaceAdjudication)
+		rec, err := signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
 		if err != nil {
-			return err
-		}
-		if err := checkNewRecord(a, as, sheetFiles, out, rec, sig); err != nil {
-			return err
-		}
-		if err := writeSignedRecord(out, rec, sig); err != nil {
-			return err
+			return signedRecordResult(a, err)
 		}
 		if adj.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)

@@ -91,15 +91,9 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		data, sig, err := adjudication.SignRecord(rev, key, adjudication.NamespaceReveal)
+		data, err := signCheckWrite(rev, key, adjudication.NamespaceReveal, as, files, out)
 		if err != nil {
-			return err
-		}
-		if err := checkNewRecord(a, as, files, out, data, sig); err != nil {
-			return err
-		}
-		if err := writeSignedRecord(out, data, sig); err != nil {
-			return err
+			return signedRecordResult(a, err)
 		}
 		if rev.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
