@@ -31,6 +31,34 @@
 // DecodePacket, DecodeTruth, DecodeResponse and DecodeReceipt return the
 // first refusal of one file; Load returns every refusal of a campaign.
 //
+// Two paths decide the first two layers, with the same outcome. The
+// reference path is the one described above: parseStrict builds a tree,
+// santhosh-tekuri/jsonschema validates it, go-json-experiment decodes the
+// typed record. The fast accept path (fastvalidate.go) runs first: one
+// streaming pass over the bytes, on the same strict jsontext decoder
+// options, checks the strict JSON rules and the embedded schema compiled
+// into a small program (type, required, additionalProperties false,
+// properties, $ref into $defs, enum, pattern, minLength/maxLength in code
+// points, minItems/maxItems, uniqueItems, minimum, items) without building
+// a tree; the compiler refuses any other keyword or form, and such a
+// schema always takes the reference path. When the fast pass accepts, the
+// record is decoded by the same typed decoding as the reference path.
+// When it declines, for any reason, the reference path runs and its result
+// or refusal is returned unchanged. Soundness therefore needs one
+// property: fast acceptance implies reference acceptance with the same
+// decoded value. The tests check it rule by rule and on the fixtures, and
+// FuzzFastPathSound checks it on arbitrary bytes (go test -fuzz
+// FuzzFastPathSound ./campaign). Refusals, their reasons, pointers and
+// details are always the reference path's.
+//
+// RootFS is the campaign file system of a directory opened with os.Root:
+// as confined as os.Root's FS (same errors, same refusal of links out of
+// the campaign), with fewer system calls per file on Linux.
+//
+// Load reads and hashes the bound files, loads tasks and sessions on
+// GOMAXPROCS goroutines; results keep manifest order and refusals are
+// sorted, so the outcome does not depend on scheduling.
+//
 // A malformed model answer is not a refusal: Load keeps it as
 // Session.Failure, a valid scored failure (EVALUATOR-CONTROLS C16).
 //

@@ -186,11 +186,12 @@ func (l *loader) load() *Campaign {
 			c.Prompts[p.key] = b
 		}
 	}
-	tasks := map[string]*Task{}
-	for i, entry := range m.Tasks {
-		t := l.loadTask(entry, ptr("/tasks", i))
-		c.Tasks = append(c.Tasks, t)
-		tasks[entry.ID] = t
+	// Tasks load independently (packets, truth, source authenticity); the
+	// slice keeps manifest order.
+	c.Tasks = make([]*Task, len(m.Tasks))
+	parallel(len(m.Tasks), func(i int) { c.Tasks[i] = l.loadTask(m.Tasks[i], ptr("/tasks", i)) })
+	if len(c.Tasks) == 0 {
+		c.Tasks = nil
 	}
 	type job struct {
 		id   string
@@ -211,16 +212,7 @@ func (l *loader) load() *Campaign {
 	// Sessions decode independently; results keep run order and refusals
 	// are sorted at the end, so the outcome does not depend on scheduling.
 	c.Sessions = make([]*Session, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
-				c.Sessions[i] = l.loadSession(jobs[i].id, jobs[i].role, jobs[i].run)
-			}
-		})
-	}
-	wg.Wait()
+	parallel(len(jobs), func(i int) { c.Sessions[i] = l.loadSession(jobs[i].id, jobs[i].role, jobs[i].run) })
 	// Bound response and receipt files no session read (orphans) are
 	// still read and hashed, in manifest order.
 	claimed := map[string]bool{}
@@ -246,6 +238,7 @@ func (l *loader) load() *Campaign {
 // session that reads them (sessionFile), with the same refusals.
 func (l *loader) bindFiles(m *Manifest) {
 	l.manifest = m
+	var now []int // manifest.files indices read and hashed here
 	for i, f := range m.Files {
 		l.bound[f.Path] = true
 		if dir, _, _ := strings.Cut(f.Path, "/"); dir == ResponsesDir || dir == ReceiptsDir {
@@ -254,10 +247,28 @@ func (l *loader) bindFiles(m *Manifest) {
 			}
 			continue
 		}
-		if b, ok := l.readBound(f.Path, i); ok {
-			l.files[f.Path] = b
+		now = append(now, i)
+	}
+	// The files are read and hashed in parallel, and the bound
+	// directories walked beside them; refusals are sorted at the end and
+	// the files are kept in manifest order, so the outcome does not
+	// depend on scheduling.
+	data := make([][]byte, len(now))
+	ok := make([]bool, len(now))
+	var walk sync.WaitGroup
+	walk.Go(l.walkBound)
+	parallel(len(now), func(k int) { data[k], ok[k] = l.readBound(m.Files[now[k]].Path, now[k]) })
+	walk.Wait()
+	for k, i := range now {
+		if ok[k] {
+			l.files[m.Files[i].Path] = data[k]
 		}
 	}
+}
+
+// walkBound refuses every file under the bound directories that the
+// manifest does not bind.
+func (l *loader) walkBound() {
 	for _, dir := range boundDirs {
 		err := fs.WalkDir(l.fsys, dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -275,6 +286,21 @@ func (l *loader) bindFiles(m *Manifest) {
 			l.refuseUnreadable(err, ReasonFileMissing, dir, RuleFileIdentity, "cannot list the directory: %v", err)
 		}
 	}
+}
+
+// parallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines and returns
+// when every call has returned.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // readBound reads the bound file path (manifest.files index i) and checks

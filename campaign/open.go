@@ -3,6 +3,10 @@ package campaign
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
 )
 
 // ReasonOutsideCampaign: a path of the campaign resolves outside the
@@ -31,4 +35,127 @@ func (l *loader) refuseUnreadable(err error, r Reason, path, rule, format string
 		return
 	}
 	l.refuse(r, path, "", rule, format, a...)
+}
+
+// RootFS returns the file system of a campaign directory opened as root,
+// confined to it exactly as root.FS() is: every path is resolved by
+// os.Root, so a symbolic link (or "..") leading outside the campaign fails
+// with the same error (Load refuses it with ReasonOutsideCampaign).
+//
+// Only ReadFile and ReadDir differ, in cost (a large campaign has tens of
+// thousands of files). On Linux, a path "<top>/<…>" is resolved from a
+// handle of its top-level directory, opened once through root, one
+// component at a time with openat and O_NOFOLLOW: no component can be a
+// symbolic link or "..", so the path cannot leave the campaign. A symbolic
+// link anywhere on the path, a file that is not regular, a directory entry
+// of unknown type or any error falls back to root.FS(), whose result or
+// error is returned. Either way the bytes and entries are those of the
+// same files. The top-level directory handles stay open for the life of
+// the file system, like root itself.
+func RootFS(root *os.Root) fs.FS {
+	return &campaignRootFS{root: root, fsys: root.FS(), dirs: map[string]*rootDir{}}
+}
+
+// maxRootDirs bounds the top-level directory handles RootFS keeps open; a
+// path under any further top-level directory is read through os.Root.
+const maxRootDirs = 16
+
+type campaignRootFS struct {
+	root *os.Root
+	fsys fs.FS // root.FS(): StatFS, ReadFileFS, ReadDirFS, ReadLinkFS
+	mu   sync.Mutex
+	dirs map[string]*rootDir // top-level directory name → handle (nil file when it could not be opened)
+}
+
+// rootDir is one top-level directory of the campaign opened through os.Root.
+type rootDir struct{ f *os.File }
+
+// Open opens name through os.Root (fs.FS).
+func (c *campaignRootFS) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
+
+// Stat returns the FileInfo of name through os.Root (fs.StatFS).
+func (c *campaignRootFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.fsys, name) }
+
+// ReadLink returns the target of the symbolic link name (fs.ReadLinkFS).
+func (c *campaignRootFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.fsys, name) }
+
+// Lstat returns the FileInfo of name without following a final symbolic
+// link (fs.ReadLinkFS).
+func (c *campaignRootFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.fsys, name) }
+
+// ReadFile returns the bytes of name (fs.ReadFileFS); see RootFS.
+func (c *campaignRootFS) ReadFile(name string) ([]byte, error) {
+	if top, rest, ok := strings.Cut(name, "/"); ok && fs.ValidPath(name) {
+		if d := c.dir(top); d != nil {
+			if b, ok := readAt(d.f, rest); ok {
+				return b, nil
+			}
+		}
+	}
+	return fs.ReadFile(c.fsys, name)
+}
+
+// ReadDir lists the directory name sorted by file name (fs.ReadDirFS);
+// see RootFS.
+func (c *campaignRootFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if fs.ValidPath(name) && name != "." {
+		top, rest, _ := strings.Cut(name, "/")
+		if d := c.dir(top); d != nil {
+			if ents, ok := readDirAt(d.f, rest); ok {
+				out := make([]fs.DirEntry, len(ents))
+				for i, e := range ents {
+					out[i] = rootDirEntry{fsys: c, path: name + "/" + e.name, name: e.name, typ: e.typ}
+				}
+				slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+				return out, nil
+			}
+		}
+	}
+	return fs.ReadDir(c.fsys, name)
+}
+
+// dirEnt is one raw directory entry: its name and file type bits.
+type dirEnt struct {
+	name string
+	typ  fs.FileMode
+}
+
+// rootDirEntry is a directory entry read by RootFS.ReadDir; Info reads the
+// FileInfo through os.Root (Lstat) when asked.
+type rootDirEntry struct {
+	fsys       *campaignRootFS
+	path, name string
+	typ        fs.FileMode
+}
+
+func (e rootDirEntry) Name() string               { return e.name }
+func (e rootDirEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e rootDirEntry) Type() fs.FileMode          { return e.typ }
+func (e rootDirEntry) Info() (fs.FileInfo, error) { return e.fsys.Lstat(e.path) }
+
+// dir returns the handle of the top-level directory name, opening it
+// through os.Root the first time; nil when it cannot be opened as a
+// directory or maxRootDirs handles are open.
+func (c *campaignRootFS) dir(name string) *rootDir {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.dirs[name]
+	if !ok {
+		if len(c.dirs) >= maxRootDirs {
+			return nil
+		}
+		d = &rootDir{}
+		if f, err := c.root.Open(name); err == nil {
+			if st, err := f.Stat(); err == nil && st.IsDir() {
+				d.f = f
+			} else {
+				f.Close()
+			}
+		}
+		c.dirs[name] = d
+	}
+	if d.f == nil {
+		return nil
+	}
+	return d
 }

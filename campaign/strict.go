@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"verdict/internal/fastpath"
 )
 
 // RuleResponseContract names the PROMPTS.md rule every response refusal cites.
@@ -296,7 +299,24 @@ func syntaxError(file string, err error) *Error {
 
 // decodeStrict runs the strict JSON layer, the named embedded schema and
 // the typed decoding into v. It returns the first refusal as *Error.
+//
+// It first tries the fast accept path (fastValid, then the same typed
+// decoding as the reference path); when that does not accept, the
+// reference path below decides, so every refusal is the reference path's.
 func decodeStrict(data []byte, file, schema string, v any) *Error {
+	if !fastpath.ReferenceOnly.Load() && fastValid(data, schema) {
+		if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err == nil {
+			return nil
+		}
+		reflect.ValueOf(v).Elem().SetZero() // start the reference path from a zero value
+	}
+	return decodeReference(data, file, schema, v)
+}
+
+// decodeReference is the reference path of decodeStrict: the strict tree
+// (parseStrict), the JSON Schema validator (validateSchema), then typed
+// decoding.
+func decodeReference(data []byte, file, schema string, v any) *Error {
 	tree, e := parseStrict(data, file)
 	if e != nil {
 		return e

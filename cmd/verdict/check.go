@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -154,7 +155,14 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
-	if raw, err := fs.ReadFile(fsys, campaign.ManifestFile); err == nil {
+	// The manifest's own report fields are read beside the strict load
+	// (both only read the campaign); every other field is set after it.
+	var head sync.WaitGroup
+	head.Go(func() {
+		raw, err := fs.ReadFile(fsys, campaign.ManifestFile)
+		if err != nil {
+			return
+		}
 		if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
 			rep.MissingIdentities = ids
 		}
@@ -167,8 +175,9 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 			}
 			rep.Counts = &checkCounts{Tasks: len(m.Tasks), Runs: len(m.Runs), Sessions: sessions}
 		}
-	}
+	})
 	c, err := campaign.Load(fsys)
+	head.Wait()
 	if err != nil {
 		for _, e := range flattenErrors(err) {
 			var ce *campaign.Error
@@ -197,30 +206,48 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 			missing++
 		}
 	}
-	if f := scorer.ValidateCampaign(c); f != nil {
-		rep.Findings = f
-	}
-	n := len(rep.Findings)
-	rep.Counts.ResponsesValid, rep.Counts.ResponsesFailed, rep.Counts.ResponsesAbsent = &valid, &failedN, &absent
-	rep.Counts.Receipts, rep.Counts.ReceiptsMissing, rep.Counts.StructuralIssues = &receipts, &missing, &n
-	for _, e := range scorer.ManifestAdmission(c) {
-		rep.Admission = append(rep.Admission, problemOf(e))
-	}
-	for _, e := range scorer.CeilingFindings(c) {
-		rep.Admission = append(rep.Admission, problemOf(e))
-	}
-	for _, f := range scorer.ExecutionValidity(c).Findings {
-		rep.Admission = append(rep.Admission, problemOf(f.Error()))
-	}
-	rep.Admitted = len(rep.Admission) == 0
+	// The scorer's reports only read the loaded campaign: they run side by
+	// side and are assembled below in their fixed order.
 	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
 	if len(c.Manifest.Tasks) > 0 {
 		next.Task = c.Manifest.Tasks[0].ID
 	}
-	if r := scorer.Admit(c, scorer.Budget{}, []scorer.Dispatch{next}); len(r.Decisions) == 1 {
-		rep.NextDispatch = &r.Decisions[0]
+	var (
+		findings  []scorer.Finding
+		manifestA []*campaign.Error
+		ceilings  []*campaign.Error
+		validity  scorer.ValidityReport
+		replay    scorer.AdmissionReplay
+		gates     []scorer.Gate
+		wg        sync.WaitGroup
+	)
+	wg.Go(func() { findings = scorer.ValidateCampaign(c) })
+	wg.Go(func() { manifestA = scorer.ManifestAdmission(c) })
+	wg.Go(func() { ceilings = scorer.CeilingFindings(c) })
+	wg.Go(func() { validity = scorer.ExecutionValidity(c) })
+	wg.Go(func() { replay = scorer.Admit(c, scorer.Budget{}, []scorer.Dispatch{next}) })
+	wg.Go(func() { gates = scorer.Accounting(c).Gates })
+	wg.Wait()
+	if findings != nil {
+		rep.Findings = findings
 	}
-	rep.CostTimeGates = scorer.Accounting(c).Gates
+	n := len(rep.Findings)
+	rep.Counts.ResponsesValid, rep.Counts.ResponsesFailed, rep.Counts.ResponsesAbsent = &valid, &failedN, &absent
+	rep.Counts.Receipts, rep.Counts.ReceiptsMissing, rep.Counts.StructuralIssues = &receipts, &missing, &n
+	for _, e := range manifestA {
+		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	for _, e := range ceilings {
+		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	for _, f := range validity.Findings {
+		rep.Admission = append(rep.Admission, problemOf(f.Error()))
+	}
+	rep.Admitted = len(rep.Admission) == 0
+	if len(replay.Decisions) == 1 {
+		rep.NextDispatch = &replay.Decisions[0]
+	}
+	rep.CostTimeGates = gates
 	return rep
 }
 

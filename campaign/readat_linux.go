@@ -1,0 +1,161 @@
+package campaign
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// openNoFollow opens name (one path component, never "" "." or "..")
+// relative to the directory descriptor dfd without following a symbolic
+// link.
+func openNoFollow(dfd int, name string, flags int) (int, error) {
+	if name == "" || name == "." || name == ".." {
+		return -1, syscall.EINVAL
+	}
+	for {
+		fd, err := syscall.Openat(dfd, name, flags|syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// walkAt opens the directory rel ("" for dir itself) below the open
+// directory dir one component at a time without following symbolic links
+// and calls f with its descriptor; ok is false when any step fails.
+func walkAt(dir *os.File, rel string, f func(fd int) bool) bool {
+	rc, err := dir.SyscallConn()
+	if err != nil {
+		return false
+	}
+	ok := false
+	cerr := rc.Control(func(dfd uintptr) {
+		fd := int(dfd)
+		own := false
+		for rel != "" {
+			var part string
+			part, rel, _ = strings.Cut(rel, "/")
+			nfd, err := openNoFollow(fd, part, syscall.O_DIRECTORY)
+			if own {
+				syscall.Close(fd)
+			}
+			if err != nil {
+				return
+			}
+			fd, own = nfd, true
+		}
+		ok = f(fd)
+		if own {
+			syscall.Close(fd)
+		}
+	})
+	return cerr == nil && ok
+}
+
+// readAt reads the regular file rel (slash separated, valid fs path) below
+// the open directory dir, following no symbolic link: ok is false for a
+// symbolic link anywhere on the path, a file that is not regular, or any
+// error, and the caller then reads the file through os.Root instead.
+func readAt(dir *os.File, rel string) (b []byte, ok bool) {
+	parent, base := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		parent, base = rel[:i], rel[i+1:]
+	}
+	walkAt(dir, parent, func(dfd int) bool {
+		fd, err := openNoFollow(dfd, base, syscall.O_NONBLOCK)
+		if err != nil {
+			return false
+		}
+		defer syscall.Close(fd)
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return false
+		}
+		buf := make([]byte, 0, int(st.Size)+1)
+		for {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+			n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || n < 0 {
+				return false
+			}
+			if n == 0 {
+				b, ok = buf, true
+				return true
+			}
+			buf = buf[:len(buf)+n]
+		}
+	})
+	return b, ok
+}
+
+// readDirAt lists the directory rel ("" for dir itself) below the open
+// directory dir, following no symbolic link; ok is false on any error or
+// an entry whose type the file system does not report.
+func readDirAt(dir *os.File, rel string) (ents []dirEnt, ok bool) {
+	walkAt(dir, rel, func(pfd int) bool {
+		// A fresh descriptor of the directory: its read offset is its own.
+		fd, err := syscall.Openat(pfd, ".", syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
+		if err != nil {
+			return false
+		}
+		defer syscall.Close(fd)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := syscall.ReadDirent(fd, buf)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || n < 0 {
+				return false
+			}
+			if n == 0 {
+				ok = true
+				return true
+			}
+			for rec := buf[:n]; len(rec) > 0; {
+				if len(rec) < 19 {
+					return false
+				}
+				reclen := int(*(*uint16)(unsafe.Pointer(&rec[16])))
+				if reclen < 19 || reclen > len(rec) {
+					return false
+				}
+				name := rec[19:reclen]
+				if i := strings.IndexByte(string(name), 0); i >= 0 {
+					name = name[:i]
+				}
+				var typ fs.FileMode
+				switch rec[18] {
+				case syscall.DT_REG:
+				case syscall.DT_DIR:
+					typ = fs.ModeDir
+				case syscall.DT_LNK:
+					typ = fs.ModeSymlink
+				case syscall.DT_FIFO:
+					typ = fs.ModeNamedPipe
+				case syscall.DT_SOCK:
+					typ = fs.ModeSocket
+				case syscall.DT_CHR:
+					typ = fs.ModeDevice | fs.ModeCharDevice
+				case syscall.DT_BLK:
+					typ = fs.ModeDevice
+				default:
+					return false
+				}
+				if s := string(name); s != "." && s != ".." {
+					ents = append(ents, dirEnt{name: s, typ: typ})
+				}
+				rec = rec[reclen:]
+			}
+		}
+	})
+	return ents, ok
+}

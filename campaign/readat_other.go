@@ -1,0 +1,13 @@
+//go:build !linux
+
+package campaign
+
+import "os"
+
+// readAt always declines outside Linux: RootFS then reads every file
+// through os.Root.
+func readAt(dir *os.File, rel string) ([]byte, bool) { return nil, false }
+
+// readDirAt always declines outside Linux: RootFS then lists every
+// directory through os.Root.
+func readDirAt(dir *os.File, rel string) ([]dirEnt, bool) { return nil, false }
