@@ -229,3 +229,88 @@ func KrippendorffAlphaNominal(units [][]string) Statistic {
 	v, _ := alpha.Float64()
 	return Statistic{Value: v, Defined: true, N: n}
 }
+
+// PairTable counts the paired nominal values of two raters over a set of
+// fields: PairTable{{a, b}: n} means n fields on which rater 1 gave a and
+// rater 2 gave b ("" when a rater left the field without a value). It is
+// what the three statistics above depend on for two raters, so a caller
+// with hundreds of thousands of fields (a 10,000-session campaign) counts
+// them into a table instead of holding every value in lists.
+type PairTable map[[2]string]int64
+
+// Add counts one field with rater 1's value a and rater 2's value b.
+func (t PairTable) Add(a, b string) { t[[2]string{a, b}]++ }
+
+// Statistics returns PercentAgreement, CohensKappa and
+// KrippendorffAlphaNominal of the counted fields: exactly the values those
+// functions give for the two lists of the fields' values (any order) and
+// for the units {a, b} of the fields. A field with "" on either side is
+// missing: it is neither a pair nor a pairable unit.
+func (t PairTable) Statistics() (percent, kappa, alpha Statistic) {
+	var n, agree int64
+	ca, cb := map[string]int64{}, map[string]int64{}
+	// o is Krippendorff's coincidence matrix; for two coders every
+	// pairable unit has m_u = 2, so each entry is an integer: a unit (c, c)
+	// adds 2 to o_cc, a unit (c, d) adds 1 to o_cd and to o_dc.
+	o := map[[2]string]int64{}
+	cats := map[string]bool{}
+	for p, w := range t {
+		if p[0] == "" || p[1] == "" {
+			continue
+		}
+		n += w
+		ca[p[0]] += w
+		cb[p[1]] += w
+		cats[p[0]], cats[p[1]] = true, true
+		if p[0] == p[1] {
+			agree += w
+			o[p] += 2 * w
+		} else {
+			o[p] += w
+			o[[2]string{p[1], p[0]}] += w
+		}
+	}
+	if n < 2 {
+		percent = Statistic{Reason: ReasonTooFewPairs, N: int(n)}
+		kappa = percent
+	} else {
+		percent = Statistic{Value: float64(agree) / float64(n), Defined: true, N: int(n)}
+		chance := int64(0)
+		for k, na := range ca {
+			chance += na * cb[k]
+		}
+		if den := n*n - chance; den == 0 {
+			kappa = Statistic{Reason: ReasonNoVariation, N: int(n)}
+		} else {
+			v, _ := new(big.Rat).SetFrac64(n*agree-chance, den).Float64()
+			kappa = Statistic{Value: v, Defined: true, N: int(n)}
+		}
+	}
+	pairable := 2 * n
+	if pairable < 2 {
+		return percent, kappa, Statistic{Reason: ReasonTooFewPairable, N: int(pairable)}
+	}
+	marg := map[string]int64{}
+	var observed int64
+	for p, w := range o {
+		marg[p[0]] += w
+		if p[0] != p[1] {
+			observed += w
+		}
+	}
+	expected := new(big.Int)
+	for c := range cats {
+		for d := range cats {
+			if c != d {
+				expected.Add(expected, new(big.Int).Mul(big.NewInt(marg[c]), big.NewInt(marg[d])))
+			}
+		}
+	}
+	if expected.Sign() == 0 {
+		return percent, kappa, Statistic{Reason: ReasonNoVariation, N: int(pairable)}
+	}
+	// alpha = 1 − (n−1)·observed/expected
+	ratio := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(pairable-1), big.NewInt(observed)), expected)
+	v, _ := new(big.Rat).Sub(big.NewRat(1, 1), ratio).Float64()
+	return percent, kappa, Statistic{Value: v, Defined: true, N: int(pairable)}
+}

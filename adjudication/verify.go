@@ -237,19 +237,24 @@ type VerifyOptions struct {
 // exact sheets/adjudication given, or a reveal over an incomplete
 // adjudication (ReasonSheetMismatch, ReasonUnresolved). Each record gets
 // its first failing reason. The result is in input order.
+//
+// Verify is VerifyRecord of every file followed by CrossCheck; a caller
+// that reads large records from disk calls those two itself, so that only
+// one record's bytes are held at a time.
 func Verify(allowed []AllowedSigner, files []RecordFile, opt VerifyOptions) []Check {
 	checks := make([]Check, len(files))
 	for i, f := range files {
-		checks[i] = verifyOne(allowed, f)
+		checks[i] = VerifyRecord(allowed, f)
 	}
-	crossCheck(checks, opt)
-	for i := range checks {
-		checks[i].OK = checks[i].Reason == ""
-	}
-	return checks
+	return CrossCheck(checks, opt)
 }
 
-func verifyOne(allowed []AllowedSigner, f RecordFile) Check {
+// VerifyRecord runs the per-record checks of Verify on one record (the
+// signature, namespace, role, fingerprint and allowed_signers line) and
+// decodes it. The Check keeps the decoded record, never f's bytes, so the
+// caller may drop them once it returns. Its OK is not set: only CrossCheck
+// decides a record verified.
+func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 	c := Check{File: f.Name, SHA256: blinding.Digest(f.Data)}
 	if f.Sig == nil {
 		c.fail(ReasonSignatureMissing, "no detached signature %s.sig", f.Name)
@@ -315,6 +320,19 @@ func verifyOne(allowed []AllowedSigner, f RecordFile) Check {
 		c.fail(ReasonSignerNotAllowed, "no allowed_signers line for principal %q with key %s", head.Signer.Name, Fingerprint(sig.PublicKey))
 	}
 	return c
+}
+
+// CrossCheck runs the checks of Verify across records on the results of
+// VerifyRecord (in input order): shared keys, sheets for another bundle,
+// an adjudicator who is a rater, and an adjudication or reveal that does
+// not name the sheets given. It records each record's first failing
+// reason, sets OK on every check without one and returns checks.
+func CrossCheck(checks []Check, opt VerifyOptions) []Check {
+	crossCheck(checks, opt)
+	for i := range checks {
+		checks[i].OK = checks[i].Reason == ""
+	}
+	return checks
 }
 
 func crossCheck(checks []Check, opt VerifyOptions) {

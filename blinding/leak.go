@@ -134,33 +134,17 @@ func NewScanner(tokens []string) *Scanner {
 func (s *Scanner) matches(low string) []string {
 	var found []string
 	if len(s.words) > 0 {
-		// Word starts (a word rune not preceded by one) and word ends (the
-		// byte after a word rune not followed by one), both increasing.
-		var starts, ends []int
+		// From every word start (a word rune not preceded by one), try each
+		// word end (the byte after a word rune not followed by one) at most
+		// maxWords bytes on. No per-string index lists: this runs on every
+		// string of a bundle holding every final answer of a campaign.
 		prevWord := false
 		for i, r := range low {
 			w := isWordRune(r)
 			if w && !prevWord {
-				starts = append(starts, i)
-			}
-			if !w && prevWord {
-				ends = append(ends, i)
+				found = s.wordsFrom(low, i, found)
 			}
 			prevWord = w
-		}
-		if prevWord {
-			ends = append(ends, len(low))
-		}
-		e := 0
-		for _, i := range starts {
-			for e < len(ends) && ends[e] <= i {
-				e++
-			}
-			for k := e; k < len(ends) && ends[k]-i <= s.maxWords; k++ {
-				if t := low[i:ends[k]]; s.words[t] {
-					found = append(found, t)
-				}
-			}
 		}
 	}
 	for _, t := range s.others {
@@ -170,6 +154,28 @@ func (s *Scanner) matches(low string) []string {
 	}
 	slices.Sort(found)
 	return slices.Compact(found)
+}
+
+// wordsFrom appends to found every word token low[i:j] for a word end j
+// with j-i ≤ maxWords; low[i] starts a word.
+func (s *Scanner) wordsFrom(low string, i int, found []string) []string {
+	inWord := false
+	for j := i; j-i <= s.maxWords; {
+		if j == len(low) {
+			if inWord && s.words[low[i:j]] {
+				found = append(found, low[i:j])
+			}
+			return found
+		}
+		r, size := utf8.DecodeRuneInString(low[j:])
+		w := isWordRune(r)
+		if !w && inWord && s.words[low[i:j]] {
+			found = append(found, low[i:j])
+		}
+		inWord = w
+		j += size
+	}
+	return found
 }
 
 // ScanBundle scans b's canonical JSON form and returns its findings in

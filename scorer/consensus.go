@@ -167,10 +167,14 @@ type ConsensusGrade struct {
 // while any disagreement has no adjudicated value, ReasonGradeValue or
 // ReasonGradeKind for a value outside GRADES.md, ReasonDuplicateGrade when one
 // record grades a field twice, ReasonAdjudicatedAgreedField when the
-// adjudication touches an agreed or ungraded field, and
-// ReasonOracleDefectNote for an oracle_defect flag without a reason. The
-// result is sorted by item, kind and target (targets compared by prefix, then
-// number). A settled oracle_defect of "not_defective" is dropped: no defect.
+// adjudication touches an agreed or ungraded field, and ReasonOracleDefectNote for an oracle_defect flag
+// without a reason. The result is sorted by item, kind and target (targets
+// compared by prefix, then number). A settled oracle_defect of
+// "not_defective" is dropped: no defect.
+//
+// The three records are joined by sorting an index of each (no per-field
+// map): two sheets of a 10,000-session campaign hold hundreds of thousands
+// of fields, and the result is the only per-field structure allocated.
 func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, error) {
 	s1, err := indexGrades(sheet1, "sheet 1", false)
 	if err != nil {
@@ -184,32 +188,49 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]FieldKey, 0, len(s1)+len(s2))
-	for k := range s1 {
-		keys = append(keys, k)
-	}
-	for k := range s2 {
-		if _, ok := s1[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	SortFieldKeys(keys)
 	var open []string
-	out := make([]ConsensusGrade, 0, len(keys))
-	for _, k := range keys {
-		g1, ok1 := s1[k]
-		g2, ok2 := s2[k]
+	orphan := -1 // the first adjudicated field neither sheet graded
+	out := make([]ConsensusGrade, 0, max(len(s1), len(s2)))
+	for len(s1) > 0 || len(s2) > 0 || len(adj) > 0 {
+		// k is the next field in result order that a sheet grades.
+		var k FieldKey
+		have := false
+		if len(s1) > 0 {
+			k, have = sheet1[s1[0]].Field, true
+		}
+		if len(s2) > 0 {
+			if f := sheet2[s2[0]].Field; !have || compareFieldKeys(f, k) < 0 {
+				k, have = f, true
+			}
+		}
+		if len(adj) > 0 && (!have || compareFieldKeys(adjudication[adj[0]].Field, k) < 0) {
+			if orphan < 0 {
+				orphan = int(adj[0])
+			}
+			adj = adj[1:]
+			continue
+		}
+		var g1, g2, a SheetGrade
+		var ok1, ok2, okA bool
+		if len(s1) > 0 && compareFieldKeys(sheet1[s1[0]].Field, k) == 0 {
+			g1, ok1, s1 = sheet1[s1[0]], true, s1[1:]
+		}
+		if len(s2) > 0 && compareFieldKeys(sheet2[s2[0]].Field, k) == 0 {
+			g2, ok2, s2 = sheet2[s2[0]], true, s2[1:]
+		}
+		if len(adj) > 0 && compareFieldKeys(adjudication[adj[0]].Field, k) == 0 {
+			a, okA, adj = adjudication[adj[0]], true, adj[1:]
+		}
 		notes := nonEmpty(g1.Note, g2.Note)
 		if ok1 && ok2 && g1.Value == g2.Value {
-			if a, ok := adj[k]; ok {
+			if okA {
 				return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
 					Detail: fmt.Sprintf("adjudication gives %q for a field both sheets agree on (%q)", a.Value, g1.Value)}
 			}
 			out = append(out, ConsensusGrade{Field: k, Value: g1.Value, Source: SourceAgreed, Notes: notes})
 			continue
 		}
-		a, ok := adj[k]
-		if !ok {
+		if !okA {
 			open = append(open, fmt.Sprintf("%s (%s vs %s)", k, orAbsent(g1.Value, ok1), orAbsent(g2.Value, ok2)))
 			continue
 		}
@@ -223,13 +244,9 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 		}
 		out = append(out, ConsensusGrade{Field: k, Value: a.Value, Source: SourceAdjudicated, Notes: append(notes, nonEmpty(a.Note)...)})
 	}
-	for k := range adj {
-		_, ok1 := s1[k]
-		_, ok2 := s2[k]
-		if !ok1 && !ok2 {
-			return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
-				Detail: "adjudication grades a field neither sheet graded"}
-		}
+	if orphan >= 0 {
+		return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: adjudication[orphan].Field.String(), Rule: consensusRule,
+			Detail: "adjudication grades a field neither sheet graded"}
 	}
 	if len(open) > 0 {
 		return nil, &campaign.Error{Reason: ReasonOpenDisagreement, Rule: consensusRule,
@@ -255,9 +272,25 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
-func indexGrades(gs []SheetGrade, who string, adjudication bool) (map[FieldKey]SheetGrade, error) {
-	m := make(map[FieldKey]SheetGrade, len(gs))
-	for _, g := range gs {
+// indexGrades checks every grade of one record in input order (kind, value,
+// completeness target, oracle_defect note, a field graded twice) and
+// returns the indices of gs sorted by field (compareFieldKeys). The first
+// failing grade in input order decides the refusal.
+func indexGrades(gs []SheetGrade, who string, adjudication bool) ([]int32, error) {
+	idx := make([]int32, len(gs))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(i, j int32) int { return compareFieldKeys(gs[i].Field, gs[j].Field) })
+	// dupAt is the input position of the earliest repeated grade of a field
+	// (its second occurrence in input order); -1 when every field is unique.
+	dupAt := int32(-1)
+	for k := 1; k < len(idx); k++ {
+		if compareFieldKeys(gs[idx[k-1]].Field, gs[idx[k]].Field) == 0 && (dupAt < 0 || idx[k] < dupAt) {
+			dupAt = idx[k]
+		}
+	}
+	for i, g := range gs {
 		allowed := AllowedGradeValues(g.Field.Kind)
 		if allowed == nil {
 			return nil, &campaign.Error{Reason: ReasonGradeKind, Pointer: g.Field.String(), Rule: "GRADES.md",
@@ -278,13 +311,12 @@ func indexGrades(gs []SheetGrade, who string, adjudication bool) (map[FieldKey]S
 			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
 				Detail: who + " flags an oracle defect without a reason note"}
 		}
-		if _, dup := m[g.Field]; dup {
+		if int32(i) == dupAt {
 			return nil, &campaign.Error{Reason: ReasonDuplicateGrade, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: who + " grades the field twice"}
 		}
-		m[g.Field] = g
 	}
-	return m, nil
+	return idx, nil
 }
 
 // SortFieldKeys orders keys by item, kind and target; item IDs and targets

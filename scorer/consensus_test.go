@@ -2,7 +2,10 @@ package scorer
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	"verdict/campaign"
 )
 
 func g(item string, kind GradeKind, target, value string) SheetGrade {
@@ -71,4 +74,40 @@ func TestConsensus(t *testing.T) {
 			t.Fatalf("not_defective in a sheet: %v", err)
 		}
 	})
+}
+
+// TestConsensusJoinOrder checks the sorted join: sheets in any order, an
+// adjudicated field before, between and after the sheets' fields, and the
+// refusal naming the first offending grade.
+func TestConsensusJoinOrder(t *testing.T) {
+	s1 := []SheetGrade{g("I2", KindClaim, "C1", ValueWrong), g("I10", KindClaim, "C1", ValueSupported), g("I1", KindClaim, "C1", ValueSupported)}
+	s2 := []SheetGrade{g("I1", KindClaim, "C1", ValueSupported), g("I2", KindClaim, "C1", ValueSupported), g("I10", KindClaim, "C1", ValueSupported)}
+	out, err := Consensus(s1, s2, []SheetGrade{g("I2", KindClaim, "C1", ValueUnsupported)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []string
+	for _, c := range out {
+		items = append(items, c.Field.Item+"="+c.Value+"/"+string(c.Source))
+	}
+	if got, want := strings.Join(items, " "), "I1=supported/agreed I2=unsupported/adjudicated I10=supported/agreed"; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	for _, orphan := range []string{"I0", "I3", "I11"} {
+		_, err := Consensus(s1, s2, []SheetGrade{g("I2", KindClaim, "C1", ValueUnsupported), g(orphan, KindClaim, "C1", ValueWrong)})
+		var ce *campaign.Error
+		if !errors.As(err, &ce) || ce.Reason != ReasonAdjudicatedAgreedField || ce.Pointer != orphan+"/claim/C1" {
+			t.Fatalf("orphan %s: %v", orphan, err)
+		}
+	}
+	dup := []SheetGrade{g("I3", KindClaim, "C1", ValueWrong), g("I1", KindClaim, "C1", ValueWrong), g("I1", KindClaim, "C1", ValueWrong), g("I3", KindClaim, "C1", ValueWrong)}
+	var ce *campaign.Error
+	if _, err := Consensus(dup, nil, nil); !errors.As(err, &ce) || ce.Reason != ReasonDuplicateGrade || ce.Pointer != "I1/claim/C1" {
+		t.Fatalf("duplicate: %v", err)
+	}
+	// A bad value before the first repeat decides the refusal.
+	bad := append([]SheetGrade{g("I0", KindClaim, "C1", "maybe")}, dup...)
+	if _, err := Consensus(bad, nil, nil); !errors.Is(err, ReasonGradeValue) {
+		t.Fatalf("bad value first: %v", err)
+	}
 }

@@ -52,10 +52,7 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 	for _, b := range bindings {
 		itemOf[b.Session] = b.Item
 	}
-	gradesOf := map[string][]ConsensusGrade{}
-	for _, g := range grades {
-		gradesOf[g.Field.Item] = append(gradesOf[g.Field.Item], g)
-	}
+	gradesOf := gradesByItem(grades)
 	digest := map[string]string{}
 	for _, f := range m.Files {
 		digest[f.Path] = f.SHA256
@@ -141,6 +138,30 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 	ceil := CeilingFindings(c)
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqCampaignCeilings, OK: len(ceil) == 0, Detail: errorsDetail(ceil, "within every campaign ceiling")})
 	return in, findings, nil
+}
+
+// gradesByItem groups grades by item, each group in input order. Consensus
+// output holds each item's grades together, so each group is a capped
+// sub-slice of grades (no copy of hundreds of thousands of grades); when
+// an item's grades are not contiguous, the groups come from a stable sort
+// of a copy.
+func gradesByItem(grades []ConsensusGrade) map[string][]ConsensusGrade {
+	out := map[string][]ConsensusGrade{}
+	for i := 0; i < len(grades); {
+		item := grades[i].Field.Item
+		if _, seen := out[item]; seen {
+			sorted := slices.Clone(grades)
+			slices.SortStableFunc(sorted, func(a, b ConsensusGrade) int { return strings.Compare(a.Field.Item, b.Field.Item) })
+			return gradesByItem(sorted)
+		}
+		j := i + 1
+		for j < len(grades) && grades[j].Field.Item == item {
+			j++
+		}
+		out[item] = grades[i:j:j]
+		i = j
+	}
+	return out
 }
 
 func validityDetail(v ValidityReport) string {

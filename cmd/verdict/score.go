@@ -195,11 +195,13 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 			leaks = append(leaks, f.String())
 		}
 	}
-	// Records.
+	// Records, verified one at a time: each record's bytes are dropped
+	// once VerifyRecord has digested, checked and decoded them (two sheets
+	// of a 10,000-session campaign are tens of megabytes each).
 	sheetPaths, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
 	sort.Strings(sheetPaths)
 	paths := append(slices.Clone(sheetPaths), filepath.Join(ratings, "adjudication.json"), filepath.Join(ratings, "reveal.json"))
-	var files []adjudication.RecordFile
+	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -209,9 +211,9 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 		if err != nil {
 			sig = nil
 		}
-		files = append(files, adjudication.RecordFile{Name: p, Data: data, Sig: sig})
+		checks = append(checks, adjudication.VerifyRecord(allowed, adjudication.RecordFile{Name: p, Data: data, Sig: sig}))
 	}
-	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{Bundles: bundles})
+	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
 	var refusals []error
 	for _, ch := range checks {
 		if !ch.OK {
@@ -238,7 +240,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 			rev = ch.Reveal()
 		}
 	}
-	files, checks = nil, nil // the record bytes are no longer needed
+	checks = nil // the decoded records are held by sheets, adj and rev
 	if len(sheets) != 2 || adj == nil || rev == nil {
 		return nil, &campaign.Error{Reason: ReasonRecordSet, File: ratings, Rule: ruleScore,
 			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
@@ -281,8 +283,12 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 		adjGrades = append(adjGrades, scorer.SheetGrade{Field: scorer.FieldKey{Item: r.Field.Item, Kind: scorer.GradeKind(r.Field.Kind), Target: r.Field.Target}, Value: v, Note: r.Note})
 	}
 	agreement := agreementRows(sheets[0].Sheet, sheets[1].Sheet)
-	g1, g2 := toGrades(sheets[0].Sheet.Grades), toGrades(sheets[1].Sheet.Grades)
-	sheets = nil // every later step reads the converted grades
+	// Every later step reads the converted grades; each sheet's decoded
+	// grades are dropped as soon as they are converted.
+	g1 := toGrades(sheets[0].Sheet.Grades)
+	sheets[0].Sheet.Grades = nil
+	g2 := toGrades(sheets[1].Sheet.Grades)
+	sheets = nil
 	settled, err := scorer.Consensus(g1, g2, adjGrades)
 	if err != nil {
 		return nil, err
@@ -370,40 +376,35 @@ func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, stri
 // Krippendorff's nominal alpha of the two frozen sheets over every required
 // field, and per grade kind. A field graded on one sheet only pairs with
 // ""; a field graded twice on one sheet counts with its last grade. The
-// statistics depend only on the pairs, not on their order, so the fields
-// are joined by a sort of each sheet's grades (no per-field maps: a
+// statistics depend only on how often each pair of values occurs, so the
+// fields are joined by a sort of each sheet's grades and counted into one
+// adjudication.PairTable per kind (no per-field map or value list: a
 // campaign of 10,000 sessions has hundreds of thousands of fields).
 func agreementRows(a, b *adjudication.Sheet) []scorer.AgreementRow {
-	type pair struct {
-		kind adjudication.Kind
-		x, y string
-	}
-	var pairs []pair
+	byKind := map[adjudication.Kind]adjudication.PairTable{}
+	all := adjudication.PairTable{}
 	adjudication.JoinGrades(a.Grades, b.Grades, func(f adjudication.Field, x, y adjudication.Grade) {
-		pairs = append(pairs, pair{f.Kind, x.Value, y.Value})
-	})
-	row := func(scope string, keep func(adjudication.Kind) bool) scorer.AgreementRow {
-		var xa, xb []string
-		var units [][]string
-		for i := range pairs {
-			p := &pairs[i]
-			if !keep(p.kind) || p.kind == adjudication.KindOracleDefect {
-				continue
-			}
-			xa, xb = append(xa, p.x), append(xb, p.y)
-			units = append(units, []string{p.x, p.y})
+		if f.Kind == adjudication.KindOracleDefect {
+			return
 		}
-		return scorer.AgreementRow{Scope: scope,
-			PercentAgreement:  stat(adjudication.PercentAgreement(xa, xb)),
-			CohensKappa:       stat(adjudication.CohensKappa(xa, xb)),
-			KrippendorffAlpha: stat(adjudication.KrippendorffAlphaNominal(units))}
+		all.Add(x.Value, y.Value)
+		t := byKind[f.Kind]
+		if t == nil {
+			t = adjudication.PairTable{}
+			byKind[f.Kind] = t
+		}
+		t.Add(x.Value, y.Value)
+	})
+	row := func(scope string, t adjudication.PairTable) scorer.AgreementRow {
+		p, k, al := t.Statistics()
+		return scorer.AgreementRow{Scope: scope, PercentAgreement: stat(p), CohensKappa: stat(k), KrippendorffAlpha: stat(al)}
 	}
-	rows := []scorer.AgreementRow{row("all fields", func(adjudication.Kind) bool { return true })}
+	rows := []scorer.AgreementRow{row("all fields", all)}
 	for _, k := range adjudication.Kinds {
 		if k == adjudication.KindOracleDefect {
 			continue
 		}
-		rows = append(rows, row("kind "+string(k), func(f adjudication.Kind) bool { return f == k }))
+		rows = append(rows, row("kind "+string(k), byKind[k]))
 	}
 	return rows
 }
