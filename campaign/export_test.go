@@ -58,3 +58,14 @@ func FastBindable(schema string, v any) bool {
 	s := fastSchemas[schema]
 	return s != nil && s.bindable(reflect.TypeOf(v).Elem())
 }
+
+// ResponseRules returns responseClean's answer and the first refusal of
+// the response rules for a decoded response.
+func ResponseRules(v *Response, role Role) (bool, error) {
+	r := rules{file: "f.json", rule: RuleResponseContract}
+	r.response(v, role)
+	if r.err != nil {
+		return responseClean(v, role), r.err
+	}
+	return responseClean(v, role), nil
+}

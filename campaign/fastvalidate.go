@@ -736,8 +736,12 @@ func (st *fastState) array(n *fastNode, depth int, dst reflect.Value) bool {
 		}
 		var elem reflect.Value
 		if dst.IsValid() {
-			dst.Grow(1)
-			dst.SetLen(count + 1)
+			if count == 0 {
+				dst.Set(reflect.MakeSlice(dst.Type(), 1, 4))
+			} else {
+				dst.Grow(1)
+				dst.SetLen(count + 1)
+			}
 			elem = dst.Index(count)
 			elem.SetZero()
 		}

@@ -307,7 +307,19 @@ func parallel(n int, f func(i int)) {
 // its SHA-256; it refuses a file that cannot be read (ReasonFileMissing) or
 // does not hash to the manifest's digest (ReasonFileDigest).
 func (l *loader) readBound(path string, i int) ([]byte, bool) {
-	b, err := fs.ReadFile(l.fsys, path)
+	return l.readBoundInto(path, i, nil)
+}
+
+// readBoundInto is readBound reading into buf when the file system can
+// (bufferedFS) and buf is large enough.
+func (l *loader) readBoundInto(path string, i int, buf []byte) ([]byte, bool) {
+	var b []byte
+	var err error
+	if bfs, ok := l.fsys.(bufferedFS); ok {
+		b, err = bfs.readFileInto(path, buf)
+	} else {
+		b, err = fs.ReadFile(l.fsys, path)
+	}
 	if err != nil {
 		l.refuseUnreadable(err, ReasonFileMissing, path, RuleFileIdentity,
 			"the manifest binds this file at manifest.json#%s but it cannot be read", ptr("/files", i))
@@ -325,13 +337,19 @@ func (l *loader) readBound(path string, i int) ([]byte, bool) {
 // sessionFile returns the bytes of a session's bound response or receipt
 // file, read and hashed now (readBound); false when it is not bound or was
 // refused.
-func (l *loader) sessionFile(path string) ([]byte, bool) {
+func (l *loader) sessionFile(path string, buf []byte) ([]byte, bool) {
 	i, ok := l.deferred[path]
 	if !ok {
 		return nil, false
 	}
-	return l.readBound(path, i)
+	return l.readBoundInto(path, i, buf)
 }
+
+// sessionBuffers holds read buffers of session files: the bytes of a
+// response or receipt are not kept after decoding (Session.RawSHA256 and
+// RawSize identify them), so a buffer is reused for the next file once its
+// file decoded without error (a refusal may keep a reference to them).
+var sessionBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func (l *loader) loadTask(entry TaskEntry, manifestPtr string) *Task {
 	t := &Task{Entry: entry}
@@ -426,17 +444,25 @@ func (l *loader) checkPacket(entry TaskEntry, p *Packet) {
 
 func (l *loader) loadSession(id string, role Role, run Run) *Session {
 	s := &Session{ID: id, Role: role, Run: run}
+	buf := sessionBuffers.Get().(*[]byte)
+	reuse := true
 	rp := ReceiptPath(id)
-	if b, ok := l.sessionFile(rp); ok {
+	if b, ok := l.sessionFile(rp, *buf); ok {
+		*buf = b
 		rc, err := DecodeReceipt(b, rp)
 		if err != nil {
 			l.addErr(err)
+			reuse = false
 		} else {
 			s.Receipt = rc // its identity against the run is an admission rule (scorer)
 		}
 	}
 	sp := ResponsePath(id)
-	if b, ok := l.sessionFile(sp); ok {
+	if !reuse {
+		buf = new([]byte)
+	}
+	if b, ok := l.sessionFile(sp, *buf); ok {
+		*buf = b
 		// The bytes are released after decoding; the bound digest
 		// identifies them (Campaign.RawResponse reads them again).
 		s.RawSHA256, s.RawSize = l.manifest.Files[l.deferred[sp]].SHA256, len(b)
@@ -445,12 +471,16 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 			var e *Error
 			errors.As(err, &e)
 			s.Failure = e
+			reuse = false
 		} else {
 			s.Response = resp
 		}
 	} else if !l.bound[sp] && s.Receipt != nil && s.Receipt.Status == StatusResponse {
 		l.refuse(ReasonResponseMissing, sp, "", RuleReceipt,
 			"receipt %s records status response but the raw response file is absent", rp)
+	}
+	if reuse && cap(*buf) <= 1<<20 {
+		sessionBuffers.Put(buf)
 	}
 	return s
 }

@@ -84,15 +84,26 @@ func (c *campaignRootFS) ReadLink(name string) (string, error) { return fs.ReadL
 func (c *campaignRootFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.fsys, name) }
 
 // ReadFile returns the bytes of name (fs.ReadFileFS); see RootFS.
-func (c *campaignRootFS) ReadFile(name string) ([]byte, error) {
+func (c *campaignRootFS) ReadFile(name string) ([]byte, error) { return c.readFileInto(name, nil) }
+
+// readFileInto is ReadFile reading into buf when it is large enough (the
+// loader reuses buffers for the many session files); the result may or
+// may not share buf's memory.
+func (c *campaignRootFS) readFileInto(name string, buf []byte) ([]byte, error) {
 	if top, rest, ok := strings.Cut(name, "/"); ok && fs.ValidPath(name) {
 		if d := c.dir(top); d != nil {
-			if b, ok := readAt(d.f, rest); ok {
+			if b, ok := readAt(d.f, rest, buf); ok {
 				return b, nil
 			}
 		}
 	}
 	return fs.ReadFile(c.fsys, name)
+}
+
+// bufferedFS is a file system that can read a file into a given buffer
+// (RootFS).
+type bufferedFS interface {
+	readFileInto(name string, buf []byte) ([]byte, error)
 }
 
 // ReadDir lists the directory name sorted by file name (fs.ReadDirFS);

@@ -56,10 +56,11 @@ func walkAt(dir *os.File, rel string, f func(fd int) bool) bool {
 }
 
 // readAt reads the regular file rel (slash separated, valid fs path) below
-// the open directory dir, following no symbolic link: ok is false for a
-// symbolic link anywhere on the path, a file that is not regular, or any
-// error, and the caller then reads the file through os.Root instead.
-func readAt(dir *os.File, rel string) (b []byte, ok bool) {
+// the open directory dir, following no symbolic link, into buf when it is
+// large enough (else into a new slice): ok is false for a symbolic link
+// anywhere on the path, a file that is not regular, or any error, and the
+// caller then reads the file through os.Root instead.
+func readAt(dir *os.File, rel string, buf []byte) (b []byte, ok bool) {
 	parent, base := "", rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		parent, base = rel[:i], rel[i+1:]
@@ -74,7 +75,10 @@ func readAt(dir *os.File, rel string) (b []byte, ok bool) {
 		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 			return false
 		}
-		buf := make([]byte, 0, int(st.Size)+1)
+		if cap(buf) < int(st.Size)+1 {
+			buf = make([]byte, 0, int(st.Size)+1)
+		}
+		buf = buf[:0]
 		for {
 			if len(buf) == cap(buf) {
 				buf = append(buf, 0)[:len(buf)]

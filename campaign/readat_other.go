@@ -6,7 +6,7 @@ import "os"
 
 // readAt always declines outside Linux: RootFS then reads every file
 // through os.Root.
-func readAt(dir *os.File, rel string) ([]byte, bool) { return nil, false }
+func readAt(dir *os.File, rel string, buf []byte) ([]byte, bool) { return nil, false }
 
 // readDirAt always declines outside Linux: RootFS then lists every
 // directory through os.Root.
