@@ -716,7 +716,6 @@ func (st *fastState) array(n *fastNode, depth int, dst reflect.Value) bool {
 		if dst.Kind() != reflect.Slice {
 			return false
 		}
-		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0)) // [] decodes to an empty, non-nil slice
 	}
 	if _, err := st.dec.ReadToken(); err != nil {
 		return false
@@ -783,6 +782,9 @@ func (st *fastState) array(n *fastNode, depth int, dst reflect.Value) bool {
 	}
 	if n.minItems >= 0 && count < n.minItems {
 		return false
+	}
+	if dst.IsValid() && count == 0 {
+		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0)) // [] decodes to an empty, non-nil slice
 	}
 	return !n.unique || st.distinct()
 }

@@ -215,12 +215,16 @@ func (l *loader) load() *Campaign {
 	parallel(len(jobs), func(i int) { c.Sessions[i] = l.loadSession(jobs[i].id, jobs[i].role, jobs[i].run) })
 	// Bound response and receipt files no session read (orphans) are
 	// still read and hashed, in manifest order.
-	claimed := map[string]bool{}
-	for _, j := range jobs {
-		claimed[ReceiptPath(j.id)], claimed[ResponsePath(j.id)] = true, true
-	}
+	// A session claims ResponsePath(id) and ReceiptPath(id): a bound
+	// file under responses/ or receipts/ named <id>.json for a session id
+	// of the manifest (session IDs hold no slash).
 	for i, f := range m.Files {
-		if _, ok := l.deferred[f.Path]; ok && !claimed[f.Path] {
+		dir, name, _ := strings.Cut(f.Path, "/")
+		if dir != ResponsesDir && dir != ReceiptsDir {
+			continue
+		}
+		id, isJSON := strings.CutSuffix(name, ".json")
+		if _, ok := l.deferred[f.Path]; ok && !(isJSON && sessions[id]) {
 			l.readBound(f.Path, i)
 		}
 	}
