@@ -34,30 +34,44 @@
 // Two paths decide the first two layers, with the same outcome. The
 // reference path is the one described above: parseStrict builds a tree,
 // santhosh-tekuri/jsonschema validates it, go-json-experiment decodes the
-// typed record. The fast accept path (fastvalidate.go) runs first: one
-// streaming pass over the bytes, on the same strict jsontext decoder
-// options, checks the strict JSON rules and the embedded schema compiled
-// into a small program (type, required, additionalProperties false,
-// properties, $ref into $defs, enum, pattern, minLength/maxLength in code
-// points, minItems/maxItems, uniqueItems, minimum, items) without building
-// a tree; the compiler refuses any other keyword or form, and such a
-// schema always takes the reference path. When the fast pass accepts, the
-// record is decoded by the same typed decoding as the reference path.
-// When it declines, for any reason, the reference path runs and its result
-// or refusal is returned unchanged. Soundness therefore needs one
-// property: fast acceptance implies reference acceptance with the same
-// decoded value. The tests check it rule by rule and on the fixtures, and
+// typed record (Unmarshal, unknown members refused). The fast accept path
+// (fastvalidate.go) runs first: one streaming pass over the bytes, on the
+// same strict jsontext decoder options, checks the strict JSON rules and
+// the embedded schema compiled into a small program (type, required,
+// additionalProperties false, properties, $ref into $defs, enum, pattern,
+// minLength/maxLength in code points, minItems/maxItems, uniqueItems,
+// minimum, items) without building a tree, and fills the typed record in
+// the same pass when the record type binds to the schema (plain
+// json-tagged struct fields, slices, pointers for null, strings, signed
+// integers, booleans; otherwise the pass only checks and Unmarshal
+// decodes). The schema compiler refuses any other keyword or keyword
+// form, and such a schema always takes the reference path; patterns use
+// hand-written matchers for the schemas' shapes (IDs, hex digests, paths,
+// repositories, UTC times) and Go regexp, the reference's engine, for any
+// other. When the fast pass declines, for any reason, the record is
+// zeroed and the reference path runs; its result or refusal is returned
+// unchanged. Soundness therefore needs one property: fast acceptance
+// implies reference acceptance with a deep-equal record. The tests check
+// it rule by rule, on the fixtures and on every committed fuzz seed;
 // FuzzFastPathSound checks it on arbitrary bytes (go test -fuzz
-// FuzzFastPathSound ./campaign). Refusals, their reasons, pointers and
-// details are always the reference path's.
+// FuzzFastPathSound ./campaign) and FuzzPatternMatchers compares the
+// matchers with Go regexp. Refusals, with their reasons, pointers and
+// details, are always the reference path's. The Go rules of a response
+// have the same shape: responseClean answers without allocating whether
+// the rules find nothing, and only a response it does not pass runs the
+// rules that build the refusal (tested to agree on every fuzzed response).
 //
 // RootFS is the campaign file system of a directory opened with os.Root:
-// as confined as os.Root's FS (same errors, same refusal of links out of
-// the campaign), with fewer system calls per file on Linux.
+// as confined as os.Root's FS (same bytes, same errors, same refusal of
+// links out of the campaign), with fewer system calls per file on Linux:
+// paths resolve from a handle of their top-level directory, component by
+// component without following links, and anything else (a link, a file
+// that is not regular, any error) falls back to os.Root.
 //
-// Load reads and hashes the bound files, loads tasks and sessions on
+// Load reads and hashes the bound files and loads tasks and sessions on
 // GOMAXPROCS goroutines; results keep manifest order and refusals are
-// sorted, so the outcome does not depend on scheduling.
+// sorted, so the outcome does not depend on scheduling. Session files are
+// read into reused buffers: their bytes are not kept after decoding.
 //
 // A malformed model answer is not a refusal: Load keeps it as
 // Session.Failure, a valid scored failure (EVALUATOR-CONTROLS C16).

@@ -19,18 +19,19 @@ import (
 
 // The fast accept path.
 //
-// decodeStrict first runs fastValid: one streaming pass over the bytes, on
-// the same pooled strict jsontext decoder options as parseStrict, that
-// checks the strict JSON layer's rules and the rules of the embedded schema
-// compiled into a small program (fastSchema) without building a tree. It
-// only ever answers "accepted" or "not sure": every refusal, and every
-// input or schema it does not handle, sends the file down the reference
-// path (parseStrict, santhosh-tekuri/jsonschema, typed decoding), whose
-// result and error are returned unchanged. So the fast pass needs only one
-// property, checked by FuzzFastPathSound: when it accepts, the reference
-// path accepts too and decodes the same value.
+// decodeStrict first runs fastDecode: one streaming pass over the bytes, on
+// the same strict jsontext decoder options as parseStrict, that checks the
+// strict JSON layer's rules and the rules of the embedded schema compiled
+// into a small program (fastSchema) without building a tree, and fills the
+// typed record in the same pass. It only ever answers "accepted" or "not
+// sure": every refusal, and every input or schema it does not handle,
+// sends the file down the reference path (parseStrict,
+// santhosh-tekuri/jsonschema, typed decoding), whose result and error are
+// returned unchanged. So the fast pass needs only one property, checked by
+// FuzzFastPathSound: when it accepts, the reference path accepts too and
+// decodes a deep-equal record.
 
-// fastKeyword lists the schema keywords the fast compiler implements;
+// fastKeywords lists the schema keywords the fast compiler implements;
 // compileFast refuses a schema using any other keyword, and that schema
 // then always takes the reference path.
 var fastKeywords = map[string]bool{
