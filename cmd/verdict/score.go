@@ -13,6 +13,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sort"
 	"strings"
@@ -78,7 +80,9 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
 		}
-		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile)
+		afterLoad, restore := limitScoreMemory()
+		defer restore()
+		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile, afterLoad)
 		if err != nil {
 			fmt.Fprintln(a.stdout, "score refused:")
 			for _, e := range flattenErrors(err) {
@@ -105,16 +109,45 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 	return c
 }
 
+// scoreMemoryFloor is the soft memory limit (bytes) `verdict score` runs
+// under: 150 MiB, so that scoring a campaign of 10,000 sessions stays
+// within 200 MB of resident memory (the Go heap plus the program itself).
+const scoreMemoryFloor = 150 << 20
+
+// limitScoreMemory sets the Go runtime's soft memory limit
+// (runtime/debug.SetMemoryLimit) for one `verdict score` run: the garbage
+// collector then collects before the heap reaches its default target of
+// twice the live heap, whenever that target would pass the limit. The
+// limit is scoreMemoryFloor until the campaign is loaded; afterLoad raises
+// it to twice the live heap measured then when that is more (a larger
+// campaign: the later phases hold the campaign plus the settled grades, so
+// a limit near the live heap would make the collector run continuously).
+// restore puts the previous limit back. With GOMEMLIMIT set in the
+// environment both do nothing: the user's limit stands.
+func limitScoreMemory() (afterLoad, restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}, func() {}
+	}
+	prev := debug.SetMemoryLimit(scoreMemoryFloor)
+	afterLoad = func() {
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		if s[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(max(scoreMemoryFloor, 2*int64(s[0].Value.Uint64())))
+		}
+	}
+	return afterLoad, func() { debug.SetMemoryLimit(prev) }
+}
+
 // printReport prints the report in the chosen format.
 func printReport(a *app, r *scorer.Report, format string) error {
 	switch format {
 	case "json":
-		b, err := r.JSON()
-		if err != nil {
+		w := bufio.NewWriterSize(a.stdout, 1<<16)
+		if err := r.WriteJSON(w); err != nil {
 			return err
 		}
-		_, err = a.stdout.Write(b)
-		return err
+		return w.Flush()
 	case "md":
 		_, err := a.stdout.Write(r.Markdown(false))
 		return err
@@ -138,13 +171,14 @@ func textStyle(w io.Writer) string {
 	return "dark"
 }
 
-// writeReport writes report.json, report.md and the two SVG charts into dir.
+// writeReport writes report.json, report.md and the two SVG charts into
+// dir, each atomically (renameio). report.json is streamed to its file
+// (Report.WriteJSON), never held whole.
 func writeReport(r *scorer.Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	js, err := r.JSON()
-	if err != nil {
+	if err := writeReportJSON(r, filepath.Join(dir, "report.json")); err != nil {
 		return err
 	}
 	mr, err := r.MedianRChartSVG()
@@ -155,20 +189,49 @@ func writeReport(r *scorer.Report, dir string) error {
 	if err != nil {
 		return err
 	}
-	for name, b := range map[string][]byte{"report.json": js, "report.md": r.Markdown(true), scorer.ChartMedianR: mr, scorer.ChartRatios: rt} {
-		if err := renameio.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"report.md", r.Markdown(true)}, {scorer.ChartMedianR, mr}, {scorer.ChartRatios, rt}} {
+		if err := renameio.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// writeReportJSON streams report.json into a temporary file beside path
+// and renames it over path once complete.
+func writeReportJSON(r *scorer.Report, path string) error {
+	t, err := renameio.TempFile("", path)
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	if err := t.Chmod(0o644); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(t, 1<<16)
+	if err := r.WriteJSON(w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return t.CloseAtomicallyReplace()
+}
+
 // scoreCampaign is the whole score pipeline: load, verify the records,
 // settle grades, unblind, score and build the report.
-func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun, error) {
+// afterLoad, when given, is called once the campaign is loaded (the score
+// command raises its memory limit there, see limitScoreMemory).
+func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad ...func()) (*scoreRun, error) {
 	c, err := campaign.Load(fsys)
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range afterLoad {
+		f()
 	}
 	allowedBytes, err := os.ReadFile(allowedPath)
 	if err != nil {
