@@ -1,5 +1,10 @@
 package campaign
 
+import (
+	"reflect"
+	"regexp"
+)
+
 // Test hooks of the fast accept path (fastvalidate.go).
 
 // FastValid is fastValid: true when the fast pass accepts data for schema.
@@ -35,3 +40,21 @@ func FastSchemaErrors() map[string]error {
 
 // SchemaNames lists the embedded schemas.
 var SchemaNames = schemaNames
+
+// PatternMatcher returns the fast pass's matcher of a pattern keyword.
+func PatternMatcher(pattern string) func([]byte) bool {
+	return patternMatcher(pattern, regexp.MustCompile(pattern))
+}
+
+// FastDecode runs the fast path's decoding into v (a pointer).
+func FastDecode(data []byte, schema string, v any) bool {
+	return fastDecode(data, schema, reflect.ValueOf(v).Elem())
+}
+
+// FastBindable reports whether the fast pass fills records of v's type
+// for schema in the same pass.
+func FastBindable(schema string, v any) bool {
+	loadFastSchemas()
+	s := fastSchemas[schema]
+	return s != nil && s.bindable(reflect.TypeOf(v).Elem())
+}

@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -64,7 +68,8 @@ type fastNode struct {
 	unique             bool
 
 	minLen, maxLen int
-	pattern        *regexp.Regexp
+	pattern        string            // the pattern keyword ("" when absent)
+	match          func([]byte) bool // matches pattern (patternMatcher)
 
 	hasMinimum bool
 	minimum    int64
@@ -78,7 +83,10 @@ type fastNode struct {
 var anyNode = &fastNode{minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
 
 // fastSchema is the compiled form of one embedded schema.
-type fastSchema struct{ root *fastNode }
+type fastSchema struct {
+	root  *fastNode
+	bound sync.Map // reflect.Type → bool (bindable)
+}
 
 var (
 	fastOnce    sync.Once
@@ -260,7 +268,7 @@ func compileFast(raw []byte) (*fastSchema, error) {
 			if err != nil {
 				return nil, err
 			}
-			n.pattern = re
+			n.pattern, n.match = s, patternMatcher(s, re)
 		}
 		if e, ok := m["enum"]; ok {
 			l, ok := e.([]any)
@@ -356,6 +364,29 @@ var fastPool = sync.Pool{New: func() any {
 // by the named embedded schema. false means "not sure": the caller runs the
 // reference path.
 func fastValid(data []byte, schema string) bool {
+	return fastPass(data, schema, reflect.Value{})
+}
+
+// fastDecode runs the fast pass and fills dst (a settable zero value of the
+// record type) in the same pass when the schema and the type bind
+// (bindable), else it decodes with the typed decoding of the reference
+// path after the pass. It reports whether the fast path accepted; when
+// false, dst may be partly filled and the caller zeroes it.
+func fastDecode(data []byte, schema string, dst reflect.Value) bool {
+	loadFastSchemas()
+	s := fastSchemas[schema]
+	if s == nil {
+		return false
+	}
+	if s.bindable(dst.Type()) {
+		return fastPass(data, schema, dst)
+	}
+	return fastPass(data, schema, reflect.Value{}) &&
+		jsonv2.Unmarshal(data, dst.Addr().Interface(), jsonv2.RejectUnknownMembers(true)) == nil
+}
+
+// fastPass is the one streaming pass; dst, when valid, is filled.
+func fastPass(data []byte, schema string, dst reflect.Value) bool {
 	loadFastSchemas()
 	s := fastSchemas[schema]
 	if s == nil {
@@ -366,7 +397,7 @@ func fastValid(data []byte, schema string) bool {
 	}
 	st := fastPool.Get().(*fastState)
 	st.dec.Reset(bytes.NewBuffer(data), strictOptions)
-	ok := st.value(s.root, 0)
+	ok := st.value(s.root, 0, dst)
 	if ok {
 		_, err := st.dec.ReadToken()
 		ok = err == io.EOF
@@ -382,29 +413,177 @@ func fastValid(data []byte, schema string) bool {
 	return ok
 }
 
-// value checks the next value against n; depth is the number of objects
-// and arrays open around it.
-func (st *fastState) value(n *fastNode, depth int) bool {
+// bindable reports whether the pass can fill a value of type t for this
+// schema exactly as the typed decoding of the reference path
+// (go-json-experiment's Unmarshal) does: every value the schema admits
+// has a Go destination of a kind the pass fills (struct with one plain
+// json-tagged field per property, slice, pointer for null, string, signed
+// integer, bool). The answer is cached per type.
+func (s *fastSchema) bindable(t reflect.Type) bool {
+	if b, ok := s.bound.Load(t); ok {
+		return b.(bool)
+	}
+	memo := map[bindKey]bool{}
+	b := bindNode(s.root, t, memo)
+	s.bound.Store(t, b)
+	return b
+}
+
+type bindKey struct {
+	n *fastNode
+	t reflect.Type
+}
+
+// fieldKey finds the field of a struct type for one property.
+type fieldKey struct {
+	n *fastNode
+	t reflect.Type
+}
+
+// fieldIndex caches, per object node and struct type, the struct field
+// index of each property (propNodes order).
+var fieldIndex sync.Map // fieldKey → []int
+
+// structFields returns the field index of each property of n in struct
+// type t, or nil when a property has no plain json-tagged field.
+func structFields(n *fastNode, t reflect.Type) []int {
+	k := fieldKey{n, t}
+	if v, ok := fieldIndex.Load(k); ok {
+		return v.([]int)
+	}
+	byName := map[string]int{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, hasTag := f.Tag.Lookup("json")
+		if f.Anonymous || f.PkgPath != "" || !hasTag || tag == "-" || strings.Contains(tag, ",") {
+			if f.PkgPath != "" && !f.Anonymous {
+				continue // unexported fields are not decoded
+			}
+			return nil // embedded, untagged or option-carrying fields: not handled
+		}
+		if _, dup := byName[tag]; dup {
+			return nil
+		}
+		byName[tag] = i
+	}
+	idx := make([]int, len(n.propNodes))
+	names := make([]string, len(n.propNodes))
+	for name, i := range n.props {
+		names[i] = name
+	}
+	for i, name := range names {
+		f, ok := byName[name]
+		if !ok {
+			return nil
+		}
+		idx[i] = f
+	}
+	fieldIndex.Store(k, idx)
+	return idx
+}
+
+// bindNode is bindable for one node and type.
+func bindNode(n *fastNode, t reflect.Type, memo map[bindKey]bool) bool {
 	if n.target != nil {
 		n = n.target
 	}
-	switch st.dec.PeekKind() {
+	k := bindKey{n, t}
+	if b, ok := memo[k]; ok {
+		return b
+	}
+	memo[k] = true // assumed while in progress (recursive schemas)
+	b := bindKinds(n, t, memo)
+	memo[k] = b
+	return b
+}
+
+func bindKinds(n *fastNode, t reflect.Type, memo map[bindKey]bool) bool {
+	types := n.types
+	if types == 0 {
+		if !n.hasEnum {
+			return false // any value: no single Go destination
+		}
+		types = fString
+		if n.enumNull {
+			types |= fNull
+		}
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	} else if types&fNull != 0 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if types&^fNull != fObject || !n.closed {
+			return false
+		}
+		idx := structFields(n, t)
+		if idx == nil {
+			return false
+		}
+		for i, c := range n.propNodes {
+			if !bindNode(c, t.Field(idx[i]).Type, memo) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		return types&^fNull == fArray && n.items != nil && bindNode(n.items, t.Elem(), memo)
+	case reflect.String:
+		return types&^fNull == fString
+	case reflect.Int, reflect.Int64:
+		return types&^fNull == fInteger
+	case reflect.Bool:
+		return types&^fNull == fBool
+	}
+	return false
+}
+
+// value checks the next value against n and, when dst is valid, stores it
+// in dst; depth is the number of objects and arrays open around it.
+func (st *fastState) value(n *fastNode, depth int, dst reflect.Value) bool {
+	if n.target != nil {
+		n = n.target
+	}
+	kind := st.dec.PeekKind()
+	if dst.IsValid() && dst.Kind() == reflect.Pointer {
+		if kind == 'n' {
+			dst.SetZero()
+			dst = reflect.Value{}
+		} else {
+			if dst.IsNil() {
+				dst.Set(reflect.New(dst.Type().Elem()))
+			}
+			dst = dst.Elem()
+		}
+	}
+	switch kind {
 	case '{':
 		if n.types != 0 && n.types&fObject == 0 || n.hasEnum || depth >= MaxDepth {
 			return false
 		}
-		return st.object(n, depth)
+		return st.object(n, depth, dst)
 	case '[':
 		if n.types != 0 && n.types&fArray == 0 || n.hasEnum || depth >= MaxDepth {
 			return false
 		}
-		return st.array(n, depth)
+		return st.array(n, depth, dst)
 	case '"':
 		if n.types != 0 && n.types&fString == 0 {
 			return false
 		}
 		s, ok := st.str()
-		return ok && n.checkString(s)
+		if !ok || !n.checkString(s) {
+			return false
+		}
+		if dst.IsValid() {
+			if dst.Kind() != reflect.String {
+				return false
+			}
+			dst.SetString(string(s))
+		}
+		return true
 	case '0':
 		if n.types != 0 && n.types&fInteger == 0 || n.hasEnum {
 			return false
@@ -414,13 +593,31 @@ func (st *fastState) value(n *fastNode, depth int) bool {
 			return false
 		}
 		i, ok := strictInt(raw)
-		return ok && (!n.hasMinimum || i >= n.minimum)
+		if !ok || n.hasMinimum && i < n.minimum {
+			return false
+		}
+		if dst.IsValid() {
+			if k := dst.Kind(); k != reflect.Int && k != reflect.Int64 || dst.OverflowInt(i) {
+				return false
+			}
+			dst.SetInt(i)
+		}
+		return true
 	case 't', 'f':
 		if n.types != 0 && n.types&fBool == 0 || n.hasEnum {
 			return false
 		}
-		_, err := st.dec.ReadToken()
-		return err == nil
+		tok, err := st.dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		if dst.IsValid() {
+			if dst.Kind() != reflect.Bool {
+				return false
+			}
+			dst.SetBool(tok.Bool())
+		}
+		return true
 	case 'n':
 		if n.types != 0 && n.types&fNull == 0 || n.hasEnum && !n.enumNull {
 			return false
@@ -467,11 +664,20 @@ func (n *fastNode) checkString(s []byte) bool {
 			return false
 		}
 	}
-	return n.pattern == nil || matchPattern(n.pattern, s)
+	return n.match == nil || n.match(s)
 }
 
-// object checks one object against n.
-func (st *fastState) object(n *fastNode, depth int) bool {
+// object checks one object against n and fills the struct dst when valid.
+func (st *fastState) object(n *fastNode, depth int, dst reflect.Value) bool {
+	var fields []int
+	if dst.IsValid() {
+		if dst.Kind() != reflect.Struct {
+			return false
+		}
+		if fields = structFields(n, dst.Type()); fields == nil {
+			return false
+		}
+	}
 	if _, err := st.dec.ReadToken(); err != nil {
 		return false
 	}
@@ -481,14 +687,20 @@ func (st *fastState) object(n *fastNode, depth int) bool {
 		if !ok {
 			return false
 		}
-		child := anyNode
+		child, field := anyNode, reflect.Value{}
 		if i, ok := n.props[string(name)]; ok {
 			child = n.propNodes[i]
 			seen |= 1 << i
+			if fields != nil {
+				field = dst.Field(fields[i])
+			}
 		} else if n.closed {
 			return false
 		}
-		if !st.value(child, depth+1) {
+		if dst.IsValid() && !field.IsValid() {
+			return false // a member without a destination: not handled
+		}
+		if !st.value(child, depth+1, field) {
 			return false
 		}
 	}
@@ -498,8 +710,14 @@ func (st *fastState) object(n *fastNode, depth int) bool {
 	return seen&n.required == n.required
 }
 
-// array checks one array against n.
-func (st *fastState) array(n *fastNode, depth int) bool {
+// array checks one array against n and fills the slice dst when valid.
+func (st *fastState) array(n *fastNode, depth int, dst reflect.Value) bool {
+	if dst.IsValid() {
+		if dst.Kind() != reflect.Slice {
+			return false
+		}
+		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0)) // [] decodes to an empty, non-nil slice
+	}
 	if _, err := st.dec.ReadToken(); err != nil {
 		return false
 	}
@@ -515,6 +733,13 @@ func (st *fastState) array(n *fastNode, depth int) bool {
 		k := st.dec.PeekKind()
 		if k == ']' || k == 0 {
 			break
+		}
+		var elem reflect.Value
+		if dst.IsValid() {
+			dst.Grow(1)
+			dst.SetLen(count + 1)
+			elem = dst.Index(count)
+			elem.SetZero()
 		}
 		if n.unique {
 			// Only arrays of strings are checked for repeats here; any
@@ -533,9 +758,15 @@ func (st *fastState) array(n *fastNode, depth int) bool {
 			if !ok || !it.checkString(s) {
 				return false
 			}
+			if elem.IsValid() {
+				if elem.Kind() != reflect.String {
+					return false
+				}
+				elem.SetString(string(s))
+			}
 			st.arena = append(st.arena, s...)
 			st.offs = append(st.offs, len(st.arena))
-		} else if !st.value(items, depth+1) {
+		} else if !st.value(items, depth+1, elem) {
 			return false
 		}
 		count++
@@ -615,5 +846,91 @@ func strictInt(raw []byte) (int64, bool) {
 	return 0, false
 }
 
-// matchPattern reports whether s matches re, the compiled pattern keyword.
-func matchPattern(re *regexp.Regexp, s []byte) bool { return re.Match(s) }
+// patternMatcher returns a hand-written matcher equivalent to the regular
+// expression pattern on valid UTF-8 input, for the pattern shapes of the
+// embedded schemas, or re.Match for any other pattern. The tests compare
+// each hand-written matcher with the regular expression.
+func patternMatcher(pattern string, re *regexp.Regexp) func([]byte) bool {
+	if m := idPatternShape.FindStringSubmatch(pattern); m != nil {
+		// ^P[1-9][0-9]*$ or ^[PQ…][1-9][0-9]*$ with ASCII letters P, Q, …
+		set := strings.Trim(m[1], "[]")
+		return func(s []byte) bool {
+			if len(s) < 2 || strings.IndexByte(set, s[0]) < 0 || s[1] < '1' || s[1] > '9' {
+				return false
+			}
+			for _, c := range s[2:] {
+				if c < '0' || c > '9' {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	if m := hexPatternShape.FindStringSubmatch(pattern); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return func(s []byte) bool {
+			if len(s) != n {
+				return false
+			}
+			for _, c := range s {
+				if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	switch pattern {
+	case `^[^/]+(/[^/]+)*$`:
+		// Non-empty slash-separated segments, none empty.
+		return func(s []byte) bool {
+			return len(s) > 0 && s[0] != '/' && s[len(s)-1] != '/' && !bytes.Contains(s, []byte("//"))
+		}
+	case `^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$`:
+		return func(s []byte) bool {
+			i := bytes.IndexByte(s, '/')
+			return i > 0 && i < len(s)-1 && repoChars(s[:i]) && repoChars(s[i+1:])
+		}
+	case `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$`:
+		return func(s []byte) bool {
+			const shape = "dddd-dd-ddTdd:dd:dd"
+			if len(s) < len(shape)+1 || s[len(s)-1] != 'Z' {
+				return false
+			}
+			for i := range len(shape) {
+				if shape[i] == 'd' && (s[i] < '0' || s[i] > '9') || shape[i] != 'd' && s[i] != shape[i] {
+					return false
+				}
+			}
+			frac := s[len(shape) : len(s)-1]
+			if len(frac) == 0 {
+				return true
+			}
+			if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
+				return false
+			}
+			for _, c := range frac[1:] {
+				if c < '0' || c > '9' {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return re.Match
+}
+
+var (
+	idPatternShape  = regexp.MustCompile(`^\^([A-Z]|\[[A-Z]+\])\[1-9\]\[0-9\]\*\$$`)
+	hexPatternShape = regexp.MustCompile(`^\^\[0-9a-f\]\{([1-9][0-9]?)\}\$$`)
+)
+
+// repoChars reports whether s is non-empty and only holds A-Z a-z 0-9 . _ -.
+func repoChars(s []byte) bool {
+	for _, c := range s {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return len(s) > 0
+}

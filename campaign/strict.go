@@ -300,15 +300,16 @@ func syntaxError(file string, err error) *Error {
 // decodeStrict runs the strict JSON layer, the named embedded schema and
 // the typed decoding into v. It returns the first refusal as *Error.
 //
-// It first tries the fast accept path (fastValid, then the same typed
-// decoding as the reference path); when that does not accept, the
-// reference path below decides, so every refusal is the reference path's.
+// It first tries the fast accept path (fastDecode: the streaming check
+// that also fills v); when that does not accept, the reference path below
+// decides, so every refusal is the reference path's.
 func decodeStrict(data []byte, file, schema string, v any) *Error {
-	if !fastpath.ReferenceOnly.Load() && fastValid(data, schema) {
-		if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err == nil {
+	if !fastpath.ReferenceOnly.Load() {
+		rv := reflect.ValueOf(v).Elem()
+		if fastDecode(data, schema, rv) {
 			return nil
 		}
-		reflect.ValueOf(v).Elem().SetZero() // start the reference path from a zero value
+		rv.SetZero() // start the reference path from a zero value
 	}
 	return decodeReference(data, file, schema, v)
 }

@@ -155,29 +155,34 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
-	// The manifest's own report fields are read beside the strict load
-	// (both only read the campaign); every other field is set after it.
-	var head sync.WaitGroup
+	// The manifest's missing identities are read beside the strict load.
+	// The report's manifest fields come from the loaded campaign, or, when
+	// the campaign is refused, from the manifest alone when it decodes.
+	var (
+		raw     []byte
+		readErr error
+		head    sync.WaitGroup
+	)
 	head.Go(func() {
-		raw, err := fs.ReadFile(fsys, campaign.ManifestFile)
-		if err != nil {
-			return
-		}
-		if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
-			rep.MissingIdentities = ids
-		}
-		if m, err := campaign.DecodeManifest(raw, campaign.ManifestFile); err == nil {
-			rep.Synthetic, rep.CampaignID, rep.Phase, rep.ContractVersion = m.Synthetic, m.CampaignID, m.Phase, m.ContractVersion
-			rep.Notice = syntheticNotice(m.Synthetic)
-			sessions := 0
-			for range m.Runs {
-				sessions += 3
+		if raw, readErr = fs.ReadFile(fsys, campaign.ManifestFile); readErr == nil {
+			if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
+				rep.MissingIdentities = ids
 			}
-			rep.Counts = &checkCounts{Tasks: len(m.Tasks), Runs: len(m.Runs), Sessions: sessions}
 		}
 	})
 	c, err := campaign.Load(fsys)
 	head.Wait()
+	var m *campaign.Manifest
+	if err == nil {
+		m = &c.Manifest
+	} else if readErr == nil {
+		m, _ = campaign.DecodeManifest(raw, campaign.ManifestFile)
+	}
+	if m != nil {
+		rep.Synthetic, rep.CampaignID, rep.Phase, rep.ContractVersion = m.Synthetic, m.CampaignID, m.Phase, m.ContractVersion
+		rep.Notice = syntheticNotice(m.Synthetic)
+		rep.Counts = &checkCounts{Tasks: len(m.Tasks), Runs: len(m.Runs), Sessions: 3 * len(m.Runs)}
+	}
 	if err != nil {
 		for _, e := range flattenErrors(err) {
 			var ce *campaign.Error
