@@ -13,6 +13,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
@@ -109,32 +110,39 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 	return c
 }
 
-// scoreMemoryFloor is the soft memory limit (bytes) `verdict score` runs
-// under: 150 MiB, so that scoring a campaign of 10,000 sessions stays
-// within 200 MB of resident memory (the Go heap plus the program itself).
+// scoreMemoryFloor is the least soft memory limit (bytes) `verdict score`
+// scores under once the campaign is loaded (limitScoreMemory): 150 MiB,
+// so that scoring a campaign of 10,000 sessions stays within 200 MB of
+// resident memory (the Go heap plus the program itself).
 const scoreMemoryFloor = 150 << 20
 
 // limitScoreMemory sets the Go runtime's soft memory limit
-// (runtime/debug.SetMemoryLimit) for one `verdict score` run: the garbage
-// collector then collects before the heap reaches its default target of
-// twice the live heap, whenever that target would pass the limit. The
-// limit is scoreMemoryFloor until the campaign is loaded; afterLoad raises
-// it to twice the live heap measured then when that is more (a larger
-// campaign: the later phases hold the campaign plus the settled grades, so
-// a limit near the live heap would make the collector run continuously).
-// restore puts the previous limit back. With GOMEMLIMIT set in the
-// environment both do nothing: the user's limit stands.
+// (runtime/debug.SetMemoryLimit) for one `verdict score` run once the
+// campaign is loaded (afterLoad): the garbage collector then collects
+// before the heap reaches its default target of twice the live heap,
+// whenever that target would pass the limit. afterLoad collects once to
+// measure the loaded campaign's live heap and sets the limit to
+// scoreMemoryFloor, or to 7/4 of that live heap for a larger campaign (the
+// scoring phases that follow hold the campaign plus less than half of it
+// again; a limit near the live heap would make the collector run
+// continuously). Loading itself runs without a limit, so a large campaign
+// is never loaded under a limit it exceeds. restore puts the previous
+// limit back. With GOMEMLIMIT set in the environment both do nothing: the
+// user's limit stands.
 func limitScoreMemory() (afterLoad, restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}, func() {}
 	}
-	prev := debug.SetMemoryLimit(scoreMemoryFloor)
+	prev := debug.SetMemoryLimit(-1) // reads the current limit
 	afterLoad = func() {
+		runtime.GC()
 		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		metrics.Read(s)
+		limit := int64(scoreMemoryFloor)
 		if s[0].Value.Kind() == metrics.KindUint64 {
-			debug.SetMemoryLimit(max(scoreMemoryFloor, 2*int64(s[0].Value.Uint64())))
+			limit = max(limit, int64(s[0].Value.Uint64())*7/4)
 		}
+		debug.SetMemoryLimit(limit)
 	}
 	return afterLoad, func() { debug.SetMemoryLimit(prev) }
 }
@@ -233,6 +241,19 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 	for _, f := range afterLoad {
 		f()
 	}
+	// Everything score needs of the campaign is computed now (the leak
+	// tokens, the response count, and the campaign's side of the score
+	// input); the campaign itself, tens of megabytes for 10,000 sessions,
+	// is not used after this and is not held while the bundles and the
+	// rating records are read.
+	tokens := blinding.DefaultLeakTokens(c)
+	responses := 0
+	for _, s := range c.Sessions {
+		if s.Response != nil {
+			responses++
+		}
+	}
+	prep, findings := scorer.PrepareScoreInput(c)
 	allowedBytes, err := os.ReadFile(allowedPath)
 	if err != nil {
 		return nil, err
@@ -247,7 +268,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 	sort.Strings(bundlePaths)
 	bundles := map[string]*blinding.Bundle{}
 	var leaks []string
-	scan := blinding.NewScanner(blinding.DefaultLeakTokens(c))
+	scan := blinding.NewScanner(tokens)
 	for _, p := range bundlePaths {
 		hdr, digest, found, err := scanBundleFile(p, scan)
 		if err != nil {
@@ -258,23 +279,25 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 			leaks = append(leaks, f.String())
 		}
 	}
-	// Records, verified one at a time: each record's bytes are dropped
-	// once VerifyRecord has digested, checked and decoded them (two sheets
-	// of a 10,000-session campaign are tens of megabytes each).
+	// Records, verified one at a time and streamed from their files
+	// (adjudication.VerifyRecordFile): two sheets of a 10,000-session
+	// campaign are tens of megabytes each, and only their decoded forms
+	// are held.
 	sheetPaths, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
 	sort.Strings(sheetPaths)
 	paths := append(slices.Clone(sheetPaths), filepath.Join(ratings, "adjudication.json"), filepath.Join(ratings, "reveal.json"))
 	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		f, err := os.Open(p)
 		if err != nil {
 			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
 		}
+		f.Close()
 		sig, err := os.ReadFile(p + ".sig")
 		if err != nil {
 			sig = nil
 		}
-		checks = append(checks, adjudication.VerifyRecord(allowed, adjudication.RecordFile{Name: p, Data: data, Sig: sig}))
+		checks = append(checks, adjudication.VerifyRecordFile(allowed, p, sig))
 	}
 	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
 	var refusals []error
@@ -363,19 +386,13 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 			bindings = append(bindings, scorer.ItemBinding{Item: it.Item, Session: it.Session})
 		}
 	}
-	in, findings, err := scorer.BuildScoreInput(c, bindings, settled)
+	in, err := prep.Join(bindings, settled)
 	if err != nil {
 		return nil, err
 	}
 	sc, err := scorer.Evaluate(in)
 	if err != nil {
 		return nil, err
-	}
-	responses := 0
-	for _, s := range c.Sessions {
-		if s.Response != nil {
-			responses++
-		}
 	}
 	rep := scorer.BuildReport(sc, scorer.ReportContext{
 		Responses: responses, Findings: findings, LeakFindings: leaks, Consensus: settled,
