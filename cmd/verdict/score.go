@@ -81,9 +81,12 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
 		}
+		// The memory limit covers scoring only: rendering the report as
+		// text (glamour) holds more than it for a large campaign, and would
+		// make the collector run continuously under it.
 		afterLoad, restore := limitScoreMemory()
-		defer restore()
 		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile, afterLoad)
+		restore()
 		if err != nil {
 			fmt.Fprintln(a.stdout, "score refused:")
 			for _, e := range flattenErrors(err) {
@@ -117,18 +120,18 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 const scoreMemoryFloor = 150 << 20
 
 // limitScoreMemory sets the Go runtime's soft memory limit
-// (runtime/debug.SetMemoryLimit) for one `verdict score` run once the
-// campaign is loaded (afterLoad): the garbage collector then collects
-// before the heap reaches its default target of twice the live heap,
-// whenever that target would pass the limit. afterLoad collects once to
-// measure the loaded campaign's live heap and sets the limit to
-// scoreMemoryFloor, or to 7/4 of that live heap for a larger campaign (the
-// scoring phases that follow hold the campaign plus less than half of it
-// again; a limit near the live heap would make the collector run
-// continuously). Loading itself runs without a limit, so a large campaign
-// is never loaded under a limit it exceeds. restore puts the previous
-// limit back. With GOMEMLIMIT set in the environment both do nothing: the
-// user's limit stands.
+// (runtime/debug.SetMemoryLimit) for the scoring of one `verdict score`
+// run, from the loaded campaign on (afterLoad) until restore: the garbage
+// collector then collects before the heap reaches its default target of
+// twice the live heap, whenever that target would pass the limit.
+// afterLoad collects once to measure the loaded campaign's live heap and
+// sets the limit to scoreMemoryFloor, or to 7/4 of that live heap for a
+// larger campaign (the scoring phases that follow hold the campaign plus
+// less than half of it again; a limit near the live heap would make the
+// collector run continuously). Loading itself runs without a limit, so a
+// large campaign is never loaded under a limit it exceeds. restore puts
+// the previous limit back. With GOMEMLIMIT set in the environment both do
+// nothing: the user's limit stands.
 func limitScoreMemory() (afterLoad, restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}, func() {}
