@@ -9,8 +9,11 @@
 // decision log that resumes an unfinished adjudication (DecisionLog,
 // decisions.go), the coordinator's signed reveal record
 // (Reveal), SSH signing and verification of every record against an
-// allowed_signers file (Sign, Verify), and the agreement statistics between
-// raters (percent agreement, Cohen's kappa, Krippendorff's alpha; agreement.go).
+// allowed_signers file (Sign, Verify; or one record at a time with
+// VerifyRecord, or VerifyRecordFile streaming a large record from its file
+// without holding its bytes, then CrossCheck), and the agreement statistics
+// between raters (percent agreement, Cohen's kappa, Krippendorff's alpha;
+// agreement.go; PairTable computes all three from counted value pairs).
 //
 // Grade vocabulary (binding; CONTRACT §4, EVALUATOR-CONTROLS C06–C11, C22):
 //

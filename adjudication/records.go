@@ -390,8 +390,24 @@ func Marshal(v any) ([]byte, error) { return blinding.MarshalCanonical(v) }
 
 // ParseSheet strictly decodes canonical sheet bytes.
 func ParseSheet(file string, data []byte) (*Sheet, error) {
+	return parseSheet(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+}
+
+// ParseAdjudication strictly decodes canonical adjudication bytes.
+func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
+	return parseAdjudication(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+}
+
+// ParseReveal strictly decodes canonical reveal bytes.
+func ParseReveal(file string, data []byte) (*Reveal, error) {
+	return parseReveal(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+}
+
+// parseSheet decodes a sheet with decode (a strict canonical decoder of
+// the record's bytes) and checks its format.
+func parseSheet(file string, decode func(any) error) (*Sheet, error) {
 	var s Sheet
-	if err := parseRecord(file, data, &s); err != nil {
+	if err := parseRecord(file, decode, &s); err != nil {
 		return nil, err
 	}
 	if s.Format != SheetFormat {
@@ -400,10 +416,9 @@ func ParseSheet(file string, data []byte) (*Sheet, error) {
 	return &s, nil
 }
 
-// ParseAdjudication strictly decodes canonical adjudication bytes.
-func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
+func parseAdjudication(file string, decode func(any) error) (*Adjudication, error) {
 	var a Adjudication
-	if err := parseRecord(file, data, &a); err != nil {
+	if err := parseRecord(file, decode, &a); err != nil {
 		return nil, err
 	}
 	if a.Format != AdjudicationFormat {
@@ -412,10 +427,9 @@ func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
 	return &a, nil
 }
 
-// ParseReveal strictly decodes canonical reveal bytes.
-func ParseReveal(file string, data []byte) (*Reveal, error) {
+func parseReveal(file string, decode func(any) error) (*Reveal, error) {
 	var r Reveal
-	if err := parseRecord(file, data, &r); err != nil {
+	if err := parseRecord(file, decode, &r); err != nil {
 		return nil, err
 	}
 	if r.Format != RevealFormat {
@@ -424,8 +438,8 @@ func ParseReveal(file string, data []byte) (*Reveal, error) {
 	return &r, nil
 }
 
-func parseRecord(file string, data []byte, v any) error {
-	if err := blinding.UnmarshalStrict(file, data, v); err != nil {
+func parseRecord(file string, decode func(any) error, v any) error {
+	if err := decode(v); err != nil {
 		return &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
 	}
 	return nil

@@ -255,17 +255,55 @@ func Verify(allowed []AllowedSigner, files []RecordFile, opt VerifyOptions) []Ch
 // caller may drop them once it returns. Its OK is not set: only CrossCheck
 // decides a record verified.
 func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
-	c := Check{File: f.Name, SHA256: blinding.Digest(f.Data)}
-	if f.Sig == nil {
-		c.fail(ReasonSignatureMissing, "no detached signature %s.sig", f.Name)
+	return verifyRecord(allowed, f.Name, f.Sig, bytesRecord{f.Name, f.Data})
+}
+
+// recordSource is where verifyRecord reads a record's bytes: held in
+// memory (bytesRecord) or streamed from a file (streamRecord).
+type recordSource interface {
+	// digest is the hex SHA-256 of the bytes.
+	digest() (string, error)
+	// verify checks sig over the bytes (sshsig.Verify).
+	verify(sig *sshsig.Signature) error
+	// head decodes the record's top-level members into v as
+	// encoding/json.Unmarshal does, leaving v zero when the bytes are not
+	// valid JSON; errors are ignored (v is only read for format and signer).
+	head(v any)
+	// parse strictly decodes the canonical record into v
+	// (blinding.UnmarshalStrict).
+	parse(v any) error
+}
+
+type bytesRecord struct {
+	name string
+	data []byte
+}
+
+func (b bytesRecord) digest() (string, error) { return blinding.Digest(b.data), nil }
+func (b bytesRecord) verify(sig *sshsig.Signature) error {
+	return sshsig.Verify(bytes.NewReader(b.data), sig, sig.PublicKey, sig.HashAlgorithm, sig.Namespace)
+}
+func (b bytesRecord) head(v any)        { _ = json.Unmarshal(b.data, v) }
+func (b bytesRecord) parse(v any) error { return blinding.UnmarshalStrict(b.name, b.data, v) }
+
+func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src recordSource) Check {
+	c := Check{File: name}
+	d, err := src.digest()
+	if err != nil {
+		c.fail(ReasonMalformedRecord, "read: %v", err)
 		return c
 	}
-	sig, err := sshsig.Unarmor(f.Sig)
+	c.SHA256 = d
+	if sigBytes == nil {
+		c.fail(ReasonSignatureMissing, "no detached signature %s.sig", name)
+		return c
+	}
+	sig, err := sshsig.Unarmor(sigBytes)
 	if err != nil {
 		c.fail(ReasonSignatureMalformed, "%v", err)
 		return c
 	}
-	if err := sshsig.Verify(bytes.NewReader(f.Data), sig, sig.PublicKey, sig.HashAlgorithm, sig.Namespace); err != nil {
+	if err := src.verify(sig); err != nil {
 		c.fail(ReasonBadSignature, "signature does not verify over the record bytes: %v", err)
 		return c
 	}
@@ -273,7 +311,7 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 		Format string `json:"format"`
 		Signer Signer `json:"signer"`
 	}
-	_ = json.Unmarshal(f.Data, &head)
+	src.head(&head)
 	k, ok := kindOf[head.Format]
 	if !ok {
 		c.fail(ReasonMalformedRecord, "format %q is not a verdict record", head.Format)
@@ -282,11 +320,11 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 	c.Kind = k.kind
 	switch head.Format {
 	case SheetFormat:
-		c.sheet, err = ParseSheet(f.Name, f.Data)
+		c.sheet, err = parseSheet(name, src.parse)
 	case AdjudicationFormat:
-		c.adj, err = ParseAdjudication(f.Name, f.Data)
+		c.adj, err = parseAdjudication(name, src.parse)
 	case RevealFormat:
-		c.rev, err = ParseReveal(f.Name, f.Data)
+		c.rev, err = parseReveal(name, src.parse)
 	}
 	if err != nil {
 		c.fail(ReasonMalformedRecord, "%v", err)

@@ -17,8 +17,11 @@
 //     of the canonical bundle bytes, one per rater), the content digest (the
 //     same for every rater: SHA-256 of the items sorted by item ID) and the
 //     obligations digest;
-//   - the leak scan (Scan) that reports forbidden field names and revealing
-//     tokens found in bundle text, for disclosure in the report.
+//   - the leak scan (Scanner) that reports forbidden field names and revealing
+//     tokens found in bundle text, for disclosure in the report;
+//   - strict canonical decoding of records and bundles (UnmarshalStrict;
+//     UnmarshalStrictFrom streams a large document from a reader opened
+//     twice, checking that both reads give the digest the caller verified).
 //
 // Which obligation fields a rater sees: the whole frozen truth obligation
 // (id, text, critical, answerable, evidence IDs, accepted alternatives,

@@ -94,6 +94,10 @@ type Scanner struct {
 	// in text × tokens. Other tokens are searched one by one.
 	words    map[string]bool
 	maxWords int // longest word-edged token in bytes
+	// wordLens has bit n set when a word-edged token is n bytes long
+	// (n < 64; longer ones set bit 63), so most word spans are skipped
+	// without a map lookup.
+	wordLens uint64
 	others   []string
 }
 
@@ -121,6 +125,7 @@ func NewScanner(tokens []string) *Scanner {
 		if isWordRune(first) && isWordRune(last) {
 			s.words[t] = true
 			s.maxWords = max(s.maxWords, len(t))
+			s.wordLens |= 1 << min(len(t), 63)
 		} else {
 			s.others = append(s.others, t)
 		}
@@ -134,17 +139,39 @@ func NewScanner(tokens []string) *Scanner {
 func (s *Scanner) matches(low string) []string {
 	var found []string
 	if len(s.words) > 0 {
-		// From every word start (a word rune not preceded by one), try each
-		// word end (the byte after a word rune not followed by one) at most
-		// maxWords bytes on. No per-string index lists: this runs on every
-		// string of a bundle holding every final answer of a campaign.
+		// Word starts (a word rune not preceded by one) and word ends (the
+		// byte after a word rune not followed by one), both increasing. The
+		// lists start in stack arrays: this runs on every string of a
+		// bundle holding every final answer of a campaign.
+		var startBuf, endBuf [128]int
+		starts, ends := startBuf[:0], endBuf[:0]
 		prevWord := false
 		for i, r := range low {
 			w := isWordRune(r)
 			if w && !prevWord {
-				found = s.wordsFrom(low, i, found)
+				starts = append(starts, i)
+			}
+			if !w && prevWord {
+				ends = append(ends, i)
 			}
 			prevWord = w
+		}
+		if prevWord {
+			ends = append(ends, len(low))
+		}
+		e := 0
+		for _, i := range starts {
+			for e < len(ends) && ends[e] <= i {
+				e++
+			}
+			for k := e; k < len(ends) && ends[k]-i <= s.maxWords; k++ {
+				if n := ends[k] - i; s.wordLens&(1<<min(n, 63)) == 0 {
+					continue
+				}
+				if t := low[i:ends[k]]; s.words[t] {
+					found = append(found, t)
+				}
+			}
 		}
 	}
 	for _, t := range s.others {
@@ -154,28 +181,6 @@ func (s *Scanner) matches(low string) []string {
 	}
 	slices.Sort(found)
 	return slices.Compact(found)
-}
-
-// wordsFrom appends to found every word token low[i:j] for a word end j
-// with j-i ≤ maxWords; low[i] starts a word.
-func (s *Scanner) wordsFrom(low string, i int, found []string) []string {
-	inWord := false
-	for j := i; j-i <= s.maxWords; {
-		if j == len(low) {
-			if inWord && s.words[low[i:j]] {
-				found = append(found, low[i:j])
-			}
-			return found
-		}
-		r, size := utf8.DecodeRuneInString(low[j:])
-		w := isWordRune(r)
-		if !w && inWord && s.words[low[i:j]] {
-			found = append(found, low[i:j])
-		}
-		inWord = w
-		j += size
-	}
-	return found
 }
 
 // ScanBundle scans b's canonical JSON form and returns its findings in
@@ -376,7 +381,12 @@ func wordRuneAt(s string, j int) bool {
 
 // isWordRune reports whether c is a letter, a digit or '_' (a rune a token
 // must not touch on either side).
-func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' }
+func isWordRune(c rune) bool {
+	if c < utf8.RuneSelf {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+	}
+	return unicode.IsLetter(c) || unicode.IsDigit(c)
+}
 
 func escapePointer(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")

@@ -108,7 +108,11 @@ func WorstCase(card *campaign.PriceCard, replacement bool) Budget {
 // reservation was made on), or at the worst case when that is unknown. Unknown lists the reason codes that forced this, in
 // session order; a missing meter also prohibits the next dispatch.
 func Consumed(c *campaign.Campaign) (Budget, []campaign.Reason) {
-	rep := Accounting(c)
+	return consumed(c, Accounting(c))
+}
+
+// consumed is Consumed with the campaign's accounting report already made.
+func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []campaign.Reason) {
 	var b Budget
 	var unknown []campaign.Reason
 	card := c.Manifest.Execution.PriceCard
@@ -354,7 +358,13 @@ func ceilingDetail(r campaign.Reason, used, res, after, ceil Budget) string {
 // consumption already exceeds (consumption above an inclusive ceiling), as
 // *campaign.Error values for the admission section of verdict check.
 func CeilingFindings(c *campaign.Campaign) []*campaign.Error {
-	used, _ := Consumed(c)
+	return ceilingFindings(c, Accounting(c))
+}
+
+// ceilingFindings is CeilingFindings with the campaign's accounting report
+// already made (Accounting(c)).
+func ceilingFindings(c *campaign.Campaign, rep AccountingReport) []*campaign.Error {
+	used, _ := consumed(c, rep)
 	ceil := ContractCeilings()
 	var out []*campaign.Error
 	for _, r := range exceeded(ceil, used, Budget{}) {

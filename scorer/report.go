@@ -3,8 +3,12 @@ package scorer
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
+	"io"
 	"slices"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // ReportFormat names the report.json format version.
@@ -167,14 +171,23 @@ func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
 }
 
 // JSON renders report.json: two-space indented, fixed key order, a final
-// newline. The bytes depend only on the report's content.
+// newline. The bytes depend only on the report's content. It is WriteJSON
+// into memory; a caller writing a file or a terminal uses WriteJSON.
 func (r *Report) JSON() ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := r.WriteJSON(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// WriteJSON streams report.json to w: the exact bytes of encoding/json's
+// Encoder with SetIndent("", "  ") and SetEscapeHTML(false) (v1 semantics
+// of go-json-experiment/json, encoded as the value is walked), so the
+// report of a 10,000-session campaign (tens of megabytes) is never held
+// whole. Errors are w's write errors or an unencodable value.
+func (r *Report) WriteJSON(w io.Writer) error {
+	opts := []jsonv2.Options{jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  ")}
+	// The encoder ends the top-level value with a newline, as Encode does.
+	return jsonv2.MarshalEncode(jsontext.NewEncoder(w, opts...), r, opts...)
 }

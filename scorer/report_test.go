@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -150,5 +151,25 @@ func TestReportTextPlainAndNoticeFirst(t *testing.T) {
 	}
 	if _, err := r.Text("no-such-style", 100); err == nil {
 		t.Error("unknown style accepted")
+	}
+}
+
+// TestReportWriteJSONIsEncodingJSON checks that the streamed report.json is
+// byte for byte what encoding/json's indented Encoder writes.
+func TestReportWriteJSONIsEncodingJSON(t *testing.T) {
+	r := goldenReport(t)
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := r.WriteJSON(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("WriteJSON differs from encoding/json (%d vs %d bytes)", got.Len(), want.Len())
 	}
 }

@@ -36,10 +36,35 @@ const (
 // and the grades of its item; the accounting report and the execution
 // prerequisites (ExecutionValidity, ManifestAdmission, CeilingFindings) are
 // attached. It refuses with ReasonUnboundItem when an answered review has no
-// item, or an item names no review of the campaign.
+// item, or an item names no review of the campaign. It is
+// PrepareScoreInput followed by PreparedInput.Join.
 func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []ConsensusGrade) (ScoreInput, []Finding, error) {
+	p, findings := PrepareScoreInput(c)
+	in, err := p.Join(bindings, grades)
+	return in, findings, err
+}
+
+// PreparedInput is the campaign's side of a ScoreInput: everything
+// BuildScoreInput computes before it joins grades (runs, findings,
+// packet identity, accounting, prerequisites). It holds no reference to
+// the campaign: an answered run keeps only the IDs of its final answer's
+// claims and exclusions and the number of its citations (all Evaluate
+// reads of it), so a caller may drop the loaded campaign (tens of
+// megabytes for 10,000 sessions) before it reads the rating records.
+type PreparedInput struct {
+	in       ScoreInput
+	answered []int // indices of answered runs in in.Runs, in run order
+}
+
+// PrepareScoreInput computes the campaign's side of BuildScoreInput and
+// the campaign's structural findings (ValidateCampaign), once; Join adds
+// the grades. A RunInput it prepares has Final set to a copy holding the
+// claim and exclusion IDs and one empty citation per citation, never the
+// answer's text (RunInput.Final is not part of any report).
+func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	m := &c.Manifest
-	in := ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}
+	p := &PreparedInput{in: ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}}
+	in := &p.in
 	for _, t := range c.Tasks {
 		in.Tasks = append(in.Tasks, TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository, Category: t.Entry.Category, Obligations: t.Truth.Obligations})
 	}
@@ -48,18 +73,12 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 	for _, f := range findings {
 		byFile[f.File] = append(byFile[f.File], f)
 	}
-	itemOf := map[string]string{}
-	for _, b := range bindings {
-		itemOf[b.Session] = b.Item
-	}
-	gradesOf := gradesByItem(grades)
 	digest := map[string]string{}
 	for _, f := range m.Files {
 		digest[f.Path] = f.SHA256
 	}
 	byRun := sessionsByRun(c)
 	compared, _ := comparedRuns(c, byRun)
-	used := map[string]bool{}
 	for _, i := range compared {
 		run := m.Runs[i]
 		for j, arm := range []Arm{ArmA, ArmB} {
@@ -84,17 +103,9 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 					ri.FailureKind = string(campaign.ErrorMalformed)
 				}
 			default:
-				item, ok := itemOf[id]
-				if !ok {
-					return in, findings, &campaign.Error{Reason: ReasonUnboundItem, File: campaign.ResponsePath(id), Rule: "CONTRACT §5 blinded quality review",
-						Detail: fmt.Sprintf("answered %s review %s has no bundled item in the unblinding map", arm, id)}
-				}
-				used[item] = true
-				ri.Outcome, ri.Item = OutcomeAnswered, item
-				final := s.Response.Final
-				ri.Final = &final
+				ri.Outcome = OutcomeAnswered
+				ri.Final = scoredFinal(&s.Response.Final)
 				ri.ReconciliationPresent = s.Response.Reconciliation != nil
-				ri.Grades = gradesOf[item]
 				want := digest[campaign.PacketPath(run.Task)]
 				ri.PacketIdentityOK = s.Receipt.PacketSHA256 != nil && want != "" && *s.Receipt.PacketSHA256 == want
 				for _, f := range byFile[campaign.ResponsePath(id)] {
@@ -105,9 +116,59 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 						ri.FinalFindings = append(ri.FinalFindings, label)
 					}
 				}
+				p.answered = append(p.answered, len(in.Runs))
 			}
 			in.Runs = append(in.Runs, ri)
 		}
+	}
+	acct := Accounting(c)
+	in.Accounting = &acct
+	v := ExecutionValidity(c)
+	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqExecutionValidity, OK: v.Valid, Detail: validityDetail(v)})
+	adm := ManifestAdmission(c)
+	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqManifestAdmission, OK: len(adm) == 0, Detail: errorsDetail(adm, "manifest admitted")})
+	ceil := ceilingFindings(c, acct) // the same report, not a second one
+	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqCampaignCeilings, OK: len(ceil) == 0, Detail: errorsDetail(ceil, "within every campaign ceiling")})
+	return p, findings
+}
+
+// scoredFinal copies what Evaluate reads of a final answer: the claim and
+// exclusion IDs and the number of citations.
+func scoredFinal(f *campaign.Final) *campaign.Final {
+	out := &campaign.Final{Claims: make([]campaign.Claim, len(f.Claims)), Citations: make([]campaign.Citation, len(f.Citations)), Exclusions: make([]campaign.Exclusion, len(f.Exclusions))}
+	for i, c := range f.Claims {
+		out.Claims[i].ID = c.ID
+	}
+	for i, x := range f.Exclusions {
+		out.Exclusions[i].ID = x.ID
+	}
+	return out
+}
+
+// Join binds the settled grades to the prepared runs and returns Evaluate's
+// input: each answered run gets its item (from bindings, the sealed map's
+// review items) and that item's grades. It refuses with ReasonUnboundItem
+// when an answered review has no item (the first in run order), or a
+// graded item is bound to no answered compared review. The returned
+// ScoreInput shares the prepared runs: call Join once.
+func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (ScoreInput, error) {
+	in := p.in
+	itemOf := map[string]string{}
+	for _, b := range bindings {
+		itemOf[b.Session] = b.Item
+	}
+	gradesOf := gradesByItem(grades)
+	used := map[string]bool{}
+	for _, i := range p.answered {
+		ri := &in.Runs[i]
+		item, ok := itemOf[ri.Session]
+		if !ok {
+			return in, &campaign.Error{Reason: ReasonUnboundItem, File: campaign.ResponsePath(ri.Session), Rule: "CONTRACT §5 blinded quality review",
+				Detail: fmt.Sprintf("answered %s review %s has no bundled item in the unblinding map", ri.Arm, ri.Session)}
+		}
+		used[item] = true
+		ri.Item = item
+		ri.Grades = gradesOf[item]
 	}
 	var stray []string
 	bound := make(map[string]bool, len(bindings))
@@ -126,18 +187,10 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 	}
 	if len(stray) > 0 {
 		slices.Sort(stray)
-		return in, findings, &campaign.Error{Reason: ReasonUnboundItem, Rule: "CONTRACT §5 blinded quality review",
+		return in, &campaign.Error{Reason: ReasonUnboundItem, Rule: "CONTRACT §5 blinded quality review",
 			Detail: "graded item(s) bound to no answered compared review: " + strings.Join(stray, ", ")}
 	}
-	acct := Accounting(c)
-	in.Accounting = &acct
-	v := ExecutionValidity(c)
-	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqExecutionValidity, OK: v.Valid, Detail: validityDetail(v)})
-	adm := ManifestAdmission(c)
-	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqManifestAdmission, OK: len(adm) == 0, Detail: errorsDetail(adm, "manifest admitted")})
-	ceil := CeilingFindings(c)
-	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqCampaignCeilings, OK: len(ceil) == 0, Detail: errorsDetail(ceil, "within every campaign ceiling")})
-	return in, findings, nil
+	return in, nil
 }
 
 // gradesByItem groups grades by item, each group in input order. Consensus

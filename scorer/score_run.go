@@ -54,6 +54,9 @@ type RunInput struct {
 	// OutcomeSharedDraftFailure (e.g. "malformed_output", "model_timeout").
 	FailureKind string `json:"failure_kind,omitempty"`
 	// Final is the decoded final answer; required when Outcome is answered.
+	// Evaluate reads only its claim and exclusion IDs and its number of
+	// citations; BuildScoreInput and PrepareScoreInput set a copy holding
+	// just those (no text).
 	Final *campaign.Final `json:"-"`
 	// ReconciliationPresent reports that B's reconciliation record decoded
 	// as an object (PROMPTS.md); a missing or null record fails B's

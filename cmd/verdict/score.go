@@ -13,6 +13,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sort"
 	"strings"
@@ -78,7 +81,12 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
 		}
-		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile)
+		// The memory limit covers scoring only: rendering the report as
+		// text (glamour) holds more than it for a large campaign, and would
+		// make the collector run continuously under it.
+		afterLoad, restore := limitScoreMemory()
+		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile, afterLoad)
+		restore()
 		if err != nil {
 			fmt.Fprintln(a.stdout, "score refused:")
 			for _, e := range flattenErrors(err) {
@@ -105,16 +113,52 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 	return c
 }
 
+// scoreMemoryFloor is the least soft memory limit (bytes) `verdict score`
+// scores under once the campaign is loaded (limitScoreMemory): 150 MiB,
+// so that scoring a campaign of 10,000 sessions stays within 200 MB of
+// resident memory (the Go heap plus the program itself).
+const scoreMemoryFloor = 150 << 20
+
+// limitScoreMemory sets the Go runtime's soft memory limit
+// (runtime/debug.SetMemoryLimit) for the scoring of one `verdict score`
+// run, from the loaded campaign on (afterLoad) until restore: the garbage
+// collector then collects before the heap reaches its default target of
+// twice the live heap, whenever that target would pass the limit.
+// afterLoad collects once to measure the loaded campaign's live heap and
+// sets the limit to scoreMemoryFloor, or to 7/4 of that live heap for a
+// larger campaign (the scoring phases that follow hold the campaign plus
+// less than half of it again; a limit near the live heap would make the
+// collector run continuously). Loading itself runs without a limit, so a
+// large campaign is never loaded under a limit it exceeds. restore puts
+// the previous limit back. With GOMEMLIMIT set in the environment both do
+// nothing: the user's limit stands.
+func limitScoreMemory() (afterLoad, restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}, func() {}
+	}
+	prev := debug.SetMemoryLimit(-1) // reads the current limit
+	afterLoad = func() {
+		runtime.GC()
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		limit := int64(scoreMemoryFloor)
+		if s[0].Value.Kind() == metrics.KindUint64 {
+			limit = max(limit, int64(s[0].Value.Uint64())*7/4)
+		}
+		debug.SetMemoryLimit(limit)
+	}
+	return afterLoad, func() { debug.SetMemoryLimit(prev) }
+}
+
 // printReport prints the report in the chosen format.
 func printReport(a *app, r *scorer.Report, format string) error {
 	switch format {
 	case "json":
-		b, err := r.JSON()
-		if err != nil {
+		w := bufio.NewWriterSize(a.stdout, 1<<16)
+		if err := r.WriteJSON(w); err != nil {
 			return err
 		}
-		_, err = a.stdout.Write(b)
-		return err
+		return w.Flush()
 	case "md":
 		_, err := a.stdout.Write(r.Markdown(false))
 		return err
@@ -138,13 +182,14 @@ func textStyle(w io.Writer) string {
 	return "dark"
 }
 
-// writeReport writes report.json, report.md and the two SVG charts into dir.
+// writeReport writes report.json, report.md and the two SVG charts into
+// dir, each atomically (renameio). report.json is streamed to its file
+// (Report.WriteJSON), never held whole.
 func writeReport(r *scorer.Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	js, err := r.JSON()
-	if err != nil {
+	if err := writeReportJSON(r, filepath.Join(dir, "report.json")); err != nil {
 		return err
 	}
 	mr, err := r.MedianRChartSVG()
@@ -155,21 +200,63 @@ func writeReport(r *scorer.Report, dir string) error {
 	if err != nil {
 		return err
 	}
-	for name, b := range map[string][]byte{"report.json": js, "report.md": r.Markdown(true), scorer.ChartMedianR: mr, scorer.ChartRatios: rt} {
-		if err := renameio.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"report.md", r.Markdown(true)}, {scorer.ChartMedianR, mr}, {scorer.ChartRatios, rt}} {
+		if err := renameio.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// writeReportJSON streams report.json into a temporary file beside path
+// and renames it over path once complete.
+func writeReportJSON(r *scorer.Report, path string) error {
+	t, err := renameio.TempFile("", path)
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	if err := t.Chmod(0o644); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(t, 1<<16)
+	if err := r.WriteJSON(w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return t.CloseAtomicallyReplace()
+}
+
 // scoreCampaign is the whole score pipeline: load, verify the records,
 // settle grades, unblind, score and build the report.
-func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun, error) {
+// afterLoad, when given, is called once the campaign is loaded (the score
+// command raises its memory limit there, see limitScoreMemory).
+func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad ...func()) (*scoreRun, error) {
 	c, err := campaign.Load(fsys)
 	if err != nil {
 		return nil, err
 	}
+	for _, f := range afterLoad {
+		f()
+	}
+	// Everything score needs of the campaign is computed now (the leak
+	// tokens, the response count, and the campaign's side of the score
+	// input); the campaign itself, tens of megabytes for 10,000 sessions,
+	// is not used after this and is not held while the bundles and the
+	// rating records are read.
+	tokens := blinding.DefaultLeakTokens(c)
+	responses := 0
+	for _, s := range c.Sessions {
+		if s.Response != nil {
+			responses++
+		}
+	}
+	prep, findings := scorer.PrepareScoreInput(c)
 	allowedBytes, err := os.ReadFile(allowedPath)
 	if err != nil {
 		return nil, err
@@ -184,7 +271,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 	sort.Strings(bundlePaths)
 	bundles := map[string]*blinding.Bundle{}
 	var leaks []string
-	scan := blinding.NewScanner(blinding.DefaultLeakTokens(c))
+	scan := blinding.NewScanner(tokens)
 	for _, p := range bundlePaths {
 		hdr, digest, found, err := scanBundleFile(p, scan)
 		if err != nil {
@@ -195,23 +282,25 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 			leaks = append(leaks, f.String())
 		}
 	}
-	// Records, verified one at a time: each record's bytes are dropped
-	// once VerifyRecord has digested, checked and decoded them (two sheets
-	// of a 10,000-session campaign are tens of megabytes each).
+	// Records, verified one at a time and streamed from their files
+	// (adjudication.VerifyRecordFile): two sheets of a 10,000-session
+	// campaign are tens of megabytes each, and only their decoded forms
+	// are held.
 	sheetPaths, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
 	sort.Strings(sheetPaths)
 	paths := append(slices.Clone(sheetPaths), filepath.Join(ratings, "adjudication.json"), filepath.Join(ratings, "reveal.json"))
 	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		f, err := os.Open(p)
 		if err != nil {
 			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
 		}
+		f.Close()
 		sig, err := os.ReadFile(p + ".sig")
 		if err != nil {
 			sig = nil
 		}
-		checks = append(checks, adjudication.VerifyRecord(allowed, adjudication.RecordFile{Name: p, Data: data, Sig: sig}))
+		checks = append(checks, adjudication.VerifyRecordFile(allowed, p, sig))
 	}
 	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
 	var refusals []error
@@ -300,19 +389,13 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string) (*scoreRun,
 			bindings = append(bindings, scorer.ItemBinding{Item: it.Item, Session: it.Session})
 		}
 	}
-	in, findings, err := scorer.BuildScoreInput(c, bindings, settled)
+	in, err := prep.Join(bindings, settled)
 	if err != nil {
 		return nil, err
 	}
 	sc, err := scorer.Evaluate(in)
 	if err != nil {
 		return nil, err
-	}
-	responses := 0
-	for _, s := range c.Sessions {
-		if s.Response != nil {
-			responses++
-		}
 	}
 	rep := scorer.BuildReport(sc, scorer.ReportContext{
 		Responses: responses, Findings: findings, LeakFindings: leaks, Consensus: settled,
