@@ -218,6 +218,7 @@ func (l *loader) load() *Campaign {
 	// A session claims ResponsePath(id) and ReceiptPath(id): a bound
 	// file under responses/ or receipts/ named <id>.json for a session id
 	// of the manifest (session IDs hold no slash).
+	// Refusals are sorted at the end, so one pass does both.
 	for i, f := range m.Files {
 		dir, name, _ := strings.Cut(f.Path, "/")
 		if dir != ResponsesDir && dir != ReceiptsDir {
@@ -227,10 +228,7 @@ func (l *loader) load() *Campaign {
 		if _, ok := l.deferred[f.Path]; ok && !(isJSON && sessions[id]) {
 			l.readBound(f.Path, i)
 		}
-	}
-	for _, f := range m.Files {
-		dir, name, _ := strings.Cut(f.Path, "/")
-		if (dir == ResponsesDir || dir == ReceiptsDir) && !sessions[strings.TrimSuffix(name, ".json")] {
+		if !sessions[id] {
 			l.refuse(ReasonOrphanFile, f.Path, "", RuleFileIdentity, "the file belongs to no session of the manifest")
 		}
 	}
