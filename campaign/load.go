@@ -495,7 +495,7 @@ type Line struct{ Start, End, Next int }
 // line, and a final line break does not create an extra line
 // (EVALUATOR-CONTROLS C09). An empty file has no lines.
 func PhysicalLines(b []byte) []Line {
-	var out []Line
+	out := make([]Line, 0, bytes.Count(b, []byte{'\n'})+1)
 	start := 0
 	for start < len(b) {
 		i := bytes.IndexByte(b[start:], '\n')

@@ -428,16 +428,16 @@ func workflow(arm string, d, rv SessionAccount) Workflow {
 func Accounting(c *campaign.Campaign) AccountingReport {
 	m := &c.Manifest
 	card := m.Execution.PriceCard
-	rep := AccountingReport{Phase: m.Phase}
+	rep := AccountingReport{Phase: m.Phase, Sessions: make([]SessionAccount, 0, 3*len(m.Runs))}
 	byRun := sessionsByRun(c)
 	compared, superseded := comparedRuns(c, byRun)
 
 	// Per-session accounts, manifest order, each session ID once in
 	// physical billing; a repeated session or request ID is a double bill.
 	var doubles []string
-	seenSession := map[string]bool{}
-	seenRequest := map[string]string{}
-	acct := map[int][3]SessionAccount{}
+	seenSession := make(map[string]bool, 3*len(m.Runs))
+	seenRequest := make(map[string]string, 3*len(m.Runs))
+	acct := make(map[int][3]SessionAccount, len(m.Runs))
 	phys := Billing{InputTokens: KnownTokens(0), OutputTokens: KnownTokens(0), ReferenceCost: Pico(0), Cost: Pico(0), ActualCharge: Pico(0), ExecutionTime: KnownNanos(0)}
 	for i, r := range m.Runs {
 		ids := [3]string{r.Sessions.Draft, r.Sessions.ReviewA, r.Sessions.ReviewB}

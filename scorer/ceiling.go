@@ -255,9 +255,18 @@ type AdmissionReplay struct {
 // recorded session without a meter, a missing execution identity, or a
 // stopped campaign.
 func Admit(c *campaign.Campaign, prior Budget, plan []Dispatch) AdmissionReplay {
+	return AdmitWith(c, Accounting(c), ExecutionValidity(c), prior, plan)
+}
+
+// AdmitWith is Admit with the campaign's accounting report (rep, made by
+// Accounting(c)) and execution validity (v, made by ExecutionValidity(c))
+// already made, so a caller that also reports them computes each once
+// (verdict check). Given other values than those of c, its result is
+// meaningless.
+func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, prior Budget, plan []Dispatch) AdmissionReplay {
 	ex := c.Manifest.Execution
 	out := AdmissionReplay{Ceilings: ContractCeilings(), Prior: prior, Identities: MissingIdentities(&c.Manifest)}
-	recorded, unknown := Consumed(c)
+	recorded, unknown := consumed(c, rep)
 	out.Recorded = recorded
 	var details []string
 	prohibit := func(r campaign.Reason, d string) {
@@ -286,7 +295,7 @@ func Admit(c *campaign.Campaign, prior Budget, plan []Dispatch) AdmissionReplay 
 	if len(out.Identities) > 0 {
 		prohibit(ReasonMissingIdentity, "missing identities: "+strings.Join(out.Identities, ", "))
 	}
-	if v := ExecutionValidity(c); v.Stopped {
+	if v.Stopped {
 		prohibit(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
 	}
 	used := recorded.Plus(prior)
@@ -358,12 +367,13 @@ func ceilingDetail(r campaign.Reason, used, res, after, ceil Budget) string {
 // consumption already exceeds (consumption above an inclusive ceiling), as
 // *campaign.Error values for the admission section of verdict check.
 func CeilingFindings(c *campaign.Campaign) []*campaign.Error {
-	return ceilingFindings(c, Accounting(c))
+	return CeilingFindingsWith(c, Accounting(c))
 }
 
-// ceilingFindings is CeilingFindings with the campaign's accounting report
-// already made (Accounting(c)).
-func ceilingFindings(c *campaign.Campaign, rep AccountingReport) []*campaign.Error {
+// CeilingFindingsWith is CeilingFindings with the campaign's accounting
+// report (rep, made by Accounting(c)) already made, so a caller that also
+// reports it computes it once (verdict check, the score input).
+func CeilingFindingsWith(c *campaign.Campaign, rep AccountingReport) []*campaign.Error {
 	used, _ := consumed(c, rep)
 	ceil := ContractCeilings()
 	var out []*campaign.Error

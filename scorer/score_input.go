@@ -127,7 +127,7 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqExecutionValidity, OK: v.Valid, Detail: validityDetail(v)})
 	adm := ManifestAdmission(c)
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqManifestAdmission, OK: len(adm) == 0, Detail: errorsDetail(adm, "manifest admitted")})
-	ceil := ceilingFindings(c, acct) // the same report, not a second one
+	ceil := CeilingFindingsWith(c, acct) // the same report, not a second one
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqCampaignCeilings, OK: len(ceil) == 0, Detail: errorsDetail(ceil, "within every campaign ceiling")})
 	return p, findings
 }

@@ -3,6 +3,7 @@ package scorer
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"verdict/campaign"
@@ -288,7 +289,7 @@ func (v *validator) add(code campaign.Reason, scope Scope, rule, pointer, format
 func (v *validator) evidence(scope Scope, pointer string, ids []string) {
 	for i, e := range ids {
 		if v.items[e] == nil {
-			v.add(ReasonEvidenceNotInPacket, scope, ruleConstraints, fmt.Sprintf("%s/%d", pointer, i),
+			v.add(ReasonEvidenceNotInPacket, scope, ruleConstraints, pointer+"/"+strconv.Itoa(i),
 				"evidence ID %s is not an item of the supplied packet", e)
 		}
 	}
@@ -316,7 +317,7 @@ func (v *validator) cited(id string) bool { return len(v.supported[id]) > 0 }
 func (v *validator) final() {
 	f := &v.resp.Final
 	for i, c := range f.Claims {
-		p := fmt.Sprintf("/final/claims/%d", i)
+		p := "/final/claims/" + strconv.Itoa(i)
 		v.evidence(ScopeFinal, p+"/evidence_ids", c.EvidenceIDs)
 		if c.UncertaintyID != nil {
 			v.link(ScopeFinal, p+"/uncertainty_id", *c.UncertaintyID, "U")
@@ -344,10 +345,10 @@ func (v *validator) final() {
 		}
 	}
 	for i, a := range f.ImplementationPlan {
-		p := fmt.Sprintf("/final/implementation_plan/%d", i)
+		p := "/final/implementation_plan/" + strconv.Itoa(i)
 		v.evidence(ScopeFinal, p+"/evidence_ids", a.EvidenceIDs)
 		for j, id := range a.VerificationIDs {
-			v.link(ScopeFinal, fmt.Sprintf("%s/verification_ids/%d", p, j), id, "V")
+			v.link(ScopeFinal, p+"/verification_ids/"+strconv.Itoa(j), id, "V")
 		}
 		if a.SupportBasis == campaign.BasisSource {
 			v.sourceBasis(p, "action", a.ID, a.EvidenceIDs)
@@ -358,7 +359,7 @@ func (v *validator) final() {
 		}
 	}
 	for i, x := range f.VerificationPlan {
-		p := fmt.Sprintf("/final/verification_plan/%d", i)
+		p := "/final/verification_plan/" + strconv.Itoa(i)
 		v.evidence(ScopeFinal, p+"/evidence_ids", x.EvidenceIDs)
 		if x.UncertaintyID != nil {
 			v.link(ScopeFinal, p+"/uncertainty_id", *x.UncertaintyID, "U")
@@ -374,12 +375,12 @@ func (v *validator) final() {
 		}
 	}
 	for i, x := range f.Exclusions {
-		v.evidence(ScopeFinal, fmt.Sprintf("/final/exclusions/%d/evidence_ids", i), x.EvidenceIDs)
+		v.evidence(ScopeFinal, "/final/exclusions/"+strconv.Itoa(i)+"/evidence_ids", x.EvidenceIDs)
 	}
 	for i, c := range f.Citations {
-		p := fmt.Sprintf("/final/citations/%d", i)
+		p := "/final/citations/" + strconv.Itoa(i)
 		for j, s := range c.Supports {
-			v.link(ScopeFinal, fmt.Sprintf("%s/supports/%d", p, j), s, "CAVX")
+			v.link(ScopeFinal, p+"/supports/"+strconv.Itoa(j), s, "CAVX")
 		}
 		it := v.items[c.EvidenceID]
 		if it == nil {
@@ -422,7 +423,7 @@ func (v *validator) sourceBasis(p, kind, id string, evidence []string) {
 func (v *validator) resolved(pointer string, ids []string) []string {
 	var ok []string
 	for j, id := range ids {
-		if v.link(ScopeProtocol, fmt.Sprintf("%s/%d", pointer, j), id, "CAVUX") {
+		if v.link(ScopeProtocol, pointer+"/"+strconv.Itoa(j), id, "CAVUX") {
 			ok = append(ok, id)
 		}
 	}
@@ -435,7 +436,7 @@ func hasType(ids []string, letters string) bool {
 
 func (v *validator) ledger(r *campaign.Reconciliation) {
 	for i, o := range r.Obligations {
-		p := fmt.Sprintf("/reconciliation/obligations/%d", i)
+		p := "/reconciliation/obligations/" + strconv.Itoa(i)
 		v.evidence(ScopeProtocol, p+"/evidence_ids", o.EvidenceIDs)
 		links := v.resolved(p+"/final_ids", o.FinalIDs)
 		switch o.Status {
@@ -467,7 +468,7 @@ func (v *validator) ledger(r *campaign.Reconciliation) {
 
 	seen := map[string]bool{}
 	for i, d := range r.EvidenceDispositions {
-		p := fmt.Sprintf("/reconciliation/evidence_dispositions/%d", i)
+		p := "/reconciliation/evidence_dispositions/" + strconv.Itoa(i)
 		switch {
 		case v.items[d.EvidenceID] == nil:
 			v.add(ReasonDispositionInvented, ScopeProtocol, ruleC13, p+"/evidence_id",

@@ -155,27 +155,22 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
-	// The manifest's missing identities are read beside the strict load.
-	// The report's manifest fields come from the loaded campaign, or, when
-	// the campaign is refused, from the manifest alone when it decodes.
-	var (
-		raw     []byte
-		readErr error
-		head    sync.WaitGroup
-	)
-	head.Go(func() {
-		if raw, readErr = fs.ReadFile(fsys, campaign.ManifestFile); readErr == nil {
-			if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
-				rep.MissingIdentities = ids
-			}
-		}
-	})
+	// The report's manifest fields and missing identities come from the
+	// loaded campaign, or, when the campaign is refused, from the manifest
+	// bytes alone: its strict decoding when it decodes, and a lenient one
+	// for the missing identities (a proposed live manifest with null
+	// placeholders is still listed identity by identity).
 	c, err := campaign.Load(fsys)
-	head.Wait()
 	var m *campaign.Manifest
 	if err == nil {
 		m = &c.Manifest
-	} else if readErr == nil {
+		if ids := scorer.MissingIdentities(m); ids != nil {
+			rep.MissingIdentities = ids
+		}
+	} else if raw, readErr := fs.ReadFile(fsys, campaign.ManifestFile); readErr == nil {
+		if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
+			rep.MissingIdentities = ids
+		}
 		m, _ = campaign.DecodeManifest(raw, campaign.ManifestFile)
 	}
 	if m != nil {
@@ -226,13 +221,21 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 		gates     []scorer.Gate
 		wg        sync.WaitGroup
 	)
+	// The accounting report and the execution validity are made once and
+	// shared by the ceilings and the admission replay.
+	var acct scorer.AccountingReport
 	wg.Go(func() { findings = scorer.ValidateCampaign(c) })
-	wg.Go(func() { manifestA = scorer.ManifestAdmission(c) })
-	wg.Go(func() { ceilings = scorer.CeilingFindings(c) })
-	wg.Go(func() { validity = scorer.ExecutionValidity(c) })
-	wg.Go(func() { replay = scorer.Admit(c, scorer.Budget{}, []scorer.Dispatch{next}) })
-	wg.Go(func() { gates = scorer.Accounting(c).Gates })
+	wg.Go(func() {
+		manifestA = scorer.ManifestAdmission(c)
+		validity = scorer.ExecutionValidity(c)
+	})
+	wg.Go(func() {
+		acct = scorer.Accounting(c)
+		gates = acct.Gates
+		ceilings = scorer.CeilingFindingsWith(c, acct)
+	})
 	wg.Wait()
+	replay = scorer.AdmitWith(c, acct, validity, scorer.Budget{}, []scorer.Dispatch{next})
 	if findings != nil {
 		rep.Findings = findings
 	}
