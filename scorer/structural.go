@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"verdict/campaign"
 )
@@ -177,15 +178,17 @@ func ValidateResponse(resp *campaign.Response, role campaign.Role, packet *campa
 		return nil
 	}
 	v := newValidator(resp, packet, file)
+	defer v.release()
 	v.final()
 	if role == campaign.RoleReviewB && resp.Reconciliation != nil {
 		v.ledger(resp.Reconciliation)
 	}
-	if len(v.out) == 0 {
+	out := v.out
+	if len(out) == 0 {
 		return nil
 	}
-	SortFindings(v.out)
-	return v.out
+	SortFindings(out)
+	return out
 }
 
 // ValidateCampaign validates every session of c that has a decoded
@@ -230,16 +233,33 @@ type validator struct {
 	out       []Finding
 }
 
-func newValidator(resp *campaign.Response, packet *campaign.Packet, file string) *validator {
-	v := &validator{
-		resp:      resp,
-		file:      file,
+// validatorPool keeps validators between responses, so that their index
+// maps keep their buckets (ValidateCampaign validates thousands).
+var validatorPool = sync.Pool{New: func() any {
+	return &validator{
 		items:     map[string]*campaign.EvidenceItem{},
 		ids:       map[string]bool{},
 		actions:   map[string]*campaign.Action{},
 		excl:      map[string]*campaign.Exclusion{},
 		supported: map[string][]string{},
 	}
+}}
+
+// release empties v and returns it to validatorPool; v.out, handed to the
+// caller, is dropped, not reused.
+func (v *validator) release() {
+	clear(v.items)
+	clear(v.ids)
+	clear(v.actions)
+	clear(v.excl)
+	clear(v.supported)
+	v.resp, v.file, v.out = nil, "", nil
+	validatorPool.Put(v)
+}
+
+func newValidator(resp *campaign.Response, packet *campaign.Packet, file string) *validator {
+	v := validatorPool.Get().(*validator)
+	v.resp, v.file = resp, file
 	if packet != nil {
 		for i := range packet.Items {
 			it := &packet.Items[i]
