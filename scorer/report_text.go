@@ -1,6 +1,9 @@
 package scorer
 
 import (
+	"bufio"
+	"bytes"
+	"io"
 	"strings"
 
 	"charm.land/glamour/v2"
@@ -8,20 +11,39 @@ import (
 )
 
 // Text renders report.md for a terminal with glamour (DESIGN: `--format
-// text`). style is a glamour standard style name ("dark", "light",
-// "notty", "ascii"); width is the word-wrap width in cells. The per-task
-// median R bars are part of the Markdown, so the terminal view shows them.
+// text`) and returns it whole; it is WriteText into a string.
+func (r *Report) Text(style string, width int) (string, error) {
+	var sb strings.Builder
+	if err := r.WriteText(&sb, style, width); err != nil {
+		return "", err
+	}
+	return sb.String(), nil
+}
+
+// WriteText renders report.md for a terminal with glamour (DESIGN:
+// `--format text`) and writes it to w. style is a glamour standard style
+// name ("dark", "light", "notty", "ascii"); width is the word-wrap width in
+// cells. The per-task median R bars are part of the Markdown, so the
+// terminal view shows them.
 //
 // The first line of the output is the SYNTHETIC notice (no leading blank
 // line) in every style. "notty" and "ascii" give plain text for a pipe or
 // a file: no escape codes, no left margin and no padding spaces at the
-// ends of lines. An unknown style name is an error from glamour.
-func (r *Report) Text(style string, width int) (string, error) {
+// ends of lines, and exactly one newline at the end. An unknown style name
+// is an error from glamour, and nothing is written.
+//
+// The Markdown is rendered one "## " section at a time and each section is
+// written as soon as it is rendered, so the renderer never holds the whole
+// report (a 10,000-session report is megabytes of tables). Sections are
+// separate blocks in the document, so the text is the same as rendering the
+// document at once, up to the padding of the blank lines between blocks
+// (which the plain styles remove anyway).
+func (r *Report) WriteText(w io.Writer, style string, width int) error {
 	base, ok := styles.DefaultStyles[style]
 	if !ok {
 		// Let glamour name the unknown style in its error.
 		if _, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style)); err != nil {
-			return "", err
+			return err
 		}
 		base = &styles.DarkStyleConfig
 	}
@@ -34,18 +56,93 @@ func (r *Report) Text(style string, width int) (string, error) {
 	}
 	tr, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width))
 	if err != nil {
-		return "", err
+		return err
 	}
-	out, err := tr.Render(string(r.Markdown(false)))
-	if err != nil {
-		return "", err
-	}
-	if plain {
-		lines := strings.Split(out, "\n")
-		for i, l := range lines {
-			lines[i] = strings.TrimRight(l, " ")
+	bw := bufio.NewWriterSize(w, 1<<16)
+	tw := &textWriter{w: bw, plain: plain, start: true}
+	for _, sec := range markdownSections(r.Markdown(false)) {
+		out, err := tr.RenderBytes(sec)
+		if err != nil {
+			return err
 		}
-		out = strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
+		tw.write(out)
 	}
-	return strings.TrimLeft(out, "\n"), nil
+	tw.end()
+	return bw.Flush()
+}
+
+// markdownSections splits md before every line that starts a "## "
+// heading outside a fenced code block; the sections concatenated are md.
+func markdownSections(md []byte) [][]byte {
+	var out [][]byte
+	start, fenced := 0, false
+	for off := 0; off < len(md); {
+		end := bytes.IndexByte(md[off:], '\n')
+		if end < 0 {
+			end = len(md)
+		} else {
+			end += off + 1
+		}
+		line := md[off:end]
+		if bytes.HasPrefix(line, []byte("```")) {
+			fenced = !fenced
+		} else if !fenced && off > start && bytes.HasPrefix(line, []byte("## ")) {
+			out = append(out, md[start:off])
+			start = off
+		}
+		off = end
+	}
+	if start < len(md) {
+		out = append(out, md[start:])
+	}
+	return out
+}
+
+// textWriter joins rendered sections as one rendered document: newlines
+// before the first text are dropped; in the plain styles trailing spaces
+// of every line are dropped and the newlines at the very end become one.
+type textWriter struct {
+	w     *bufio.Writer
+	plain bool
+	start bool // no text written yet
+	// held counts the newlines seen after the last text in the plain
+	// styles; they are written only when more text follows.
+	held int
+}
+
+func (t *textWriter) write(b []byte) {
+	if !t.plain {
+		if t.start {
+			if b = bytes.TrimLeft(b, "\n"); len(b) == 0 {
+				return
+			}
+			t.start = false
+		}
+		t.w.Write(b)
+		return
+	}
+	for len(b) > 0 {
+		line, rest, nl := bytes.Cut(b, []byte{'\n'})
+		if line = bytes.TrimRight(line, " "); len(line) > 0 {
+			if t.start {
+				t.held, t.start = 0, false // no blank lines before the first text
+			}
+			for ; t.held > 0; t.held-- {
+				t.w.WriteByte('\n')
+			}
+			t.w.Write(line)
+		}
+		if nl {
+			t.held++
+		}
+		b = rest
+	}
+}
+
+// end finishes the document: one newline after the last text in the plain
+// styles.
+func (t *textWriter) end() {
+	if t.plain && !t.start {
+		t.w.WriteByte('\n')
+	}
 }

@@ -81,12 +81,11 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
 		}
-		// The memory limit covers scoring only: rendering the report as
-		// text (glamour) holds more than it for a large campaign, and would
-		// make the collector run continuously under it.
+		// The memory limit covers scoring and printing; the text view is
+		// rendered one section at a time (Report.WriteText).
 		afterLoad, restore := limitScoreMemory()
+		defer restore()
 		res, err := scoreCampaign(campaignFS(args[0]), ratings, allowed, mapFile, afterLoad)
-		restore()
 		if err != nil {
 			fmt.Fprintln(a.stdout, "score refused:")
 			for _, e := range flattenErrors(err) {
@@ -120,8 +119,9 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 const scoreMemoryFloor = 150 << 20
 
 // limitScoreMemory sets the Go runtime's soft memory limit
-// (runtime/debug.SetMemoryLimit) for the scoring of one `verdict score`
-// run, from the loaded campaign on (afterLoad) until restore: the garbage
+// (runtime/debug.SetMemoryLimit) for the scoring and printing of one
+// `verdict score` run, from the loaded campaign on (afterLoad) until
+// restore (when the command returns): the garbage
 // collector then collects before the heap reaches its default target of
 // twice the live heap, whenever that target would pass the limit.
 // afterLoad collects once to measure the loaded campaign's live heap and
@@ -163,12 +163,8 @@ func printReport(a *app, r *scorer.Report, format string) error {
 		_, err := a.stdout.Write(r.Markdown(false))
 		return err
 	}
-	s, err := r.Text(textStyle(a.stdout), 100)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprint(a.stdout, s)
-	return err
+	// Rendered and written one section at a time (Report.WriteText).
+	return r.WriteText(a.stdout, textStyle(a.stdout), 100)
 }
 
 // textStyle is the glamour style of `--format text` on w: "dark" (colour)
