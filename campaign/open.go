@@ -43,32 +43,27 @@ func (l *loader) refuseUnreadable(err error, r Reason, path, rule, format string
 // with the same error (Load refuses it with ReasonOutsideCampaign).
 //
 // Only ReadFile and ReadDir differ, in cost (a large campaign has tens of
-// thousands of files). On Linux, a path "<top>/<…>" is resolved from a
-// handle of its top-level directory, opened once through root, one
-// component at a time with openat and O_NOFOLLOW: no component can be a
-// symbolic link or "..", so the path cannot leave the campaign. A symbolic
-// link anywhere on the path, a file that is not regular, a directory entry
-// of unknown type or any error falls back to root.FS(), whose result or
-// error is returned. Either way the bytes and entries are those of the
-// same files. The top-level directory handles stay open for the life of
-// the file system, like root itself.
+// thousands of files). On Linux, a path is resolved from a handle of the
+// campaign directory itself, opened once through root, one component at a
+// time with openat and O_NOFOLLOW: no component can be a symbolic link or
+// "..", so the path cannot leave the campaign. A symbolic link anywhere on
+// the path, a file that is not regular, a directory entry of unknown type
+// or any error falls back to root.FS(), whose result or error is returned.
+// Either way the bytes and entries are those of the same files. Only the
+// handle of the campaign directory is kept, for the life of the file
+// system, like root's own: a directory below it that is renamed or
+// replaced (by another directory or by a link out of the campaign) is
+// resolved anew on every read, as os.Root resolves it.
 func RootFS(root *os.Root) fs.FS {
-	return &campaignRootFS{root: root, fsys: root.FS(), dirs: map[string]*rootDir{}}
+	return &campaignRootFS{root: root, fsys: root.FS()}
 }
-
-// maxRootDirs bounds the top-level directory handles RootFS keeps open; a
-// path under any further top-level directory is read through os.Root.
-const maxRootDirs = 16
 
 type campaignRootFS struct {
 	root *os.Root
 	fsys fs.FS // root.FS(): StatFS, ReadFileFS, ReadDirFS, ReadLinkFS
-	mu   sync.Mutex
-	dirs map[string]*rootDir // top-level directory name → handle (nil file when it could not be opened)
+	once sync.Once
+	top  *os.File // the campaign directory opened through root; nil when it could not be opened
 }
-
-// rootDir is one top-level directory of the campaign opened through os.Root.
-type rootDir struct{ f *os.File }
 
 // Open opens name through os.Root (fs.FS).
 func (c *campaignRootFS) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
@@ -90,9 +85,9 @@ func (c *campaignRootFS) ReadFile(name string) ([]byte, error) { return c.readFi
 // loader reuses buffers for the many session files); the result may or
 // may not share buf's memory.
 func (c *campaignRootFS) readFileInto(name string, buf []byte) ([]byte, error) {
-	if top, rest, ok := strings.Cut(name, "/"); ok && fs.ValidPath(name) {
-		if d := c.dir(top); d != nil {
-			if b, ok := readAt(d.f, rest, buf); ok {
+	if fs.ValidPath(name) && name != "." {
+		if d := c.dir(); d != nil {
+			if b, ok := readAt(d, name, buf); ok {
 				return b, nil
 			}
 		}
@@ -110,9 +105,8 @@ type bufferedFS interface {
 // see RootFS.
 func (c *campaignRootFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if fs.ValidPath(name) && name != "." {
-		top, rest, _ := strings.Cut(name, "/")
-		if d := c.dir(top); d != nil {
-			if ents, ok := readDirAt(d.f, rest); ok {
+		if d := c.dir(); d != nil {
+			if ents, ok := readDirAt(d, name); ok {
 				out := make([]fs.DirEntry, len(ents))
 				for i, e := range ents {
 					out[i] = rootDirEntry{fsys: c, path: name + "/" + e.name, name: e.name, typ: e.typ}
@@ -144,29 +138,17 @@ func (e rootDirEntry) IsDir() bool                { return e.typ.IsDir() }
 func (e rootDirEntry) Type() fs.FileMode          { return e.typ }
 func (e rootDirEntry) Info() (fs.FileInfo, error) { return e.fsys.Lstat(e.path) }
 
-// dir returns the handle of the top-level directory name, opening it
-// through os.Root the first time; nil when it cannot be opened as a
-// directory or maxRootDirs handles are open.
-func (c *campaignRootFS) dir(name string) *rootDir {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d, ok := c.dirs[name]
-	if !ok {
-		if len(c.dirs) >= maxRootDirs {
-			return nil
-		}
-		d = &rootDir{}
-		if f, err := c.root.Open(name); err == nil {
+// dir returns the handle of the campaign directory, opening it through
+// os.Root the first time; nil when it cannot be opened as a directory.
+func (c *campaignRootFS) dir() *os.File {
+	c.once.Do(func() {
+		if f, err := c.root.Open("."); err == nil {
 			if st, err := f.Stat(); err == nil && st.IsDir() {
-				d.f = f
+				c.top = f
 			} else {
 				f.Close()
 			}
 		}
-		c.dirs[name] = d
-	}
-	if d.f == nil {
-		return nil
-	}
-	return d
+	})
+	return c.top
 }
