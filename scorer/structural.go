@@ -316,19 +316,25 @@ func (v *validator) evidence(scope Scope, pointer string, ids []string) {
 }
 
 // link checks that id has one of the allowed type letters and exists in
-// the revised final answer; it reports a finding and returns false when not.
-func (v *validator) link(scope Scope, pointer, id, allowed string) bool {
+// the revised final answer; it reports a finding and returns false when
+// not. The finding's pointer is base, followed by "/index" when index is
+// not negative; it is built only for a finding.
+func (v *validator) link(scope Scope, base string, index int, id, allowed string) bool {
+	if id != "" && strings.Contains(allowed, id[:1]) && v.ids[id] {
+		return true
+	}
+	pointer := base
+	if index >= 0 {
+		pointer += "/" + strconv.Itoa(index)
+	}
 	if id == "" || !strings.Contains(allowed, id[:1]) {
 		v.add(ReasonLinkWrongType, scope, ruleContract, pointer,
 			"link %q is not a %s ID", id, strings.Join(strings.Split(allowed, ""), "/"))
 		return false
 	}
-	if !v.ids[id] {
-		v.add(ReasonDanglingLink, scope, ruleC12, pointer,
-			"link %s does not resolve to an ID of the revised final answer", id)
-		return false
-	}
-	return true
+	v.add(ReasonDanglingLink, scope, ruleC12, pointer,
+		"link %s does not resolve to an ID of the revised final answer", id)
+	return false
 }
 
 // cited reports whether some citation lists id in its supports.
@@ -340,7 +346,7 @@ func (v *validator) final() {
 		p := "/final/claims/" + strconv.Itoa(i)
 		v.evidence(ScopeFinal, p+"/evidence_ids", c.EvidenceIDs)
 		if c.UncertaintyID != nil {
-			v.link(ScopeFinal, p+"/uncertainty_id", *c.UncertaintyID, "U")
+			v.link(ScopeFinal, p+"/uncertainty_id", -1, *c.UncertaintyID, "U")
 		}
 		switch c.Status {
 		case campaign.ClaimSourceBacked:
@@ -368,7 +374,7 @@ func (v *validator) final() {
 		p := "/final/implementation_plan/" + strconv.Itoa(i)
 		v.evidence(ScopeFinal, p+"/evidence_ids", a.EvidenceIDs)
 		for j, id := range a.VerificationIDs {
-			v.link(ScopeFinal, p+"/verification_ids/"+strconv.Itoa(j), id, "V")
+			v.link(ScopeFinal, p+"/verification_ids", j, id, "V")
 		}
 		if a.SupportBasis == campaign.BasisSource {
 			v.sourceBasis(p, "action", a.ID, a.EvidenceIDs)
@@ -382,7 +388,7 @@ func (v *validator) final() {
 		p := "/final/verification_plan/" + strconv.Itoa(i)
 		v.evidence(ScopeFinal, p+"/evidence_ids", x.EvidenceIDs)
 		if x.UncertaintyID != nil {
-			v.link(ScopeFinal, p+"/uncertainty_id", *x.UncertaintyID, "U")
+			v.link(ScopeFinal, p+"/uncertainty_id", -1, *x.UncertaintyID, "U")
 		}
 		switch x.SupportBasis {
 		case campaign.BasisSource:
@@ -400,7 +406,7 @@ func (v *validator) final() {
 	for i, c := range f.Citations {
 		p := "/final/citations/" + strconv.Itoa(i)
 		for j, s := range c.Supports {
-			v.link(ScopeFinal, p+"/supports/"+strconv.Itoa(j), s, "CAVX")
+			v.link(ScopeFinal, p+"/supports", j, s, "CAVX")
 		}
 		it := v.items[c.EvidenceID]
 		if it == nil {
@@ -443,7 +449,7 @@ func (v *validator) sourceBasis(p, kind, id string, evidence []string) {
 func (v *validator) resolved(pointer string, ids []string) []string {
 	var ok []string
 	for j, id := range ids {
-		if v.link(ScopeProtocol, pointer+"/"+strconv.Itoa(j), id, "CAVUX") {
+		if v.link(ScopeProtocol, pointer, j, id, "CAVUX") {
 			ok = append(ok, id)
 		}
 	}

@@ -26,7 +26,8 @@ func newAdjudicateCmd(a *app) *cobra.Command {
 		Short: "Resolve the disputed fields of two frozen sheets in the terminal UI",
 		Long: `adjudicate shows only the fields on which the two frozen rating sheets differ,
 their values side by side as "first rating" and "second rating" (never the
-raters' names), with the item's obligation, answer and evidence from BUNDLE.
+raters' names; first and second are the SHEET arguments in the order given,
+as verdict disagreements lists them), with the item's obligation, answer and evidence from BUNDLE.
 1 or 2 takes a rating's value; v chooses another value, which needs a note.
 When every dispute is resolved, S then y writes the adjudication (--out,
 default: adjudication.json beside the first sheet) signed with --key as --name
@@ -107,6 +108,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		defer log.Close()
 		in := tui.AdjudicateInput{Bundle: b, Signer: tui.Signer{Name: sf.name, Fingerprint: adjudication.Fingerprint(key.PublicKey())}, Meaning: adjudication.AdjudicationMeaning}
 		in.UseDecisionLog(log)
+		in.Disputes = inGivenOrder(in.Disputes, fs[0].SHA256 != ord[0].SHA256)
 		in.Sign = func([]tui.Decision) (string, error) {
 			at, err := sf.resolve(a)
 			if err != nil {
@@ -151,4 +153,23 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		return nil
 	}
 	return c
+}
+
+// inGivenOrder returns ds with each dispute's two values and notes in the
+// order the SHEET arguments were given: the decision log lists them in the
+// adjudication's canonical order (adjudication.OrderSheets), which is the
+// reverse of the given order when swapped is true. "first rating" then
+// means the same sheet as in verdict disagreements. Decisions record the
+// final value, not a side, so the order shown changes nothing recorded.
+func inGivenOrder(ds []tui.Dispute, swapped bool) []tui.Dispute {
+	if !swapped {
+		return ds
+	}
+	out := make([]tui.Dispute, len(ds))
+	for i, d := range ds {
+		d.Values[0], d.Values[1] = d.Values[1], d.Values[0]
+		d.Notes[0], d.Notes[1] = d.Notes[1], d.Notes[0]
+		out[i] = d
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/internal/synth"
+	"verdict/tui"
 )
 
 // frozenPair grades, freezes and signs the two synthetic sheets (ann, bob)
@@ -279,5 +280,54 @@ func TestSignCheckWriteRefusesBeforeWriting(t *testing.T) {
 			t.Fatalf("%s: err = %v, want a refusal %s", c.key, err, c.reason)
 		}
 		mustNotExist(t, p(c.out), p(c.out+".sig"))
+	}
+}
+
+// TestAdjudicateShowsSheetsInGivenOrder: the adjudicate screen's "first
+// rating" is the first SHEET argument, as in verdict disagreements, also
+// when that is not the adjudication's canonical order (sheets given as bob,
+// ann).
+func TestAdjudicateShowsSheetsInGivenOrder(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	allowed := keys + "allowed_signers"
+	given := []string{p("sheet-bob.json"), p("sheet-ann.json")}
+	code, out, _ := runCapture(t, append(append([]string{"disagreements"}, given...), "--allowed-signers", allowed, "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("disagreements: exit %d\n%s", code, out)
+	}
+	var listed disagreementsReport
+	if err := json.Unmarshal([]byte(out), &listed); err != nil {
+		t.Fatal(err)
+	}
+	a := &app{stdout: &strings.Builder{}}
+	fs, _, _, err := loadFrozenSheetFiles(a, allowed, given)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ord := adjudication.OrderSheets(fs[0], fs[1])
+	if fs[0].SHA256 == ord[0].SHA256 {
+		t.Fatal("the test needs sheets given in the reverse of the canonical order")
+	}
+	log, err := adjudication.OpenDecisions(p("decisions.jsonl"), fs[0], fs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	var in tui.AdjudicateInput
+	in.UseDecisionLog(log)
+	shown := inGivenOrder(in.Disputes, fs[0].SHA256 != ord[0].SHA256)
+	if len(shown) != len(listed.Disagreements) || len(shown) == 0 {
+		t.Fatalf("%d disputes shown, %d listed", len(shown), len(listed.Disagreements))
+	}
+	for i, d := range shown {
+		l := listed.Disagreements[i]
+		if d.Field != l.Field || d.Values != l.Values || d.Notes != l.Notes {
+			t.Errorf("dispute %d: screen %v %q %q, disagreements %v %q %q", i, d.Field, d.Values, d.Notes, l.Field, l.Values, l.Notes)
+		}
+	}
+	if shown[0].Values == in.Disputes[0].Values {
+		t.Error("values not swapped from the canonical order")
 	}
 }
