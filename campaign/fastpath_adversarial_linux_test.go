@@ -52,8 +52,10 @@ func mustWrite(t *testing.T, p, s string) {
 
 // TestRootFSAdversarialNames: names os.Root refuses or cannot open (NUL,
 // over-long components and paths, "..", absolute, "." and empty
-// segments, trailing slash, backslash) and special files (a socket, a
-// directory read as a file, an empty file) give os.Root's answer.
+// segments, trailing slash, backslash), top-level files and links (to a
+// file inside, to a file outside, to a directory inside) and special
+// files (a socket, a directory read as a file, an empty file) give
+// os.Root's answer.
 func TestRootFSAdversarialNames(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "campaign")
@@ -61,6 +63,16 @@ func TestRootFSAdversarialNames(t *testing.T) {
 	mustWrite(t, filepath.Join(dir, "tasks", "T1", "empty.md"), "")
 	mustWrite(t, filepath.Join(dir, "tasks", `a\b`), "backslash")
 	mustWrite(t, filepath.Join(base, "secret.txt"), "secret")
+	mustWrite(t, filepath.Join(dir, "manifest.json"), "manifest")
+	if err := os.Symlink("manifest.json", filepath.Join(dir, "in.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "secret.txt"), filepath.Join(dir, "out.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("tasks", filepath.Join(dir, "alias")); err != nil {
+		t.Fatal(err)
+	}
 	long := strings.Repeat("n", 255)
 	mustWrite(t, filepath.Join(dir, "tasks", long), "long name")
 	l, err := net.Listen("unix", filepath.Join(dir, "tasks", "sock"))
@@ -79,7 +91,8 @@ func TestRootFSAdversarialNames(t *testing.T) {
 		"tasks/" + strings.Repeat("d/", 2100) + "x", "tasks/T1/task.md\x00", "tasks/T1\x00/task.md", "tasks/\x00",
 		"tasks/../../secret.txt", "tasks/T1/../../../secret.txt", "../secret.txt", "/tasks/T1/task.md",
 		"tasks/./T1/task.md", "tasks//T1/task.md", "tasks/T1/task.md/", "tasks/a\\b", `tasks\T1\task.md`,
-		"tasks/T1/task.md/x", "tasks/missing/x", "tasks", ".",
+		"tasks/T1/task.md/x", "tasks/missing/x", "tasks", ".", "manifest.json", "in.json", "out.json",
+		"alias/T1/task.md", "alias", "alias/T1", "manifest.json/x", "missing.json",
 	} {
 		sameRead(t, root, got, p)
 	}

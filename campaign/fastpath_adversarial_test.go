@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -384,6 +385,47 @@ func TestFastPathAdversarialRules(t *testing.T) {
 		}
 		if v.Final.Claims[0].Text != want {
 			t.Fatalf("%s decodes to %q", raw, v.Final.Claims[0].Text)
+		}
+	}
+}
+
+// TestFastPathRecordOwnsItsStrings: a record the fast pass fills does not
+// share memory with the input (Load reuses session file buffers after
+// decoding): overwriting the input after decoding leaves the record
+// deep-equal to the record of a pristine copy, for unescaped strings, for
+// escaped ones and for uniqueItems arrays.
+func TestFastPathRecordOwnsItsStrings(t *testing.T) {
+	resp, err := os.ReadFile("testdata/response_b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := campaigntest.Receipt("S1", RoleDraft, "T1", 1, StatusResponse, "", "")
+	for _, c := range []struct {
+		schema string
+		data   []byte
+	}{
+		{SchemaResponse, resp},
+		{SchemaResponse, rawSet(t, resp, "/final/claims/0/text", `"esc\u00e9aped"`)},
+		{SchemaResponse, rawSet(t, resp, "/final/claims/0/evidence_ids", `["E1", "E\u0032", "E3"]`)},
+		{SchemaReceipt, rc},
+	} {
+		if !FastValid(c.data, c.schema) {
+			t.Fatalf("%s: the fast pass does not accept the document", c.schema)
+		}
+		data := bytes.Clone(c.data)
+		got := newRecord(c.schema)
+		if err := DecodeStrict(data, "f.json", c.schema, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range data {
+			data[i] = 'Z'
+		}
+		want := newRecord(c.schema)
+		if err := DecodeReference(c.data, "f.json", c.schema, want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the record changed with its input:\n%+v\nwant %+v", c.schema, got, want)
 		}
 	}
 }
