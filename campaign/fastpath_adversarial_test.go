@@ -240,6 +240,30 @@ func adversarialCases(t testing.TB) []fastCase {
 		{"supports empty", R, rawSet(t, resp, "/final/citations/0/supports", `[]`), ReasonArrayTooShort},
 		{"supports escaped one", R, rawSet(t, resp, "/final/citations/0/supports", `["\u00431"]`), ""},
 
+		{"truth alternatives 32 distinct", T, rawSet(t, tru, alts, many("alt ", 32, "")), ""},
+		{"truth alternatives 32 escaped repeat", T, rawSet(t, tru, alts, many("alt ", 32, `"alt\u00201"`)), ReasonRepeatedString},
+		{"truth alternatives 33", T, rawSet(t, tru, alts, many("alt ", 33, "")), ReasonArrayTooLong},
+		{"truth alternatives repeat differ in normalization", T, rawSet(t, tru, alts, `["\u00e9", "e\u0301"]`), ""},
+		{"truth evidence 12 distinct", T, rawSet(t, tru, "/obligations/0/evidence_ids", many("E", 12, "")), ""},
+		{"truth evidence 12 escaped repeat", T, rawSet(t, tru, "/obligations/0/evidence_ids", many("E", 12, `"\u00451"`)), ReasonRepeatedString},
+
+		// Nullable members of the manifest and their escapes.
+		{"manifest price card null", M, rawSet(t, man, "/execution/price_card", `null`), ""},
+		{"manifest price card empty", M, rawSet(t, man, "/execution/price_card", `{}`), ReasonMissingKey},
+		{"manifest nullable bool null", M, rawSet(t, man, "/execution/tariff_verified", `null`), ""},
+		{"manifest nullable bool string", M, rawSet(t, man, "/execution/tariff_verified", `"true"`), ReasonWrongType},
+		{"manifest nullable bool 0", M, rawSet(t, man, "/execution/tariff_verified", `0`), ReasonWrongType},
+		{"manifest nullable name escaped", M, rawSet(t, man, "/execution/model", `"m\u006fdel \ud83d\ude00"`), ""},
+		{"manifest nullable name empty", M, rawSet(t, man, "/execution/model", `""`), ReasonSchema},
+		{"manifest rate -0", M, rawSet(t, man, "/execution/price_card", `{"id": "p", "uncached_input_micro_usd_per_mtok": -0, "cached_input_micro_usd_per_mtok": 0, "output_micro_usd_per_mtok": 0}`), ReasonNegativeZero},
+		{"manifest rate int64 max", M, rawSet(t, man, "/execution/price_card", `{"id": "p", "uncached_input_micro_usd_per_mtok": 9223372036854775807, "cached_input_micro_usd_per_mtok": 0, "output_micro_usd_per_mtok": 0}`), ""},
+		{"manifest price card duplicate escaped", M, rawSet(t, man, "/execution/price_card", `{"id": "p", "\u0069d": "q", "uncached_input_micro_usd_per_mtok": 0, "cached_input_micro_usd_per_mtok": 0, "output_micro_usd_per_mtok": 0}`), ReasonDuplicateKey},
+		{"manifest seed upper hex", M, rawSet(t, man, "/seed", quoted("F", 64)), ReasonDigestFormat},
+		{"manifest phase escaped", M, rawSet(t, man, "/phase", `"evalu\u0061tion"`), ""},
+		{"manifest synthetic null", M, rawSet(t, man, "/synthetic", `null`), ReasonWrongType},
+		{"packet excerpt escaped", P, rawSet(t, pkt, "/items/0/excerpt", `"\u0000"`), ""},
+		{"packet complete null", P, rawSet(t, pkt, "/complete_by_construction", `null`), ReasonWrongType},
+
 		// Array bounds at their edges.
 		{"claims 32", R, jedit(t, resp, "/final/claims", numbered(32, "C")), ""},
 		{"claims 33", R, jedit(t, resp, "/final/claims", numbered(33, "C")), ReasonArrayTooLong},
