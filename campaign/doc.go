@@ -64,8 +64,9 @@
 // RootFS is the campaign file system of a directory opened with os.Root:
 // as confined as os.Root's FS (same bytes, same errors, same refusal of
 // links out of the campaign), with fewer system calls per file on Linux:
-// paths resolve from a handle of the campaign directory, component by
-// component without following links, and anything else (a link, a file
+// paths resolve from a handle of the campaign directory without following
+// any link (one openat2 with RESOLVE_NO_SYMLINKS, or component by component
+// where the kernel lacks it), and anything else (a link, a file
 // that is not regular, any error) falls back to os.Root. No handle below
 // the campaign directory is kept between reads, so a directory renamed or
 // replaced by a link is resolved as os.Root resolves it.

@@ -44,9 +44,11 @@ func (l *loader) refuseUnreadable(err error, r Reason, path, rule, format string
 //
 // Only ReadFile and ReadDir differ, in cost (a large campaign has tens of
 // thousands of files). On Linux, a path is resolved from a handle of the
-// campaign directory itself, opened once through root, one component at a
-// time with openat and O_NOFOLLOW: no component can be a symbolic link or
-// "..", so the path cannot leave the campaign. A symbolic link anywhere on
+// campaign directory itself, opened once through root: in one openat2 call
+// with RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS, or, where the kernel has
+// no openat2, one component at a time with openat and O_NOFOLLOW. Either
+// way no component can be a symbolic link or "..", so the path cannot
+// leave the campaign. A symbolic link anywhere on
 // the path, a file that is not regular, a directory entry of unknown type
 // or any error falls back to root.FS(), whose result or error is returned.
 // Either way the bytes and entries are those of the same files. Only the

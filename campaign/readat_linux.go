@@ -1,6 +1,10 @@
 package campaign
 
 import (
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
 	"io/fs"
 	"os"
 	"strings"
@@ -61,6 +65,27 @@ func walkAt(dir *os.File, rel string, f func(fd int) bool) bool {
 // anywhere on the path, a file that is not regular, or any error, and the
 // caller then reads the file through os.Root instead.
 func readAt(dir *os.File, rel string, buf []byte) (b []byte, ok bool) {
+	// One openat2 resolves the whole path beneath dir refusing every
+	// symbolic link (RESOLVE_NO_SYMLINKS) — what the walk one component at
+	// a time does in several system calls. A kernel without openat2, or
+	// any error, takes the walk.
+	if !noOpenat2.Load() {
+		rc, err := dir.SyscallConn()
+		if err == nil {
+			fd := -1
+			var oerr error
+			rc.Control(func(dfd uintptr) {
+				fd, oerr = openBeneath(int(dfd), rel)
+			})
+			if oerr == nil {
+				defer syscall.Close(fd)
+				return readOpen(fd, buf)
+			}
+			if oerr == unix.ENOSYS {
+				noOpenat2.Store(true)
+			}
+		}
+	}
 	parent, base := "", rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		parent, base = rel[:i], rel[i+1:]
@@ -71,33 +96,58 @@ func readAt(dir *os.File, rel string, buf []byte) (b []byte, ok bool) {
 			return false
 		}
 		defer syscall.Close(fd)
-		var st syscall.Stat_t
-		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-			return false
-		}
-		if cap(buf) < int(st.Size)+1 {
-			buf = make([]byte, 0, int(st.Size)+1)
-		}
-		buf = buf[:0]
-		for {
-			if len(buf) == cap(buf) {
-				buf = append(buf, 0)[:len(buf)]
-			}
-			n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || n < 0 {
-				return false
-			}
-			if n == 0 {
-				b, ok = buf, true
-				return true
-			}
-			buf = buf[:len(buf)+n]
-		}
+		b, ok = readOpen(fd, buf)
+		return ok
 	})
 	return b, ok
+}
+
+// noOpenat2 records that the kernel has no openat2 (ENOSYS).
+var noOpenat2 atomic.Bool
+
+// openBeneath opens the file rel below the directory descriptor dfd with
+// openat2: no component may be a symbolic link or leave dfd.
+func openBeneath(dfd int, rel string) (int, error) {
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NOCTTY | unix.O_NONBLOCK,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for {
+		fd, err := unix.Openat2(dfd, rel, &how)
+		if err != unix.EINTR && err != unix.EAGAIN {
+			return fd, err
+		}
+	}
+}
+
+// readOpen reads the open descriptor fd of a regular file to its end,
+// into buf when it is large enough; ok is false for a file that is not
+// regular or on any error.
+func readOpen(fd int, buf []byte) (b []byte, ok bool) {
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, false
+	}
+	if cap(buf) < int(st.Size)+1 {
+		buf = make([]byte, 0, int(st.Size)+1)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		if n == 0 {
+			return buf, true
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
 
 // readDirAt lists the directory rel ("" for dir itself) below the open
