@@ -247,3 +247,16 @@ func TestRootFSFIFO(t *testing.T) {
 		t.Fatalf("Stat: %v %v", gi, err)
 	}
 }
+
+// TestRootFSWithoutOpenat2 runs the RootFS comparisons again with openat2
+// taken as missing (a kernel before 5.6), so that the component-by-
+// component walk reads the same bytes and refuses the same paths.
+func TestRootFSWithoutOpenat2(t *testing.T) {
+	prev := NoOpenat2.Load()
+	NoOpenat2.Store(true)
+	t.Cleanup(func() { NoOpenat2.Store(prev) })
+	t.Run("names", TestRootFSAdversarialNames)
+	t.Run("top directory replaced", TestRootFSTopDirectoryReplaced)
+	t.Run("file replaced by link", TestRootFSFileReplacedByLink)
+	t.Run("same as root", TestRootFSSameAsRootFS)
+}
