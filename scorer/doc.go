@@ -3,9 +3,10 @@
 // EVALUATOR-CONTROLS C09, C12, C13), receipts accounting and admission
 // (CONTRACT §4–§5), consensus of the signed human grades, per-run, per-task
 // and per-repository scoring, the gates, the decision (CONTRACT §4) and
-// report rendering. It does no I/O beyond reading what it is handed and
-// writing a report to the writer it is handed (Report.WriteJSON streams
-// report.json).
+// report rendering. SheetGradesOf and AdjudicatedGrades turn the signed
+// records of package adjudication into Consensus input. It does no I/O
+// beyond reading what it is handed and writing a report to the writer it
+// is handed (Report.WriteJSON streams report.json).
 //
 // Memory: the score input is built in two steps so that a caller can drop
 // a loaded campaign of 10,000 sessions before it reads the rating records:

@@ -352,27 +352,13 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 		return nil, err
 	}
 	// Settle every field.
-	toGrades := func(gs []adjudication.Grade) []scorer.SheetGrade {
-		out := make([]scorer.SheetGrade, len(gs))
-		for i, g := range gs {
-			out[i] = scorer.SheetGrade{Field: scorer.FieldKey{Item: g.Item, Kind: scorer.GradeKind(g.Kind), Target: g.Target}, Value: g.Value, Note: g.Note}
-		}
-		return out
-	}
-	var adjGrades []scorer.SheetGrade
-	for _, r := range adj.Resolutions {
-		v := r.Final
-		if r.Field.Kind == adjudication.KindOracleDefect && v == adjudication.ValueWithdrawn {
-			v = scorer.ValueNotDefective
-		}
-		adjGrades = append(adjGrades, scorer.SheetGrade{Field: scorer.FieldKey{Item: r.Field.Item, Kind: scorer.GradeKind(r.Field.Kind), Target: r.Field.Target}, Value: v, Note: r.Note})
-	}
+	adjGrades := scorer.AdjudicatedGrades(adj.Resolutions)
 	agreement := agreementRows(sheets[0].Sheet, sheets[1].Sheet)
 	// Every later step reads the converted grades; each sheet's decoded
 	// grades are dropped as soon as they are converted.
-	g1 := toGrades(sheets[0].Sheet.Grades)
+	g1 := scorer.SheetGradesOf(sheets[0].Sheet.Grades)
 	sheets[0].Sheet.Grades = nil
-	g2 := toGrades(sheets[1].Sheet.Grades)
+	g2 := scorer.SheetGradesOf(sheets[1].Sheet.Grades)
 	sheets = nil
 	settled, err := scorer.Consensus(g1, g2, adjGrades)
 	if err != nil {
