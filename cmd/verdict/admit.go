@@ -145,22 +145,14 @@ func admissionRefusalOf(e *campaign.Error) admissionRefusal {
 // admissionRefusalsOf flattens an error (possibly errors.Join of *campaign.Error).
 func admissionRefusalsOf(err error) []admissionRefusal {
 	var out []admissionRefusal
-	var walk func(error)
-	walk = func(err error) {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
-			}
-			return
-		}
+	for _, e := range flattenErrors(err) {
 		var ce *campaign.Error
-		if errors.As(err, &ce) {
+		if errors.As(e, &ce) {
 			out = append(out, admissionRefusalOf(ce))
-			return
+		} else {
+			out = append(out, admissionRefusal{Reason: "refused", Detail: e.Error()})
 		}
-		out = append(out, admissionRefusal{Reason: "refused", Detail: err.Error()})
 	}
-	walk(err)
 	return out
 }
 
