@@ -39,22 +39,7 @@ func (r *Report) Text(style string, width int) (string, error) {
 // document at once, up to the padding of the blank lines between blocks
 // (which the plain styles remove anyway).
 func (r *Report) WriteText(w io.Writer, style string, width int) error {
-	base, ok := styles.DefaultStyles[style]
-	if !ok {
-		// Let glamour name the unknown style in its error.
-		if _, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style)); err != nil {
-			return err
-		}
-		base = &styles.DarkStyleConfig
-	}
-	cfg := *base // a copy: the standard styles are shared package variables
-	cfg.Document.BlockPrefix = ""
-	plain := style == styles.NoTTYStyle || style == styles.AsciiStyle
-	if plain {
-		zero := uint(0)
-		cfg.Document.Margin = &zero
-	}
-	tr, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width))
+	tr, plain, err := textRenderer(style, width)
 	if err != nil {
 		return err
 	}
@@ -69,6 +54,31 @@ func (r *Report) WriteText(w io.Writer, style string, width int) error {
 	}
 	tw.end()
 	return bw.Flush()
+}
+
+// textRenderer returns the glamour renderer of the text view in style
+// (a standard style name) wrapping at width cells, and whether the style is
+// plain ("notty", "ascii": no margin, padding removed by the caller). The
+// document's block prefix is dropped so that the SYNTHETIC notice is the
+// first line. An unknown style is glamour's error.
+func textRenderer(style string, width int) (tr *glamour.TermRenderer, plain bool, err error) {
+	base, ok := styles.DefaultStyles[style]
+	if !ok {
+		// Let glamour name the unknown style in its error.
+		if _, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style)); err != nil {
+			return nil, false, err
+		}
+		base = &styles.DarkStyleConfig
+	}
+	cfg := *base // a copy: the standard styles are shared package variables
+	cfg.Document.BlockPrefix = ""
+	plain = style == styles.NoTTYStyle || style == styles.AsciiStyle
+	if plain {
+		zero := uint(0)
+		cfg.Document.Margin = &zero
+	}
+	tr, err = glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width))
+	return tr, plain, err
 }
 
 // markdownSections splits md before every line that starts a "## "

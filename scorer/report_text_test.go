@@ -5,9 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"charm.land/glamour/v2"
-	"charm.land/glamour/v2/styles"
 )
 
 // wholeDocumentText renders the report's Markdown as one document with the
@@ -15,14 +12,7 @@ import (
 // whole string: what WriteText's section-by-section output must equal.
 func wholeDocumentText(t *testing.T, r *Report, style string, width int) string {
 	t.Helper()
-	cfg := *styles.DefaultStyles[style]
-	cfg.Document.BlockPrefix = ""
-	plain := style == styles.NoTTYStyle || style == styles.AsciiStyle
-	if plain {
-		zero := uint(0)
-		cfg.Document.Margin = &zero
-	}
-	tr, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width))
+	tr, plain, err := textRenderer(style, width)
 	if err != nil {
 		t.Fatal(err)
 	}
