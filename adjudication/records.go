@@ -356,6 +356,17 @@ type Reveal struct {
 	Adjudication  RecordRef    `json:"adjudication"`
 }
 
+// Names reports whether the reveal names exactly the two rating sheets
+// with file digests sheet1 and sheet2 (SHA-256 hex, in either order) and
+// the adjudication with file digest adj: the records a score may use.
+func (r *Reveal) Names(sheet1, sheet2, adj string) bool {
+	used := []string{sheet1, sheet2}
+	named := []string{r.Sheets[0].SHA256, r.Sheets[1].SHA256}
+	slices.Sort(used)
+	slices.Sort(named)
+	return slices.Equal(used, named) && r.Adjudication.SHA256 == adj
+}
+
 // NewReveal builds the reveal record for two frozen sheets and their
 // adjudication (adjSHA256: SHA-256 of its file bytes) and the sealed map
 // bytes. It refuses when the adjudication does not name the sheets or

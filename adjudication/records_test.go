@@ -384,3 +384,17 @@ func TestSSHKeygenInterop(t *testing.T) {
 		}
 	}
 }
+
+// TestRevealNames: a reveal names its two sheets in either order and its
+// adjudication, and nothing else.
+func TestRevealNames(t *testing.T) {
+	r := &adjudication.Reveal{Sheets: [2]adjudication.RecordRef{{Name: "ann", SHA256: "s1"}, {Name: "bob", SHA256: "s2"}}, Adjudication: adjudication.RecordRef{Name: "cho", SHA256: "a"}}
+	for _, c := range []struct {
+		s1, s2, adj string
+		want        bool
+	}{{"s1", "s2", "a", true}, {"s2", "s1", "a", true}, {"s1", "s3", "a", false}, {"s1", "s1", "a", false}, {"s1", "s2", "b", false}} {
+		if got := r.Names(c.s1, c.s2, c.adj); got != c.want {
+			t.Errorf("Names(%s, %s, %s) = %v, want %v", c.s1, c.s2, c.adj, got, c.want)
+		}
+	}
+}

@@ -331,11 +331,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
 	}
 	// The reveal must name exactly the sheets and adjudication used.
-	used := []string{sheets[0].SHA256, sheets[1].SHA256}
-	named := []string{rev.Sheets[0].SHA256, rev.Sheets[1].SHA256}
-	slices.Sort(used)
-	slices.Sort(named)
-	if !slices.Equal(used, named) || rev.Adjudication.SHA256 != adjSHA {
+	if !rev.Names(sheets[0].SHA256, sheets[1].SHA256, adjSHA) {
 		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(ratings, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
 			Detail: "the reveal does not name the exact sheets and adjudication used"}
 	}
