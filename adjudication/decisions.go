@@ -109,7 +109,7 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 	for _, o := range opts {
 		o(l)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openLog(path)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleDecisions, Detail: "another writer holds this decision log", Err: err}
 	}
 	l.f = f
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileJournal)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -123,7 +123,7 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	for _, o := range opts {
 		o(j)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openLog(path)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleJournal, Detail: "another writer holds this journal", Err: err}
 	}
 	j.f = f
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileJournal)
 	if err != nil {
 		f.Close()
 		return nil, err

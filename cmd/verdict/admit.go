@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -57,7 +56,7 @@ gate failed.`,
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		var plan *scorer.Plan
 		if planPath != "" {
-			data, err := os.ReadFile(planPath)
+			data, err := campaign.ReadRegular(planPath, campaign.FileOther)
 			if err != nil {
 				return usagef("--plan: %v", err)
 			}
@@ -118,7 +117,7 @@ func loadAdmissionCampaign(dir string) (*campaign.Campaign, error) {
 // read leniently, for a manifest the strict loader refused (nil when the
 // manifest cannot be read as a JSON object).
 func missingIdentitiesOfDir(dir string) []string {
-	b, err := fs.ReadFile(campaignFS(dir), campaign.ManifestFile)
+	b, err := campaign.ReadRegularFS(campaignFS(dir), campaign.ManifestFile, campaign.FileManifest)
 	if err != nil {
 		return nil
 	}

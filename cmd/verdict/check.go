@@ -167,7 +167,7 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 		if ids := scorer.MissingIdentities(m); ids != nil {
 			rep.MissingIdentities = ids
 		}
-	} else if raw, readErr := fs.ReadFile(fsys, campaign.ManifestFile); readErr == nil {
+	} else if raw, readErr := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest); readErr == nil {
 		if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
 			rep.MissingIdentities = ids
 		}

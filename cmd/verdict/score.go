@@ -253,7 +253,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 		}
 	}
 	prep, findings := scorer.PrepareScoreInput(c)
-	allowedBytes, err := os.ReadFile(allowedPath)
+	allowedBytes, err := campaign.ReadRegular(allowedPath, campaign.FileAllowedSigners)
 	if err != nil {
 		return nil, err
 	}
@@ -287,12 +287,18 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 	paths := append(slices.Clone(sheetPaths), filepath.Join(ratings, "adjudication.json"), filepath.Join(ratings, "reveal.json"))
 	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := campaign.OpenRegular(p, campaign.FileRecord)
+		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
 		}
 		f.Close()
-		sig, err := os.ReadFile(p + ".sig")
+		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
+		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+			return nil, err
+		}
 		if err != nil {
 			sig = nil
 		}
@@ -335,7 +341,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(ratings, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
 			Detail: "the reveal does not name the exact sheets and adjudication used"}
 	}
-	mapBytes, err := os.ReadFile(mapPath)
+	mapBytes, err := campaign.ReadRegular(mapPath, campaign.FileSealedMap)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +398,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 // (bundle_digest, checked by adjudication.Verify), and freeze verified
 // those bytes (blinding.ParseBundle) before signing.
 func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, string, []blinding.Finding, error) {
-	f, err := os.Open(path)
+	f, err := campaign.OpenRegular(path, campaign.FileBundle)
 	if err != nil {
 		return nil, "", nil, err
 	}
