@@ -17,6 +17,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/fixtures"
 	"verdict/pipeline"
 	"verdict/scorer"
