@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
+	"verdict/internal/fsutil"
 
 	"verdict/blinding"
 	"verdict/campaign"
@@ -151,12 +151,12 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		if rep.Findings == nil {
 			rep.Findings = []blinding.Finding{}
 		}
-		if err := renameio.WriteFile(filepath.Join(out, "sealed-map.json"), res.MapBytes, 0o600); err != nil {
+		if err := fsutil.WriteFile(filepath.Join(out, "sealed-map.json"), res.MapBytes, 0o600); err != nil {
 			return err
 		}
 		for i, b := range res.Bundles {
 			name := "bundle-" + b.Rater + ".json"
-			if err := renameio.WriteFile(filepath.Join(out, name), res.BundleBytes[i], 0o644); err != nil {
+			if err := fsutil.WriteFile(filepath.Join(out, name), res.BundleBytes[i], 0o644); err != nil {
 				return err
 			}
 			rep.Bundles = append(rep.Bundles, blindBundleReport{Rater: b.Rater, File: name, SHA256: blinding.Digest(res.BundleBytes[i])})
@@ -165,7 +165,7 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		if err != nil {
 			return err
 		}
-		if err := renameio.WriteFile(filepath.Join(out, "leak-findings.json"), fb, 0o644); err != nil {
+		if err := fsutil.WriteFile(filepath.Join(out, "leak-findings.json"), fb, 0o644); err != nil {
 			return err
 		}
 		if *format == "json" {

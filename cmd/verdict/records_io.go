@@ -9,8 +9,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
+	"verdict/internal/fsutil"
 
 	"verdict/adjudication"
 	"verdict/campaign"
@@ -40,10 +40,10 @@ func writeSignedRecord(path string, data, sig []byte) error {
 			return fmt.Errorf("%s exists; a signed record is never overwritten", p)
 		}
 	}
-	if err := renameio.WriteFile(path+".sig", sig, 0o644); err != nil {
+	if err := fsutil.WriteFile(path+".sig", sig, 0o644); err != nil {
 		return err
 	}
-	return renameio.WriteFile(path, data, 0o644)
+	return fsutil.WriteFile(path, data, 0o644)
 }
 
 // addAllowedSignersFlag adds --allowed-signers to c, stored in *p; its help
