@@ -27,6 +27,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/buildinfo"
 	"verdict/scorer"
 )
 
@@ -238,6 +239,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 		}
 	}
 	prep, findings := scorer.PrepareScoreInput(c)
+	prov := scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests()}
 	allowedBytes, err := os.ReadFile(allowedPath)
 	if err != nil {
 		return nil, err
@@ -362,7 +364,7 @@ func scoreCampaign(fsys fs.FS, ratings, allowedPath, mapPath string, afterLoad .
 	}
 	rep := scorer.BuildReport(sc, scorer.ReportContext{
 		Responses: responses, Findings: findings, LeakFindings: leaks, Consensus: settled,
-		Agreement: agreement, Records: refs,
+		Agreement: agreement, Records: refs, Provenance: prov,
 	})
 	return &scoreRun{report: rep}, nil
 }
