@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,6 +19,7 @@ import (
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/fixtures"
+	"verdict/pipeline"
 	"verdict/scorer"
 )
 
@@ -92,6 +94,8 @@ ran, whatever the decision; 2 on a usage error.`,
 				return err
 			}
 			out = d
+		} else if err := emptyOutputDir(out); err != nil {
+			return refusal(a, err)
 		}
 		fsys := fixtures.Campaign()
 		key, err := fixtures.CampaignAnswerKey()
@@ -168,6 +172,36 @@ func copyFS(fsys fs.FS, dir string) error {
 	})
 }
 
+// ReasonOutputNotEmpty: demo --out names a directory that holds files (or
+// a path that is not a directory); demo writes only into a new or empty
+// directory, so nothing the user owns is replaced.
+const ReasonOutputNotEmpty campaign.Reason = "output-not-empty"
+
+// emptyOutputDir returns nil when dir does not exist or is an empty
+// directory, and a ReasonOutputNotEmpty refusal otherwise.
+func emptyOutputDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
+			Detail: "--out names an existing file, not a directory; give a new or empty directory"}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(ents) > 0 {
+		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
+			Detail: fmt.Sprintf("--out holds %d entries (first %q); demo writes only into a new or empty directory", len(ents), ents[0].Name())}
+	}
+	return nil
+}
+
 // runChain runs check, blinding, grading by two fixture raters, freezing,
 // adjudication, reveal and score for the campaign fsys with answer key key,
 // writing everything under out. It returns the score report.
@@ -187,18 +221,14 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	if err := copyFS(fixtures.TestOnlyKeys(), keys); err != nil {
 		return nil, err
 	}
-	c, err := campaign.Load(campaignFS(campDir))
-	if err != nil {
-		return nil, fmt.Errorf("check: %w", err)
-	}
-	res, err := blinding.Build(c, blinding.Options{Key: demoItemKey, Raters: []string{"ann", "bob"}})
+	res, err := pipeline.Blind(pipeline.DirFS(campDir), blinding.Options{Key: demoItemKey, Raters: []string{"ann", "bob"}}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("blind: %w", err)
 	}
-	p := func(n string) string { return filepath.Join(ratings, n) }
-	if err := os.WriteFile(p("sealed-map.json"), res.MapBytes, 0o600); err != nil {
+	if err := pipeline.WriteBlinding(ratings, res); err != nil {
 		return nil, err
 	}
+	p := func(n string) string { return filepath.Join(ratings, n) }
 	lookup := key.Lookup()
 	sessionOf := map[string]string{}
 	for _, it := range res.Map.Items {
@@ -215,9 +245,6 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	}
 	for i, rater := range []string{"ann", "bob"} {
 		bundle := p("bundle-" + rater + ".json")
-		if err := os.WriteFile(bundle, res.BundleBytes[i], 0o600); err != nil {
-			return nil, err
-		}
 		grades, err := raterGrades(res.Bundles[i], sessionOf, lookup, rater == "bob")
 		if err != nil {
 			return nil, err
@@ -268,14 +295,14 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 		"--out", p("reveal.json"), "--time", demoRevealTime); err != nil {
 		return nil, err
 	}
-	run, err := scoreCampaign(campaignFS(campDir), ratings, allowed, p("sealed-map.json"))
+	rep, err := pipeline.Score(pipeline.DirFS(campDir), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("score: %w", err)
 	}
-	if err := writeReport(run.report, reportDir); err != nil {
+	if err := writeReport(rep, reportDir); err != nil {
 		return nil, err
 	}
-	return run.report, nil
+	return rep, nil
 }
 
 func readSheet(path string) (*adjudication.Sheet, error) {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"verdict/internal/fsutil"
 
 	"verdict/adjudication"
 	"verdict/campaign"
@@ -30,20 +29,6 @@ func readRecordFile(path string) (adjudication.RecordFile, error) {
 		return adjudication.RecordFile{}, err
 	}
 	return adjudication.RecordFile{Name: path, Data: data, Sig: sig}, nil
-}
-
-// writeSignedRecord writes a record and its .sig atomically; it refuses to
-// replace an existing record (a signed record is never rewritten).
-func writeSignedRecord(path string, data, sig []byte) error {
-	for _, p := range []string{path, path + ".sig"} {
-		if _, err := os.Stat(p); err == nil {
-			return fmt.Errorf("%s exists; a signed record is never overwritten", p)
-		}
-	}
-	if err := fsutil.WriteFile(path+".sig", sig, 0o644); err != nil {
-		return err
-	}
-	return fsutil.WriteFile(path, data, 0o644)
 }
 
 // addAllowedSignersFlag adds --allowed-signers to c, stored in *p; its help
