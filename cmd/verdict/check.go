@@ -135,6 +135,10 @@ type checkReport struct {
 	// ScoredFailures are model answers refused by the strict loader: valid
 	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
 	ScoredFailures []checkProblem `json:"scored_failures"`
+	// LedgerRefusals are B reconciliation records refused by the strict
+	// loader while their final answers are valid: the answers are graded
+	// and only those reviews' protocol gates fail (CONTRACT §4).
+	LedgerRefusals []checkProblem `json:"ledger_refusals"`
 	// Findings are the automatic structural findings of decoded answers.
 	Findings []scorer.Finding `json:"structural_findings"`
 	// Admission holds manifest admission, campaign ceilings and execution
@@ -153,7 +157,7 @@ type checkReport struct {
 
 func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
-		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
+		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, LedgerRefusals: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
 	// The report's manifest fields and missing identities come from the
 	// loaded campaign, or, when the campaign is refused, from the manifest
@@ -194,6 +198,9 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 		switch {
 		case s.Response != nil:
 			valid++
+			if s.LedgerFailure != nil {
+				rep.LedgerRefusals = append(rep.LedgerRefusals, problemOf(s.LedgerFailure))
+			}
 		case s.Failure != nil:
 			failedN++
 			rep.ScoredFailures = append(rep.ScoredFailures, problemOf(s.Failure))
@@ -329,6 +336,7 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("refusals", strs(r.Refusals))
 	section("scored failures (model answers refused by the strict loader, EVALUATOR-CONTROLS C16)", strs(r.ScoredFailures))
+	section("ledger refusals (valid final answers whose B reconciliation record was refused; protocol gate fails, CONTRACT §4)", strs(r.LedgerRefusals))
 	fl := make([]string, len(r.Findings))
 	for i, f := range r.Findings {
 		fl[i] = f.String()

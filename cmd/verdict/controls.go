@@ -60,6 +60,9 @@ func (commandEvaluator) Check(fsys fs.FS) fixtures.CheckResult {
 	for _, p := range rep.ScoredFailures {
 		r.ScoredFailures = append(r.ScoredFailures, p.Reason)
 	}
+	for _, p := range rep.LedgerRefusals {
+		r.LedgerRefusals = append(r.LedgerRefusals, p.Reason)
+	}
 	for _, f := range rep.Findings {
 		r.Findings = append(r.Findings, f.Code)
 	}
