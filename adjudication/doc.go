@@ -9,7 +9,8 @@
 // decision log that resumes an unfinished adjudication (DecisionLog,
 // decisions.go), the coordinator's signed reveal record
 // (Reveal), SSH signing and verification of every record against an
-// allowed_signers file (Sign, Verify; or one record at a time with
+// allowed_signers file (Sign, Verify, with the armour read as ssh-keygen
+// reads it: Unarmor; or one record at a time with
 // VerifyRecord, or VerifyRecordFile streaming a large record from its file
 // without holding its bytes, then CrossCheck), and the agreement statistics
 // between raters (percent agreement, Cohen's kappa, Krippendorff's alpha;

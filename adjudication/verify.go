@@ -298,7 +298,7 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		c.fail(ReasonSignatureMissing, "no detached signature %s.sig", name)
 		return c
 	}
-	sig, err := sshsig.Unarmor(sigBytes)
+	sig, err := Unarmor(sigBytes)
 	if err != nil {
 		c.fail(ReasonSignatureMalformed, "%v", err)
 		return c

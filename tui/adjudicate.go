@@ -106,13 +106,6 @@ type signedMsg struct {
 	err  error
 }
 
-// decidedMsg reports the end of one AdjudicateInput.Record.
-type decidedMsg struct {
-	idx int
-	d   Decision
-	err error
-}
-
 // pendingDecision is a decision made on screen whose Record has not yet
 // returned.
 type pendingDecision struct {
@@ -125,10 +118,8 @@ type adjudicator struct {
 	keys      AdjudicateKeyMap
 	in        AdjudicateInput
 	decisions []*Decision // saved decisions (or, without Record, kept ones)
-	// pending holds decisions made but not yet returned by Record, in
-	// order; Records run one at a time.
-	pending  []pendingDecision
-	inFlight bool
+	// queue holds decisions made but not yet returned by Record, in order.
+	queue *saveQueue[pendingDecision]
 	// signAfterSave is set when y was pressed while decisions were still
 	// being saved: signing starts once every one of them is on disk.
 	signAfterSave bool
@@ -147,6 +138,8 @@ type adjudicator struct {
 
 func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
 	a := &adjudicator{c: c, keys: DefaultAdjudicateKeyMap(), in: in, decisions: make([]*Decision, len(in.Disputes))}
+	rec := in.Record
+	a.queue = newSaveQueue(func(p pendingDecision) error { return rec(p.d) })
 	a.note = textinput.New()
 	a.note.SetStyles(c.Styles.Input)
 	a.note.CharLimit = adjudication.MaxNote
@@ -172,17 +165,15 @@ func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
 // decision returns the decision the screen shows for dispute i: the last
 // pending one if any (not yet saved), else the saved one.
 func (a *adjudicator) decision(i int) (d *Decision, saved bool) {
-	for k := len(a.pending) - 1; k >= 0; k-- {
-		if a.pending[k].idx == i {
-			return &a.pending[k].d, false
-		}
+	if p, ok := a.queue.latest(func(p pendingDecision) bool { return p.idx == i }); ok {
+		return &p.d, false
 	}
 	return a.decisions[i], a.decisions[i] != nil
 }
 
 func (a *adjudicator) result() AdjudicateResult {
 	res := AdjudicateResult{Total: len(a.decisions), Signed: a.signed, Record: a.record}
-	for _, p := range a.pending {
+	for _, p := range a.queue.pending {
 		res.Pending = append(res.Pending, p.d)
 	}
 	for _, d := range a.decisions {
@@ -263,13 +254,13 @@ func (a *adjudicator) setEnabled() {
 }
 
 func (a *adjudicator) canSign() bool {
-	return !a.signed && !a.signing && a.resolved() == len(a.decisions) && len(a.pending) == 0 && a.in.Sign != nil
+	return !a.signed && !a.signing && a.resolved() == len(a.decisions) && a.queue.len() == 0 && a.in.Sign != nil
 }
 
 // canSignAfterSave reports whether every dispute has a decision and only
 // their saving is outstanding.
 func (a *adjudicator) canSignAfterSave() bool {
-	return len(a.pending) > 0 && a.open() == 0 && !a.signed && !a.signing && a.in.Sign != nil
+	return a.queue.len() > 0 && a.open() == 0 && !a.signed && !a.signing && a.in.Sign != nil
 }
 
 // decided reports whether dispute i has a decision, saved or pending.
@@ -313,7 +304,7 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.signed, a.record = true, m.desc
 			a.setStatus("adjudication signed: "+m.desc, false)
 		}
-	case decidedMsg:
+	case savedMsg[pendingDecision]:
 		cmd = a.onDecided(m)
 	case closeEvidenceMsg:
 		a.viewer = nil
@@ -353,45 +344,28 @@ func (a *adjudicator) decide(final, note string) tea.Cmd {
 		a.nextOpen()
 		return nil
 	}
-	a.pending = append(a.pending, pendingDecision{a.cur, dec})
+	cmd := a.queue.push(pendingDecision{a.cur, dec})
 	a.setStatus("saving "+what+" …", false)
 	a.nextOpen()
-	return a.flush()
+	return cmd
 }
 
-// flush starts the next Record if none is running.
-func (a *adjudicator) flush() tea.Cmd {
-	if a.inFlight || len(a.pending) == 0 {
-		return nil
-	}
-	a.inFlight = true
-	p := a.pending[0]
-	rec := a.in.Record
-	return func() tea.Msg { return decidedMsg{idx: p.idx, d: p.d, err: rec(p.d)} }
-}
-
-func (a *adjudicator) onDecided(m decidedMsg) tea.Cmd {
-	a.inFlight = false
-	if len(a.pending) > 0 {
-		a.pending = a.pending[1:]
-	}
+func (a *adjudicator) onDecided(m savedMsg[pendingDecision]) tea.Cmd {
+	next := a.queue.done(m)
 	if m.err != nil {
-		// Nothing after a failed Record is saved: drop the queue so that
-		// the screen shows only what is on disk.
-		a.pending = nil
 		a.setStatus("NOT saved: "+m.err.Error(), true)
 		return nil
 	}
-	d := m.d
-	a.decisions[m.idx] = &d
+	d := m.v.d
+	a.decisions[m.v.idx] = &d
 	a.setStatus("saved ✓ "+fieldLabel(d.Field)+" = "+showValue(d.Final, d.Field.Kind), false)
-	if len(a.pending) == 0 && a.signAfterSave {
+	if a.queue.len() == 0 && a.signAfterSave {
 		a.signAfterSave = false
 		if a.screen == adjSign && a.canSign() {
 			return a.sign()
 		}
 	}
-	return a.flush()
+	return next
 }
 
 // sign starts AdjudicateInput.Sign with every saved decision.
@@ -533,8 +507,7 @@ func (a *adjudicator) openEvidence() {
 	if f.Kind == adjudication.KindOracleDefect {
 		f.Kind = adjudication.KindObligation
 	}
-	tmp := &rater{c: a.c, in: RateInput{Bundle: &blinding.Bundle{Items: []blinding.Item{*it}}}}
-	refs := tmp.fieldEvidence(f)
+	refs := fieldEvidence(it, f)
 	if len(refs) == 0 {
 		for _, e := range it.Evidence {
 			refs = append(refs, evidenceRef{item: &evidenceSource{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt}})
@@ -669,10 +642,10 @@ func (a *adjudicator) signView() string {
 	switch {
 	case a.signed:
 		add(st.OK.Render("Signed: " + a.record))
-	case len(a.pending) > 0 && a.signAfterSave:
-		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; signing follows.", len(a.pending))))
-	case len(a.pending) > 0:
-		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; y signs once they are on disk.", len(a.pending))))
+	case a.queue.len() > 0 && a.signAfterSave:
+		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; signing follows.", a.queue.len())))
+	case a.queue.len() > 0:
+		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; y signs once they are on disk.", a.queue.len())))
 	case a.resolved() < len(a.decisions):
 		add(st.Finding.Render(fmt.Sprintf("Refused: %d disputes are open.", len(a.decisions)-a.resolved())))
 	case a.in.Sign == nil:

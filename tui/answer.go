@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
 
@@ -135,3 +137,70 @@ func (a *answerCache) lines(it *blinding.Item, width int) []string {
 	a.rendered[k] = l
 	return l
 }
+
+// answerPane shows the current item's final answer: beside the grading
+// pane on wide terminals, full screen on narrow ones. It keeps its scroll
+// offset per item and starts each item at the top.
+type answerPane struct {
+	c     *Common
+	s     *rateState
+	keys  AnswerKeyMap
+	cache *answerCache
+	item  string // the item y belongs to
+	y     int
+	w, h  int
+}
+
+func newAnswerPane(c *Common, s *rateState) *answerPane {
+	return &answerPane{c: c, s: s, keys: DefaultAnswerKeyMap(), cache: newAnswerCache(c.Styles.Markdown())}
+}
+
+func (p *answerPane) setEnabled() {}
+
+// scroll moves the answer by n lines (negative: up); lines clamps it.
+func (p *answerPane) scroll(n int) { p.y = max(p.y+n, 0) }
+
+// lines returns the w×h window of the current item's rendered answer.
+func (p *answerPane) lines(w, h int) []string {
+	it := p.s.curItem()
+	if it.ID != p.item {
+		p.item, p.y = it.ID, 0
+	}
+	lines := p.cache.lines(it, w)
+	p.y = min(p.y, max(len(lines)-h, 0))
+	return lines[p.y:min(p.y+h, len(lines))]
+}
+
+// Init implements tea.Model.
+func (p *answerPane) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (p *answerPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Update implements tea.Model.
+func (p *answerPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
+	switch {
+	case key.Matches(k, p.keys.Close):
+		return p, p.s.send(showMsg{screenGrade})
+	case key.Matches(k, p.keys.Down):
+		p.scroll(max(p.h-2, 1))
+	case key.Matches(k, p.keys.Up):
+		p.scroll(-max(p.h-2, 1))
+	}
+	return p, nil
+}
+
+// View implements tea.Model.
+func (p *answerPane) View() tea.View { return tea.NewView(strings.Join(p.lines(p.w, p.h), "\n")) }
+
+// ShortHelp implements help.KeyMap.
+func (p *answerPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Down, p.keys.Up, p.keys.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *answerPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

@@ -18,6 +18,13 @@
 // The package never grades or scores by itself: grades are recorded by the
 // adjudication package and findings come from the scorer.
 //
+// The rater's program is a container (rate.go) over one shared state and
+// one component per screen: the grading pane (grade.go), the item list
+// (list.go), the final answer (answer.go), the note editor (note.go), the
+// freeze confirmation (freeze.go) and the evidence viewer; each has its
+// key map in its own *_keys.go. Grades and decisions wait in the one save
+// queue (savequeue.go) until their durable save returned.
+//
 // Structure: every screen is a Component (tea.Model + help.KeyMap +
 // SetSize). A Common value carries the terminal size and the styles (the
 // only place colours come from is the styles sub-package; NO_COLOR is

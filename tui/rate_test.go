@@ -180,8 +180,8 @@ func TestRateBindings(t *testing.T) {
 		t.Fatalf("2: %v", g)
 	}
 	// 3 is enabled on an uncertainty field (O3) and records falsely_resolved.
-	if r.cur().Kind != adjudication.KindUncertainty || !r.keys.Values[2].Enabled() {
-		t.Fatalf("at %v value 3 enabled=%v", r.cur(), r.keys.Values[2].Enabled())
+	if r.cur().Kind != adjudication.KindUncertainty || !r.grade.keys.Values[2].Enabled() {
+		t.Fatalf("at %v value 3 enabled=%v", r.cur(), r.grade.keys.Values[2].Enabled())
 	}
 	m = press(m, "3")
 	if g, _ := e.j.Value(r.fields[0][2]); g.Value != adjudication.ValueFalselyResolved {
@@ -189,7 +189,7 @@ func TestRateBindings(t *testing.T) {
 	}
 	// On a claim_critical field 3 is disabled and does nothing.
 	m = press(m, "1") // C1 claim
-	if r.cur().Kind != adjudication.KindClaimCritical || r.keys.Values[2].Enabled() {
+	if r.cur().Kind != adjudication.KindClaimCritical || r.grade.keys.Values[2].Enabled() {
 		t.Fatalf("claim_critical: %v", r.cur())
 	}
 	before := r.nGraded
@@ -274,12 +274,12 @@ func TestRateBindings(t *testing.T) {
 		t.Fatalf("a:\n%s", screen(m))
 	}
 	m = press(m, "J")
-	if r.answerY == 0 {
+	if r.answer.y == 0 {
 		t.Fatal("J did not scroll")
 	}
 	m = press(m, "K", "pgdown", "pgup", "esc")
-	if r.screen != screenGrade || r.answerY != 0 {
-		t.Fatalf("answer esc: %d %d", r.screen, r.answerY)
+	if r.screen != screenGrade || r.answer.y != 0 {
+		t.Fatalf("answer esc: %d %d", r.screen, r.answer.y)
 	}
 	// l opens the item list; j/k move; enter opens; esc closes.
 	m = press(m, "l")
@@ -296,7 +296,7 @@ func TestRateBindings(t *testing.T) {
 	}
 	// F opens the freeze screen; y is disabled while fields are ungraded.
 	m = press(m, "F")
-	if r.screen != screenFreeze || r.keys.Confirm.Enabled() {
+	if r.screen != screenFreeze || r.freeze.keys.Confirm.Enabled() {
 		t.Fatal("freeze allowed while ungraded")
 	}
 	m = press(m, "y")
@@ -319,7 +319,7 @@ func TestRateFreezeAndSign(t *testing.T) {
 	m, r := newTestRater(t, e, 80, 24)
 	gradeAll(t, m, r)
 	m = press(m, "F")
-	if !r.keys.Confirm.Enabled() {
+	if !r.freeze.keys.Confirm.Enabled() {
 		t.Fatal("confirm disabled when complete")
 	}
 	m = press(m, "y")
@@ -327,7 +327,7 @@ func TestRateFreezeAndSign(t *testing.T) {
 		t.Fatalf("freeze: %d %v\n%s", e.frozen, r.frozen, screen(m))
 	}
 	m = press(m, "esc", "1")
-	if r.keys.Values[0].Enabled() {
+	if r.grade.keys.Values[0].Enabled() {
 		t.Fatal("grading enabled after freezing")
 	}
 	res := r.result()
@@ -408,15 +408,15 @@ func TestRateAnswerRenderedOnce(t *testing.T) {
 		m = press(m, "j")
 		_ = screen(m)
 	}
-	if r.answers.Renders != 1 {
-		t.Fatalf("%d renders for one item", r.answers.Renders)
+	if r.answer.cache.Renders != 1 {
+		t.Fatalf("%d renders for one item", r.answer.cache.Renders)
 	}
 	m = press(m, "n")
 	_ = screen(m)
 	m = press(m, "p")
 	_ = screen(m)
-	if r.answers.Renders != 2 {
-		t.Fatalf("%d renders for two items", r.answers.Renders)
+	if r.answer.cache.Renders != 2 {
+		t.Fatalf("%d renders for two items", r.answer.cache.Renders)
 	}
 }
 

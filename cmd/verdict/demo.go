@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -92,6 +93,8 @@ ran, whatever the decision; 2 on a usage error.`,
 				return err
 			}
 			out = d
+		} else if err := emptyOutputDir(out); err != nil {
+			return refusal(a, err)
 		}
 		fsys := fixtures.Campaign()
 		key, err := fixtures.CampaignAnswerKey()
@@ -166,6 +169,36 @@ func copyFS(fsys fs.FS, dir string) error {
 		}
 		return os.WriteFile(full, b, 0o600)
 	})
+}
+
+// ReasonOutputNotEmpty: demo --out names a directory that holds files (or
+// a path that is not a directory); demo writes only into a new or empty
+// directory, so nothing the user owns is replaced.
+const ReasonOutputNotEmpty campaign.Reason = "output-not-empty"
+
+// emptyOutputDir returns nil when dir does not exist or is an empty
+// directory, and a ReasonOutputNotEmpty refusal otherwise.
+func emptyOutputDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
+			Detail: "--out names an existing file, not a directory; give a new or empty directory"}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(ents) > 0 {
+		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
+			Detail: fmt.Sprintf("--out holds %d entries (first %q); demo writes only into a new or empty directory", len(ents), ents[0].Name())}
+	}
+	return nil
 }
 
 // runChain runs check, blinding, grading by two fixture raters, freezing,

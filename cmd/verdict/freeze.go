@@ -65,8 +65,8 @@ ungraded and never overwrites an existing sheet.`,
 		if err != nil {
 			return err
 		}
-		if err := writeSignedRecord(out, data, sig); err != nil {
-			return err
+		if err := adjudication.WriteSigned(out, data, sig); err != nil {
+			return refusal(a, err)
 		}
 		if sheet.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)

@@ -109,7 +109,7 @@ freeze do the same without a terminal.`,
 				if err != nil {
 					return "", err
 				}
-				if err := writeSignedRecord(out, data, sig); err != nil {
+				if err := adjudication.WriteSigned(out, data, sig); err != nil {
 					return "", err
 				}
 				return out + " (sha256 " + blinding.Digest(data)[:16] + "…, signature " + filepath.Base(out) + ".sig)", nil

@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
 	"verdict/adjudication"
@@ -30,20 +29,6 @@ func readRecordFile(path string) (adjudication.RecordFile, error) {
 		return adjudication.RecordFile{}, err
 	}
 	return adjudication.RecordFile{Name: path, Data: data, Sig: sig}, nil
-}
-
-// writeSignedRecord writes a record and its .sig atomically; it refuses to
-// replace an existing record (a signed record is never rewritten).
-func writeSignedRecord(path string, data, sig []byte) error {
-	for _, p := range []string{path, path + ".sig"} {
-		if _, err := os.Stat(p); err == nil {
-			return fmt.Errorf("%s exists; a signed record is never overwritten", p)
-		}
-	}
-	if err := renameio.WriteFile(path+".sig", sig, 0o644); err != nil {
-		return err
-	}
-	return renameio.WriteFile(path, data, 0o644)
 }
 
 // addAllowedSignersFlag adds --allowed-signers to c, stored in *p; its help

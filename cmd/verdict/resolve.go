@@ -97,7 +97,7 @@ func signCheckWrite(v any, key ssh.Signer, ns string, allowed []adjudication.All
 	if r := newRecordRefusal(allowed, inputs, out, data, sig); r != nil {
 		return nil, r
 	}
-	if err := writeSignedRecord(out, data, sig); err != nil {
+	if err := adjudication.WriteSigned(out, data, sig); err != nil {
 		return nil, err
 	}
 	return data, nil

@@ -2,9 +2,8 @@ package tui
 
 import "charm.land/bubbles/v2/key"
 
-// RateKeyMap is the key map of the rater's grading screen and its item
-// list, note editor and freeze confirmation.
-type RateKeyMap struct {
+// GradeKeyMap is the key map of the rater's grading pane.
+type GradeKeyMap struct {
 	// Values are the single keys 1, 2 and 3 that record the current field's
 	// first, second and third allowed value (GRADES vocabulary order). Their
 	// help names the value; a key is enabled only when the kind has it.
@@ -22,25 +21,19 @@ type RateKeyMap struct {
 	// Oracle flags the current truth obligation as an oracle defect (C22)
 	// with a required reason (enabled on obligation and uncertainty fields).
 	Oracle key.Binding
-	// Answer toggles the full-screen final answer (narrow terminals).
+	// Answer shows the full-screen final answer (narrow terminals).
 	Answer key.Binding
-	// AnswerUp and AnswerDown scroll the final answer.
+	// AnswerUp and AnswerDown scroll the final answer beside the pane.
 	AnswerUp, AnswerDown key.Binding
 	// Items opens the item list.
 	Items key.Binding
 	// Freeze opens the freeze confirmation screen.
 	Freeze key.Binding
-	// Open opens the selected item (item list).
-	Open key.Binding
-	// Confirm confirms freezing and signing (enabled only when complete).
-	Confirm key.Binding
-	// Save saves the note being edited; Cancel leaves a dialog unchanged.
-	Save, Cancel key.Binding
 }
 
-// DefaultRateKeyMap returns the rater's bindings.
-func DefaultRateKeyMap() RateKeyMap {
-	return RateKeyMap{
+// DefaultGradeKeyMap returns the grading pane's bindings.
+func DefaultGradeKeyMap() GradeKeyMap {
+	return GradeKeyMap{
 		Values: [3]key.Binding{
 			key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "value 1")),
 			key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "value 2")),
@@ -59,9 +52,5 @@ func DefaultRateKeyMap() RateKeyMap {
 		AnswerDown:   key.NewBinding(key.WithKeys("pgdown", "J"), key.WithHelp("J/pgdn", "answer down")),
 		Items:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "item list")),
 		Freeze:       key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "freeze & sign")),
-		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open item")),
-		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "sign")),
-		Save:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
-		Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }

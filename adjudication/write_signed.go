@@ -1,0 +1,86 @@
+package adjudication
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2"
+
+	"verdict/campaign"
+)
+
+// Refusals of WriteSigned.
+const (
+	// ReasonRecordExists: the output record already exists; a signed
+	// record is never overwritten.
+	ReasonRecordExists campaign.Reason = "record-exists"
+	// ReasonOutputLocked: another process is writing the same output
+	// record (it holds the lock FILE.lock).
+	ReasonOutputLocked campaign.Reason = "output-locked"
+)
+
+const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are written so that a crash leaves both or neither"
+
+// WriteSigned writes the record data to path and its detached signature
+// sig to path+".sig" so that a crash at any instant leaves either no
+// record (a retry then succeeds) or the complete verifying pair:
+//
+//  1. It takes an exclusive, non-blocking lock on path+".lock"
+//     (gofrs/flock); a second writer of the same output is refused with
+//     ReasonOutputLocked while the first holds it. The lock file stays
+//     (empty) after the write; it is never a record.
+//  2. Under the lock, an existing path is refused (ReasonRecordExists).
+//     A path+".sig" without path is what a crash between the two renames
+//     below leaves: a signature over a record that was never written. It
+//     is replaced.
+//  3. The signature, then the record, are each written to a temporary
+//     file, fsynced and renamed into place (renameio), and the directory
+//     fsynced after each rename. The record appears last, so whenever
+//     path exists its signature is already beside it.
+func WriteSigned(path string, data, sig []byte) error {
+	lock := flock.New(path + ".lock")
+	ok, err := lock.TryLock()
+	if err != nil {
+		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "cannot lock " + path + ".lock: " + err.Error(), Err: err}
+	}
+	if !ok {
+		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "another process is writing this record (it holds " + path + ".lock)"}
+	}
+	defer lock.Unlock()
+	if _, err := os.Lstat(path); err == nil {
+		return &campaign.Error{Reason: ReasonRecordExists, File: path, Rule: ruleWriteSigned, Detail: fmt.Sprintf("%s exists; a signed record is never overwritten", path)}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if fi, err := os.Lstat(path + ".sig"); err == nil && !fi.Mode().IsRegular() {
+		return &campaign.Error{Reason: ReasonRecordExists, File: path + ".sig", Rule: ruleWriteSigned, Detail: "exists and is not a regular file"}
+	}
+	dir := filepath.Dir(path)
+	if err := renameio.WriteFile(path+".sig", sig, 0o644); err != nil {
+		return err
+	}
+	if err := syncDirErr(dir); err != nil {
+		return err
+	}
+	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	return syncDirErr(dir)
+}
+
+// syncDirErr fsyncs a directory so that a rename inside it is durable.
+func syncDirErr(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	serr := d.Sync()
+	if cerr := d.Close(); serr == nil {
+		serr = cerr
+	}
+	return serr
+}

@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/tui/styles"
+)
+
+// This file holds what the rater's and the adjudicator's screens show of
+// one field: its context (obligation, claim, citation, exclusion or the
+// completeness question), its evidence, and the wrapping of both.
+
+// fieldContext renders what a grader must judge for field f of item it:
+// the obligation (text, criticality, accepted alternatives, required
+// verification), claim, citation, exclusion or completeness question.
+func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []string {
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	switch f.Kind {
+	case adjudication.KindOracleDefect:
+		for _, o := range it.Obligations {
+			if o.ID == f.Target {
+				add(st.Header.Render("Oracle defect on truth obligation "+o.ID) + " (EVALUATOR-CONTROLS C22) · is the obligation itself defective?")
+				add(o.Text)
+				if o.SourceJustification != "" {
+					add("source justification: " + o.SourceJustification)
+				}
+			}
+		}
+	case adjudication.KindObligation, adjudication.KindUncertainty:
+		for _, o := range it.Obligations {
+			if o.ID != f.Target {
+				continue
+			}
+			crit := "not critical"
+			if o.Critical {
+				crit = st.Finding.Render("CRITICAL")
+			}
+			ans := "answerable from the packet: is it addressed?"
+			if !o.Answerable {
+				ans = "NOT answerable from the packet: is the uncertainty handled?"
+			}
+			add(st.Header.Render("Obligation "+o.ID) + " · " + crit + " · " + ans)
+			add(o.Text)
+			if len(o.AcceptedAlternatives) > 0 {
+				add("accepted alternatives: " + strings.Join(o.AcceptedAlternatives, " · "))
+			}
+			if o.RequiredVerification != "" {
+				add("required verification: " + o.RequiredVerification)
+			}
+			if len(o.JustifiedExclusions) > 0 {
+				add("justified exclusions: " + strings.Join(o.JustifiedExclusions, " · "))
+			}
+			add(st.Muted.Render("evidence " + idList(o.EvidenceIDs)))
+		}
+	case adjudication.KindClaim, adjudication.KindClaimCritical:
+		for _, c := range it.Final.Claims {
+			if c.ID != f.Target {
+				continue
+			}
+			q := "is the claim supported?"
+			if f.Kind == adjudication.KindClaimCritical {
+				q = "is the claim critical?"
+			}
+			add(st.Header.Render("Claim "+c.ID) + " · " + c.Status + " · " + q)
+			add(c.Text)
+			u := ""
+			if c.UncertaintyID != nil {
+				u = " · uncertainty " + *c.UncertaintyID
+			}
+			add(st.Muted.Render("evidence " + idList(c.EvidenceIDs) + u))
+		}
+	case adjudication.KindCitation:
+		i, _ := strconv.Atoi(strings.TrimPrefix(f.Target, "K"))
+		if i >= 1 && i <= len(it.Final.Citations) {
+			c := it.Final.Citations[i-1]
+			add(st.Header.Render("Citation "+f.Target) + fmt.Sprintf(" · %s %s:%d-%d · does it support the linked statements?", c.EvidenceID, c.Path, c.StartLine, c.EndLine))
+			for _, s := range c.Supports {
+				t, _ := finalText(&it.Final, s)
+				add("  " + s + "  " + t)
+			}
+		}
+	case adjudication.KindExclusion:
+		for _, x := range it.Final.Exclusions {
+			if x.ID == f.Target {
+				add(st.Header.Render("Exclusion "+x.ID) + " · is the exclusion justified?")
+				add(x.ScopeItem + " — " + x.Reason)
+				add(st.Muted.Render("evidence " + idList(x.EvidenceIDs)))
+			}
+		}
+	case adjudication.KindCompleteness:
+		add(st.Header.Render("Completeness") + " · does the answer claim a completeness it does not have?")
+		add(fmt.Sprintf("%d claims · %d actions · %d verifications · %d uncertainties · %d exclusions · %d citations",
+			len(it.Final.Claims), len(it.Final.ImplementationPlan), len(it.Final.VerificationPlan), len(it.Final.Uncertainties), len(it.Final.Exclusions), len(it.Final.Citations)))
+	}
+	return out
+}
+
+// wrapLines wraps lines to w cells. A line indented with spaces keeps a
+// hanging indent: its continuation lines start under its text, past the
+// leading ID ("  C3  claim: …" continues under "claim"), so that the rows
+// of a list stay readable.
+func wrapLines(lines []string, w int) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	w = max(w, 10)
+	var out []string
+	for _, l := range strings.Split(strings.Join(lines, "\n"), "\n") {
+		text := strings.TrimLeft(l, " ")
+		lead := len(l) - len(text)
+		if lead == 0 || ansi.StringWidth(l) <= w {
+			out = append(out, strings.Split(lipgloss.NewStyle().Width(w).Render(l), "\n")...)
+			continue
+		}
+		hang := lead
+		if id, _, ok := strings.Cut(text, "  "); ok && !strings.Contains(id, " ") {
+			hang += ansi.StringWidth(id) + 2
+		}
+		hang = min(hang, w/2)
+		parts := strings.Split(ansi.Wrap(text, w-hang, ""), "\n")
+		out = append(out, pad(strings.Repeat(" ", lead)+parts[0], w))
+		for _, p := range parts[1:] {
+			out = append(out, pad(strings.Repeat(" ", hang)+p, w))
+		}
+	}
+	return out
+}
+
+// fieldEvidence returns the evidence field f of item it refers to, with
+// the cited lines to highlight.
+func fieldEvidence(it *blinding.Item, f adjudication.Field) []evidenceRef {
+	ref := func(id string, cited []LineRange) evidenceRef {
+		for i := range it.Evidence {
+			e := &it.Evidence[i]
+			if e.ID == id {
+				return evidenceRef{item: &evidenceSource{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt}, cited: cited}
+			}
+		}
+		return evidenceRef{missing: id, cited: cited}
+	}
+	// citedBy returns the lines of citations to id that support one of ids
+	// (any citation to id when ids is nil).
+	citedBy := func(id string, ids []string) []LineRange {
+		var out []LineRange
+		for _, c := range it.Final.Citations {
+			if c.EvidenceID != id {
+				continue
+			}
+			if ids == nil || slices.ContainsFunc(c.Supports, func(s string) bool { return slices.Contains(ids, s) }) {
+				out = append(out, LineRange{c.StartLine, c.EndLine})
+			}
+		}
+		return out
+	}
+	var refs []evidenceRef
+	many := func(ids []string, by []string) {
+		for _, id := range ids {
+			refs = append(refs, ref(id, citedBy(id, by)))
+		}
+	}
+	switch f.Kind {
+	case adjudication.KindObligation, adjudication.KindUncertainty:
+		for _, o := range it.Obligations {
+			if o.ID == f.Target {
+				many(o.EvidenceIDs, nil)
+			}
+		}
+	case adjudication.KindClaim, adjudication.KindClaimCritical:
+		for _, c := range it.Final.Claims {
+			if c.ID == f.Target {
+				ids := slices.Clone(c.EvidenceIDs)
+				for _, ct := range it.Final.Citations {
+					if slices.Contains(ct.Supports, c.ID) && !slices.Contains(ids, ct.EvidenceID) {
+						ids = append(ids, ct.EvidenceID)
+					}
+				}
+				many(ids, []string{c.ID})
+			}
+		}
+	case adjudication.KindCitation:
+		if i, err := strconv.Atoi(strings.TrimPrefix(f.Target, "K")); err == nil && i >= 1 && i <= len(it.Final.Citations) {
+			c := it.Final.Citations[i-1]
+			refs = append(refs, ref(c.EvidenceID, []LineRange{{c.StartLine, c.EndLine}}))
+		}
+	case adjudication.KindExclusion:
+		for _, x := range it.Final.Exclusions {
+			if x.ID == f.Target {
+				many(x.EvidenceIDs, nil)
+			}
+		}
+	case adjudication.KindCompleteness:
+		for _, e := range it.Evidence {
+			refs = append(refs, ref(e.ID, citedBy(e.ID, nil)))
+		}
+	}
+	return refs
+}

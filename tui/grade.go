@@ -1,0 +1,272 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"verdict/adjudication"
+)
+
+// gradePane is the rater's grading screen: the current item's field, its
+// choices and the item's field list, with the final answer beside it on
+// wide terminals.
+type gradePane struct {
+	s      *rateState
+	keys   GradeKeyMap
+	answer *answerPane
+	w, h   int
+}
+
+// openEvidenceMsg asks the owner to open the evidence viewer on refs.
+type openEvidenceMsg struct{ refs []evidenceRef }
+
+func newGradePane(s *rateState, answer *answerPane) *gradePane {
+	return &gradePane{s: s, keys: DefaultGradeKeyMap(), answer: answer}
+}
+
+func (p *gradePane) wide() bool { return p.w >= 110 }
+
+// setEnabled enables exactly the bindings that do something now; active
+// is false while another screen is shown.
+func (p *gradePane) setEnabled(active bool) {
+	s := p.s
+	f := s.cur()
+	vals := adjudication.AllowedValues(f.Kind)
+	grading := active && !s.frozen
+	for i := range p.keys.Values {
+		on := grading && i < len(vals)
+		p.keys.Values[i].SetEnabled(on)
+		if i < len(vals) {
+			p.keys.Values[i].SetHelp(strconv.Itoa(i+1), strings.ReplaceAll(vals[i], "_", " "))
+		}
+	}
+	p.keys.Up.SetEnabled(active)
+	p.keys.Down.SetEnabled(active)
+	many := len(s.fields) > 1
+	p.keys.NextItem.SetEnabled(active && many)
+	p.keys.PrevItem.SetEnabled(active && many)
+	p.keys.NextUngraded.SetEnabled(grading && s.nGraded < s.nTotal)
+	p.keys.Evidence.SetEnabled(active && len(fieldEvidence(s.curItem(), f)) > 0)
+	p.keys.Note.SetEnabled(grading && s.isGraded(f))
+	p.keys.Oracle.SetEnabled(grading && (f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty))
+	p.keys.Answer.SetEnabled(active && !p.wide())
+	p.keys.AnswerUp.SetEnabled(active && p.wide())
+	p.keys.AnswerDown.SetEnabled(active && p.wide())
+	p.keys.Items.SetEnabled(active)
+	p.keys.Freeze.SetEnabled(active && !s.frozen)
+}
+
+// Init implements tea.Model.
+func (p *gradePane) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (p *gradePane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Update implements tea.Model.
+func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
+	s := p.s
+	f := s.cur()
+	for i, b := range p.keys.Values {
+		if key.Matches(k, b) {
+			vals := adjudication.AllowedValues(f.Kind)
+			g := adjudication.Grade{Field: f, Value: vals[i], Spent: s.spent()}
+			if old, _, ok := s.value(f); ok {
+				g.Note = old.Note
+			}
+			cmd, ok := s.record(g)
+			if ok {
+				s.seekUngraded(s.item, s.field)
+			}
+			return p, cmd
+		}
+	}
+	switch {
+	case key.Matches(k, p.keys.Down):
+		s.field = min(s.field+1, len(s.fields[s.item])-1)
+	case key.Matches(k, p.keys.Up):
+		s.field = max(s.field-1, 0)
+	case key.Matches(k, p.keys.NextItem):
+		s.gotoItem((s.item + 1) % len(s.fields))
+	case key.Matches(k, p.keys.PrevItem):
+		s.gotoItem((s.item + len(s.fields) - 1) % len(s.fields))
+	case key.Matches(k, p.keys.NextUngraded):
+		s.seekUngraded(s.item, s.field)
+	case key.Matches(k, p.keys.Evidence):
+		refs := fieldEvidence(s.curItem(), f)
+		return p, s.send(openEvidenceMsg{refs})
+	case key.Matches(k, p.keys.Note):
+		g, _, _ := s.value(f)
+		return p, s.send(openNoteMsg{field: f, text: g.Note})
+	case key.Matches(k, p.keys.Oracle):
+		of := adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target}
+		g, _, _ := s.value(of)
+		return p, s.send(openNoteMsg{field: of, text: g.Note, oracle: true})
+	case key.Matches(k, p.keys.Answer):
+		return p, p.s.send(showMsg{screenAnswer})
+	case key.Matches(k, p.keys.AnswerDown):
+		p.answer.scroll(max(p.h/2, 1))
+	case key.Matches(k, p.keys.AnswerUp):
+		p.answer.scroll(-max(p.h/2, 1))
+	case key.Matches(k, p.keys.Items):
+		return p, p.s.send(showMsg{screenList})
+	case key.Matches(k, p.keys.Freeze):
+		return p, p.s.send(showMsg{screenFreeze})
+	}
+	return p, nil
+}
+
+// fieldRow renders one field of the current item for the field list.
+func (p *gradePane) fieldRow(f adjudication.Field) string {
+	s := p.s
+	st := s.c.Styles
+	g, saved, ok := s.value(f)
+	val := st.Warn.Render("·")
+	if ok {
+		mark := " …"
+		if saved {
+			mark = " ✓"
+		}
+		val = st.Value.Render(g.Value) + mark
+		if g.Note != "" {
+			val += " ✎"
+		}
+	}
+	label := f.Target
+	kind := string(f.Kind)
+	switch f.Kind {
+	case adjudication.KindClaimCritical:
+		kind = "critical?"
+	case adjudication.KindCompleteness:
+		label = "—"
+	case adjudication.KindObligation, adjudication.KindUncertainty:
+		if _, _, flagged := s.value(adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target}); flagged {
+			val += " " + st.Finding.Render("oracle defect")
+		}
+	}
+	return fmt.Sprintf("%-4s %-12s %s", label, kind, val)
+}
+
+// fieldDetail renders what the rater must judge for field f.
+func (p *gradePane) fieldDetail(f adjudication.Field) []string {
+	s := p.s
+	out := fieldContext(s.c.Styles, s.curItem(), f)
+	st := s.c.Styles
+	if f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty {
+		if g, _, ok := s.value(adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target}); ok {
+			out = append(out, st.Finding.Render("oracle defect flagged: ")+g.Note)
+		}
+	}
+	if g, _, ok := s.value(f); ok && g.Note != "" {
+		out = append(out, st.Muted.Render("note: ")+g.Note)
+	}
+	return out
+}
+
+func (p *gradePane) choices(f adjudication.Field) string {
+	st := p.s.c.Styles
+	g, _, _ := p.s.value(f)
+	var parts []string
+	for i, v := range adjudication.AllowedValues(f.Kind) {
+		s := fmt.Sprintf("[%d] %s", i+1, strings.ReplaceAll(v, "_", " "))
+		if g.Value == v {
+			s = st.Selected.Render(s)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "  ")
+}
+
+func itemState(graded, total int) string {
+	switch {
+	case graded == 0:
+		return "ungraded"
+	case graded < total:
+		return "partial"
+	}
+	return "complete"
+}
+
+// lines renders the current item's header, field detail, choices and
+// field list in w×h cells.
+func (p *gradePane) lines(w, h int) []string {
+	s := p.s
+	st := s.c.Styles
+	it := s.curItem()
+	fs := s.fields[s.item]
+	f := s.cur()
+	// The item's state, then the count of graded fields ("ungraded · 0/13
+	// graded"), so the count does not read as a count of ungraded fields.
+	out := []string{st.Muted.Render(fmt.Sprintf("item %d/%d · %s · %s · %d/%d graded", s.item+1, len(s.fields), it.ID,
+		itemState(s.graded[s.item], len(fs)), s.graded[s.item], len(fs)))}
+	detail := wrapLines(p.fieldDetail(f), w)
+	maxDetail := max(h/2-1, 3)
+	if len(detail) > maxDetail {
+		detail = append(detail[:maxDetail-1], st.Muted.Render("… (e: evidence, a/J: answer)"))
+	}
+	out = append(out, detail...)
+	if s.frozen {
+		out = append(out, st.OK.Render("sheet frozen and signed: grading is closed"))
+	} else {
+		out = append(out, p.choices(f))
+	}
+	out = append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
+	lh := max(h-len(out), 1)
+	start := min(max(s.field-lh/2, 0), max(len(fs)-lh, 0))
+	for i := start; i < min(start+lh, len(fs)); i++ {
+		row := " " + p.fieldRow(fs[i])
+		if i == s.field {
+			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), w))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// View implements tea.Model.
+func (p *gradePane) View() tea.View {
+	if !p.wide() {
+		return tea.NewView(strings.Join(p.lines(p.w, p.h), "\n"))
+	}
+	lw := p.w / 2
+	left := p.lines(lw-1, p.h)
+	right := p.answer.lines(p.w-lw-2, p.h)
+	var b strings.Builder
+	sep := p.s.c.Styles.Muted.Render("│")
+	for i := range p.h {
+		l, rt := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			rt = right[i]
+		}
+		b.WriteString(pad(l, lw-1) + sep + " " + rt)
+		if i < p.h-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return tea.NewView(b.String())
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *gradePane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Down, p.keys.Up, p.keys.Evidence, p.keys.Note}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *gradePane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.NextUngraded},
+		{p.keys.Up, p.keys.Down, p.keys.NextItem, p.keys.PrevItem, p.keys.Items},
+		{p.keys.Evidence, p.keys.Note, p.keys.Oracle, p.keys.Answer, p.keys.AnswerDown, p.keys.AnswerUp, p.keys.Freeze},
+	}
+}

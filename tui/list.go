@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// itemList is the rater's list of items with their progress; enter opens
+// an item at its first ungraded field.
+type itemList struct {
+	s    *rateState
+	keys ListKeyMap
+	cur  int
+	w, h int
+}
+
+func newItemList(s *rateState) *itemList { return &itemList{s: s, keys: DefaultListKeyMap()} }
+
+func (l *itemList) setEnabled() {}
+
+// Init implements tea.Model.
+func (l *itemList) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (l *itemList) SetSize(w, h int) { l.w, l.h = w, h }
+
+// Update implements tea.Model.
+func (l *itemList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return l, nil
+	}
+	s := l.s
+	n := len(s.fields)
+	switch {
+	case key.Matches(k, l.keys.Close):
+		return l, l.s.send(showMsg{screenGrade})
+	case key.Matches(k, l.keys.Down):
+		l.cur = min(l.cur+1, n-1)
+	case key.Matches(k, l.keys.Up):
+		l.cur = max(l.cur-1, 0)
+	case key.Matches(k, l.keys.Open):
+		s.gotoItem(l.cur)
+		s.field = 0
+		for i, f := range s.fields[s.item] {
+			if !s.isGraded(f) {
+				s.field = i
+				break
+			}
+		}
+		return l, l.s.send(showMsg{screenGrade})
+	}
+	return l, nil
+}
+
+// View implements tea.Model.
+func (l *itemList) View() tea.View {
+	s := l.s
+	st := s.c.Styles
+	var b strings.Builder
+	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal)) + "\n")
+	lh := max(l.h-1, 1)
+	start := min(max(l.cur-lh/2, 0), max(len(s.fields)-lh, 0))
+	for i := start; i < min(start+lh, len(s.fields)); i++ {
+		state := itemState(s.graded[i], len(s.fields[i]))
+		// Pad before styling: a styled string's escape codes would
+		// otherwise count towards the column width.
+		c := fmt.Sprintf("%-9s", state)
+		switch state {
+		case "complete":
+			c = st.OK.Render(c)
+		case "partial":
+			c = st.Warn.Render(c)
+		}
+		row := fmt.Sprintf(" %3d  %s  %s %3d/%-3d", i+1, s.in.Bundle.Items[i].ID, c, s.graded[i], len(s.fields[i]))
+		if i == l.cur {
+			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), l.w))
+		}
+		b.WriteString(row + "\n")
+	}
+	return tea.NewView(b.String())
+}
+
+// ShortHelp implements help.KeyMap.
+func (l *itemList) ShortHelp() []key.Binding {
+	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.Open, l.keys.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (l *itemList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"verdict/adjudication"
+)
+
+// openNoteMsg asks the owner to open the note editor on a field's note;
+// oracle marks an oracle-defect reason (C22), which is required.
+type openNoteMsg struct {
+	field  adjudication.Field
+	text   string
+	oracle bool
+}
+
+// noteDoneMsg reports that the note editor was left: saved with the
+// trimmed text, or cancelled.
+type noteDoneMsg struct {
+	field  adjudication.Field
+	text   string
+	oracle bool
+	saved  bool
+}
+
+// noteEditor edits one note; the owner decides what a saved note records
+// and closes the editor.
+type noteEditor struct {
+	c      *Common
+	keys   NoteKeyMap
+	input  textinput.Model
+	field  adjudication.Field
+	oracle bool
+	// context renders what the note is about (the field's detail).
+	context func(w int) []string
+	// done is called when the editor is left (saved or cancelled).
+	done func(noteDoneMsg) tea.Cmd
+	w, h int
+}
+
+func newNoteEditor(c *Common) *noteEditor {
+	in := textinput.New()
+	in.SetStyles(c.Styles.Input)
+	in.CharLimit = adjudication.MaxNote
+	return &noteEditor{c: c, keys: DefaultNoteKeyMap(), input: in}
+}
+
+// open starts editing m's note and returns the cursor's command.
+func (n *noteEditor) open(m openNoteMsg) tea.Cmd {
+	n.field, n.oracle = m.field, m.oracle
+	n.input.SetValue(m.text)
+	n.input.CursorEnd()
+	if m.oracle {
+		n.input.Placeholder = "reason this truth obligation is defective (required)"
+	} else {
+		n.input.Placeholder = "note on this grade (empty removes it)"
+	}
+	return n.input.Focus()
+}
+
+// close ends editing.
+func (n *noteEditor) close() { n.input.Blur() }
+
+// Init implements tea.Model.
+func (n *noteEditor) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (n *noteEditor) SetSize(w, h int) {
+	n.w, n.h = w, h
+	n.input.SetWidth(max(w-4, 10))
+}
+
+// Update implements tea.Model.
+func (n *noteEditor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		done := noteDoneMsg{field: n.field, oracle: n.oracle}
+		switch {
+		case key.Matches(k, n.keys.Cancel):
+			n.close()
+			return n, n.done(done)
+		case key.Matches(k, n.keys.Save):
+			done.text, done.saved = strings.TrimSpace(n.input.Value()), true
+			return n, n.done(done)
+		}
+	}
+	var cmd tea.Cmd
+	n.input, cmd = n.input.Update(msg)
+	return n, cmd
+}
+
+// View implements tea.Model.
+func (n *noteEditor) View() tea.View {
+	st := n.c.Styles
+	title := "Note on " + fieldLabel(n.field)
+	if n.oracle {
+		title = "Oracle defect on truth obligation " + n.field.Target + " (EVALUATOR-CONTROLS C22): reason required"
+	}
+	out := []string{st.Header.Render(title), ""}
+	if n.context != nil {
+		out = append(out, n.context(n.w)...)
+	}
+	out = append(out, "", n.input.View(), "", st.Muted.Render("enter saves · esc cancels"))
+	return tea.NewView(strings.Join(out, "\n"))
+}
+
+// ShortHelp implements help.KeyMap.
+func (n *noteEditor) ShortHelp() []key.Binding { return []key.Binding{n.keys.Save, n.keys.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (n *noteEditor) FullHelp() [][]key.Binding { return [][]key.Binding{n.ShortHelp()} }
