@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
+	"verdict/pipeline"
 	"verdict/scorer"
 )
 
@@ -66,24 +66,13 @@ gate failed.`,
 				return failed("plan refused: %v", err)
 			}
 		}
-		out := admitOutput{Campaign: args[0]}
-		cam, loadErr := loadAdmissionCampaign(args[0])
-		if loadErr != nil {
-			out.Refusals = admissionRefusalsOf(loadErr)
-			out.MissingIdentities = missingIdentitiesOfDir(args[0])
-			if plan != nil {
-				r := scorer.RefuseAll(plan.Dispatches, plan.Prior, out.MissingIdentities, "the campaign was refused by the strict loader")
-				out.Replay = &r
-			}
+		res := pipeline.AdmitDir(args[0], plan)
+		out := admitOutput{Campaign: args[0], Synthetic: res.Synthetic, MissingIdentities: res.MissingIdentities, Replay: res.Replay}
+		if res.Admission == nil {
+			out.Refusals = admissionRefusalsOf(res.Refusals)
 		} else {
-			out.Synthetic = cam.Manifest.Synthetic
-			s := newAdmissionSection(cam)
+			s := newAdmissionSection(res.Admission)
 			out.Admission = &s
-			out.MissingIdentities = s.MissingIdentities
-			if plan != nil {
-				r := scorer.Admit(cam, plan.Prior, plan.Dispatches)
-				out.Replay = &r
-			}
 		}
 		var ok bool
 		ok, out.Result = out.result()
@@ -102,33 +91,6 @@ gate failed.`,
 	return c
 }
 
-// loadAdmissionCampaign strictly loads the campaign in directory dir.
-func loadAdmissionCampaign(dir string) (*campaign.Campaign, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
-	}
-	if !st.IsDir() {
-		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
-	}
-	return campaign.Load(campaignFS(dir))
-}
-
-// missingIdentitiesOfDir lists the missing identities of dir/manifest.json
-// read leniently, for a manifest the strict loader refused (nil when the
-// manifest cannot be read as a JSON object).
-func missingIdentitiesOfDir(dir string) []string {
-	b, err := fs.ReadFile(campaignFS(dir), campaign.ManifestFile)
-	if err != nil {
-		return nil
-	}
-	ids, err := scorer.MissingIdentitiesJSON(b)
-	if err != nil {
-		return nil
-	}
-	return ids
-}
-
 // admissionRefusal is the JSON form of one *campaign.Error.
 type admissionRefusal struct {
 	Reason  campaign.Reason `json:"reason"`
@@ -142,10 +104,10 @@ func admissionRefusalOf(e *campaign.Error) admissionRefusal {
 	return admissionRefusal{Reason: e.Reason, File: e.File, Pointer: e.Pointer, Rule: e.Rule, Detail: e.Detail}
 }
 
-// admissionRefusalsOf flattens an error (possibly errors.Join of *campaign.Error).
-func admissionRefusalsOf(err error) []admissionRefusal {
+// admissionRefusalsOf converts flattened refusals (pipeline.Flatten).
+func admissionRefusalsOf(errs []error) []admissionRefusal {
 	var out []admissionRefusal
-	for _, e := range flattenErrors(err) {
+	for _, e := range errs {
 		var ce *campaign.Error
 		if errors.As(e, &ce) {
 			out = append(out, admissionRefusalOf(ce))
@@ -184,32 +146,22 @@ type admissionSection struct {
 	Gates           []scorer.Gate  `json:"cost_time_gates"`
 }
 
-// newAdmissionSection evaluates every admission rule of a loaded campaign.
-func newAdmissionSection(c *campaign.Campaign) admissionSection {
-	s := admissionSection{MissingIdentities: scorer.MissingIdentities(&c.Manifest)}
-	for _, e := range scorer.ManifestAdmission(c) {
+// newAdmissionSection is the JSON shape of a pipeline.Admission.
+func newAdmissionSection(ad *pipeline.Admission) admissionSection {
+	s := admissionSection{MissingIdentities: ad.MissingIdentities, Validity: ad.Validity, Ceilings: ad.Ceilings, Consumed: ad.Consumed, NextDispatch: ad.NextDispatch}
+	for _, e := range ad.Manifest {
 		s.Manifest = append(s.Manifest, admissionRefusalOf(e))
 	}
-	s.Validity = scorer.ExecutionValidity(c)
-	s.Ceilings = scorer.ContractCeilings()
-	s.Consumed, _ = scorer.Consumed(c)
-	for _, e := range scorer.CeilingFindings(c) {
+	for _, e := range ad.CeilingsExceeded {
 		s.CeilingsExceeded = append(s.CeilingsExceeded, admissionRefusalOf(e))
 	}
-	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
-	if len(c.Manifest.Tasks) > 0 {
-		next.Task = c.Manifest.Tasks[0].ID
-	}
-	if r := scorer.Admit(c, scorer.Budget{}, []scorer.Dispatch{next}); len(r.Decisions) == 1 {
-		s.NextDispatch = r.Decisions[0]
-	}
-	acct := scorer.Accounting(c)
+	acct := ad.Accounting
 	s.CostRatio, s.TimeRatio = acct.Aggregate.CostRatio, acct.Aggregate.TimeRatio
 	s.ReviewCostRatio, s.ReviewTimeRatio = acct.Aggregate.ReviewCostRatio, acct.Aggregate.ReviewTimeRatio
 	s.CostLabel, s.TimeLabel = acct.CostLabel, acct.TimeLabel
 	s.PhysicalBilling, s.AllocatedCostA, s.AllocatedCostB = acct.PhysicalBilling, acct.AllocatedCostA, acct.AllocatedCostB
 	s.Gates = acct.Gates
-	s.Admitted = len(s.MissingIdentities) == 0 && len(s.Manifest) == 0 && s.Validity.Valid && len(s.CeilingsExceeded) == 0
+	s.Admitted = ad.Admitted()
 	return s
 }
 

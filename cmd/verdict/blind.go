@@ -5,47 +5,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/pipeline"
 )
 
 func init() { register(newBlindCmd) }
-
-// ReasonOutputExists refuses `verdict blind --out DIR` when DIR already
-// holds a bundle, the sealed map or the leak findings: a new run draws a new
-// secret item-ID key, so replacing them would orphan every sheet signed
-// against the old bundles (their item IDs could no longer be unblinded).
-const ReasonOutputExists campaign.Reason = "output-exists"
-
-// blindOutputsFree returns a *campaign.Error with ReasonOutputExists for the
-// first file blind would write into dir (sealed-map.json, leak-findings.json,
-// bundle-<rater>.json) that already exists, or for any other
-// bundle-*.json there (a bundle of an earlier blinding with other raters);
-// nil when none exists.
-func blindOutputsFree(dir string, raters []string) error {
-	names := []string{"sealed-map.json", "leak-findings.json"}
-	for _, r := range raters {
-		names = append(names, "bundle-"+r+".json")
-	}
-	old, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
-	for _, n := range names {
-		old = append(old, filepath.Join(dir, n))
-	}
-	for _, p := range old {
-		if _, err := os.Lstat(p); err == nil {
-			return &campaign.Error{Reason: ReasonOutputExists, File: p,
-				Detail: "blind never replaces an earlier blinding (a new run draws a new item-ID key and the sheets signed against the old bundles could no longer be scored); choose a new --out directory",
-				Rule:   "a sealed unblinding map is never replaced"}
-		}
-	}
-	return nil
-}
 
 // blindReport is the machine form of `verdict blind`.
 type blindReport struct {
@@ -105,7 +72,7 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		if len(rs) != 2 {
 			return usagef("--raters %q: the protocol needs exactly two distinct raters, got %d (CONTRACT §5: two source-based ratings)", raters, len(rs))
 		}
-		if err := blindOutputsFree(out, rs); err != nil {
+		if err := pipeline.BlindOutputsFree(out, rs); err != nil {
 			return refusal(a, err)
 		}
 		key := make([]byte, 32)
@@ -118,55 +85,30 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		}
 		var fsys fs.FS
 		if len(args) == 1 {
-			fsys = campaignFS(args[0])
+			fsys = pipeline.DirFS(args[0])
 		} else {
 			if embeddedCampaign == nil {
 				return usagef("blind: this build has no embedded campaign; name a campaign directory")
 			}
 			fsys = embeddedCampaign()
 		}
-		camp, err := campaign.Load(fsys)
+		res, err := pipeline.Blind(fsys, blinding.Options{Raters: rs, Key: key}, tokens)
 		if err != nil {
 			return refusal(a, err)
 		}
-		res, err := blinding.Build(camp, blinding.Options{Raters: rs, Key: key})
-		if err != nil {
-			return refusal(a, err)
-		}
-		if len(tokens) > 0 {
-			sc := blinding.NewScanner(append(blinding.DefaultLeakTokens(camp), tokens...))
-			res.Findings = nil
-			for _, b := range res.Bundles {
-				res.Findings = append(res.Findings, sc.ScanBundle(b)...)
-			}
-		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		if err := pipeline.WriteBlinding(out, res); err != nil {
 			return err
 		}
 		rep := blindReport{Items: len(res.Map.Items), MapCommitment: blinding.Digest(res.MapBytes),
 			ContentDigest: res.Bundles[0].ContentDigest, Findings: res.Findings}
-		if camp.Manifest.Synthetic {
+		if res.Synthetic {
 			rep.Notice = blinding.SyntheticNotice
 		}
 		if rep.Findings == nil {
 			rep.Findings = []blinding.Finding{}
 		}
-		if err := renameio.WriteFile(filepath.Join(out, "sealed-map.json"), res.MapBytes, 0o600); err != nil {
-			return err
-		}
 		for i, b := range res.Bundles {
-			name := "bundle-" + b.Rater + ".json"
-			if err := renameio.WriteFile(filepath.Join(out, name), res.BundleBytes[i], 0o644); err != nil {
-				return err
-			}
-			rep.Bundles = append(rep.Bundles, blindBundleReport{Rater: b.Rater, File: name, SHA256: blinding.Digest(res.BundleBytes[i])})
-		}
-		fb, err := blinding.MarshalCanonical(rep.Findings)
-		if err != nil {
-			return err
-		}
-		if err := renameio.WriteFile(filepath.Join(out, "leak-findings.json"), fb, 0o644); err != nil {
-			return err
+			rep.Bundles = append(rep.Bundles, blindBundleReport{Rater: b.Rater, File: "bundle-" + b.Rater + ".json", SHA256: blinding.Digest(res.BundleBytes[i])})
 		}
 		if *format == "json" {
 			return writeJSON(a.stdout, rep)

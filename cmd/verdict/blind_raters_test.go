@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"verdict/pipeline"
 )
 
 // TestBlindNeedsTwoDistinctRaters: blind accepts exactly two distinct
@@ -46,8 +47,8 @@ func TestBlindRefusesExistingOutput(t *testing.T) {
 	// and a lone leftover sealed map: all refused.
 	for _, raters := range []string{"ann,bob", "cy,dee"} {
 		code, stdout := chkRunCaptured(t, "blind", "--out", out, "--raters", raters)
-		if code != 1 || !strings.Contains(stdout, string(ReasonOutputExists)) {
-			t.Errorf("--raters %s again: exit %d, want 1 with %s; stdout %q", raters, code, ReasonOutputExists, stdout)
+		if code != 1 || !strings.Contains(stdout, string(pipeline.ReasonOutputExists)) {
+			t.Errorf("--raters %s again: exit %d, want 1 with %s; stdout %q", raters, code, pipeline.ReasonOutputExists, stdout)
 		}
 	}
 	after := snapshot()

@@ -9,12 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
 	"verdict/internal/plural"
+	"verdict/pipeline"
 	"verdict/scorer"
 )
 
@@ -48,7 +48,7 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				if err != nil || !st.IsDir() {
 					return usagef("check: %s is not a campaign directory", name)
 				}
-				fsys = campaignFS(name)
+				fsys = pipeline.DirFS(name)
 			} else {
 				if embeddedCampaign == nil {
 					return usagef("check: this build has no embedded campaign; name a campaign directory")
@@ -155,35 +155,23 @@ type checkReport struct {
 	CostTimeGates []scorer.Gate `json:"cost_time_gates"`
 }
 
+// buildCheckReport is the report of `verdict check` on the campaign fsys
+// named name: pipeline.Check in the report's JSON shape.
 func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, LedgerRefusals: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
-	// The report's manifest fields and missing identities come from the
-	// loaded campaign, or, when the campaign is refused, from the manifest
-	// bytes alone: its strict decoding when it decodes, and a lenient one
-	// for the missing identities (a proposed live manifest with null
-	// placeholders is still listed identity by identity).
-	c, err := campaign.Load(fsys)
-	var m *campaign.Manifest
-	if err == nil {
-		m = &c.Manifest
-		if ids := scorer.MissingIdentities(m); ids != nil {
-			rep.MissingIdentities = ids
-		}
-	} else if raw, readErr := fs.ReadFile(fsys, campaign.ManifestFile); readErr == nil {
-		if ids, err := scorer.MissingIdentitiesJSON(raw); err == nil && ids != nil {
-			rep.MissingIdentities = ids
-		}
-		m, _ = campaign.DecodeManifest(raw, campaign.ManifestFile)
+	ch := pipeline.Check(fsys)
+	if ch.MissingIdentities != nil {
+		rep.MissingIdentities = ch.MissingIdentities
 	}
-	if m != nil {
+	if m := ch.Manifest; m != nil {
 		rep.Synthetic, rep.CampaignID, rep.Phase, rep.ContractVersion = m.Synthetic, m.CampaignID, m.Phase, m.ContractVersion
 		rep.Notice = syntheticNotice(m.Synthetic)
 		rep.Counts = &checkCounts{Tasks: len(m.Tasks), Runs: len(m.Runs), Sessions: 3 * len(m.Runs)}
 	}
-	if err != nil {
-		for _, e := range flattenErrors(err) {
+	if len(ch.Refusals) > 0 {
+		for _, e := range ch.Refusals {
 			var ce *campaign.Error
 			if errors.As(e, &ce) {
 				rep.Refusals = append(rep.Refusals, problemOf(ce))
@@ -193,89 +181,26 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 		}
 		return rep
 	}
-	valid, failedN, absent, receipts, missing := 0, 0, 0, 0, 0
-	for _, s := range c.Sessions {
-		switch {
-		case s.Response != nil:
-			valid++
-			if s.LedgerFailure != nil {
-				rep.LedgerRefusals = append(rep.LedgerRefusals, problemOf(s.LedgerFailure))
-			}
-		case s.Failure != nil:
-			failedN++
-			rep.ScoredFailures = append(rep.ScoredFailures, problemOf(s.Failure))
-		default:
-			absent++
-		}
-		if s.Receipt != nil {
-			receipts++
-		} else {
-			missing++
-		}
+	for _, f := range ch.ScoredFailures {
+		rep.ScoredFailures = append(rep.ScoredFailures, problemOf(f))
 	}
-	// The scorer's reports only read the loaded campaign: they run side by
-	// side and are assembled below in their fixed order.
-	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
-	if len(c.Manifest.Tasks) > 0 {
-		next.Task = c.Manifest.Tasks[0].ID
+	for _, f := range ch.LedgerRefusals {
+		rep.LedgerRefusals = append(rep.LedgerRefusals, problemOf(f))
 	}
-	var (
-		findings  []scorer.Finding
-		manifestA []*campaign.Error
-		ceilings  []*campaign.Error
-		validity  scorer.ValidityReport
-		replay    scorer.AdmissionReplay
-		gates     []scorer.Gate
-		wg        sync.WaitGroup
-	)
-	// The accounting report and the execution validity are made once and
-	// shared by the ceilings and the admission replay.
-	var acct scorer.AccountingReport
-	wg.Go(func() { findings = scorer.ValidateCampaign(c) })
-	wg.Go(func() {
-		manifestA = scorer.ManifestAdmission(c)
-		validity = scorer.ExecutionValidity(c)
-	})
-	wg.Go(func() {
-		acct = scorer.Accounting(c)
-		gates = acct.Gates
-		ceilings = scorer.CeilingFindingsWith(c, acct)
-	})
-	wg.Wait()
-	replay = scorer.AdmitWith(c, acct, validity, scorer.Budget{}, []scorer.Dispatch{next})
-	if findings != nil {
-		rep.Findings = findings
+	if ch.Findings != nil {
+		rep.Findings = ch.Findings
 	}
 	n := len(rep.Findings)
-	rep.Counts.ResponsesValid, rep.Counts.ResponsesFailed, rep.Counts.ResponsesAbsent = &valid, &failedN, &absent
-	rep.Counts.Receipts, rep.Counts.ReceiptsMissing, rep.Counts.StructuralIssues = &receipts, &missing, &n
-	for _, e := range manifestA {
+	k := ch.Counts
+	rep.Counts.ResponsesValid, rep.Counts.ResponsesFailed, rep.Counts.ResponsesAbsent = &k.ResponsesValid, &k.ResponsesFailed, &k.ResponsesAbsent
+	rep.Counts.Receipts, rep.Counts.ReceiptsMissing, rep.Counts.StructuralIssues = &k.Receipts, &k.ReceiptsMissing, &n
+	for _, e := range ch.Admission.Failures() {
 		rep.Admission = append(rep.Admission, problemOf(e))
-	}
-	for _, e := range ceilings {
-		rep.Admission = append(rep.Admission, problemOf(e))
-	}
-	for _, f := range validity.Findings {
-		rep.Admission = append(rep.Admission, problemOf(f.Error()))
 	}
 	rep.Admitted = len(rep.Admission) == 0
-	if len(replay.Decisions) == 1 {
-		rep.NextDispatch = &replay.Decisions[0]
-	}
-	rep.CostTimeGates = gates
+	rep.NextDispatch = &ch.Admission.NextDispatch
+	rep.CostTimeGates = ch.Admission.Accounting.Gates
 	return rep
-}
-
-// flattenErrors unwraps errors.Join trees into their leaves, in order.
-func flattenErrors(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, flattenErrors(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }
 
 func (r *checkReport) summary() string {

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -40,53 +38,9 @@ Exit status: 0 when every row behaves as specified; 1 otherwise; 2 usage error.`
 	}
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		return runControls(a, commandEvaluator{}, *format)
+		return runControls(a, fixtures.PipelineEvaluator{}, *format)
 	}
 	return c
-}
-
-// commandEvaluator runs a campaign through the functions of the check and
-// score commands themselves: buildCheckReport (verdict check) and
-// scoreCampaign (verdict score).
-type commandEvaluator struct{}
-
-// Check implements fixtures.Evaluator with buildCheckReport.
-func (commandEvaluator) Check(fsys fs.FS) fixtures.CheckResult {
-	rep := buildCheckReport(fsys, "control")
-	var r fixtures.CheckResult
-	for _, p := range rep.Refusals {
-		r.Refusals = append(r.Refusals, p.Reason)
-	}
-	for _, p := range rep.ScoredFailures {
-		r.ScoredFailures = append(r.ScoredFailures, p.Reason)
-	}
-	for _, p := range rep.LedgerRefusals {
-		r.LedgerRefusals = append(r.LedgerRefusals, p.Reason)
-	}
-	for _, f := range rep.Findings {
-		r.Findings = append(r.Findings, f.Code)
-	}
-	for _, p := range rep.Admission {
-		r.Admission = append(r.Admission, p.Reason)
-	}
-	if d := rep.NextDispatch; d != nil {
-		r.NextDispatchAdmitted, r.NextDispatch = d.Admitted, d.Reason
-	}
-	for _, g := range rep.CostTimeGates {
-		if !g.Pass {
-			r.FailingGates = append(r.FailingGates, g.Name+"="+string(g.Reason))
-		}
-	}
-	return r
-}
-
-// Score implements fixtures.Evaluator with scoreCampaign.
-func (commandEvaluator) Score(fsys fs.FS, ratings string) (*scorer.Report, error) {
-	res, err := scoreCampaign(fsys, ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json"))
-	if err != nil {
-		return nil, err
-	}
-	return res.report, nil
 }
 
 // controlsOutput is what `verdict controls --format json` prints.

@@ -19,6 +19,7 @@ import (
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/fixtures"
+	"verdict/pipeline"
 	"verdict/scorer"
 )
 
@@ -220,18 +221,14 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	if err := copyFS(fixtures.TestOnlyKeys(), keys); err != nil {
 		return nil, err
 	}
-	c, err := campaign.Load(campaignFS(campDir))
-	if err != nil {
-		return nil, fmt.Errorf("check: %w", err)
-	}
-	res, err := blinding.Build(c, blinding.Options{Key: demoItemKey, Raters: []string{"ann", "bob"}})
+	res, err := pipeline.Blind(pipeline.DirFS(campDir), blinding.Options{Key: demoItemKey, Raters: []string{"ann", "bob"}}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("blind: %w", err)
 	}
-	p := func(n string) string { return filepath.Join(ratings, n) }
-	if err := os.WriteFile(p("sealed-map.json"), res.MapBytes, 0o600); err != nil {
+	if err := pipeline.WriteBlinding(ratings, res); err != nil {
 		return nil, err
 	}
+	p := func(n string) string { return filepath.Join(ratings, n) }
 	lookup := key.Lookup()
 	sessionOf := map[string]string{}
 	for _, it := range res.Map.Items {
@@ -248,9 +245,6 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	}
 	for i, rater := range []string{"ann", "bob"} {
 		bundle := p("bundle-" + rater + ".json")
-		if err := os.WriteFile(bundle, res.BundleBytes[i], 0o600); err != nil {
-			return nil, err
-		}
 		grades, err := raterGrades(res.Bundles[i], sessionOf, lookup, rater == "bob")
 		if err != nil {
 			return nil, err
@@ -301,14 +295,14 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 		"--out", p("reveal.json"), "--time", demoRevealTime); err != nil {
 		return nil, err
 	}
-	run, err := scoreCampaign(campaignFS(campDir), ratings, allowed, p("sealed-map.json"))
+	rep, err := pipeline.Score(pipeline.DirFS(campDir), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("score: %w", err)
 	}
-	if err := writeReport(run.report, reportDir); err != nil {
+	if err := writeReport(rep, reportDir); err != nil {
 		return nil, err
 	}
-	return run.report, nil
+	return rep, nil
 }
 
 func readSheet(path string) (*adjudication.Sheet, error) {

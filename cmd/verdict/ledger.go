@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
+	"verdict/pipeline"
 	"verdict/scorer"
 	"verdict/tui"
 )
@@ -59,7 +60,7 @@ func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
 		if err != nil || !st.IsDir() {
 			return tui.LedgerInput{}, usagef("ledger: %s is not a campaign directory", args[0])
 		}
-		fsys = campaignFS(args[0])
+		fsys = pipeline.DirFS(args[0])
 	} else {
 		if embeddedCampaign == nil {
 			return tui.LedgerInput{}, usagef("ledger: this build has no embedded campaign; name a campaign directory")

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
+	"verdict/pipeline"
 )
 
 func init() { register(newPromptsCmd) }
@@ -60,9 +61,9 @@ else, so that its digest can be checked with any sha256 tool.`,
 		if raw != "" && raw != string(campaign.RoleDraft) && raw != string(campaign.RoleReviewA) && raw != string(campaign.RoleReviewB) {
 			return usagef("--raw %q: want draft, review-a or review-b", raw)
 		}
-		cam, err := loadAdmissionCampaign(args[0])
+		cam, err := pipeline.LoadDir(args[0])
 		if err != nil {
-			for _, r := range admissionRefusalsOf(err) {
+			for _, r := range admissionRefusalsOf(pipeline.Flatten(err)) {
 				writeAdmissionRefusal(a.stdout, "", r)
 			}
 			return failed("campaign refused")

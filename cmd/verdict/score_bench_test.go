@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"verdict/fixtures"
+	"verdict/pipeline"
 )
 
 // BenchmarkScoreCampaign measures the whole `verdict score` pipeline
@@ -33,11 +34,11 @@ func BenchmarkScoreCampaign(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		run, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json"))
+		run, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := run.report.WriteJSON(io.Discard); err != nil {
+		if err := run.WriteJSON(io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

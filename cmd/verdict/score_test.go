@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"verdict/fixtures"
+	"verdict/pipeline"
 	"verdict/scorer"
 )
 
@@ -43,7 +44,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	orig, _ := os.ReadFile(sheet)
 	changed := bytes.Replace(orig, []byte(`"addressed"`), []byte(`"not_addressed"`), 1)
 	os.WriteFile(sheet, changed, 0o600)
-	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil ||
+	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil ||
 		!strings.Contains(err.Error(), "signature") {
 		t.Errorf("changed sheet: %v", err)
 	}
@@ -56,17 +57,26 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	bundle := filepath.Join(ratings, "bundle-ann.json")
 	origBundle, _ := os.ReadFile(bundle)
 	os.WriteFile(bundle, bytes.Replace(origBundle, []byte(`"rater": "ann"`), []byte(`"rater":  "ann"`), 1), 0o600)
-	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil ||
+	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil ||
 		!strings.Contains(err.Error(), "other-bundle") {
 		t.Errorf("changed bundle: %v", err)
 	}
 	os.WriteFile(bundle, origBundle, 0o600)
 	// A missing reveal is refused.
 	os.Rename(filepath.Join(ratings, "reveal.json"), filepath.Join(ratings, "reveal.moved"))
-	if _, err := scoreCampaign(os.DirFS(camp), ratings, filepath.Join(ratings, "allowed_signers"), filepath.Join(ratings, "sealed-map.json")); err == nil {
+	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil {
 		t.Error("score without a reveal succeeded")
 	}
 	os.Rename(filepath.Join(ratings, "reveal.moved"), filepath.Join(ratings, "reveal.json"))
+	// A missing allowed_signers file or sealed map is a typed refusal naming
+	// the file (record-set), not a bare system error.
+	for _, flag := range []string{"--allowed-signers", "--map"} {
+		absent := filepath.Join(dir, "absent")
+		code, out := chkRunCaptured(t, "score", camp, "--ratings", ratings, flag, absent)
+		if code != 1 || !strings.Contains(out, absent+": "+string(pipeline.ReasonRecordSet)+":") {
+			t.Errorf("score %s absent: exit %d, want 1 with %s naming the file; stdout %q", flag, code, pipeline.ReasonRecordSet, out)
+		}
+	}
 	// Usage error.
 	if code := run([]string{"score", camp}); code != 2 {
 		t.Errorf("missing --ratings: exit %d, want 2", code)

@@ -1,0 +1,132 @@
+package pipeline
+
+import (
+	"sync"
+
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+// Admission is every admission rule evaluated on one loaded campaign
+// (CONTRACT §2–§5; EVALUATOR-CONTROLS C14, C15, C17, C18, C20, C23): what
+// `verdict check` lists under admission and `verdict admit` prints.
+type Admission struct {
+	// MissingIdentities names every execution identity the manifest leaves
+	// unset (CONTRACT §7); nil when none is missing.
+	MissingIdentities []string
+	// Manifest are the manifest admission violations.
+	Manifest []*campaign.Error
+	// Validity is the execution validity of the recorded sessions.
+	Validity scorer.ValidityReport
+	// Ceilings are the contract's inclusive campaign ceilings and Consumed
+	// the recorded consumption counted against them.
+	Ceilings, Consumed scorer.Budget
+	// CeilingsExceeded names every ceiling the recorded consumption
+	// already exceeds.
+	CeilingsExceeded []*campaign.Error
+	// NextDispatch is the decision for one more worst-case session
+	// (EVALUATOR-CONTROLS C18).
+	NextDispatch scorer.DispatchDecision
+	// Accounting is the campaign's accounting report; its Gates are the
+	// cost-and-time scorecard gates (CONTRACT §4; C14, C20), decided by
+	// score and not part of admission.
+	Accounting scorer.AccountingReport
+	// Replay is the replay of a planned dispatch sequence (Admit with a
+	// plan), nil without one.
+	Replay *scorer.AdmissionReplay
+}
+
+// Admitted reports whether the campaign is admitted: no identity is
+// missing, the manifest design is admitted, execution is valid and no
+// ceiling is exceeded.
+func (a *Admission) Admitted() bool {
+	return len(a.MissingIdentities) == 0 && len(a.Manifest) == 0 && a.Validity.Valid && len(a.CeilingsExceeded) == 0
+}
+
+// Failures lists the admission failures of `verdict check` in their fixed
+// order: manifest admission, exceeded ceilings, execution validity
+// findings.
+func (a *Admission) Failures() []*campaign.Error {
+	var out []*campaign.Error
+	out = append(out, a.Manifest...)
+	out = append(out, a.CeilingsExceeded...)
+	for _, f := range a.Validity.Findings {
+		out = append(out, f.Error())
+	}
+	return out
+}
+
+// nextDispatch is the worst-case dispatch whose admission check and admit
+// report: a draft of the first task's first repetition.
+func nextDispatch(c *campaign.Campaign) scorer.Dispatch {
+	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
+	if len(c.Manifest.Tasks) > 0 {
+		next.Task = c.Manifest.Tasks[0].ID
+	}
+	return next
+}
+
+// Admit evaluates every admission rule of the loaded campaign c and, with
+// a plan, replays its planned dispatches against the remaining ceilings
+// (scorer.AdmitWith). The accounting report and the execution validity
+// are made once and shared by the ceilings, the next-dispatch decision
+// and the replay; the independent parts run side by side.
+func Admit(c *campaign.Campaign, plan *scorer.Plan) *Admission {
+	a := &Admission{MissingIdentities: scorer.MissingIdentities(&c.Manifest), Ceilings: scorer.ContractCeilings()}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		a.Manifest = scorer.ManifestAdmission(c)
+		a.Validity = scorer.ExecutionValidity(c)
+	})
+	wg.Go(func() {
+		a.Accounting = scorer.Accounting(c)
+		a.CeilingsExceeded = scorer.CeilingFindingsWith(c, a.Accounting)
+	})
+	wg.Wait()
+	next := scorer.AdmitWith(c, a.Accounting, a.Validity, scorer.Budget{}, []scorer.Dispatch{nextDispatch(c)})
+	a.Consumed = next.Recorded
+	if len(next.Decisions) == 1 {
+		a.NextDispatch = next.Decisions[0]
+	}
+	if plan != nil {
+		r := scorer.AdmitWith(c, a.Accounting, a.Validity, plan.Prior, plan.Dispatches)
+		a.Replay = &r
+	}
+	return a
+}
+
+// AdmitResult is the admission of a campaign on disk: either the strict
+// loader's refusals (Admission nil) or the admission of the loaded
+// campaign.
+type AdmitResult struct {
+	// Synthetic is the manifest's synthetic flag (false when refused).
+	Synthetic bool
+	// Refusals are the strict loader's refusals, flattened.
+	Refusals []error
+	// MissingIdentities are the missing execution identities: of the
+	// loaded manifest, or of the refused manifest read leniently.
+	MissingIdentities []string
+	// Admission is nil when the campaign was refused.
+	Admission *Admission
+	// Replay is the replay of the plan (nil without a plan); for a refused
+	// campaign every planned dispatch is refused (scorer.RefuseAll).
+	Replay *scorer.AdmissionReplay
+}
+
+// AdmitDir loads the campaign in directory dir (LoadDir) and admits it
+// with plan (nil for none). A campaign the strict loader refuses refuses
+// every planned dispatch.
+func AdmitDir(dir string, plan *scorer.Plan) *AdmitResult {
+	c, err := LoadDir(dir)
+	if err != nil {
+		out := &AdmitResult{Refusals: Flatten(err)}
+		_, out.MissingIdentities = missingIdentitiesRaw(DirFS(dir))
+		if plan != nil {
+			r := scorer.RefuseAll(plan.Dispatches, plan.Prior, out.MissingIdentities, "the campaign was refused by the strict loader")
+			out.Replay = &r
+		}
+		return out
+	}
+	a := Admit(c, plan)
+	return &AdmitResult{Synthetic: c.Manifest.Synthetic, MissingIdentities: a.MissingIdentities, Admission: a, Replay: a.Replay}
+}

@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// ReasonOutputExists refuses to write a blinding into a directory that
+// already holds one (sealed-map.json, leak-findings.json or any
+// bundle-*.json): a new blinding draws a new item-ID key, and sheets
+// signed against the old bundles could no longer be scored.
+const ReasonOutputExists campaign.Reason = "output-exists"
+
+// BlindOutputsFree returns a *campaign.Error with ReasonOutputExists for
+// the first output of a blinding for raters that already exists in dir
+// (any bundle-*.json, sealed-map.json, leak-findings.json), nil when none
+// does.
+func BlindOutputsFree(dir string, raters []string) error {
+	names := []string{"sealed-map.json", "leak-findings.json"}
+	for _, r := range raters {
+		names = append(names, "bundle-"+r+".json")
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
+	for _, n := range names {
+		old = append(old, filepath.Join(dir, n))
+	}
+	for _, p := range old {
+		if _, err := os.Lstat(p); err == nil {
+			return &campaign.Error{Reason: ReasonOutputExists, File: p,
+				Detail: "blind never replaces an earlier blinding (a new run draws a new item-ID key and the sheets signed against the old bundles could no longer be scored); choose a new --out directory",
+				Rule:   "a sealed unblinding map is never replaced"}
+		}
+	}
+	return nil
+}
+
+// Blinded is a campaign's blinding: the bundles, the sealed map and the
+// leak scan (blinding.Result) and whether the campaign is synthetic.
+type Blinded struct {
+	*blinding.Result
+	Synthetic bool
+}
+
+// Blind strictly loads the campaign fsys and builds one bundle per rater
+// and the sealed map (blinding.Build). With extra leak tokens the leak
+// scan is run again over every bundle with the campaign's default tokens
+// and the extra ones.
+func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, error) {
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	res, err := blinding.Build(c, opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(extraTokens) > 0 {
+		sc := blinding.NewScanner(append(blinding.DefaultLeakTokens(c), extraTokens...))
+		res.Findings = nil
+		for _, b := range res.Bundles {
+			res.Findings = append(res.Findings, sc.ScanBundle(b)...)
+		}
+	}
+	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic}, nil
+}
+
+// WriteBlinding writes the blinding into dir (created when missing), each
+// file atomically: sealed-map.json (mode 0600, coordinator only),
+// bundle-<rater>.json per rater and leak-findings.json (canonical JSON,
+// [] when there is no finding).
+func WriteBlinding(dir string, b *Blinded) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := renameio.WriteFile(filepath.Join(dir, "sealed-map.json"), b.MapBytes, 0o600); err != nil {
+		return err
+	}
+	for i, bu := range b.Bundles {
+		if err := renameio.WriteFile(filepath.Join(dir, "bundle-"+bu.Rater+".json"), b.BundleBytes[i], 0o644); err != nil {
+			return err
+		}
+	}
+	findings := b.Findings
+	if findings == nil {
+		findings = []blinding.Finding{}
+	}
+	fb, err := blinding.MarshalCanonical(findings)
+	if err != nil {
+		return err
+	}
+	return renameio.WriteFile(filepath.Join(dir, "leak-findings.json"), fb, 0o644)
+}

@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"io/fs"
+
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+// Counts are a loaded campaign's counts of sessions by outcome and
+// receipts.
+type Counts struct {
+	// ResponsesValid, ResponsesFailed and ResponsesAbsent count sessions
+	// with a decoded response, a model answer refused by the strict loader
+	// (a valid scored failure, C16) and no response.
+	ResponsesValid, ResponsesFailed, ResponsesAbsent int
+	// Receipts and ReceiptsMissing count sessions with and without a
+	// receipt.
+	Receipts, ReceiptsMissing int
+}
+
+// Checked is the result of Check on one campaign.
+type Checked struct {
+	// Manifest is the loaded manifest, or, when the campaign was refused,
+	// the manifest decoded strictly from its bytes alone (nil when even
+	// that fails).
+	Manifest *campaign.Manifest
+	// Campaign is the loaded campaign (nil when refused).
+	Campaign *campaign.Campaign
+	// Refusals are the strict loader's refusals, flattened; when non-empty
+	// nothing else was evaluated.
+	Refusals []error
+	// MissingIdentities names every execution identity the manifest leaves
+	// unset, also when the strict loader refused the manifest (CONTRACT §7).
+	MissingIdentities []string
+	// Counts are the session counts of the loaded campaign.
+	Counts Counts
+	// ScoredFailures are model answers refused by the strict loader: valid
+	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
+	ScoredFailures []*campaign.Error
+	// LedgerRefusals are B reconciliation records refused by the strict
+	// loader while their final answers are valid: those answers are graded
+	// and only those reviews' protocol gates fail (CONTRACT §4).
+	LedgerRefusals []*campaign.Error
+	// Findings are the automatic structural findings of decoded answers.
+	Findings []scorer.Finding
+	// Admission is every admission rule of the loaded campaign.
+	Admission *Admission
+}
+
+// Check strictly loads the campaign fsys, counts its sessions, runs the
+// structural validator on every decoded answer and evaluates admission
+// (Admit without a plan). The structural validator runs beside admission.
+func Check(fsys fs.FS) *Checked {
+	out := &Checked{}
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		// The report's manifest fields and missing identities come from
+		// the manifest bytes alone: its strict decoding when it decodes,
+		// and a lenient one for the missing identities.
+		out.Refusals = Flatten(err)
+		raw, ids := missingIdentitiesRaw(fsys)
+		if raw != nil {
+			out.MissingIdentities = ids
+			out.Manifest, _ = campaign.DecodeManifest(raw, campaign.ManifestFile)
+		}
+		return out
+	}
+	out.Campaign, out.Manifest = c, &c.Manifest
+	out.MissingIdentities = scorer.MissingIdentities(&c.Manifest)
+	for _, s := range c.Sessions {
+		switch {
+		case s.Response != nil:
+			out.Counts.ResponsesValid++
+			if s.LedgerFailure != nil {
+				out.LedgerRefusals = append(out.LedgerRefusals, s.LedgerFailure)
+			}
+		case s.Failure != nil:
+			out.Counts.ResponsesFailed++
+			out.ScoredFailures = append(out.ScoredFailures, s.Failure)
+		default:
+			out.Counts.ResponsesAbsent++
+		}
+		if s.Receipt != nil {
+			out.Counts.Receipts++
+		} else {
+			out.Counts.ReceiptsMissing++
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		out.Findings = scorer.ValidateCampaign(c)
+		close(done)
+	}()
+	out.Admission = Admit(c, nil)
+	<-done
+	return out
+}

@@ -1,0 +1,80 @@
+package pipeline
+
+import (
+	"io/fs"
+	"os"
+
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+// DirFS opens the campaign directory dir confined to it: every path is
+// resolved by os.Root, so a symbolic link (or "..") that leads outside dir
+// cannot be read and campaign.Load refuses that file with
+// campaign.ReasonOutsideCampaign. When dir cannot be opened, the returned
+// file system fails every open with that error (Load then reports the
+// manifest as unreadable). The root stays open for the life of the process
+// (os.Root closes itself when it is collected). campaign.RootFS reads the
+// many files under responses/ and receipts/ with fewer system calls, with
+// the same confinement.
+func DirFS(dir string) fs.FS {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return failingFS{err}
+	}
+	return campaign.RootFS(root)
+}
+
+// failingFS is a file system whose every open fails with err.
+type failingFS struct{ err error }
+
+// Open returns the error the campaign directory failed to open with.
+func (f failingFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: f.err}
+}
+
+// LoadDir strictly loads the campaign in directory dir (DirFS). A path
+// that does not exist or is not a directory is refused with reason
+// "file-missing" naming dir.
+func LoadDir(dir string) (*campaign.Campaign, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
+	}
+	if !st.IsDir() {
+		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
+	}
+	return campaign.Load(DirFS(dir))
+}
+
+// Flatten unwraps errors.Join trees into their leaves, in order.
+func Flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, Flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// missingIdentitiesRaw lists the missing execution identities of the
+// campaign's manifest.json read leniently (scorer.MissingIdentitiesJSON),
+// for a manifest the strict loader refused: a proposed live manifest with
+// null placeholders is still listed identity by identity. It is nil when
+// the manifest cannot be read as a JSON object.
+func missingIdentitiesRaw(fsys fs.FS) ([]byte, []string) {
+	raw, err := fs.ReadFile(fsys, campaign.ManifestFile)
+	if err != nil {
+		return nil, nil
+	}
+	ids, err := scorer.MissingIdentitiesJSON(raw)
+	if err != nil {
+		return raw, nil
+	}
+	return raw, ids
+}

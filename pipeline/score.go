@@ -1,0 +1,346 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/campaign"
+	"verdict/scorer"
+)
+
+// Reason codes of Score's refusals of a ratings directory.
+const (
+	// ReasonRecordSet: the ratings directory does not hold exactly two
+	// sheets, one adjudication and one reveal (or allowed_signers or the
+	// sealed map cannot be read).
+	ReasonRecordSet campaign.Reason = "record-set"
+	// ReasonRevealMismatch: the reveal does not name the exact sheets and
+	// adjudication used, or the sealed map is not the committed one.
+	ReasonRevealMismatch campaign.Reason = "reveal-mismatch"
+)
+
+// ruleScore is the rule every refusal of the ratings directory names.
+const ruleScore = "DESIGN Signed records; CONTRACT §5 two frozen ratings before reveal"
+
+// Ratings names the files Score reads besides the campaign: the ratings
+// directory (sheet-*.json, adjudication.json, reveal.json, each with its
+// detached .sig, and bundle-*.json), the allowed_signers file and the
+// sealed unblinding map.
+type Ratings struct {
+	Dir            string
+	AllowedSigners string
+	Map            string
+}
+
+// RatingsIn is the Ratings of directory dir with allowed_signers and
+// sealed-map.json inside it (the defaults of `verdict score`).
+func RatingsIn(dir string) Ratings {
+	return Ratings{Dir: dir, AllowedSigners: filepath.Join(dir, "allowed_signers"), Map: filepath.Join(dir, "sealed-map.json")}
+}
+
+// ScoreOptions tune a Score run without changing its result.
+type ScoreOptions struct {
+	// AfterLoad, when set, is called once the campaign is loaded (the
+	// score command sets its memory limit there).
+	AfterLoad func()
+}
+
+// Score is the whole score pipeline: strictly load the campaign, scan the
+// bundles for leaks, verify every signed record against allowed_signers
+// (any failing record refuses), require the reveal to name the exact
+// sheets and adjudication and to commit to the sealed map, settle every
+// field (scorer.Consensus), unblind with the sealed map, score
+// (scorer.Evaluate) and build the report. Refusals are *campaign.Error
+// values (errors.Join of every failing record).
+func Score(fsys fs.FS, r Ratings, opt ScoreOptions) (*scorer.Report, error) {
+	in, ctx, err := prepareScore(fsys, r, opt)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scorer.Evaluate(in)
+	if err != nil {
+		return nil, err
+	}
+	return scorer.BuildReport(sc, ctx), nil
+}
+
+// ScoreInput runs Score's steps up to the score input that scorer.Evaluate
+// decides on, and returns it (the control suite mutates it).
+func ScoreInput(fsys fs.FS, r Ratings) (scorer.ScoreInput, error) {
+	in, _, err := prepareScore(fsys, r, ScoreOptions{})
+	return in, err
+}
+
+// prepareScore is Score up to the score input and the report context.
+func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, scorer.ReportContext, error) {
+	var ctx scorer.ReportContext
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, err
+	}
+	if opt.AfterLoad != nil {
+		opt.AfterLoad()
+	}
+	// Everything score needs of the campaign is computed now (the leak
+	// tokens, the response count, and the campaign's side of the score
+	// input); the campaign itself, tens of megabytes for 10,000 sessions,
+	// is not used after this and is not held while the bundles and the
+	// rating records are read.
+	tokens := blinding.DefaultLeakTokens(c)
+	for _, s := range c.Sessions {
+		if s.Response != nil {
+			ctx.Responses++
+		}
+	}
+	prep, findings := scorer.PrepareScoreInput(c)
+	ctx.Findings = findings
+	c = nil
+	rec, err := verifyRecords(r, blinding.NewScanner(tokens))
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, err
+	}
+	ctx.LeakFindings, ctx.Records, ctx.Agreement = rec.leaks, rec.refs, rec.agreement
+	ctx.Consensus, err = scorer.Consensus(rec.g1, rec.g2, rec.adjudicated)
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, err
+	}
+	rec.g1, rec.g2 = nil, nil
+	in, err := prep.Join(rec.bindings, ctx.Consensus)
+	return in, ctx, err
+}
+
+// verified is what verifyRecords takes from a ratings directory.
+type verified struct {
+	leaks     []string
+	refs      []scorer.RecordRef
+	agreement []scorer.AgreementRow
+	// g1 and g2 are the two sheets' grades, adjudicated the adjudication's
+	// resolutions, bindings the sealed map's bundled reviews.
+	g1, g2      []scorer.SheetGrade
+	adjudicated []scorer.SheetGrade
+	bindings    []scorer.ItemBinding
+}
+
+// verifyRecords reads and checks the ratings directory: it streams each
+// bundle once (digest and leak scan, scanBundleFile), verifies every
+// signed record against allowed_signers and the bundles, checks that the
+// reveal names the exact sheets and adjudication and commits to the
+// sealed map, and converts the records into consensus input.
+func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
+	out := &verified{}
+	allowedBytes, err := os.ReadFile(r.AllowedSigners)
+	if err != nil {
+		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
+	}
+	allowed, err := adjudication.ParseAllowedSigners(r.AllowedSigners, allowedBytes)
+	if err != nil {
+		return nil, err
+	}
+	// Bundles (for the "sheet for another bundle" check and the leak scan),
+	// streamed one at a time: a bundle holds every final answer in full.
+	bundlePaths, _ := filepath.Glob(filepath.Join(r.Dir, "bundle-*.json"))
+	sort.Strings(bundlePaths)
+	bundles := map[string]*blinding.Bundle{}
+	for _, p := range bundlePaths {
+		hdr, digest, found, err := scanBundleFile(p, scan)
+		if err != nil {
+			return nil, err
+		}
+		bundles[digest] = hdr
+		for _, f := range found {
+			out.leaks = append(out.leaks, f.String())
+		}
+	}
+	// Records, verified one at a time and streamed from their files
+	// (adjudication.VerifyRecordFile): two sheets of a 10,000-session
+	// campaign are tens of megabytes each, and only their decoded forms
+	// are held.
+	sheetPaths, _ := filepath.Glob(filepath.Join(r.Dir, "sheet-*.json"))
+	sort.Strings(sheetPaths)
+	paths := append(slices.Clone(sheetPaths), filepath.Join(r.Dir, "adjudication.json"), filepath.Join(r.Dir, "reveal.json"))
+	checks := make([]adjudication.Check, 0, len(paths))
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
+		}
+		f.Close()
+		sig, err := os.ReadFile(p + ".sig")
+		if err != nil {
+			sig = nil
+		}
+		checks = append(checks, adjudication.VerifyRecordFile(allowed, p, sig))
+	}
+	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
+	var refusals []error
+	for _, ch := range checks {
+		if !ch.OK {
+			refusals = append(refusals, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: ruleScore, Detail: ch.Detail})
+		}
+	}
+	if len(refusals) > 0 {
+		return nil, errors.Join(refusals...)
+	}
+	// Verify decoded every record; use its decoded values (every check is OK).
+	var sheets []adjudication.FrozenSheet
+	var adj *adjudication.Adjudication
+	var adjSHA string
+	var rev *adjudication.Reveal
+	for _, ch := range checks {
+		out.refs = append(out.refs, scorer.RecordRef{Kind: ch.Kind, Signer: ch.Signer.Name, Role: string(ch.Signer.Role), Fingerprint: ch.Signer.KeyFingerprint, SHA256: ch.SHA256})
+		switch ch.Kind {
+		case "sheet":
+			sheets = append(sheets, adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256})
+		case "adjudication":
+			adj, adjSHA = ch.Adjudication(), ch.SHA256
+		case "reveal":
+			rev = ch.Reveal()
+		}
+	}
+	checks = nil // the decoded records are held by sheets, adj and rev
+	if len(sheets) != 2 || adj == nil || rev == nil {
+		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.Dir, Rule: ruleScore,
+			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
+	}
+	// The reveal must name exactly the sheets and adjudication used.
+	if !rev.Names(sheets[0].SHA256, sheets[1].SHA256, adjSHA) {
+		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
+			Detail: "the reveal does not name the exact sheets and adjudication used"}
+	}
+	mapBytes, err := os.ReadFile(r.Map)
+	if err != nil {
+		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
+	}
+	if blinding.Digest(mapBytes) != rev.MapCommitment {
+		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: r.Map, Rule: ruleScore,
+			Detail: "the sealed map is not the one the reveal committed to"}
+	}
+	sealed, err := blinding.ParseSealedMap(r.Map, mapBytes)
+	if err != nil {
+		return nil, err
+	}
+	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
+	out.agreement = agreementRows(sheets[0].Sheet, sheets[1].Sheet)
+	// Every later step reads the converted grades; each sheet's decoded
+	// grades are dropped as soon as they are converted.
+	out.g1 = scorer.SheetGradesOf(sheets[0].Sheet.Grades)
+	sheets[0].Sheet.Grades = nil
+	out.g2 = scorer.SheetGradesOf(sheets[1].Sheet.Grades)
+	for _, it := range sealed.Items {
+		if it.Role == campaign.RoleReviewA || it.Role == campaign.RoleReviewB {
+			out.bindings = append(out.bindings, scorer.ItemBinding{Item: it.Item, Session: it.Session})
+		}
+	}
+	return out, nil
+}
+
+// scanBundleFile streams the bundle file at path once: its SHA-256 (the
+// digest a rating sheet binds as bundle_digest), its header members (format,
+// rater, content and obligations digests; Items stays nil) and the leak
+// scan of every member and item (blinding.Scanner.ScanReader, the same
+// findings as ScanBundle). A bundle is never held whole: it holds every
+// final answer of the campaign. The bundle's items are not re-verified
+// here: a sheet is accepted only for a bundle whose exact bytes it signed
+// (bundle_digest, checked by adjudication.Verify), and freeze verified
+// those bytes (blinding.ParseBundle) before signing.
+func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, string, []blinding.Finding, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	r := io.TeeReader(bufio.NewReaderSize(f, 1<<16), h)
+	found, header, err := scan.ScanReader(filepath.Base(path), r)
+	if err != nil {
+		return nil, "", nil, &campaign.Error{Reason: blinding.ReasonMalformedBundle, File: path, Rule: "strict JSON", Detail: err.Error(), Err: err}
+	}
+	if _, err := io.Copy(h, r); err != nil {
+		return nil, "", nil, err
+	}
+	var obj bytes.Buffer
+	obj.WriteByte('{')
+	for _, k := range slices.Sorted(maps.Keys(header)) {
+		if obj.Len() > 1 {
+			obj.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		obj.Write(kb)
+		obj.WriteByte(':')
+		obj.Write(header[k])
+	}
+	obj.WriteByte('}')
+	var hdr blinding.Bundle
+	if err := blinding.DecodeStrict(path, obj.Bytes(), &hdr); err != nil {
+		return nil, "", nil, err
+	}
+	if hdr.Format != blinding.BundleFormat {
+		return nil, "", nil, &campaign.Error{Reason: blinding.ReasonMalformedBundle, File: path, Pointer: "/format", Rule: "blinding bundle",
+			Detail: fmt.Sprintf("format %q, want %q", hdr.Format, blinding.BundleFormat)}
+	}
+	// The findings name the bundle's rater, as ScanBundle's do.
+	for i := range found {
+		found[i].Rater = hdr.Rater
+	}
+	return &hdr, hex.EncodeToString(h.Sum(nil)), found, nil
+}
+
+// agreementRows computes percent agreement, Cohen's kappa and
+// Krippendorff's nominal alpha of the two frozen sheets over every required
+// field, and per grade kind. A field graded on one sheet only pairs with
+// ""; a field graded twice on one sheet counts with its last grade. The
+// statistics depend only on how often each pair of values occurs, so the
+// fields are joined by a sort of each sheet's grades and counted into one
+// adjudication.PairTable per kind (no per-field map or value list: a
+// campaign of 10,000 sessions has hundreds of thousands of fields).
+func agreementRows(a, b *adjudication.Sheet) []scorer.AgreementRow {
+	byKind := map[adjudication.Kind]adjudication.PairTable{}
+	all := adjudication.PairTable{}
+	adjudication.JoinGrades(a.Grades, b.Grades, func(f adjudication.Field, x, y adjudication.Grade) {
+		if f.Kind == adjudication.KindOracleDefect {
+			return
+		}
+		all.Add(x.Value, y.Value)
+		t := byKind[f.Kind]
+		if t == nil {
+			t = adjudication.PairTable{}
+			byKind[f.Kind] = t
+		}
+		t.Add(x.Value, y.Value)
+	})
+	row := func(scope string, t adjudication.PairTable) scorer.AgreementRow {
+		p, k, al := t.Statistics()
+		return scorer.AgreementRow{Scope: scope, PercentAgreement: stat(p), CohensKappa: stat(k), KrippendorffAlpha: stat(al)}
+	}
+	rows := []scorer.AgreementRow{row("all fields", all)}
+	for _, k := range adjudication.Kinds {
+		if k == adjudication.KindOracleDefect {
+			continue
+		}
+		rows = append(rows, row("kind "+string(k), byKind[k]))
+	}
+	return rows
+}
+
+func stat(s adjudication.Statistic) scorer.AgreementStat {
+	out := scorer.AgreementStat{N: s.N, Defined: s.Defined, Reason: s.Reason}
+	if s.Defined {
+		out.Value = strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", s.Value), "0"), ".")
+	}
+	return out
+}
