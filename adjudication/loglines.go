@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"syscall"
 
 	"verdict/campaign"
 )
@@ -88,23 +87,4 @@ func replayLines(f *os.File, data []byte, accept func(line int, raw []byte) erro
 		return size, int64(len(data)), nil
 	}
 	return size, 0, nil
-}
-
-// openLog opens (creating it if absent) the journal or decision log at
-// path for appending, without blocking, and refuses a path that is not a
-// regular file or is over the journal cap (campaign.CheckRegular).
-func openLog(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil {
-		err = campaign.CheckRegular(path, fi, campaign.FileJournal)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }
