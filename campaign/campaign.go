@@ -97,6 +97,12 @@ type Session struct {
 	// a malformed, empty or refused model answer is a valid scored failure
 	// (EVALUATOR-CONTROLS C16), not a refusal of the campaign.
 	Failure *Error
+	// LedgerFailure is the refusal of B's reconciliation record when the
+	// final answer itself is valid (DecodeAnswer): Response holds the final
+	// answer with Reconciliation nil, the answer is graded as any other,
+	// and only this review's protocol gate fails (CONTRACT §4). nil
+	// otherwise.
+	LedgerFailure *Error
 	// Receipt is the session's receipt; nil when the receipt file is missing.
 	Receipt *Receipt
 }
