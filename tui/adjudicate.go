@@ -146,12 +146,12 @@ type adjudicator struct {
 	shownD []Dispute
 	// dy scrolls the dispute's context; it starts at 0 on each dispute.
 	dy, dyFor int
-	status        string
-	statusErr     bool
-	signed        bool
-	signing       bool
-	record        string
-	w, h          int
+	status    string
+	statusErr bool
+	signed    bool
+	signing   bool
+	record    string
+	w, h      int
 }
 
 func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
