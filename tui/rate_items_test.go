@@ -273,3 +273,23 @@ func TestRateNothingCut(t *testing.T) {
 		}
 	}
 }
+
+// TestGuidelinesOnG: g shows the campaign's guidelines the bundle carries
+// (then the built-in codebook), in rate and in adjudicate.
+func TestGuidelinesOnG(t *testing.T) {
+	b := synthBundle(1)
+	b.Guidelines = "# SYNTHETIC guidelines\n\nQuote the line that sets a default.\x1b[2J\n"
+	m, _ := newTestRater(t, newRateEnv(t, b), 80, 24)
+	m = press(m, "g")
+	s := screen(m)
+	if !strings.Contains(s, "Guidelines of this campaign") || !strings.Contains(s, "Quote the line that sets a default.⟨U+001B⟩[2J") || !strings.Contains(s, "Built-in codebook") {
+		t.Fatalf("rate g:\n%s", s)
+	}
+	e := &adjEnv{}
+	in := e.input()
+	in.Bundle.Guidelines = b.Guidelines
+	am := press(NewAdjudicateModel(in, testOptions(80, 24)), "esc", "g")
+	if s := screen(am); !strings.Contains(s, "Quote the line that sets a default.") {
+		t.Fatalf("adjudicate g:\n%s", s)
+	}
+}
