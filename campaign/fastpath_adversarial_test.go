@@ -155,8 +155,8 @@ func adversarialCases(t testing.TB) []fastCase {
 		{"receipt nullable count -1", C, rawSet(t, rc, "/input_bytes", `-1`), ReasonOutOfRange},
 		{"receipt nullable count 0", C, rawSet(t, rc, "/input_bytes", `0`), ""},
 		{"receipt repetition 0", C, rawSet(t, rc, "/repetition", `0`), ReasonRepetition},
-		{"receipt bool as 1", C, rawSet(t, rc, "/replacement", `1`), ReasonWrongType},
-		{"receipt bool as string", C, rawSet(t, rc, "/replacement", `"true"`), ReasonWrongType},
+		{"receipt bool as 1", C, rawSet(t, rc, "/arm_state_leaked", `1`), ReasonWrongType},
+		{"receipt bool as string", C, rawSet(t, rc, "/arm_state_leaked", `"true"`), ReasonWrongType},
 
 		// Null against absent against the string "null".
 		{"nullable id null", R, rawSet(t, resp, "/final/claims/0/uncertainty_id", `null`), ""},

@@ -289,7 +289,7 @@ func fastCases(t testing.TB) []fastCase {
 		{"wrong type object", R, jedit(t, resp, "/final", set([]any{})), ReasonWrongType},
 		{"wrong type string", R, jedit(t, resp, "/final/claims/0/text", set(json.Number("1"))), ReasonWrongType},
 		{"wrong type integer", R, jedit(t, resp, "/final/citations/0/start_line", set("3")), ReasonWrongType},
-		{"wrong type boolean", C, jedit(t, rc, "/replacement", set(nil)), ReasonWrongType},
+		{"wrong type boolean", C, jedit(t, rc, "/arm_state_leaked", set(nil)), ReasonWrongType},
 		{"null not nullable", R, jedit(t, resp, "/final/claims/0/text", set(nil)), ReasonWrongType},
 		{"enum", R, jedit(t, resp, "/final/claims/0/status", set("bogus")), ReasonEnum},
 		{"enum null", R, jedit(t, resp, "/final/claims/0/status", set(nil)), ReasonEnum},

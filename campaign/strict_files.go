@@ -1,6 +1,9 @@
 package campaign
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Rule names cited by refusals of the non-response file kinds.
 const (
@@ -13,8 +16,12 @@ const (
 // Reasons of the manifest, packet, truth and receipt rules that the schema
 // cannot say.
 const (
-	// ReasonDuplicateRun: two runs name the same task and repetition.
+	// ReasonDuplicateRun: two runs name the same task and repetition and
+	// the later one does not say which run it replaces (runs[].replaces).
 	ReasonDuplicateRun Reason = "duplicate-run"
+	// ReasonReplacesUnknownRun: a run's replaces names no shared-draft
+	// session of an earlier run of the same task and repetition.
+	ReasonReplacesUnknownRun Reason = "replaces-unknown-run"
 	// ReasonDuplicateFile: the manifest binds one path twice.
 	ReasonDuplicateFile Reason = "duplicate-file"
 	// ReasonUnknownTask: a run names a task the manifest does not list.
@@ -36,7 +43,11 @@ const MinAnswerableObligations = 2
 // DecodeManifest strictly decodes manifest.json: strict JSON, the embedded
 // manifest schema, then trimmed texts, task IDs T<n> unique, session IDs
 // S<n> unique across all runs, every run's task listed, repetition ≥ 1 and
-// unique per task, and each bound file path relative, valid and unique.
+// unique per task unless the later run replaces an earlier one (its
+// replaces names the shared-draft session of an earlier run of the same
+// task and repetition; CONTRACT §5), and each bound file path relative,
+// valid and unique. How many replacements are allowed, and of what, is
+// execution validity (scorer), not decoding.
 // The contract version and file digests are checked by Load. file names
 // the manifest in refusals; every refusal is a *Error.
 func DecodeManifest(data []byte, file string) (*Manifest, error) {
@@ -73,6 +84,7 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 	}
 	sessions := map[string]string{}
 	runs := map[string]string{}
+	drafts := map[string][]string{} // shared-draft sessions of earlier runs by task#repetition
 	for i, run := range m.Runs {
 		p := ptr("/runs", i)
 		r.id(p+"/task", "T", run.Task)
@@ -83,10 +95,17 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 			r.fail(ReasonRepetition, p+"/repetition", "repetition %d is below 1", run.Repetition)
 		}
 		key := fmt.Sprintf("%s#%d", run.Task, run.Repetition)
-		if first, dup := runs[key]; dup {
-			r.fail(ReasonDuplicateRun, p, "task %s repetition %d is already run at %s", run.Task, run.Repetition, first)
+		if run.Replaces != nil {
+			if !slices.Contains(drafts[key], *run.Replaces) {
+				r.fail(ReasonReplacesUnknownRun, p+"/replaces", "replaces %s, which is not the shared draft of an earlier run of task %s repetition %d", *run.Replaces, run.Task, run.Repetition)
+			}
+		} else if first, dup := runs[key]; dup {
+			r.fail(ReasonDuplicateRun, p, "task %s repetition %d is already run at %s and this run does not say which run it replaces (replaces)", run.Task, run.Repetition, first)
 		}
-		runs[key] = p
+		if _, seen := runs[key]; !seen {
+			runs[key] = p
+		}
+		drafts[key] = append(drafts[key], run.Sessions.Draft)
 		r.declare(sessions, p+"/sessions/draft", "S", run.Sessions.Draft)
 		r.declare(sessions, p+"/sessions/review_a", "S", run.Sessions.ReviewA)
 		r.declare(sessions, p+"/sessions/review_b", "S", run.Sessions.ReviewB)

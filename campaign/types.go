@@ -173,6 +173,13 @@ type Run struct {
 	Repetition int      `json:"repetition"`
 	Order      Order    `json:"order"`
 	Sessions   Sessions `json:"sessions"`
+	// Replaces is null for an original run. For the one permitted
+	// infrastructure replacement triplet (CONTRACT §5 "One
+	// infrastructure-invalid complete triplet may be replaced") it is the
+	// shared-draft session ID ("S<n>") of the earlier run of the same task
+	// and repetition that this run replaces; the original stays in the
+	// campaign, billed and reported, and this run is scored in its place.
+	Replaces *string `json:"replaces"`
 }
 
 // Sessions names the three session IDs ("S<n>") of a run. Each session has
@@ -439,8 +446,10 @@ type Receipt struct {
 	PacketSHA256     *string `json:"packet_sha256"`
 	// ArmStateLeaked records detected cross-arm leakage (C17).
 	ArmStateLeaked bool `json:"arm_state_leaked"`
-	// Replacement marks the one permitted infrastructure replacement triplet.
-	Replacement bool `json:"replacement"`
+	// Host is the recorded host/OS/CPU/RAM the session ran on; it must
+	// equal the manifest's execution.host (CONTRACT §2 "Run sessions
+	// serially on one recorded host"). Null when not dispatched.
+	Host *string `json:"host"`
 	// InfrastructureInvalid holds the verified infrastructure reason
 	// (recorder loss, wrong inputs, undeclared permissions, cross-arm
 	// leakage, platform outage), else null (CONTRACT §5).

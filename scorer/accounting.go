@@ -329,34 +329,26 @@ type runKey struct {
 
 // comparedRuns returns the indexes of manifest runs used for comparison and
 // the set of superseded run indexes: when several runs share a task and
-// repetition, the last one whose receipts mark it a replacement is
+// repetition, the last one that replaces another (runs[].replaces) is
 // compared and the others are superseded (billed, not compared;
 // CONTRACT §5 "preserving and charging the original attempt").
-func comparedRuns(c *campaign.Campaign, byRun map[int][3]*campaign.Session) (compared []int, superseded map[int]bool) {
+func comparedRuns(m *campaign.Manifest) (compared []int, superseded map[int]bool) {
 	superseded = map[int]bool{}
 	groups := map[runKey][]int{}
 	var order []runKey
-	for i, r := range c.Manifest.Runs {
+	for i, r := range m.Runs {
 		k := runKey{r.Task, r.Repetition}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
 		groups[k] = append(groups[k], i)
 	}
-	isReplacement := func(i int) bool {
-		for _, s := range byRun[i] {
-			if s != nil && s.Receipt != nil && s.Receipt.Replacement {
-				return true
-			}
-		}
-		return false
-	}
 	chosen := map[int]bool{}
 	for _, k := range order {
 		idx := groups[k]
 		pick := idx[0]
 		for _, i := range idx {
-			if isReplacement(i) {
+			if m.Runs[i].Replaces != nil {
 				pick = i
 			}
 		}
@@ -367,7 +359,7 @@ func comparedRuns(c *campaign.Campaign, byRun map[int][3]*campaign.Session) (com
 			}
 		}
 	}
-	for i := range c.Manifest.Runs {
+	for i := range m.Runs {
 		if chosen[i] {
 			compared = append(compared, i)
 		}
@@ -430,7 +422,7 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 	card := m.Execution.PriceCard
 	rep := AccountingReport{Phase: m.Phase, Sessions: make([]SessionAccount, 0, 3*len(m.Runs))}
 	byRun := sessionsByRun(c)
-	compared, superseded := comparedRuns(c, byRun)
+	compared, superseded := comparedRuns(m)
 
 	// Per-session accounts, manifest order, each session ID once in
 	// physical billing; a repeated session or request ID is a double bill.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"time"
 
 	"verdict/campaign"
 )
@@ -56,7 +57,10 @@ func testCampaign(phase campaign.Phase, nTasks, reps int) *campaign.Campaign {
 		Prompts:              campaign.PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review-a.txt", ReviewB: "prompts/review-b.txt", FinalSchema: "prompts/final-schema.txt", ReconciliationSchema: "prompts/reconciliation-schema.txt"},
 		ResponseSchemaSHA256: hexSum([]byte("schema")),
 		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: hexSum([]byte("c"))}},
-	}}
+	}, Prompts: map[string][]byte{}}
+	for _, k := range []string{campaign.PromptCommon, campaign.PromptDraft, campaign.PromptReviewA, campaign.PromptReviewB, campaign.PromptFinalSchema, campaign.PromptReconciliationSchema} {
+		c.Prompts[k] = []byte("SYNTHETIC prompt text " + k + "\n")
+	}
 	cats := []campaign.Category{campaign.CategoryBehaviorExplanation, campaign.CategoryChangeImpactPlan, campaign.CategoryCorrectnessBoundary, campaign.CategoryExplicitUncertainty}
 	for i := range nTasks {
 		id := fmt.Sprintf("T%d", i+1)
@@ -104,7 +108,18 @@ func testCampaign(phase campaign.Phase, nTasks, reps int) *campaign.Campaign {
 	return c
 }
 
-// receiptFor makes a complete, valid receipt for session s.
+// testSlot is the time slot of one session: sessions run serially, one
+// slot each, in dispatch order.
+const testSlot = 10 * time.Minute
+
+// testEpoch is the UTC start of the first slot.
+var testEpoch = time.Date(2026, 9, 6, 10, 0, 0, 0, time.UTC)
+
+// receiptFor makes a complete, valid receipt for session s, the
+// len(c.Sessions)-th session appended (D, A, B per run): its slot follows
+// the run's dispatch order, its input is the prompt campaign.RenderPrompt
+// renders for its role (reviews are given the draft's "{}"), its output
+// the session's Raw bytes.
 func receiptFor(c *campaign.Campaign, s *campaign.Session, spec meterSpec) *campaign.Receipt {
 	ex := c.Manifest.Execution
 	var task *campaign.Task
@@ -113,14 +128,28 @@ func receiptFor(c *campaign.Campaign, s *campaign.Session, spec meterSpec) *camp
 			task = t
 		}
 	}
-	start := int64(len(c.Sessions)) * 1_000_000_000_000
+	n := len(c.Sessions)
+	slot := n - n%3
+	switch {
+	case s.Role == campaign.RoleDraft:
+	case (s.Role == campaign.RoleReviewA) == (s.Run.Order == campaign.OrderAFirst):
+		slot++
+	default:
+		slot += 2
+	}
+	start := testEpoch.Add(time.Duration(slot) * testSlot)
+	mono := int64(slot) * int64(testSlot)
+	in, err := campaign.RenderPrompt(s.Role, c.Prompts, task, []byte("{}"))
+	if err != nil {
+		panic(err)
+	}
 	return &campaign.Receipt{
 		SessionID: s.ID, RequestID: "R" + s.ID[1:], Role: s.Role, Task: s.Run.Task, Repetition: s.Run.Repetition,
 		Status:     campaign.StatusResponse,
-		StartedUTC: sp("2026-09-06T10:00:00Z"), EndedUTC: sp("2026-09-06T10:01:00Z"),
-		StartMonotonicNS: ip(start), EndMonotonicNS: ip(start + spec.secs*1_000_000_000),
-		InputSHA256: sp(hexSum([]byte("in" + s.ID))), InputBytes: ip(100),
-		OutputSHA256: sp(hexSum([]byte("out" + s.ID))), OutputBytes: ip(100),
+		StartedUTC: sp(start.Format(time.RFC3339Nano)), EndedUTC: sp(start.Add(time.Duration(spec.secs) * time.Second).Format(time.RFC3339Nano)),
+		StartMonotonicNS: ip(mono), EndMonotonicNS: ip(mono + spec.secs*1_000_000_000),
+		InputSHA256: sp(hexSum(in)), InputBytes: ip(int64(len(in))),
+		OutputSHA256: sp(hexSum(s.Raw)), OutputBytes: ip(int64(len(s.Raw))), Host: ex.Host,
 		Meter:       &campaign.Meter{InputTokens: spec.in, CachedInputTokens: spec.cached, OutputTokens: spec.out, InputIncludesCached: true, OutputIncludesReasoning: true},
 		PriceCardID: sp(ex.PriceCard.ID), ActualChargeMicroUSD: nil,
 		ValidationNS: 1_000_000_000, AssemblyNS: 500_000_000,
@@ -143,6 +172,8 @@ func session(c *campaign.Campaign, task string, rep int, role campaign.Role) *ca
 func setSpec(s *campaign.Session, spec meterSpec) {
 	s.Receipt.Meter = &campaign.Meter{InputTokens: spec.in, CachedInputTokens: spec.cached, OutputTokens: spec.out, InputIncludesCached: true, OutputIncludesReasoning: true}
 	*s.Receipt.EndMonotonicNS = *s.Receipt.StartMonotonicNS + spec.secs*1_000_000_000
+	st, _ := time.Parse(time.RFC3339Nano, *s.Receipt.StartedUTC)
+	s.Receipt.EndedUTC = sp(st.Add(time.Duration(spec.secs) * time.Second).Format(time.RFC3339Nano))
 }
 
 // failDraft makes the shared draft of task/rep a timed-out model failure
@@ -152,6 +183,7 @@ func failDraft(c *campaign.Campaign, task string, rep int) {
 	k := campaign.ErrorTimeout
 	d.Receipt.Status, d.Receipt.ErrorKind = campaign.StatusError, &k
 	d.Raw, d.Response = nil, nil
+	d.Receipt.OutputSHA256, d.Receipt.OutputBytes = nil, nil
 	for _, role := range []campaign.Role{campaign.RoleReviewA, campaign.RoleReviewB} {
 		s := session(c, task, rep, role)
 		kd := campaign.ErrorSharedDraft

@@ -35,8 +35,9 @@ const (
 	// ReasonRepetitionCount: evaluation has 3 repetitions per task; each
 	// development round one triplet per task.
 	ReasonRepetitionCount campaign.Reason = "repetition-count"
-	// ReasonRepetitionNumbering: a task's repetitions are not 1..n, or a
-	// task and repetition appear twice without a replacement.
+	// ReasonRepetitionNumbering: a task's compared repetitions are not 1..n
+	// (a task and repetition run twice without runs[].replaces is refused
+	// by the loader, duplicate-run).
 	ReasonRepetitionNumbering campaign.Reason = "repetition-numbering"
 	// ReasonOrderBalance: evaluation has 12 A-first and 12 B-first pairs.
 	ReasonOrderBalance campaign.Reason = "order-balance"
@@ -200,18 +201,15 @@ func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
 		}
 	}
 
-	// Runs: replacement runs (per receipts) are not counted as repetitions.
-	byRun := sessionsByRun(c)
-	compared, _ := comparedRuns(c, byRun)
+	// Runs: a replaced run (runs[].replaces) is not counted as a repetition.
+	compared, _ := comparedRuns(m)
 	reps := map[string][]int{}
 	orders := map[string]map[campaign.Order]int{}
 	total := map[campaign.Order]int{}
-	seen := map[runKey]int{}
 	for i, r := range m.Runs {
 		if !taskSet[r.Task] {
 			add(ReasonRunUnknownTask, campaign.ManifestFile, fmt.Sprintf("/runs/%d/task", i), RuleSelection, "run names task %s which the manifest does not list", r.Task)
 		}
-		seen[runKey{r.Task, r.Repetition}]++
 	}
 	for _, i := range compared {
 		r := m.Runs[i]
@@ -253,11 +251,6 @@ func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
 			add(ReasonTaskOrders, campaign.ManifestFile, "/runs", RuleSelection, "task %s lacks an order: %d A-first, %d B-first", t.ID, orders[t.ID][campaign.OrderAFirst], orders[t.ID][campaign.OrderBFirst])
 		}
 	}
-	for _, k := range sortedKeys(seen) {
-		if seen[k] > 1 && !hasReplacement(c, byRun, k) {
-			add(ReasonRepetitionNumbering, campaign.ManifestFile, "/runs", RuleSelection, "task %s repetition %d appears %d times without a replacement", k.task, k.rep, seen[k])
-		}
-	}
 	if m.Phase == campaign.PhaseEvaluation && (total[campaign.OrderAFirst] != 12 || total[campaign.OrderBFirst] != 12) {
 		add(ReasonOrderBalance, campaign.ManifestFile, "/runs", RuleSelection, "%d A-first and %d B-first pairs; needs 12 and 12", total[campaign.OrderAFirst], total[campaign.OrderBFirst])
 	}
@@ -281,39 +274,6 @@ func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
 		}
 	}
 	return out
-}
-
-// hasReplacement reports whether some run of key k carries replacement receipts.
-func hasReplacement(c *campaign.Campaign, byRun map[int][3]*campaign.Session, k runKey) bool {
-	for i, r := range c.Manifest.Runs {
-		if r.Task != k.task || r.Repetition != k.rep {
-			continue
-		}
-		for _, s := range byRun[i] {
-			if s != nil && s.Receipt != nil && s.Receipt.Replacement {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// sortedKeys returns run keys sorted by task then repetition.
-func sortedKeys(m map[runKey]int) []runKey {
-	ks := make([]runKey, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.SortFunc(ks, func(a, b runKey) int {
-		if a.task != b.task {
-			if a.task < b.task {
-				return -1
-			}
-			return 1
-		}
-		return a.rep - b.rep
-	})
-	return ks
 }
 
 // MissingIdentitiesJSON lists the missing identities of manifest bytes

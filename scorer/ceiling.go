@@ -121,9 +121,9 @@ func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []campaign.Re
 		worst = WorstCase(card, false)
 	}
 	replacement := map[string]bool{}
-	for _, s := range c.Sessions {
-		if s.Receipt != nil && s.Receipt.Replacement {
-			replacement[s.ID] = true
+	for _, r := range c.Manifest.Runs {
+		if r.Replaces != nil {
+			replacement[r.Sessions.Draft], replacement[r.Sessions.ReviewA], replacement[r.Sessions.ReviewB] = true, true, true
 		}
 	}
 	note := func(r campaign.Reason) {

@@ -54,6 +54,10 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 type PreparedInput struct {
 	in       ScoreInput
 	answered []int // indices of answered runs in in.Runs, in run order
+	// failedItems are review sessions whose decoded answer is a valid
+	// scored failure (past a per-session bound): a bundle may hold them,
+	// and their grades are ignored, not stray.
+	failedItems map[string]bool
 }
 
 // PrepareScoreInput computes the campaign's side of BuildScoreInput and
@@ -63,7 +67,7 @@ type PreparedInput struct {
 // answer's text (RunInput.Final is not part of any report).
 func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	m := &c.Manifest
-	p := &PreparedInput{in: ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}}
+	p := &PreparedInput{in: ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}, failedItems: map[string]bool{}}
 	in := &p.in
 	for _, t := range c.Tasks {
 		in.Tasks = append(in.Tasks, TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository, Category: t.Entry.Category, Obligations: t.Truth.Obligations})
@@ -78,7 +82,14 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 		digest[f.Path] = f.SHA256
 	}
 	byRun := sessionsByRun(c)
-	compared, _ := comparedRuns(c, byRun)
+	compared, _ := comparedRuns(m)
+	// Execution validity classifies every outcome once: a response past a
+	// per-session bound is a valid scored failure (CONTRACT §4).
+	v := ExecutionValidity(c)
+	bound := map[string]ScoredFailure{}
+	for _, f := range v.ScoredFailures {
+		bound[f.Session] = f
+	}
 	for _, i := range compared {
 		run := m.Runs[i]
 		for j, arm := range []Arm{ArmA, ArmB} {
@@ -102,6 +113,12 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 				default:
 					ri.FailureKind = string(campaign.ErrorMalformed)
 				}
+			case bound[id].Kind == campaign.ErrorTimeout || bound[id].Kind == campaign.ErrorBudget:
+				// A decoded answer past a bound: timeout or budget
+				// exhaustion, scored as a failure; its item's grades (if
+				// it was bundled) are not used.
+				ri.Outcome, ri.FailureKind = OutcomeValidFailure, string(bound[id].Kind)
+				p.failedItems[id] = true
 			default:
 				ri.Outcome = OutcomeAnswered
 				ri.Final = scoredFinal(&s.Response.Final)
@@ -123,7 +140,6 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	}
 	acct := Accounting(c)
 	in.Accounting = &acct
-	v := ExecutionValidity(c)
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqExecutionValidity, OK: v.Valid, Detail: validityDetail(v)})
 	adm := ManifestAdmission(c)
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqManifestAdmission, OK: len(adm) == 0, Detail: errorsDetail(adm, "manifest admitted")})
@@ -176,7 +192,7 @@ func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (S
 		bound[b.Item] = true
 	}
 	for _, b := range bindings {
-		if !used[b.Item] && len(gradesOf[b.Item]) > 0 {
+		if !used[b.Item] && len(gradesOf[b.Item]) > 0 && !p.failedItems[b.Session] {
 			stray = append(stray, b.Item+"→"+b.Session)
 		}
 	}
@@ -224,7 +240,15 @@ func validityDetail(v ValidityReport) string {
 	}
 	var parts []string
 	for _, f := range v.Findings {
-		parts = append(parts, fmt.Sprintf("%s %s", f.Reason, f.Session))
+		loc := f.File
+		if f.Pointer != "" {
+			loc += "#" + f.Pointer
+		}
+		if f.Session != "" {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", f.Reason, f.Session, loc))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s (%s)", f.Reason, loc))
+		}
 	}
 	if v.Stopped {
 		parts = append([]string{"campaign stopped after a second invalid triplet"}, parts...)

@@ -3,6 +3,7 @@ package scorer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"verdict/campaign"
 )
@@ -57,9 +58,14 @@ const (
 	ReasonNotDispatchedWithoutFailure campaign.Reason = "not-dispatched-without-draft-failure"
 	// ReasonReplacementLimit: more than one replacement triplet (CONTRACT §5).
 	ReasonReplacementLimit campaign.Reason = "replacement-limit-exceeded"
-	// ReasonReplacementWithoutInvalid: a replacement triplet without an
-	// invalid original of the same task and repetition.
+	// ReasonReplacementWithoutInvalid: a replacement triplet
+	// (runs[].replaces) whose original is valid, or invalid for a reason
+	// that is not verified infrastructure (CONTRACT §5: a model timeout,
+	// malformed answer, wrong model or order is never replaced).
 	ReasonReplacementWithoutInvalid campaign.Reason = "replacement-without-invalid-original"
+	// ReasonReplacementOrderChanged: a replacement triplet's order differs
+	// from the original's (the replacement keeps the counterbalancing).
+	ReasonReplacementOrderChanged campaign.Reason = "replacement-order-changed"
 	// ReasonInvalidNotReplaced: an invalid triplet is compared (not replaced):
 	// no product verdict from it.
 	ReasonInvalidNotReplaced campaign.Reason = "invalid-triplet-not-replaced"
@@ -102,6 +108,9 @@ type ScoredFailure struct {
 	Repetition int                `json:"repetition"`
 	Role       campaign.Role      `json:"role"`
 	Kind       campaign.ErrorKind `json:"kind"`
+	// Detail says why: the error receipt, the strict loader's refusal, the
+	// bound a response ran past, or the failed shared draft.
+	Detail string `json:"detail"`
 }
 
 // TripletValidity is the validity of one manifest run (D, A, B).
@@ -141,18 +150,23 @@ func modelSideKind(k campaign.ErrorKind) bool {
 
 // ExecutionValidity checks every session's receipt against the manifest
 // and the contract's validity rules: a start without a terminal receipt is
-// invalid (C15); wrong model, source hash, task bytes, permissions or
-// leaked arm state is invalid, retained and charged (C17); tool calls in a
-// fixed-evidence session are invalid; a model timeout, malformed or
-// refused answer is a valid scored failure and a receipt relabelling a
-// timeout as infrastructure is refused (C16); a failed shared draft needs
-// not-dispatched receipts for A and B and fails both workflows (C23); at
-// most one replacement triplet, and a second invalid triplet stops the campaign.
+// invalid (C15); every receipt is checked against what it describes
+// (ReceiptIssues: required records, delivered input and output identity,
+// metering, order in time, host); wrong model, source hash, task bytes,
+// permissions or leaked arm state is invalid, retained and charged (C17);
+// tool calls in a fixed-evidence session are invalid; a model timeout,
+// malformed or refused answer, and a response past a per-session bound
+// (SessionBound), is a valid scored failure, and a receipt relabelling a
+// timeout as infrastructure is refused (C16); a shared draft that failed
+// or ran past a bound needs not-dispatched receipts for A and B and fails
+// both workflows (C23); at most one replacement triplet (runs[].replaces),
+// of a triplet whose invalidity is verified infrastructure, under the same
+// order; a second invalid triplet stops the campaign (CONTRACT §5).
 func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 	m := &c.Manifest
 	var rep ValidityReport
 	byRun := sessionsByRun(c)
-	_, superseded := comparedRuns(c, byRun)
+	_, superseded := comparedRuns(m)
 	tasks := map[string]*campaign.Task{}
 	for _, t := range c.Tasks {
 		tasks[t.Entry.ID] = t
@@ -162,34 +176,51 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 		packetSHA[f.Path] = f.SHA256
 	}
 	ex := m.Execution
+	issues := map[string][]ValidityFinding{}
+	for _, f := range receiptIssues(c, byRun) {
+		issues[f.Session] = append(issues[f.Session], f)
+	}
 
-	invalidByKey := map[runKey]int{}
-	replacementByKey := map[runKey]int{}
 	for i, run := range m.Runs {
 		ids := [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}
 		roles := [3]campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB}
-		tv := TripletValidity{Task: run.Task, Repetition: run.Repetition, Sessions: ids, Superseded: superseded[i]}
-		add := func(j int, r campaign.Reason, pointer, rule, format string, a ...any) {
-			rep.Findings = append(rep.Findings, ValidityFinding{Reason: r, Session: ids[j], Task: run.Task, Repetition: run.Repetition,
-				File: campaign.ReceiptPath(ids[j]), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
-			if !slices.Contains(tv.Reasons, r) {
-				tv.Reasons = append(tv.Reasons, r)
+		tv := TripletValidity{Task: run.Task, Repetition: run.Repetition, Sessions: ids, Superseded: superseded[i], Replacement: run.Replaces != nil}
+		note := func(f ValidityFinding) {
+			rep.Findings = append(rep.Findings, f)
+			if !slices.Contains(tv.Reasons, f.Reason) {
+				tv.Reasons = append(tv.Reasons, f.Reason)
 			}
 			tv.Invalid = true
 		}
-		var draftFailed bool
+		add := func(j int, r campaign.Reason, pointer, rule, format string, a ...any) {
+			note(ValidityFinding{Reason: r, Session: ids[j], Task: run.Task, Repetition: run.Repetition,
+				File: campaign.ReceiptPath(ids[j]), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+		}
+		failure := func(j int, k campaign.ErrorKind, why string) {
+			rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: k, Detail: why})
+		}
 		var sess [3]*campaign.Session
 		for j := range 3 {
 			sess[j] = byRun[i][j]
 		}
-		// Draft outcome decides whether reviews may be dispatched (C23).
+		// Draft outcome decides whether reviews may be dispatched (C23): a
+		// model-side error, a malformed answer or a response past a bound.
+		var draftFailed bool
+		var draftWhy string
 		if d := sess[0]; d != nil && d.Receipt != nil {
 			r := d.Receipt
 			switch r.Status {
 			case campaign.StatusError, campaign.StatusInterruption:
 				draftFailed = r.ErrorKind != nil && modelSideKind(*r.ErrorKind)
+				if draftFailed {
+					draftWhy = string(*r.ErrorKind)
+				}
 			case campaign.StatusResponse:
-				draftFailed = d.Response == nil
+				if k, why := SessionBound(r); k != "" {
+					draftFailed, draftWhy = true, string(k)+": "+why
+				} else if d.Response == nil {
+					draftFailed, draftWhy = true, string(campaign.ErrorMalformed)
+				}
 			}
 		}
 		for j := range 3 {
@@ -199,12 +230,12 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 				continue
 			}
 			r := s.Receipt
-			if r.Replacement {
-				tv.Replacement = true
-			}
 			if r.SessionID != ids[j] || r.Role != roles[j] || r.Task != run.Task || r.Repetition != run.Repetition {
 				add(j, ReasonReceiptMismatch, "", RuleRequiredRecords, "receipt names session %s role %s task %s repetition %d; the manifest run has %s %s %s %d",
 					r.SessionID, r.Role, r.Task, r.Repetition, ids[j], roles[j], run.Task, run.Repetition)
+			}
+			for _, f := range issues[ids[j]] {
+				note(f)
 			}
 			if r.Status == "" {
 				add(j, ReasonMissingTerminalReceipt, "/status", RuleRequiredRecords, "session started without a terminal response/error/interruption receipt (C15)")
@@ -217,12 +248,12 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 				case !draftFailed:
 					add(j, ReasonNotDispatchedWithoutFailure, "/status", RuleSharedDraft, "review not dispatched although the shared draft did not fail")
 				default:
-					rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: campaign.ErrorSharedDraft})
+					failure(j, campaign.ErrorSharedDraft, "shared draft "+ids[0]+" failed ("+draftWhy+")")
 				}
 				continue
 			}
 			if j > 0 && draftFailed {
-				add(j, ReasonReviewsAfterFailedDraft, "/status", RuleSharedDraft, "review dispatched although shared draft %s failed; A and B need not-dispatched receipts (C23)", ids[0])
+				add(j, ReasonReviewsAfterFailedDraft, "/status", RuleSharedDraft, "review dispatched although shared draft %s failed (%s); A and B need not-dispatched receipts (C23)", ids[0], draftWhy)
 			}
 			// Delivered identities (C17).
 			if ex.Model != nil && (r.Model == nil || *r.Model != *ex.Model) {
@@ -255,7 +286,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 				k := *r.ErrorKind
 				switch {
 				case modelSideKind(k):
-					rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: k})
+					failure(j, k, string(r.Status)+" receipt")
 				case k == campaign.ErrorInfrastructure:
 					reached := r.StartMonotonicNS != nil && r.EndMonotonicNS != nil && *r.EndMonotonicNS-*r.StartMonotonicNS >= SessionMaxNS
 					switch {
@@ -270,54 +301,126 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 					add(j, ReasonErrorKindMissing, "/error_kind", RuleInvalidity, "error kind %s is not valid for a dispatched session", k)
 				}
 			case campaign.StatusResponse:
-				if s.Response == nil {
-					rep.ScoredFailures = append(rep.ScoredFailures, ScoredFailure{Session: ids[j], Task: run.Task, Repetition: run.Repetition, Role: roles[j], Kind: campaign.ErrorMalformed})
+				// A response past a bound is a timeout or budget exhaustion:
+				// a valid scored failure whatever the answer (CONTRACT §4).
+				if k, why := SessionBound(r); k != "" {
+					failure(j, k, "response receipt, but the session "+why)
+				} else if s.Response == nil {
+					failure(j, campaign.ErrorMalformed, "response refused by the strict loader")
 				}
 			}
 		}
-		k := runKey{run.Task, run.Repetition}
 		if tv.Invalid {
 			rep.InvalidTriplets++
-			invalidByKey[k]++
 		}
 		if tv.Replacement {
 			rep.ReplacementTriplets++
-			replacementByKey[k]++
 		}
 		rep.Triplets = append(rep.Triplets, tv)
 	}
-	runFinding := func(tv TripletValidity, r campaign.Reason, rule, format string, a ...any) {
-		rep.Findings = append(rep.Findings, ValidityFinding{Reason: r, Task: tv.Task, Repetition: tv.Repetition, File: campaign.ManifestFile, Pointer: "/runs", Rule: rule, Detail: fmt.Sprintf(format, a...)})
+	runFinding := func(i int, r campaign.Reason, pointer, rule, format string, a ...any) {
+		f := ValidityFinding{Reason: r, File: campaign.ManifestFile, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)}
+		if i >= 0 {
+			f.Task, f.Repetition = m.Runs[i].Task, m.Runs[i].Repetition
+		}
+		rep.Findings = append(rep.Findings, f)
 	}
-	for _, tv := range rep.Triplets {
-		k := runKey{tv.Task, tv.Repetition}
-		if tv.Replacement && invalidByKey[k]-boolInt(tv.Invalid) < 1 {
-			runFinding(tv, ReasonReplacementWithoutInvalid, RuleInvalidity, "replacement triplet %s r%d has no invalid original", tv.Task, tv.Repetition)
+	for i, tv := range rep.Triplets {
+		run := m.Runs[i]
+		if run.Replaces != nil {
+			orig := replacedRun(m, i)
+			switch {
+			case orig < 0:
+				// The loader refuses a replaces that names no earlier run.
+			case !rep.Triplets[orig].Invalid:
+				runFinding(i, ReasonReplacementWithoutInvalid, fmt.Sprintf("/runs/%d/replaces", i), RuleInvalidity,
+					"run %d replaces the triplet of %s, which is valid: no automatic reruns", i, *run.Replaces)
+			case !replaceable(rep.Triplets[orig].Reasons):
+				runFinding(i, ReasonReplacementWithoutInvalid, fmt.Sprintf("/runs/%d/replaces", i), RuleInvalidity,
+					"run %d replaces the triplet of %s, whose invalidity (%s) is not verified infrastructure (recorder loss, wrong delivered inputs, undeclared permissions, cross-arm leakage, platform outage)",
+					i, *run.Replaces, joinReasons(nonReplaceable(rep.Triplets[orig].Reasons)))
+			}
+			if orig >= 0 && m.Runs[orig].Order != run.Order {
+				runFinding(i, ReasonReplacementOrderChanged, fmt.Sprintf("/runs/%d/order", i), RuleInvalidity,
+					"the replacement runs %s; the triplet it replaces was declared %s (counterbalancing is kept)", run.Order, m.Runs[orig].Order)
+			}
 		}
 		if tv.Invalid && !tv.Superseded {
-			runFinding(tv, ReasonInvalidNotReplaced, RuleInvalidity, "invalid triplet %s r%d is not replaced: no verdict from it", tv.Task, tv.Repetition)
+			runFinding(i, ReasonInvalidNotReplaced, fmt.Sprintf("/runs/%d", i), RuleInvalidity, "invalid triplet %s r%d is not replaced: no verdict from it", tv.Task, tv.Repetition)
 		}
 	}
 	if rep.ReplacementTriplets > 1 {
-		runFinding(TripletValidity{}, ReasonReplacementLimit, RuleInvalidity, "%d replacement triplets; at most one is permitted", rep.ReplacementTriplets)
+		runFinding(-1, ReasonReplacementLimit, "/runs", RuleInvalidity, "%d replacement triplets; at most one is permitted", rep.ReplacementTriplets)
 	}
 	if rep.InvalidTriplets >= 2 {
 		rep.Stopped = true
-		runFinding(TripletValidity{}, ReasonSecondInvalidTriplet, RuleInvalidity, "%d invalid triplets: the campaign stops after the second", rep.InvalidTriplets)
+		runFinding(-1, ReasonSecondInvalidTriplet, "/runs", RuleInvalidity, "%d invalid triplets: the campaign stops after the second", rep.InvalidTriplets)
 	}
 	rep.Valid = true
 	for _, f := range rep.Findings {
-		switch f.Reason {
-		case ReasonInfrastructureInvalid:
-			// Retained and charged; valid overall only when replaced (checked by ReasonInvalidNotReplaced).
-		default:
-			if f.Session != "" && isSuperseded(rep.Triplets, f.Task, f.Repetition, f.Session) && f.Reason != ReasonTimeoutRelabelled && f.Reason != ReasonInfrastructureUnverified {
-				continue
-			}
-			rep.Valid = false
+		if f.Reason == ReasonInfrastructureInvalid {
+			continue // retained and charged; valid overall only when replaced (ReasonInvalidNotReplaced)
 		}
+		if f.Session != "" && isSuperseded(rep.Triplets, f.Task, f.Repetition, f.Session) && replaceable([]campaign.Reason{f.Reason}) {
+			continue // the replaced original: billed and reported, not compared
+		}
+		rep.Valid = false
 	}
 	return rep
+}
+
+// replaceableReasons are the findings that make a triplet infrastructure
+// invalid in the sense of CONTRACT §5: verified recorder loss (a missing,
+// incomplete or contradicted record or meter), wrong delivered inputs,
+// undeclared permissions (including tool calls), cross-arm leakage and a
+// verified platform outage. Any other finding (wrong model, host, order,
+// overlap, a relabelled or unverified error, a review dispatched after a
+// failed draft) is not replaceable.
+var replaceableReasons = []campaign.Reason{
+	ReasonMissingTerminalReceipt, ReasonReceiptRecordMissing, ReasonReceiptRecordUnexpected, ReasonReceiptEndBeforeStart,
+	ReasonMeterIncomplete, ReasonOutputMismatch, ReasonDeliveredInputMismatch, ReasonWrongTaskBytes, ReasonWrongSourceHash,
+	ReasonWrongPermissions, ReasonToolCalls, ReasonArmStateLeaked, ReasonInfrastructureInvalid,
+}
+
+// replaceable reports whether every reason is a verified infrastructure
+// invalidity (replaceableReasons) and there is at least one.
+func replaceable(rs []campaign.Reason) bool {
+	return len(rs) > 0 && len(nonReplaceable(rs)) == 0
+}
+
+func nonReplaceable(rs []campaign.Reason) []campaign.Reason {
+	var out []campaign.Reason
+	for _, r := range rs {
+		if !slices.Contains(replaceableReasons, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func joinReasons(rs []campaign.Reason) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = string(r)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// replacedRun returns the index of the run that run i replaces (the
+// earlier run of the same task and repetition whose shared draft its
+// replaces names), or -1.
+func replacedRun(m *campaign.Manifest, i int) int {
+	r := m.Runs[i]
+	if r.Replaces == nil {
+		return -1
+	}
+	for k := range i {
+		o := m.Runs[k]
+		if o.Task == r.Task && o.Repetition == r.Repetition && o.Sessions.Draft == *r.Replaces {
+			return k
+		}
+	}
+	return -1
 }
 
 // isSuperseded reports whether session belongs to a superseded triplet.
@@ -328,13 +431,6 @@ func isSuperseded(ts []TripletValidity, task string, rep int, session string) bo
 		}
 	}
 	return false
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func strOr(s *string) string {

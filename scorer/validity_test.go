@@ -113,7 +113,7 @@ func TestValidityScoredFailures(t *testing.T) {
 func TestValidityReplacementAndStop(t *testing.T) {
 	// One invalid triplet replaced under identical inputs: valid.
 	c := testCampaign(campaign.PhaseEvaluation, 8, 3)
-	session(c, "T4", 2, campaign.RoleReviewA).Receipt.Model = sp("drifted")
+	session(c, "T4", 2, campaign.RoleReviewA).Receipt.PermissionPolicy = sp("undeclared shell")
 	addReplacement(c, "T4", 2)
 	v := ExecutionValidity(c)
 	if !v.Valid || v.InvalidTriplets != 1 || v.ReplacementTriplets != 1 {
@@ -125,6 +125,14 @@ func TestValidityReplacementAndStop(t *testing.T) {
 	}
 	if len(ManifestAdmission(c)) != 0 {
 		t.Fatalf("%v", ManifestAdmission(c))
+	}
+	// A wrong model is not a verified infrastructure invalidity: its
+	// replacement is refused.
+	w := testCampaign(campaign.PhaseEvaluation, 8, 3)
+	session(w, "T4", 2, campaign.RoleReviewA).Receipt.Model = sp("drifted")
+	addReplacement(w, "T4", 2)
+	if v := ExecutionValidity(w); v.Valid || !slices.Contains(reasonsOf(v), ReasonReplacementWithoutInvalid) {
+		t.Fatalf("wrong-model replacement: %v", reasonsOf(v))
 	}
 	// A second invalid triplet stops the campaign.
 	session(c, "T6", 1, campaign.RoleReviewB).Receipt.ArmStateLeaked = true
@@ -147,12 +155,11 @@ func addReplacement(c *campaign.Campaign, task string, rep int) {
 	}
 	n := len(c.Sessions)
 	r := campaign.Run{Task: task, Repetition: rep, Order: orig.Order,
-		Sessions: campaign.Sessions{Draft: sid(n + 1), ReviewA: sid(n + 2), ReviewB: sid(n + 3)}}
+		Sessions: campaign.Sessions{Draft: sid(n + 1), ReviewA: sid(n + 2), ReviewB: sid(n + 3)}, Replaces: sp(orig.Sessions.Draft)}
 	c.Manifest.Runs = append(c.Manifest.Runs, r)
 	for j, role := range []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB} {
 		s := &campaign.Session{ID: sid(n + 1 + j), Role: role, Run: r, Raw: []byte("{}"), Response: &campaign.Response{}}
 		s.Receipt = receiptFor(c, s, [3]meterSpec{specD, specA, specB}[j])
-		s.Receipt.Replacement = true
 		c.Sessions = append(c.Sessions, s)
 	}
 }

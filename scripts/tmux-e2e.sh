@@ -40,7 +40,9 @@ start() {
 }
 
 start
-wait_for "0/"
+wait_for "Task of item 1/"
+tmux send-keys -t "$sess" Enter
+wait_for " graded"
 keys=(1 2 1 1 2 1 1)
 for k in "${keys[@]}"; do tmux send-keys -t "$sess" "$k"; sleep 0.05; done
 n=${#keys[@]}
@@ -59,6 +61,8 @@ if [ "$saved" -ne "$n" ]; then
 fi
 
 start
+wait_for "Task of item 1/"
+tmux send-keys -t "$sess" Enter
 wait_for " $n/$total fields"
 wait_for "partial · $n/"
 # Resumed at the first ungraded field: the selected row has no value.

@@ -6,18 +6,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
-	"charm.land/glamour/v2/ansi"
 
+	"verdict/adjudication"
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/tui/styles"
 )
-
-// mdEscaper escapes the Markdown characters that would otherwise change how
-// an answer's own text renders.
-var mdEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "#", `\#`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "|", `\|`)
-
-func md(s string) string { return mdEscaper.Replace(s) }
 
 func idList(ids []string) string {
 	if len(ids) == 0 {
@@ -26,77 +19,130 @@ func idList(ids []string) string {
 	return strings.Join(ids, ", ")
 }
 
-// answerMarkdown writes a final answer as Markdown: claims, plan,
-// verification, uncertainties, exclusions, citations (PROMPTS.md order).
-func answerMarkdown(f *campaign.Final) string {
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	w("## Claims\n\n")
-	if len(f.Claims) == 0 {
-		w("_none_\n\n")
-	}
-	for _, c := range f.Claims {
-		w("- **%s** _%s_ — %s", c.ID, md(c.Status), md(c.Text))
-		if len(c.EvidenceIDs) > 0 {
-			w(" (evidence %s)", idList(c.EvidenceIDs))
-		}
-		if c.UncertaintyID != nil {
-			w(" (uncertainty %s)", *c.UncertaintyID)
-		}
-		w("\n")
-	}
-	w("\n## Implementation plan\n\n")
-	if len(f.ImplementationPlan) == 0 {
-		w("_none_\n\n")
-	}
-	for _, a := range f.ImplementationPlan {
-		w("- **%s** %s\n  - rationale: %s\n  - basis %s · evidence %s · verification %s\n", a.ID, md(a.Action), md(a.Rationale), md(a.SupportBasis), idList(a.EvidenceIDs), idList(a.VerificationIDs))
-		if a.VerificationLimitation != nil {
-			w("  - verification limitation: %s\n", md(*a.VerificationLimitation))
-		}
-	}
-	w("\n## Verification plan\n\n")
-	if len(f.VerificationPlan) == 0 {
-		w("_none_\n\n")
-	}
-	for _, v := range f.VerificationPlan {
-		w("- **%s** %s\n  - method: %s\n  - basis %s · evidence %s", v.ID, md(v.ExpectedBehavior), md(v.Method), md(v.SupportBasis), idList(v.EvidenceIDs))
-		if v.UncertaintyID != nil {
-			w(" · uncertainty %s", *v.UncertaintyID)
-		}
-		w("\n")
-	}
-	w("\n## Uncertainties\n\n")
-	if len(f.Uncertainties) == 0 {
-		w("_none_\n\n")
-	}
-	for _, u := range f.Uncertainties {
-		w("- **%s** missing: %s\n  - consequence: %s\n  - verification step: %s\n", u.ID, md(u.MissingInformation), md(u.Consequence), md(u.VerificationStep))
-	}
-	w("\n## Exclusions\n\n")
-	if len(f.Exclusions) == 0 {
-		w("_none_\n\n")
-	}
-	for _, x := range f.Exclusions {
-		w("- **%s** %s — %s (evidence %s)\n", x.ID, md(x.ScopeItem), md(x.Reason), idList(x.EvidenceIDs))
-	}
-	w("\n## Citations\n\n")
-	if len(f.Citations) == 0 {
-		w("_none_\n\n")
-	}
-	for i, c := range f.Citations {
-		w("- **K%d** %s %s:%d-%d supports %s\n", i+1, c.EvidenceID, md(c.Path), c.StartLine, c.EndLine, idList(c.Supports))
-	}
-	return b.String()
+// answerDoc is one item's task and final answer laid out for one width:
+// its lines, and the lines of each element (claim, action, verification,
+// uncertainty, exclusion, citation, section) so that a pane can scroll to
+// the element being graded and mark it. Every text is wrapped, never cut.
+type answerDoc struct {
+	lines []string
+	// spans maps an element ID ("C3", "K108") or a section name to its
+	// first line and the line after its last.
+	spans map[string][2]int
 }
 
-// answerCache renders each item's final answer with glamour once per
-// (item, width) and keeps the result.
+// Section names used as span keys.
+const (
+	spanTask          = "§task"
+	spanClaims        = "§claims"
+	spanUncertainties = "§uncertainties"
+)
+
+// layoutAnswer lays out the task and the final answer of it (a shown copy)
+// in w cells, in PROMPTS.md order: claims, implementation plan,
+// verification plan, uncertainties, exclusions, citations.
+func layoutAnswer(st *styles.Styles, it *blinding.Item, w int) *answerDoc {
+	d := &answerDoc{spans: map[string][2]int{}}
+	f := &it.Final
+	section := func(key, title string, n int) {
+		if len(d.lines) > 0 {
+			d.lines = append(d.lines, "")
+		}
+		start := len(d.lines)
+		d.lines = append(d.lines, st.Header.Render(title)+st.Muted.Render(fmt.Sprintf("  %d", n)))
+		if key != "" {
+			d.spans[key] = [2]int{start, start + 1}
+		}
+		if n == 0 {
+			d.lines = append(d.lines, st.Muted.Render("  none"))
+		}
+	}
+	elem := func(id string, first string, rest ...string) {
+		start := len(d.lines)
+		rows := []string{"  " + id + "  " + first}
+		for _, r := range rest {
+			rows = append(rows, strings.Repeat(" ", len(id)+4)+r)
+		}
+		d.lines = append(d.lines, wrapLines(rows, w)...)
+		d.spans[id] = [2]int{start, len(d.lines)}
+	}
+	start := len(d.lines)
+	d.lines = append(d.lines, st.Header.Render("Task"))
+	d.lines = append(d.lines, wrapLines(strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n"), w)...)
+	d.spans[spanTask] = [2]int{start, len(d.lines)}
+
+	section(spanClaims, "Claims", len(f.Claims))
+	for _, c := range f.Claims {
+		meta := string(c.Status) + " · evidence " + idList(c.EvidenceIDs)
+		if c.UncertaintyID != nil {
+			meta += " · uncertainty " + *c.UncertaintyID
+		}
+		elem(c.ID, c.Text, st.Muted.Render(meta))
+	}
+	section("", "Implementation plan", len(f.ImplementationPlan))
+	for _, a := range f.ImplementationPlan {
+		rest := []string{"rationale: " + a.Rationale,
+			st.Muted.Render("basis " + string(a.SupportBasis) + " · evidence " + idList(a.EvidenceIDs) + " · verification " + idList(a.VerificationIDs))}
+		if a.VerificationLimitation != nil {
+			rest = append(rest, "verification limitation: "+*a.VerificationLimitation)
+		}
+		elem(a.ID, a.Action, rest...)
+	}
+	section("", "Verification plan", len(f.VerificationPlan))
+	for _, v := range f.VerificationPlan {
+		meta := "basis " + string(v.SupportBasis) + " · evidence " + idList(v.EvidenceIDs)
+		if v.UncertaintyID != nil {
+			meta += " · uncertainty " + *v.UncertaintyID
+		}
+		elem(v.ID, v.ExpectedBehavior, "method: "+v.Method, st.Muted.Render(meta))
+	}
+	section(spanUncertainties, "Uncertainties", len(f.Uncertainties))
+	for _, u := range f.Uncertainties {
+		elem(u.ID, "missing: "+u.MissingInformation, "consequence: "+u.Consequence, "verification step: "+u.VerificationStep)
+	}
+	section("", "Exclusions", len(f.Exclusions))
+	for _, x := range f.Exclusions {
+		elem(x.ID, x.ScopeItem+" — "+x.Reason, st.Muted.Render("evidence "+idList(x.EvidenceIDs)))
+	}
+	section("", "Citations", len(f.Citations))
+	for i, c := range f.Citations {
+		elem(fmt.Sprintf("K%d", i+1), fmt.Sprintf("%s %s:%d-%d · supports %s", c.EvidenceID, c.Path, c.StartLine, c.EndLine, idList(c.Supports)))
+	}
+	return d
+}
+
+// answerRest lists the IDs of the answer's elements that are not graded
+// fields of their own (actions, verifications, uncertainties).
+func answerRest(it *blinding.Item) []string {
+	var ids []string
+	for _, a := range it.Final.ImplementationPlan {
+		ids = append(ids, a.ID)
+	}
+	for _, v := range it.Final.VerificationPlan {
+		ids = append(ids, v.ID)
+	}
+	for _, u := range it.Final.Uncertainties {
+		ids = append(ids, u.ID)
+	}
+	return ids
+}
+
+// answerAnchor is the element of the answer that field f grades (a span
+// key of answerDoc), or "" for the top.
+func answerAnchor(f adjudication.Field) string {
+	switch f.Kind {
+	case adjudication.KindClaim, adjudication.KindClaimCritical, adjudication.KindCitation, adjudication.KindExclusion:
+		return f.Target
+	case adjudication.KindUncertainty:
+		return spanUncertainties
+	}
+	return ""
+}
+
+// answerCache lays out each item's answer once per (item, width).
 type answerCache struct {
-	style     ansi.StyleConfig
-	renderers map[int]*glamour.TermRenderer
-	rendered  map[answerKey][]string
-	// Renders counts glamour renders (tests assert caching).
+	st       *styles.Styles
+	rendered map[answerKey]*answerDoc
+	// Renders counts layouts (tests assert caching).
 	Renders int
 }
 
@@ -105,70 +151,74 @@ type answerKey struct {
 	width int
 }
 
-func newAnswerCache(style ansi.StyleConfig) *answerCache {
-	return &answerCache{style: style, renderers: map[int]*glamour.TermRenderer{}, rendered: map[answerKey][]string{}}
+func newAnswerCache(st *styles.Styles) *answerCache {
+	return &answerCache{st: st, rendered: map[answerKey]*answerDoc{}}
 }
 
-// lines returns the rendered answer of it at width as lines.
-func (a *answerCache) lines(it *blinding.Item, width int) []string {
+// doc returns the laid-out answer of it at width.
+func (a *answerCache) doc(it *blinding.Item, width int) *answerDoc {
 	width = max(width, 20)
 	k := answerKey{it.ID, width}
-	if l, ok := a.rendered[k]; ok {
-		return l
+	if d, ok := a.rendered[k]; ok {
+		return d
 	}
-	src := answerMarkdown(&it.Final)
-	out := src
-	r, ok := a.renderers[width]
-	if !ok {
-		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStyles(a.style), glamour.WithWordWrap(width-2))
-		if err != nil {
-			r = nil
-		}
-		a.renderers[width] = r
-	}
-	if r != nil {
-		if s, err := r.Render(src); err == nil {
-			out = s
-		}
-	}
+	d := layoutAnswer(a.st, it, width)
 	a.Renders++
-	l := strings.Split(strings.Trim(out, "\n"), "\n")
-	a.rendered[k] = l
-	return l
+	a.rendered[k] = d
+	return d
 }
 
-// answerPane shows the current item's final answer: beside the grading
-// pane on wide terminals, full screen on narrow ones. It keeps its scroll
-// offset per item and starts each item at the top.
+// answerPane shows an item's task and final answer: beside the grading
+// pane on wide terminals, full screen on narrow ones. It follows the
+// field being graded: when the field changes, the answer scrolls to the
+// field's element and marks it ("▶"); J/K scroll from there.
 type answerPane struct {
 	c     *Common
-	s     *rateState
 	keys  AnswerKeyMap
 	cache *answerCache
-	item  string // the item y belongs to
-	y     int
-	w, h  int
+	// field returns the item (a shown copy) and the field to follow.
+	field func() (*blinding.Item, adjudication.Field)
+	// back leaves the full-screen answer.
+	back func() tea.Cmd
+	// head renders the lines above the full-screen answer (the field and
+	// its choices), so that value keys can be used while reading.
+	head func(w int) []string
+	// following is the (item, anchor) the offset was set for.
+	following [2]string
+	y         int
+	w, h      int
 }
 
-func newAnswerPane(c *Common, s *rateState) *answerPane {
-	return &answerPane{c: c, s: s, keys: DefaultAnswerKeyMap(), cache: newAnswerCache(c.Styles.Markdown())}
+func newAnswerPane(c *Common, field func() (*blinding.Item, adjudication.Field), back func() tea.Cmd) *answerPane {
+	return &answerPane{c: c, keys: DefaultAnswerKeyMap(), cache: newAnswerCache(c.Styles), field: field, back: back}
 }
-
-func (p *answerPane) setEnabled() {}
 
 // scroll moves the answer by n lines (negative: up); lines clamps it.
 func (p *answerPane) scroll(n int) { p.y = max(p.y+n, 0) }
 
-// lines returns the w×h window of the current item's rendered answer.
+// lines returns the w×h window of the answer, scrolled to the current
+// field's element when the field changed, with that element marked.
 func (p *answerPane) lines(w, h int) []string {
-	it := p.s.curItem()
-	if it.ID != p.item {
-		p.item, p.y = it.ID, 0
+	it, f := p.field()
+	d := p.cache.doc(it, w)
+	anchor := answerAnchor(f)
+	span, marked := d.spans[anchor]
+	if cur := [2]string{it.ID, anchor}; cur != p.following {
+		p.following, p.y = cur, 0
+		if marked {
+			p.y = max(span[0]-1, 0)
+		}
 	}
-	lines := p.cache.lines(it, w)
-	p.y = min(p.y, max(len(lines)-h, 0))
-	return lines[p.y:min(p.y+h, len(lines))]
+	p.y = min(p.y, max(len(d.lines)-h, 0))
+	out := make([]string, 0, h)
+	for i := p.y; i < min(p.y+h, len(d.lines)); i++ {
+		l := d.lines[i]
+		if marked && anchor[0] != '§' && i >= span[0] && i < span[1] {
+			l = p.c.Styles.Cited.Render("▶") + strings.TrimPrefix(l, " ")
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // Init implements tea.Model.
@@ -185,7 +235,7 @@ func (p *answerPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, p.keys.Close):
-		return p, p.s.send(showMsg{screenGrade})
+		return p, p.back()
 	case key.Matches(k, p.keys.Down):
 		p.scroll(max(p.h-2, 1))
 	case key.Matches(k, p.keys.Up):
@@ -195,7 +245,14 @@ func (p *answerPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View implements tea.Model.
-func (p *answerPane) View() tea.View { return tea.NewView(strings.Join(p.lines(p.w, p.h), "\n")) }
+func (p *answerPane) View() tea.View {
+	var head []string
+	if p.head != nil {
+		head = p.head(p.w)
+	}
+	body := p.lines(p.w, max(p.h-len(head), 1))
+	return tea.NewView(strings.Join(append(head, body...), "\n"))
+}
 
 // ShortHelp implements help.KeyMap.
 func (p *answerPane) ShortHelp() []key.Binding {

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"verdict/campaign"
 )
@@ -118,21 +119,32 @@ func (v *evidenceViewer) render() {
 	}
 	lines := excerptLines(ref.item.Excerpt)
 	width := len(fmt.Sprint(ref.item.StartLine + len(lines)))
-	out := make([]string, len(lines))
+	// Long lines wrap under their text, past the gutter: nothing is cut
+	// at the terminal's edge.
+	textW := max(v.w-width-4, 10)
+	out := make([]string, 0, len(lines))
 	first := -1
 	for i, l := range lines {
 		n := ref.item.StartLine + i
 		mark := " "
-		text := l
-		num := v.c.Styles.LineNumber.Render(fmt.Sprintf("%*d", width, n))
-		if inRanges(n, ref.cited) {
+		cited := inRanges(n, ref.cited)
+		if cited {
 			mark = "▶"
-			text = v.c.Styles.Cited.Render(l)
 			if first < 0 {
-				first = i
+				first = len(out)
 			}
 		}
-		out[i] = mark + num + " │ " + text
+		num := v.c.Styles.LineNumber.Render(fmt.Sprintf("%*d", width, n))
+		for k, part := range strings.Split(ansi.Wrap(visibleText(l), textW, ""), "\n") {
+			if cited {
+				part = v.c.Styles.Cited.Render(part)
+			}
+			if k == 0 {
+				out = append(out, mark+num+" │ "+part)
+			} else {
+				out = append(out, strings.Repeat(" ", width+1)+" │ "+part)
+			}
+		}
 	}
 	v.vp.SetContentLines(out)
 	if first >= 0 {

@@ -11,6 +11,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/tui/styles"
 )
 
@@ -28,7 +29,7 @@ func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []
 	case adjudication.KindOracleDefect:
 		for _, o := range it.Obligations {
 			if o.ID == f.Target {
-				add(st.Header.Render("Oracle defect on truth obligation "+o.ID) + " (EVALUATOR-CONTROLS C22) · is the obligation itself defective?")
+				add(st.Header.Render("Oracle defect on truth obligation "+o.ID) + " (EVALUATOR-CONTROLS C22)")
 				add(o.Text)
 				if o.SourceJustification != "" {
 					add("source justification: " + o.SourceJustification)
@@ -44,9 +45,9 @@ func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []
 			if o.Critical {
 				crit = st.Finding.Render("CRITICAL")
 			}
-			ans := "answerable from the packet: is it addressed?"
+			ans := "answerable from the packet"
 			if !o.Answerable {
-				ans = "NOT answerable from the packet: is the uncertainty handled?"
+				ans = "NOT answerable from the packet (its evidence is absent)"
 			}
 			add(st.Header.Render("Obligation "+o.ID) + " · " + crit + " · " + ans)
 			add(o.Text)
@@ -66,11 +67,7 @@ func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []
 			if c.ID != f.Target {
 				continue
 			}
-			q := "is the claim supported?"
-			if f.Kind == adjudication.KindClaimCritical {
-				q = "is the claim critical?"
-			}
-			add(st.Header.Render("Claim "+c.ID) + " · " + c.Status + " · " + q)
+			add(st.Header.Render("Claim "+c.ID) + " · " + c.Status)
 			add(c.Text)
 			u := ""
 			if c.UncertaintyID != nil {
@@ -82,7 +79,9 @@ func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []
 		i, _ := strconv.Atoi(strings.TrimPrefix(f.Target, "K"))
 		if i >= 1 && i <= len(it.Final.Citations) {
 			c := it.Final.Citations[i-1]
-			add(st.Header.Render("Citation "+f.Target) + fmt.Sprintf(" · %s %s:%d-%d · does it support the linked statements?", c.EvidenceID, c.Path, c.StartLine, c.EndLine))
+			add(st.Header.Render("Citation "+f.Target) + fmt.Sprintf(" · %s %s:%d-%d", c.EvidenceID, c.Path, c.StartLine, c.EndLine))
+			out = append(out, citedLines(st, it, c)...)
+			add(st.Muted.Render("supports:"))
 			for _, s := range c.Supports {
 				t, _ := finalText(&it.Final, s)
 				add("  " + s + "  " + t)
@@ -91,13 +90,13 @@ func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []
 	case adjudication.KindExclusion:
 		for _, x := range it.Final.Exclusions {
 			if x.ID == f.Target {
-				add(st.Header.Render("Exclusion "+x.ID) + " · is the exclusion justified?")
+				add(st.Header.Render("Exclusion " + x.ID))
 				add(x.ScopeItem + " — " + x.Reason)
 				add(st.Muted.Render("evidence " + idList(x.EvidenceIDs)))
 			}
 		}
 	case adjudication.KindCompleteness:
-		add(st.Header.Render("Completeness") + " · does the answer claim a completeness it does not have?")
+		add(st.Header.Render("Completeness") + " of the whole answer")
 		add(fmt.Sprintf("%d claims · %d actions · %d verifications · %d uncertainties · %d exclusions · %d citations",
 			len(it.Final.Claims), len(it.Final.ImplementationPlan), len(it.Final.VerificationPlan), len(it.Final.Uncertainties), len(it.Final.Exclusions), len(it.Final.Citations)))
 	}
@@ -203,4 +202,28 @@ func fieldEvidence(it *blinding.Item, f adjudication.Field) []evidenceRef {
 		}
 	}
 	return refs
+}
+
+// citedLines renders the lines citation c cites, with their real line
+// numbers, from its evidence item's excerpt; lines outside the excerpt are
+// named, not invented (EVALUATOR-CONTROLS C09).
+func citedLines(st *styles.Styles, it *blinding.Item, c campaign.Citation) []string {
+	for _, e := range it.Evidence {
+		if e.ID != c.EvidenceID {
+			continue
+		}
+		lines := excerptLines(e.Excerpt)
+		out := []string{st.Muted.Render(fmt.Sprintf("cited lines (the excerpt %s has lines %d-%d):", e.ID, e.StartLine, e.EndLine))}
+		w := len(strconv.Itoa(c.EndLine))
+		for n := c.StartLine; n <= c.EndLine; n++ {
+			i := n - e.StartLine
+			if i < 0 || i >= len(lines) {
+				out = append(out, st.Finding.Render(fmt.Sprintf("  %*d │ (not in %s, which has lines %d-%d)", w, n, e.ID, e.StartLine, e.StartLine+len(lines)-1)))
+				continue
+			}
+			out = append(out, fmt.Sprintf("  %*d │ %s", w, n, lines[i]))
+		}
+		return out
+	}
+	return []string{st.Finding.Render(c.EvidenceID + " is not an evidence item of this packet")}
 }

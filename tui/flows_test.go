@@ -54,7 +54,7 @@ func TestFlowGradeWholeItem(t *testing.T) {
 	e := newRateEnv(t, synthBundle(2))
 	tm := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitStart(t, tm)
-	keys := []string{"1", "2", "1", "1", "2", "1", "1", "3", "2", "1", "2", "1", "1"}
+	keys := []string{"esc", "1", "2", "1", "1", "2", "1", "1", "3", "2", "1", "2", "1", "1"}
 	typeKeys(tm, keys...)
 	waitGraded(t, e, 13)
 	typeKeys(tm, "q")
@@ -80,7 +80,7 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	e := newRateEnv(t, synthBundle(2))
 	tm := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitStart(t, tm)
-	typeKeys(tm, "1", "1", "2", "1", "2")
+	typeKeys(tm, "esc", "1", "1", "2", "1", "2")
 	waitGraded(t, e, 5)
 	typeKeys(tm, "ctrl+c")
 	r1 := finalRater(t, tm)
@@ -89,7 +89,7 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	e.open(t)
 	tm2 := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitStart(t, tm2)
-	typeKeys(tm2, "q")
+	typeKeys(tm2, "esc", "q")
 	r2 := finalRater(t, tm2)
 	if r2.cur() != r1.cur() || r2.field != 5 || r2.item != 0 {
 		t.Fatalf("resumed at %v, want %v", r2.cur(), r1.cur())
@@ -106,7 +106,7 @@ func TestFlowFreeze(t *testing.T) {
 	e := newRateEnv(t, synthBundle(1))
 	tm := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitStart(t, tm)
-	typeKeys(tm, "F", "y", "esc")
+	typeKeys(tm, "esc", "F", "y", "esc")
 	typeKeys(tm, strings.Split(strings.Repeat("1", 13), "")...)
 	waitGraded(t, e, 13)
 	// The journal holds the grades before the model has taken in every

@@ -19,7 +19,10 @@ type gradePane struct {
 	s      *rateState
 	keys   GradeKeyMap
 	answer *answerPane
-	w, h   int
+	// dy scrolls the detail of the field at;  it starts at 0 on each field.
+	dy   int
+	at   adjudication.Field
+	w, h int
 }
 
 // openEvidenceMsg asks the owner to open the evidence viewer on refs.
@@ -32,33 +35,51 @@ func newGradePane(s *rateState, answer *answerPane) *gradePane {
 func (p *gradePane) wide() bool { return p.w >= 110 }
 
 // setEnabled enables exactly the bindings that do something now; active
-// is false while another screen is shown.
-func (p *gradePane) setEnabled(active bool) {
+// is false while another screen is shown, reading while the answer is
+// shown full screen (the value and field keys work there too).
+func (p *gradePane) setEnabled(active, reading bool) {
 	s := p.s
 	f := s.cur()
 	vals := adjudication.AllowedValues(f.Kind)
 	grading := active && !s.frozen
 	for i := range p.keys.Values {
-		on := grading && i < len(vals)
+		on := (grading || reading && !s.frozen) && i < len(vals)
 		p.keys.Values[i].SetEnabled(on)
 		if i < len(vals) {
 			p.keys.Values[i].SetHelp(strconv.Itoa(i+1), strings.ReplaceAll(vals[i], "_", " "))
 		}
 	}
-	p.keys.Up.SetEnabled(active)
-	p.keys.Down.SetEnabled(active)
+	p.keys.Up.SetEnabled(active || reading)
+	p.keys.Down.SetEnabled(active || reading)
 	many := len(s.fields) > 1
 	p.keys.NextItem.SetEnabled(active && many)
 	p.keys.PrevItem.SetEnabled(active && many)
 	p.keys.NextUngraded.SetEnabled(grading && s.nGraded < s.nTotal)
 	p.keys.Evidence.SetEnabled(active && len(fieldEvidence(s.curItem(), f)) > 0)
-	p.keys.Note.SetEnabled(grading && s.isGraded(f))
+	p.keys.Note.SetEnabled(grading)
 	p.keys.Oracle.SetEnabled(grading && (f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty))
 	p.keys.Answer.SetEnabled(active && !p.wide())
 	p.keys.AnswerUp.SetEnabled(active && p.wide())
 	p.keys.AnswerDown.SetEnabled(active && p.wide())
 	p.keys.Items.SetEnabled(active)
 	p.keys.Freeze.SetEnabled(active && !s.frozen)
+	p.keys.Task.SetEnabled(active)
+	p.keys.Codebook.SetEnabled(active)
+	p.keys.Search.SetEnabled(active)
+	p.keys.Flag.SetEnabled(active)
+	p.keys.DetailUp.SetEnabled(active)
+	p.keys.DetailDown.SetEnabled(active)
+}
+
+// grades reports whether k is a value or field key: they also work while
+// the answer is shown full screen.
+func (p *gradePane) grades(k tea.KeyPressMsg) bool {
+	for _, b := range p.keys.Values {
+		if key.Matches(k, b) {
+			return true
+		}
+	}
+	return key.Matches(k, p.keys.Up, p.keys.Down)
 }
 
 // Init implements tea.Model.
@@ -79,11 +100,19 @@ func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if key.Matches(k, b) {
 			vals := adjudication.AllowedValues(f.Kind)
 			g := adjudication.Grade{Field: f, Value: vals[i], Spent: s.spent()}
-			if old, _, ok := s.value(f); ok {
+			old, _, had := s.value(f)
+			if had {
 				g.Note = old.Note
+			} else {
+				g.Note = s.drafts[f]
 			}
 			cmd, ok := s.record(g)
-			if ok {
+			switch {
+			case !ok:
+			case had:
+				// A correction moves on within the item, never away.
+				s.field = min(s.field+1, len(s.fields[s.item])-1)
+			default:
 				s.seekUngraded(s.item, s.field)
 			}
 			return p, cmd
@@ -104,7 +133,10 @@ func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		refs := fieldEvidence(s.curItem(), f)
 		return p, s.send(openEvidenceMsg{refs})
 	case key.Matches(k, p.keys.Note):
-		g, _, _ := s.value(f)
+		g, _, ok := s.value(f)
+		if !ok {
+			g.Note = s.drafts[f]
+		}
 		return p, s.send(openNoteMsg{field: f, text: g.Note})
 	case key.Matches(k, p.keys.Oracle):
 		of := adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target}
@@ -120,6 +152,23 @@ func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p, p.s.send(showMsg{screenList})
 	case key.Matches(k, p.keys.Freeze):
 		return p, p.s.send(showMsg{screenFreeze})
+	case key.Matches(k, p.keys.Task):
+		return p, s.send(showTaskMsg{})
+	case key.Matches(k, p.keys.Codebook):
+		return p, s.send(showCodebookMsg{})
+	case key.Matches(k, p.keys.Search):
+		return p, s.send(showMsg{screenSearch})
+	case key.Matches(k, p.keys.Flag):
+		s.flagged[s.item] = !s.flagged[s.item]
+		if s.flagged[s.item] {
+			s.setStatus(fmt.Sprintf("item %d flagged to come back to (l lists the flags)", s.item+1), false)
+		} else {
+			s.setStatus(fmt.Sprintf("item %d: flag removed", s.item+1), false)
+		}
+	case key.Matches(k, p.keys.DetailDown):
+		p.dy += max(p.h/4, 1)
+	case key.Matches(k, p.keys.DetailUp):
+		p.dy = max(p.dy-max(p.h/4, 1), 0)
 	}
 	return p, nil
 }
@@ -167,22 +216,40 @@ func (p *gradePane) fieldDetail(f adjudication.Field) []string {
 	}
 	if g, _, ok := s.value(f); ok && g.Note != "" {
 		out = append(out, st.Muted.Render("note: ")+g.Note)
+	} else if d := s.drafts[f]; d != "" && !ok {
+		out = append(out, st.Muted.Render("note (saved with the grade): ")+d)
 	}
 	return out
 }
 
-func (p *gradePane) choices(f adjudication.Field) string {
+// choices renders the question of f's kind and its choices with their
+// definitions in w cells.
+func (p *gradePane) choices(f adjudication.Field, w int) []string {
 	st := p.s.c.Styles
 	g, _, _ := p.s.value(f)
+	out := wrapLines([]string{st.Header.Render(codebook[f.Kind].Question)}, w)
+	return append(out, choiceLines(f.Kind, nil, g.Value, func(s string) string { return st.Selected.Render(s) }, w)...)
+}
+
+// head is what the full-screen answer shows above the answer: the field
+// and its choices in one line each, so that the value keys can be used
+// while reading.
+func (p *gradePane) head(w int) []string {
+	s := p.s
+	st := s.c.Styles
+	f := s.cur()
+	g, _, _ := s.value(f)
 	var parts []string
 	for i, v := range adjudication.AllowedValues(f.Kind) {
-		s := fmt.Sprintf("[%d] %s", i+1, strings.ReplaceAll(v, "_", " "))
+		c := fmt.Sprintf("[%d] %s", i+1, valueName(v))
 		if g.Value == v {
-			s = st.Selected.Render(s)
+			c = st.Selected.Render(c)
 		}
-		parts = append(parts, s)
+		parts = append(parts, c)
 	}
-	return strings.Join(parts, "  ")
+	out := wrapLines([]string{st.Muted.Render(fmt.Sprintf("item %d/%d · field %d/%d · ", s.item+1, len(s.fields), s.field+1, len(s.fields[s.item]))) +
+		fieldLabel(f) + " · " + codebook[f.Kind].Question, strings.Join(parts, "  ")}, w)
+	return append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
 }
 
 func itemState(graded, total int) string {
@@ -207,17 +274,39 @@ func (p *gradePane) lines(w, h int) []string {
 	// graded"), so the count does not read as a count of ungraded fields.
 	out := []string{st.Muted.Render(fmt.Sprintf("item %d/%d · %s · %s · %d/%d graded", s.item+1, len(s.fields), it.ID,
 		itemState(s.graded[s.item], len(fs)), s.graded[s.item], len(fs)))}
+	if f != p.at {
+		p.at, p.dy = f, 0
+	}
+	if s.flagged[s.item] {
+		out[0] += " " + st.Warn.Render("⚑ flagged")
+	}
 	detail := wrapLines(p.fieldDetail(f), w)
-	maxDetail := max(h/2-1, 3)
-	if len(detail) > maxDetail {
-		detail = append(detail[:maxDetail-1], st.Muted.Render("… (e: evidence, a/J: answer)"))
+	var choices []string
+	if s.frozen {
+		choices = []string{st.OK.Render("sheet frozen and signed: grading is closed")}
+	} else {
+		choices = p.choices(f, w)
+	}
+	// The detail takes what the choices and three rows of the field list
+	// leave; what does not fit scrolls (ctrl+d), with a mark, never cut.
+	room := max(h-len(out)-len(choices)-1-min(3, len(fs)), 2)
+	if len(detail) > room {
+		p.dy = min(p.dy, len(detail)-(room-1))
+		rest := len(detail) - p.dy - (room - 1)
+		shown := detail[p.dy : p.dy+room-1]
+		mark := fmt.Sprintf("↓ %d more lines: ctrl+d", rest)
+		if p.dy > 0 {
+			mark += fmt.Sprintf(" · ↑ %d above: ctrl+u", p.dy)
+		}
+		if rest == 0 {
+			mark = fmt.Sprintf("↑ %d lines above: ctrl+u", p.dy)
+		}
+		detail = append(shown, st.Warn.Render(mark))
+	} else {
+		p.dy = 0
 	}
 	out = append(out, detail...)
-	if s.frozen {
-		out = append(out, st.OK.Render("sheet frozen and signed: grading is closed"))
-	} else {
-		out = append(out, p.choices(f))
-	}
+	out = append(out, choices...)
 	out = append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
 	lh := max(h-len(out), 1)
 	start := min(max(s.field-lh/2, 0), max(len(fs)-lh, 0))
@@ -259,7 +348,7 @@ func (p *gradePane) View() tea.View {
 
 // ShortHelp implements help.KeyMap.
 func (p *gradePane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Down, p.keys.Up, p.keys.Evidence, p.keys.Note}
+	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Down, p.keys.Up, p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note}
 }
 
 // FullHelp implements help.KeyMap.
@@ -267,6 +356,7 @@ func (p *gradePane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.NextUngraded},
 		{p.keys.Up, p.keys.Down, p.keys.NextItem, p.keys.PrevItem, p.keys.Items},
-		{p.keys.Evidence, p.keys.Note, p.keys.Oracle, p.keys.Answer, p.keys.AnswerDown, p.keys.AnswerUp, p.keys.Freeze},
+		{p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note, p.keys.Oracle, p.keys.DetailDown, p.keys.DetailUp},
+		{p.keys.Answer, p.keys.AnswerDown, p.keys.AnswerUp, p.keys.Search, p.keys.Flag, p.keys.Freeze},
 	}
 }

@@ -16,7 +16,8 @@ type GradeKeyMap struct {
 	NextUngraded key.Binding
 	// Evidence opens the evidence viewer for the current field.
 	Evidence key.Binding
-	// Note edits the note of the current field's grade (enabled when graded).
+	// Note edits the note of the current field (before grading, the note
+	// is kept and saved with the grade).
 	Note key.Binding
 	// Oracle flags the current truth obligation as an oracle defect (C22)
 	// with a required reason (enabled on obligation and uncertainty fields).
@@ -29,6 +30,14 @@ type GradeKeyMap struct {
 	Items key.Binding
 	// Freeze opens the freeze confirmation screen.
 	Freeze key.Binding
+	// Task shows the item's task; Codebook the codebook (and guidelines).
+	Task, Codebook key.Binding
+	// Search finds text or an ID in every item; Flag flags the item to
+	// come back to (shown in the item list).
+	Search, Flag key.Binding
+	// DetailUp and DetailDown scroll the field's detail when it is longer
+	// than its part of the screen.
+	DetailUp, DetailDown key.Binding
 }
 
 // DefaultGradeKeyMap returns the grading pane's bindings.
@@ -52,5 +61,11 @@ func DefaultGradeKeyMap() GradeKeyMap {
 		AnswerDown:   key.NewBinding(key.WithKeys("pgdown", "J"), key.WithHelp("J/pgdn", "answer down")),
 		Items:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "item list")),
 		Freeze:       key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "freeze & sign")),
+		Task:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "task")),
+		Codebook:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "codebook")),
+		Search:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		Flag:         key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "flag item")),
+		DetailUp:     key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "detail up")),
+		DetailDown:   key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "detail down")),
 	}
 }

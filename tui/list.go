@@ -39,6 +39,8 @@ func (l *itemList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, l.keys.Close):
 		return l, l.s.send(showMsg{screenGrade})
+	case key.Matches(k, l.keys.Flag):
+		s.flagged[l.cur] = !s.flagged[l.cur]
 	case key.Matches(k, l.keys.Down):
 		l.cur = min(l.cur+1, n-1)
 	case key.Matches(k, l.keys.Up):
@@ -62,7 +64,13 @@ func (l *itemList) View() tea.View {
 	s := l.s
 	st := s.c.Styles
 	var b strings.Builder
-	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal)) + "\n")
+	nf := 0
+	for _, f := range s.flagged {
+		if f {
+			nf++
+		}
+	}
+	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields · %d flagged", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal, nf)) + "\n")
 	lh := max(l.h-1, 1)
 	start := min(max(l.cur-lh/2, 0), max(len(s.fields)-lh, 0))
 	for i := start; i < min(start+lh, len(s.fields)); i++ {
@@ -77,6 +85,9 @@ func (l *itemList) View() tea.View {
 			c = st.Warn.Render(c)
 		}
 		row := fmt.Sprintf(" %3d  %s  %s %3d/%-3d", i+1, s.in.Bundle.Items[i].ID, c, s.graded[i], len(s.fields[i]))
+		if s.flagged[i] {
+			row += "  " + st.Warn.Render("⚑ flagged")
+		}
 		if i == l.cur {
 			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), l.w))
 		}
@@ -87,7 +98,7 @@ func (l *itemList) View() tea.View {
 
 // ShortHelp implements help.KeyMap.
 func (l *itemList) ShortHelp() []key.Binding {
-	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.Open, l.keys.Close}
+	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.Open, l.keys.Flag, l.keys.Close}
 }
 
 // FullHelp implements help.KeyMap.

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -39,19 +41,24 @@ type noteEditor struct {
 	context func(w int) []string
 	// done is called when the editor is left (saved or cancelled).
 	done func(noteDoneMsg) tea.Cmd
-	w, h int
+	// refused is set when enter was pressed on a note over MaxNote.
+	refused bool
+	w, h    int
 }
 
 func newNoteEditor(c *Common) *noteEditor {
 	in := textinput.New()
 	in.SetStyles(c.Styles.Input)
-	in.CharLimit = adjudication.MaxNote
+	// No CharLimit: a longer note is shown with its count and refused on
+	// enter, never cut silently.
+	in.CharLimit = 0
 	return &noteEditor{c: c, keys: DefaultNoteKeyMap(), input: in}
 }
 
 // open starts editing m's note and returns the cursor's command.
 func (n *noteEditor) open(m openNoteMsg) tea.Cmd {
 	n.field, n.oracle = m.field, m.oracle
+	n.refused = false
 	n.input.SetValue(m.text)
 	n.input.CursorEnd()
 	if m.oracle {
@@ -84,6 +91,10 @@ func (n *noteEditor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return n, n.done(done)
 		case key.Matches(k, n.keys.Save):
 			done.text, done.saved = strings.TrimSpace(n.input.Value()), true
+			if utf8.RuneCountInString(done.text) > adjudication.MaxNote {
+				n.refused = true
+				return n, nil
+			}
 			return n, n.done(done)
 		}
 	}
@@ -103,7 +114,17 @@ func (n *noteEditor) View() tea.View {
 	if n.context != nil {
 		out = append(out, n.context(n.w)...)
 	}
-	out = append(out, "", n.input.View(), "", st.Muted.Render("enter saves · esc cancels"))
+	count := utf8.RuneCountInString(strings.TrimSpace(n.input.Value()))
+	c := fmt.Sprintf("%d/%d characters", count, adjudication.MaxNote)
+	switch {
+	case count > adjudication.MaxNote && n.refused:
+		c = st.Finding.Render(c + fmt.Sprintf(": refused, %d over the limit; shorten it", count-adjudication.MaxNote))
+	case count > adjudication.MaxNote:
+		c = st.Finding.Render(c + fmt.Sprintf(": %d over the limit", count-adjudication.MaxNote))
+	default:
+		c = st.Muted.Render(c)
+	}
+	out = append(out, "", n.input.View(), c, "", st.Muted.Render("enter saves · esc cancels"))
 	return tea.NewView(strings.Join(out, "\n"))
 }
 

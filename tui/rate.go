@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -79,6 +80,8 @@ const (
 	screenEvidence
 	screenNote
 	screenFreeze
+	screenPanel
+	screenSearch
 )
 
 // frozenMsg reports the end of Freeze.
@@ -89,6 +92,12 @@ type frozenMsg struct {
 
 // showMsg asks the rater to show one of its screens.
 type showMsg struct{ screen rateScreen }
+
+// showTaskMsg and showCodebookMsg ask for the task and codebook panels.
+type (
+	showTaskMsg     struct{}
+	showCodebookMsg struct{}
+)
 
 // rateState is what the rater's components share: the bundle, the fields,
 // every grade saved or waiting in the save queue, the cursor and the
@@ -112,6 +121,18 @@ type rateState struct {
 	frozen      bool
 	sheet       string
 	freezing    bool
+	// shown are the items as screens draw them (shownCopy), made on
+	// first use.
+	shown map[int]*blinding.Item
+	// seen marks the items whose task was shown on arrival; arrived is set
+	// when the cursor reached an item whose task has not been shown yet.
+	seen    map[int]bool
+	arrived bool
+	// drafts are notes written before their field was graded; the grade
+	// carries them when it is recorded.
+	drafts map[adjudication.Field]string
+	// flagged marks the items the rater flagged to come back to (f).
+	flagged map[int]bool
 	// send delivers a component's request (showMsg, openEvidenceMsg,
 	// openNoteMsg) to the rater at once, so that keys typed ahead reach
 	// the screen the request opened.
@@ -119,7 +140,8 @@ type rateState struct {
 }
 
 func newRateState(c *Common, in RateInput) *rateState {
-	s := &rateState{c: c, in: in, clock: in.Clock, saved: map[adjudication.Field]adjudication.Grade{}}
+	s := &rateState{c: c, in: in, clock: in.Clock, saved: map[adjudication.Field]adjudication.Grade{},
+		shown: map[int]*blinding.Item{}, seen: map[int]bool{}, drafts: map[adjudication.Field]string{}, flagged: map[int]bool{}}
 	if s.clock == nil {
 		s.clock = time.Now
 	}
@@ -145,8 +167,18 @@ func newRateState(c *Common, in RateInput) *rateState {
 	// Resume at the first ungraded field of the bundle.
 	s.item, s.field = 0, 0
 	s.seekUngraded(0, -1)
+	s.arrive()
 	s.mark = s.clock()
 	return s
+}
+
+// arrive notes the arrival at the current item: its task is shown first
+// when it has not been shown in this session.
+func (s *rateState) arrive() {
+	if len(s.fields) > 0 && !s.seen[s.item] {
+		s.seen[s.item] = true
+		s.arrived = true
+	}
 }
 
 func (s *rateState) cur() adjudication.Field {
@@ -156,7 +188,18 @@ func (s *rateState) cur() adjudication.Field {
 	return s.fields[s.item][s.field]
 }
 
-func (s *rateState) curItem() *blinding.Item { return &s.in.Bundle.Items[s.item] }
+// curItem is the current item as screens draw it.
+func (s *rateState) curItem() *blinding.Item { return s.shownItem(s.item) }
+
+// shownItem is item i with every text made visible (visibleText).
+func (s *rateState) shownItem(i int) *blinding.Item {
+	if it, ok := s.shown[i]; ok {
+		return it
+	}
+	it := shownCopy(s.in.Bundle.Items[i])
+	s.shown[i] = &it
+	return &it
+}
 
 // value returns the value the screen shows for f: the last pending one if
 // any (not yet saved), else the saved one.
@@ -207,6 +250,7 @@ func (s *rateState) gotoItem(i int) {
 		s.item = i
 		s.field = 0
 		s.mark = s.clock()
+		s.arrive()
 	}
 }
 
@@ -227,6 +271,7 @@ func (s *rateState) record(g adjudication.Grade) (tea.Cmd, bool) {
 		return nil, false
 	}
 	s.setStatus("saving "+fieldLabel(g.Field)+" …", false)
+	delete(s.drafts, g.Field)
 	return s.queue.push(g), true
 }
 
@@ -293,28 +338,60 @@ type rater struct {
 	answer *answerPane
 	note   *noteEditor
 	freeze *freezeScreen
+	panel  *panel
+	search *searchScreen
 	viewer *evidenceViewer
 	w, h   int
 }
 
 func newRater(c *Common, in RateInput) *rater {
 	s := newRateState(c, in)
-	ans := newAnswerPane(c, s)
-	r := &rater{rateState: s, answer: ans, grade: newGradePane(s, ans), list: newItemList(s),
-		note: newNoteEditor(c), freeze: newFreezeScreen(s)}
+	r := &rater{rateState: s, list: newItemList(s), note: newNoteEditor(c), freeze: newFreezeScreen(s)}
+	back := func() tea.Cmd { return r.route(showMsg{screenGrade}) }
+	r.answer = newAnswerPane(c, func() (*blinding.Item, adjudication.Field) { return s.curItem(), s.cur() }, back)
+	r.grade = newGradePane(s, r.answer)
+	r.answer.head = r.grade.head
+	r.panel = newPanel(c, DefaultPanelKeyMap("t", "g"), back)
+	r.search = newSearchScreen(c, r.searchRate, func(h searchHit) tea.Cmd { return r.route(h) }, back)
 	r.note.context = r.noteContext
 	r.note.done = func(m noteDoneMsg) tea.Cmd { return r.route(m) }
 	s.send = r.route
+	r.afterKey()
 	r.setEnabled()
 	return r
+}
+
+// afterKey shows the task of an item reached for the first time.
+func (r *rater) afterKey() {
+	if r.arrived && (r.screen == screenGrade || r.screen == screenAnswer) {
+		r.arrived = false
+		r.showTask()
+	}
+}
+
+// showTask opens the task panel of the current item.
+func (r *rater) showTask() {
+	it := r.curItem()
+	r.panel.open(fmt.Sprintf("Task of item %d/%d · %s (esc: back to grading)", r.item+1, len(r.fields), it.ID), func() []string {
+		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
+	})
+	r.screen = screenPanel
+}
+
+// showCodebook opens the built-in codebook.
+func (r *rater) showCodebook() {
+	r.panel.open("Codebook", codebookText)
+	r.screen = screenPanel
 }
 
 func (r *rater) result() RateResult {
 	return RateResult{Graded: r.nGraded, Total: r.nTotal, Frozen: r.frozen, Sheet: r.sheet}
 }
 
-// Capturing reports whether the note editor has the keyboard.
-func (r *rater) Capturing() bool { return r.screen == screenNote }
+// Capturing reports whether a text editor (note, search) has the keyboard.
+func (r *rater) Capturing() bool {
+	return r.screen == screenNote || r.screen == screenSearch && r.search.Capturing()
+}
 
 // active is the component of the current screen.
 func (r *rater) active() Component {
@@ -329,15 +406,18 @@ func (r *rater) active() Component {
 		return r.note
 	case screenFreeze:
 		return r.freeze
+	case screenPanel:
+		return r.panel
+	case screenSearch:
+		return r.search
 	}
 	return r.grade
 }
 
 // setEnabled enables exactly the bindings that do something now.
 func (r *rater) setEnabled() {
-	r.grade.setEnabled(r.screen == screenGrade)
+	r.grade.setEnabled(r.screen == screenGrade, r.screen == screenAnswer)
 	r.list.setEnabled()
-	r.answer.setEnabled()
 	r.freeze.setEnabled()
 }
 
@@ -352,6 +432,8 @@ func (r *rater) SetSize(w, h int) {
 	r.answer.SetSize(w, h)
 	r.note.SetSize(w, h)
 	r.freeze.SetSize(w, h)
+	r.panel.SetSize(w, h)
+	r.search.SetSize(w, h)
 	if r.viewer != nil {
 		r.viewer.SetSize(w, h)
 	}
@@ -361,6 +443,7 @@ func (r *rater) SetSize(w, h int) {
 // Update implements tea.Model.
 func (r *rater) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := r.route(msg)
+	r.afterKey()
 	r.setEnabled()
 	return r, cmd
 }
@@ -382,6 +465,10 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		}
 	case showMsg:
 		cmd = r.open(m.screen)
+	case showTaskMsg:
+		r.showTask()
+	case showCodebookMsg:
+		r.showCodebook()
 	case openEvidenceMsg:
 		r.viewer = newEvidenceViewer(r.c, m.refs, 0)
 		r.viewer.SetSize(r.w, r.h)
@@ -394,14 +481,27 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		if m.saved {
 			cmd = r.saveNote(m)
 		}
+	case searchHit:
+		r.gotoItem(m.index)
+		r.field = max(m.field, 0)
+		r.screen = screenGrade
 	case closeEvidenceMsg:
 		r.viewer = nil
 		r.screen = screenGrade
 	case tea.KeyPressMsg:
+		if r.screen == screenAnswer && r.grade.grades(m) {
+			// Below 110 columns the answer is full screen: the value and
+			// field keys keep working there.
+			_, cmd = r.grade.Update(m)
+			break
+		}
 		_, cmd = r.active().Update(m)
 	default:
-		if r.screen == screenNote {
+		switch r.screen {
+		case screenNote:
 			_, cmd = r.note.Update(msg)
+		case screenSearch:
+			_, cmd = r.search.Update(msg)
 		}
 	}
 	return cmd
@@ -409,8 +509,12 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 
 // open shows screen s.
 func (r *rater) open(s rateScreen) tea.Cmd {
-	if s == screenList {
+	switch s {
+	case screenList:
 		r.list.cur = r.item
+	case screenSearch:
+		r.screen = s
+		return r.search.open()
 	}
 	r.screen = s
 	return nil
@@ -437,6 +541,14 @@ func (r *rater) saveNote(m noteDoneMsg) tea.Cmd {
 		old, _, ok := r.value(f)
 		r.note.close()
 		if !ok {
+			// A note before the grade: kept until the field is graded.
+			if m.text == "" {
+				delete(r.drafts, f)
+				r.setStatus("draft note removed", false)
+			} else {
+				r.drafts[f] = m.text
+				r.setStatus("note kept: it is saved with the grade of "+fieldLabel(f), false)
+			}
 			return nil
 		}
 		g = adjudication.Grade{Field: f, Value: old.Value, Note: m.text}
@@ -460,6 +572,47 @@ func (r *rater) noteContext(w int) []string {
 		}
 	}
 	return wrapLines(r.grade.fieldDetail(f), w)
+}
+
+// searchRate finds q in every item: its ID, its task, the fields'
+// context (obligations, claims, citations, exclusions, their IDs) and the
+// rest of its answer.
+func (r *rater) searchRate(q string) []searchHit {
+	var hits []searchHit
+	add := func(h searchHit) bool {
+		hits = append(hits, h)
+		return len(hits) < maxHits
+	}
+	lq := strings.ToLower(q)
+	for i := range r.fields {
+		it := r.shownItem(i)
+		label := fmt.Sprintf("item %d", i+1)
+		if strings.Contains(strings.ToLower(it.ID), lq) && !add(searchHit{i, -1, label, it.ID}) {
+			return hits
+		}
+		if t := matchIn(it.TaskText, q, r.w-20); t != "" && !add(searchHit{i, -1, label + " task", t}) {
+			return hits
+		}
+		for k, f := range r.fields[i] {
+			text := ansi.Strip(strings.Join(fieldContext(r.c.Styles, it, f), " "))
+			t := matchIn(text, q, r.w-30)
+			if strings.EqualFold(f.Target, q) && t == "" {
+				t = text
+			}
+			if t != "" && !add(searchHit{i, k, label + " " + fieldLabel(f), t}) {
+				return hits
+			}
+		}
+		d := r.answer.cache.doc(it, 200)
+		for _, id := range answerRest(it) {
+			sp := d.spans[id]
+			text := ansi.Strip(strings.Join(d.lines[sp[0]:sp[1]], " "))
+			if t := matchIn(text, q, r.w-20); t != "" && !add(searchHit{i, -1, label + " " + id, t}) {
+				return hits
+			}
+		}
+	}
+	return hits
 }
 
 // ---- view ----

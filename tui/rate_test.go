@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,7 +87,17 @@ func (e *rateEnv) input() RateInput {
 		}, Clock: clk.now}
 }
 
+// newTestRater returns the rater program past the task panel of its first
+// item (newArrivingRater keeps it).
 func newTestRater(t testing.TB, e *rateEnv, w, h int) (tea.Model, *rater) {
+	m, r := newArrivingRater(e, w, h)
+	if r.screen != screenPanel {
+		t.Fatalf("the first item's task is not shown on arrival (screen %d)", r.screen)
+	}
+	return press(m, "esc"), r
+}
+
+func newArrivingRater(e *rateEnv, w, h int) (tea.Model, *rater) {
 	m := NewRateModel(e.input(), testOptions(w, h))
 	return m, m.(*root).child.(*rater)
 }
@@ -108,10 +119,49 @@ func TestRateGolden(t *testing.T) {
 			{"answer", []string{"a"}},
 			{"freeze_refused", []string{"F"}},
 			{"help", []string{"?"}},
+			{"task", []string{"t"}},
+			{"codebook", []string{"g"}},
+			{"next_item_arrival", []string{"n"}},
+			{"note_before_grading", []string{"m", "w", "h", "y", "enter"}},
+			{"answer_follows_claim", []string{"1", "2", "1", "1", "a"}},
+			{"search", []string{"/", "r", "e", "s", "e", "t", "enter"}},
+			{"flagged_list", []string{"f", "l"}},
 		} {
 			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
 				e := newRateEnv(t, synthBundle(3))
 				m, _ := newTestRater(t, e, sz.w, sz.h)
+				m = press(m, tc.keys...)
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
+}
+
+// TestRateGoldenArrival: the first frame shows the first item's task.
+func TestRateGoldenArrival(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newArrivingRater(newRateEnv(t, synthBundle(3)), sz.w, sz.h)
+			golden.RequireEqual(t, screen(m))
+		})
+	}
+}
+
+// TestRateGoldenMaxItem: on a maximum-size answer, citation K108's field
+// shows its cited lines and supported statement in full, and the answer
+// (beside it, or full screen on a) is scrolled to K108 and marks it.
+func TestRateGoldenMaxItem(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, tc := range []struct {
+			name string
+			keys []string
+		}{{"k108", nil}, {"k108_answer", []string{"a"}}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
+				b := synthBundle(0)
+				b.Items = []blinding.Item{maxItem("item-00000000000000ff")}
+				m, r := newTestRater(t, newRateEnv(t, b), sz.w, sz.h)
+				r.field = slices.Index(r.fields[0], adjudication.Field{Item: b.Items[0].ID, Kind: adjudication.KindCitation, Target: "K108"})
+				r.setEnabled()
 				m = press(m, tc.keys...)
 				golden.RequireEqual(t, screen(m))
 			})
@@ -131,11 +181,16 @@ func TestRateFreezeGolden(t *testing.T) {
 	}
 }
 
-// gradeAll presses 1 until every field is graded.
+// gradeAll presses 1 until every field is graded (esc on the task panel
+// of each item reached).
 func gradeAll(t testing.TB, m tea.Model, r *rater) int {
 	n := 0
 	for r.nGraded < r.nTotal {
-		m = press(m, "1")
+		if r.screen == screenPanel {
+			m = press(m, "esc")
+		} else {
+			m = press(m, "1")
+		}
 		n++
 		if n > r.nTotal+5 {
 			t.Fatalf("grading does not converge: %d/%d after %d keys", r.nGraded, r.nTotal, n)
@@ -215,7 +270,10 @@ func TestRateBindings(t *testing.T) {
 	if r.item != 1 || r.field != 0 {
 		t.Fatalf("n: item %d field %d", r.item, r.field)
 	}
-	m = press(m, "p")
+	if r.screen != screenPanel || !strings.Contains(screen(m), "Task of item 2/3") {
+		t.Fatalf("n: the task of a new item is not shown on arrival:\n%s", screen(m))
+	}
+	m = press(m, "esc", "p")
 	if r.item != 0 {
 		t.Fatal("p")
 	}
@@ -229,7 +287,12 @@ func TestRateBindings(t *testing.T) {
 		t.Fatalf("tab: %v is graded", r.cur())
 	}
 	// e opens the evidence viewer with the cited lines; esc closes.
-	m = press(m, "g", "k", "k", "k", "k") // back to field 0 (g is not bound)
+	// g shows the codebook; esc goes back.
+	m = press(m, "g")
+	if r.screen != screenPanel || !strings.Contains(screen(m), "Built-in codebook") || !strings.Contains(screen(m), "Does the answer address this obligation?") {
+		t.Fatalf("g:\n%s", screen(m))
+	}
+	m = press(m, "esc", "k", "k", "k", "k")
 	r.field = 0
 	m = press(m, "e")
 	if r.screen != screenEvidence || !strings.Contains(screen(m), "▶11 │") {
@@ -370,6 +433,7 @@ func TestRateResumeAtFirstUngraded(t *testing.T) {
 	for range r.nTotal/3 + 2 {
 		m = press(m, "1")
 	}
+	m = press(m, "esc", "1")
 	want := r.cur()
 	e.j.Close()
 	e.open(t)
@@ -411,7 +475,7 @@ func TestRateAnswerRenderedOnce(t *testing.T) {
 	if r.answer.cache.Renders != 1 {
 		t.Fatalf("%d renders for one item", r.answer.cache.Renders)
 	}
-	m = press(m, "n")
+	m = press(m, "n", "esc")
 	_ = screen(m)
 	m = press(m, "p")
 	_ = screen(m)
@@ -445,7 +509,7 @@ func TestRateListAlignedInColour(t *testing.T) {
 	in := e.input()
 	in.Signer, in.Freeze = Signer{}, nil
 	m := NewRateModel(in, Options{Styles: styles.New(false), Width: 80, Height: 24})
-	m = press(m, "1", "l")
+	m = press(m, "esc", "1", "l")
 	var cols []int
 	for _, l := range strings.Split(screen(m), "\n") {
 		if strings.Contains(l, "item-") && strings.Contains(l, "/") {

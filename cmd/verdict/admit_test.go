@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"verdict/campaign"
 	"verdict/scorer"
@@ -31,6 +32,10 @@ func admHex(b []byte) string  { s := sha256.Sum256(b); return hex.EncodeToString
 func admStr(s string) *string { return &s }
 func admBool(b bool) *bool    { return &b }
 func admI64(n int64) *int64   { return &n }
+
+// admEpoch is the UTC time of monotonic reading 0 of the disk campaign's
+// synthetic host.
+var admEpoch = time.Date(2026, 9, 6, 10, 0, 0, 0, time.UTC)
 
 const minimalFinal = `{"claims":[],"implementation_plan":[],"verification_plan":[],"uncertainties":[{"id":"U1","missing_information":"SYNTHETIC missing fact","consequence":"SYNTHETIC consequence","verification_step":"SYNTHETIC step"}],"exclusions":[],"citations":[]}`
 
@@ -59,6 +64,9 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 		}
 		d.Files["prompts/"+n+".txt"] = b
 	}
+	prompts := map[string][]byte{campaign.PromptCommon: d.Files["prompts/common.txt"], campaign.PromptDraft: d.Files["prompts/draft.txt"],
+		campaign.PromptReviewA: d.Files["prompts/review-a.txt"], campaign.PromptReviewB: d.Files["prompts/review-b.txt"],
+		campaign.PromptFinalSchema: d.Files["prompts/final-schema.txt"], campaign.PromptReconciliationSchema: d.Files["prompts/reconciliation-schema.txt"]}
 	cats := []campaign.Category{campaign.CategoryBehaviorExplanation, campaign.CategoryChangeImpactPlan, campaign.CategoryCorrectnessBoundary, campaign.CategoryExplicitUncertainty}
 	taskText := map[string][]byte{}
 	packetBytes := map[string][]byte{}
@@ -105,21 +113,8 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 			run := campaign.Run{Task: te.ID, Repetition: rep, Order: order, Sessions: campaign.Sessions{Draft: ids[0], ReviewA: ids[1], ReviewB: ids[2]}}
 			d.Manifest.Runs = append(d.Manifest.Runs, run)
 			specs := [3][4]int64{{20212, 16298, 931, 60}, {22000, 16000, 1000, 50}, {23000, 16000, 1100, 55}}
-			for j, role := range []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB} {
-				sp := specs[j]
-				start := clock
-				clock += sp[3]*1_000_000_000 + 10_000_000_000
-				d.Receipts[ids[j]] = &campaign.Receipt{
-					SessionID: ids[j], RequestID: "R" + ids[j][1:], Role: role, Task: te.ID, Repetition: rep, Status: campaign.StatusResponse,
-					StartedUTC: admStr("2026-09-06T10:00:00Z"), EndedUTC: admStr("2026-09-06T10:01:00Z"),
-					StartMonotonicNS: admI64(start), EndMonotonicNS: admI64(start + sp[3]*1_000_000_000),
-					InputSHA256: admStr(admHex([]byte("in" + ids[j]))), InputBytes: admI64(1000),
-					OutputSHA256: admStr(admHex([]byte("out" + ids[j]))), OutputBytes: admI64(500),
-					Meter:       &campaign.Meter{InputTokens: sp[0], CachedInputTokens: sp[1], OutputTokens: sp[2], InputIncludesCached: true, OutputIncludesReasoning: true},
-					PriceCardID: admStr(card.ID), ValidationNS: 1_000_000_000, AssemblyNS: 500_000_000,
-					Model: admStr("synthetic-model"), PermissionPolicy: admStr("no-tools-no-mcp"),
-					TaskSHA256: admStr(admHex(taskText[te.ID])), PacketSHA256: admStr(admHex(packetBytes[te.ID])),
-				}
+			roles := []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB}
+			for j, role := range roles {
 				recon := "null"
 				if role == campaign.RoleReviewB {
 					var disp []string
@@ -129,6 +124,41 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 					recon = `{"obligations":[{"id":"O1","text":"SYNTHETIC obligation","basis":"task","status":"unresolved","evidence_ids":[],"final_ids":["U1"]}],"evidence_dispositions":[` + strings.Join(disp, ",") + `]}`
 				}
 				d.Responses[ids[j]] = []byte(`{"final":` + minimalFinal + `,"reconciliation":` + recon + `}`)
+			}
+			// Receipts true to what they describe: sessions run serially in
+			// dispatch order (D, then the declared first arm), each given
+			// the exact prompt bytes `verdict prompts` renders.
+			var pkt campaign.Packet
+			if err := json.Unmarshal(packetBytes[te.ID], &pkt); err != nil {
+				t.Fatal(err)
+			}
+			task := &campaign.Task{Entry: te, Text: taskText[te.ID], Packet: pkt}
+			dispatch := []int{0, 1, 2}
+			if order == campaign.OrderBFirst {
+				dispatch = []int{0, 2, 1}
+			}
+			for _, j := range dispatch {
+				role, sp := roles[j], specs[j]
+				start := clock
+				clock += sp[3]*1_000_000_000 + 10_000_000_000
+				in, err := campaign.RenderPrompt(role, prompts, task, d.Responses[ids[0]])
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := d.Responses[ids[j]]
+				utc := func(ns int64) *string { return admStr(admEpoch.Add(time.Duration(ns)).Format(time.RFC3339Nano)) }
+				d.Receipts[ids[j]] = &campaign.Receipt{
+					SessionID: ids[j], RequestID: "R" + ids[j][1:], Role: role, Task: te.ID, Repetition: rep, Status: campaign.StatusResponse,
+					StartedUTC: utc(start), EndedUTC: utc(start + sp[3]*1_000_000_000),
+					StartMonotonicNS: admI64(start), EndMonotonicNS: admI64(start + sp[3]*1_000_000_000),
+					InputSHA256: admStr(admHex(in)), InputBytes: admI64(int64(len(in))),
+					OutputSHA256: admStr(admHex(out)), OutputBytes: admI64(int64(len(out))),
+					Meter:       &campaign.Meter{InputTokens: sp[0], CachedInputTokens: sp[1], OutputTokens: sp[2], InputIncludesCached: true, OutputIncludesReasoning: true},
+					PriceCardID: admStr(card.ID), ValidationNS: 1_000_000_000, AssemblyNS: 500_000_000,
+					Model: admStr("synthetic-model"), PermissionPolicy: admStr("no-tools-no-mcp"),
+					TaskSHA256: admStr(admHex(taskText[te.ID])), PacketSHA256: admStr(admHex(packetBytes[te.ID])),
+					Host: d.Manifest.Execution.Host,
+				}
 			}
 		}
 	}
@@ -349,6 +379,7 @@ func TestAdmitFailedSharedDraftIsValidFailure(t *testing.T) {
 	id := d.session("T5", 3, campaign.RoleDraft)
 	k := campaign.ErrorTimeout
 	d.Receipts[id].Status, d.Receipts[id].ErrorKind = campaign.StatusError, &k
+	d.Receipts[id].OutputSHA256, d.Receipts[id].OutputBytes = nil, nil // the timed-out draft returned nothing
 	d.Responses[id] = nil
 	for _, role := range []campaign.Role{campaign.RoleReviewA, campaign.RoleReviewB} {
 		sid := d.session("T5", 3, role)

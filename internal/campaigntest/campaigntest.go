@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"verdict/campaign"
 )
@@ -28,6 +29,12 @@ type Options struct {
 	// SHA-256. Without it every task is in repository synthetic/alpha, the
 	// model snapshot is null, categories start at change-impact plan and
 	// receipts bind no task or packet digest (the loader's tests).
+	//
+	// An admissible campaign's receipts are also true to what they
+	// describe (scorer.ReceiptIssues): serial one-minute sessions two
+	// minutes apart in UTC and monotonic time, in run order, the input
+	// digest and size of the prompt campaign.RenderPrompt renders for the
+	// role, the output digest and size of the response file.
 	Admissible bool
 }
 
@@ -68,7 +75,7 @@ func Receipt(id string, role campaign.Role, task string, rep int, status campaig
  "meter": {"input_tokens": 1200, "cached_input_tokens": 0, "output_tokens": 300, "reasoning_tokens": 0, "input_includes_cached": true, "output_includes_reasoning": true},
  "price_card_id": "synthetic-card", "actual_charge_micro_usd": null, "ordinary_calls": 0, "mcp_calls": 0, "mcp_cost_micro_usd": 0,
  "validation_ns": 1000, "assembly_ns": 2000, "model": "synthetic-model", "permission_policy": "synthetic-no-tools",
- "task_sha256": %s, "packet_sha256": %s, "arm_state_leaked": false, "replacement": false, "infrastructure_invalid": null}
+ "task_sha256": %s, "packet_sha256": %s, "arm_state_leaked": false, "host": "synthetic host", "infrastructure_invalid": null}
 `, id, id, role, task, rep, status, orNull(taskSHA), orNull(packetSHA))
 }
 
@@ -171,8 +178,60 @@ func Campaign(t testing.TB, opt Options, tasks, reps int) fstest.MapFS {
 			}
 		}
 	}
+	if opt.Admissible {
+		trueReceipts(t, fsys, &m)
+	}
 	WriteManifest(t, fsys, &m)
 	return fsys
+}
+
+// trueReceipts rewrites every receipt of an admissible campaign so that
+// its times are serial and its input and output identities are those of
+// the bytes it describes.
+func trueReceipts(t testing.TB, fsys fstest.MapFS, m *campaign.Manifest) {
+	texts := map[string][]byte{}
+	for k, p := range map[string]string{campaign.PromptCommon: m.Prompts.Common, campaign.PromptDraft: m.Prompts.Draft,
+		campaign.PromptReviewA: m.Prompts.ReviewA, campaign.PromptReviewB: m.Prompts.ReviewB,
+		campaign.PromptFinalSchema: m.Prompts.FinalSchema, campaign.PromptReconciliationSchema: m.Prompts.ReconciliationSchema} {
+		texts[k] = fsys[p].Data
+	}
+	n := 0
+	for _, run := range m.Runs {
+		pkt, err := campaign.DecodePacket(fsys[campaign.PacketPath(run.Task)].Data, campaign.PacketPath(run.Task))
+		if err != nil {
+			t.Fatal(err)
+		}
+		task := &campaign.Task{Entry: campaign.TaskEntry{ID: run.Task}, Text: fsys[campaign.TaskTextPath(run.Task)].Data, Packet: *pkt}
+		draft := fsys[campaign.ResponsePath(run.Sessions.Draft)].Data
+		ids := []string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}
+		roles := []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB}
+		if run.Order == campaign.OrderBFirst {
+			ids[1], ids[2], roles[1], roles[2] = ids[2], ids[1], roles[2], roles[1]
+		}
+		for k, id := range ids {
+			var rc campaign.Receipt
+			if err := json.Unmarshal(fsys[campaign.ReceiptPath(id)].Data, &rc); err != nil {
+				t.Fatal(err)
+			}
+			in, err := campaign.RenderPrompt(roles[k], texts, task, draft)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := fsys[campaign.ResponsePath(id)].Data
+			start := time.Date(2026, 9, 5, 10, 0, 0, 0, time.UTC).Add(time.Duration(n) * 2 * time.Minute)
+			mono := int64(1000) + int64(n)*int64(2*time.Minute)
+			n++
+			rc.StartedUTC, rc.EndedUTC = strp(start.Format(time.RFC3339Nano)), strp(start.Add(time.Minute).Format(time.RFC3339Nano))
+			rc.StartMonotonicNS, rc.EndMonotonicNS = &mono, new(mono+int64(time.Minute))
+			rc.InputSHA256, rc.InputBytes = strp(SHA256(in)), new(int64(len(in)))
+			rc.OutputSHA256, rc.OutputBytes = strp(SHA256(out)), new(int64(len(out)))
+			b, err := json.MarshalIndent(rc, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fsys[campaign.ReceiptPath(id)] = &fstest.MapFile{Data: append(b, '\n')}
+		}
+	}
 }
 
 // MustJSON is the compact JSON of v; a marshalling error fails t.

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// panel is a full-screen reading panel: a title and text wrapped to the
+// width (never cut), scrolled a line or a page at a time.
+type panel struct {
+	c     *Common
+	keys  PanelKeyMap
+	title string
+	// text returns the panel's lines (shown copies) before wrapping.
+	text func() []string
+	// back leaves the panel.
+	back func() tea.Cmd
+	y    int
+	w, h int
+}
+
+func newPanel(c *Common, keys PanelKeyMap, back func() tea.Cmd) *panel {
+	return &panel{c: c, keys: keys, back: back}
+}
+
+// open shows title and text from the top.
+func (p *panel) open(title string, text func() []string) {
+	p.title, p.text, p.y = title, text, 0
+}
+
+func (p *panel) body() []string {
+	if p.text == nil {
+		return nil
+	}
+	return wrapLines(p.text(), p.w)
+}
+
+// Init implements tea.Model.
+func (p *panel) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (p *panel) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Update implements tea.Model.
+func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
+	page := max(p.h-3, 1)
+	switch {
+	case key.Matches(k, p.keys.Close):
+		return p, p.back()
+	case key.Matches(k, p.keys.Down):
+		p.y++
+	case key.Matches(k, p.keys.Up):
+		p.y--
+	case key.Matches(k, p.keys.PageDown):
+		p.y += page
+	case key.Matches(k, p.keys.PageUp):
+		p.y -= page
+	}
+	p.y = min(max(p.y, 0), max(len(p.body())-(p.h-1), 0))
+	return p, nil
+}
+
+// View implements tea.Model.
+func (p *panel) View() tea.View {
+	st := p.c.Styles
+	lines := p.body()
+	h := max(p.h-1, 1)
+	head := st.Header.Render(p.title)
+	if len(lines) > h {
+		head += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d (j/k, space)", p.y+1, min(p.y+h, len(lines)), len(lines)))
+	}
+	out := []string{head}
+	out = append(out, lines[min(p.y, len(lines)):min(p.y+h, len(lines))]...)
+	return tea.NewView(strings.Join(out, "\n"))
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *panel) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Down, p.keys.Up, p.keys.PageDown, p.keys.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *panel) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown}, {p.keys.Close}}
+}

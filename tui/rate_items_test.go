@@ -1,0 +1,228 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"verdict/adjudication"
+	"verdict/campaign"
+)
+
+// TestRateCorrectionStaysInItem: correcting a graded field moves to the
+// next field of the same item, never to the next ungraded field elsewhere.
+func TestRateCorrectionStaysInItem(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	m, r := newTestRater(t, e, 80, 24)
+	for range 5 {
+		m = press(m, "1")
+	}
+	m = press(m, "k", "k", "k") // back to field 2 (graded)
+	if r.field != 2 || !r.isGraded(r.cur()) {
+		t.Fatalf("at field %d", r.field)
+	}
+	m = press(m, "3")
+	if r.item != 0 || r.field != 3 {
+		t.Fatalf("correction moved to item %d field %d, want item 0 field 3", r.item, r.field)
+	}
+	if g, _ := e.j.Value(r.fields[0][2]); g.Value != adjudication.ValueFalselyResolved {
+		t.Fatalf("corrected grade %+v", g)
+	}
+	// The last field of an item: a correction stays there.
+	r.field = len(r.fields[0]) - 1
+	m = press(m, "1", "esc", "p")
+	r.field = len(r.fields[0]) - 1
+	m = press(m, "2")
+	if r.item != 0 || r.field != len(r.fields[0])-1 {
+		t.Fatalf("correction of the last field moved to item %d field %d", r.item, r.field)
+	}
+}
+
+// TestRateNoteBeforeGrading: a note written on an ungraded field is kept
+// and saved with the grade.
+func TestRateNoteBeforeGrading(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	f := r.cur()
+	m = press(m, "m", "f", "i", "r", "s", "t", "enter")
+	if _, ok := e.j.Value(f); ok || r.screen != screenGrade {
+		t.Fatal("a note alone wrote a grade")
+	}
+	if !strings.Contains(screen(m), "note (saved with the grade): first") {
+		t.Fatalf("draft note not shown:\n%s", screen(m))
+	}
+	press(m, "2")
+	if g, ok := e.j.Value(f); !ok || g.Note != "first" || g.Value != adjudication.ValueNotAddressed {
+		t.Fatalf("grade %+v %v", g, ok)
+	}
+}
+
+// TestRateNoteCountAndLimit: the note editor counts characters and
+// refuses a note over adjudication.MaxNote instead of cutting it.
+func TestRateNoteCountAndLimit(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	f := r.cur()
+	m = press(m, "1", "k", "m")
+	r.note.input.SetValue(strings.Repeat("x", adjudication.MaxNote+3))
+	if s := screen(m); !strings.Contains(s, "2051/2048 characters: 3 over the limit") {
+		t.Fatalf("count not shown:\n%s", s)
+	}
+	m = press(m, "enter")
+	if r.screen != screenNote || !strings.Contains(screen(m), "refused, 3 over the limit") {
+		t.Fatalf("over-long note not refused:\n%s", screen(m))
+	}
+	if g, _ := e.j.Value(f); g.Note != "" {
+		t.Fatal("over-long note saved")
+	}
+	m = press(m, "backspace", "backspace", "backspace")
+	if !strings.Contains(screen(m), "2048/2048 characters") {
+		t.Fatalf("count:\n%s", screen(m))
+	}
+	press(m, "enter")
+	if g, _ := e.j.Value(f); len(g.Note) != adjudication.MaxNote {
+		t.Fatalf("note of %d characters saved, want %d", len(g.Note), adjudication.MaxNote)
+	}
+}
+
+// TestRateValueKeysOnNarrowAnswer: below 110 columns the answer is full
+// screen, and the value keys grade the field named above it.
+func TestRateValueKeysOnNarrowAnswer(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	m = press(m, "a")
+	if r.screen != screenAnswer || !strings.Contains(screen(m), "O1 obligation · Does the answer address this obligation?") {
+		t.Fatalf("a:\n%s", screen(m))
+	}
+	f := r.cur()
+	m = press(m, "2")
+	if g, ok := e.j.Value(f); !ok || g.Value != adjudication.ValueNotAddressed || r.screen != screenAnswer {
+		t.Fatalf("value key on the answer: %+v %v screen %d", g, ok, r.screen)
+	}
+	press(m, "j", "k", "j")
+	if r.field != 2 {
+		t.Fatalf("field keys on the answer: field %d", r.field)
+	}
+}
+
+// TestRateAnswerFollowsField: the answer scrolls to the graded claim or
+// citation and marks it.
+func TestRateAnswerFollowsField(t *testing.T) {
+	b := synthBundle(0)
+	b.Items = append(b.Items, maxItem("item-00000000000000ff"))
+	e := newRateEnv(t, b)
+	m, r := newTestRater(t, e, 120, 40)
+	for _, target := range []string{"C20", "K108", "X40"} {
+		for i, f := range r.fields[0] {
+			if f.Target == target && f.Kind != adjudication.KindClaimCritical {
+				r.field = i
+			}
+		}
+		m = press(m)
+		s := screen(m)
+		if !strings.Contains(s, "▶ "+target+"  ") {
+			t.Fatalf("%s not marked in the answer:\n%s", target, s)
+		}
+	}
+}
+
+// TestRateSearchAndFlag: / finds an ID and opens its field; f flags the
+// item and the list shows the flag.
+func TestRateSearchAndFlag(t *testing.T) {
+	e := newRateEnv(t, synthBundle(3))
+	m, r := newTestRater(t, e, 80, 24)
+	m = press(m, "/", "K", "2", "enter")
+	if !strings.Contains(screen(m), "item 1 K2 citation") {
+		t.Fatalf("search K2:\n%s", screen(m))
+	}
+	m = press(m, "j", "enter")
+	if r.screen == screenPanel {
+		m = press(m, "esc")
+	}
+	if r.item != 1 || r.cur().Target != "K2" {
+		t.Fatalf("search opened item %d field %v", r.item, r.cur())
+	}
+	m = press(m, "f", "l")
+	if !strings.Contains(screen(m), "⚑ flagged") || !strings.Contains(screen(m), "1 flagged") {
+		t.Fatalf("flag:\n%s", screen(m))
+	}
+	press(m, "f")
+	if r.flagged[1] {
+		t.Fatal("f in the list did not unflag")
+	}
+}
+
+// TestRateControlCharactersShownVisibly: terminal escapes, NUL and
+// bidirectional overrides in an answer, a task and an excerpt never reach
+// the screen raw (issue 12 item 10): they are shown as ⟨U+XXXX⟩.
+func TestRateControlCharactersShownVisibly(t *testing.T) {
+	b := synthBundle(1)
+	it := &b.Items[0]
+	it.TaskText = "SYNTHETIC task \x1b[8mconcealed\x1b[0m text"
+	it.Final.Claims[0].Text = "Counted \x1b[30;40mhidden\x1b[0m once\x00 per \u202eframe."
+	it.Evidence[0].Excerpt = strings.Replace(it.Evidence[0].Excerpt, "synthetic", "synth\x1b]0;title\x07etic", 1)
+	e := newRateEnv(t, b)
+	m, r := newArrivingRater(e, 120, 40)
+	check := func(what string) {
+		t.Helper()
+		raw := m.View().Content
+		for _, bad := range []string{"\x1b[8m", "\x1b[30;40m", "\x00", "\u202e", "\x1b]0;", "\x07"} {
+			if strings.Contains(raw, bad) {
+				t.Fatalf("%s: raw %q reached the screen", what, bad)
+			}
+		}
+	}
+	check("task panel")
+	if !strings.Contains(screen(m), "⟨U+001B⟩[8mconcealed") {
+		t.Fatalf("task:\n%s", screen(m))
+	}
+	m = press(m, "esc")
+	check("grading screen")
+	if s := screen(m); !strings.Contains(s, "⟨U+001B⟩[30;40mhidden") || !strings.Contains(s, "⟨U+0000⟩") || !strings.Contains(s, "⟨U+202E⟩") {
+		t.Fatalf("answer:\n%s", s)
+	}
+	m = press(m, "e")
+	check("evidence viewer")
+	if !strings.Contains(screen(m), "⟨U+001B⟩]0;title⟨U+0007⟩") {
+		t.Fatalf("evidence:\n%s", screen(m))
+	}
+	// The journal and CheckGrade still see the bundle's own text.
+	if r.in.Bundle.Items[0].Final.Claims[0].Text != "Counted \x1b[30;40mhidden\x1b[0m once\x00 per \u202eframe." {
+		t.Fatal("the shown copy changed the bundle")
+	}
+}
+
+func TestVisibleText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":               "plain",
+		"a\x1b[31mb":          "a⟨U+001B⟩[31mb",
+		"tab\there":           "tab    here",
+		"crlf\r\nnext":        "crlf\nnext",
+		"cr\roverwrite":       "cr⟨U+000D⟩overwrite",
+		"c1\u009bx":           "c1⟨U+009B⟩x",
+		"zw\u200bj":           "zw⟨U+200B⟩j",
+		"bad\xffbyte":         "bad⟨0xFF⟩byte",
+		"line\nbreak":         "line\nbreak",
+		"é ü 中文 ✓":            "é ü 中文 ✓",
+		"del\x7f":             "del⟨U+007F⟩",
+		"bidi\u2066iso\u2069": "bidi⟨U+2066⟩iso⟨U+2069⟩",
+	} {
+		if got := visibleText(in); got != want {
+			t.Errorf("visibleText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	type inner struct{ S *string }
+	s := "x\x1b"
+	src := struct {
+		A []campaign.Claim
+		B inner
+		C map[string][]byte
+		d string
+	}{A: []campaign.Claim{{Text: "\x00"}}, B: inner{&s}, C: map[string][]byte{"k": []byte("\x07")}, d: "\x1b"}
+	got := shownCopy(src)
+	if got.A[0].Text != "⟨U+0000⟩" || *got.B.S != "x⟨U+001B⟩" || string(got.C["k"]) != "⟨U+0007⟩" {
+		t.Fatalf("shownCopy: %+v %q %q", got.A, *got.B.S, got.C["k"])
+	}
+	if src.A[0].Text != "\x00" || s != "x\x1b" {
+		t.Fatal("shownCopy changed its source")
+	}
+}
