@@ -48,6 +48,9 @@ func SourcePath(repository, path string) string { return SourcesDir + "/" + repo
 type Campaign struct {
 	// Manifest is the decoded manifest.json.
 	Manifest Manifest
+	// ManifestSHA256 is the SHA-256 (64 lowercase hex digits) of the exact
+	// manifest.json bytes Load decoded.
+	ManifestSHA256 string
 	// Tasks are the tasks in manifest order.
 	Tasks []*Task
 	// Sessions are all sessions in run order (D, A, B per run).
@@ -97,6 +100,12 @@ type Session struct {
 	// a malformed, empty or refused model answer is a valid scored failure
 	// (EVALUATOR-CONTROLS C16), not a refusal of the campaign.
 	Failure *Error
+	// LedgerFailure is the refusal of B's reconciliation record when the
+	// final answer itself is valid (DecodeAnswer): Response holds the final
+	// answer with Reconciliation nil, the answer is graded as any other,
+	// and only this review's protocol gate fails (CONTRACT §4). nil
+	// otherwise.
+	LedgerFailure *Error
 	// Receipt is the session's receipt; nil when the receipt file is missing.
 	Receipt *Receipt
 }

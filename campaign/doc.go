@@ -77,7 +77,10 @@
 // read into reused buffers: their bytes are not kept after decoding.
 //
 // A malformed model answer is not a refusal: Load keeps it as
-// Session.Failure, a valid scored failure (EVALUATOR-CONTROLS C16).
+// Session.Failure, a valid scored failure (EVALUATOR-CONTROLS C16). B's
+// reconciliation record is decided apart from the final answer
+// (DecodeAnswer): a valid final with a refused record keeps its final and
+// carries Session.LedgerFailure (CONTRACT §4).
 //
 // The on-disk format with one example of each file kind is documented in
 // docs/campaign-format.md; a test decodes every example there.

@@ -119,7 +119,9 @@ func (l *loader) need(path string) ([]byte, bool) {
 //
 // A malformed, empty or refused model answer is not a refusal: the session
 // gets Failure (the *Error) and Response nil, a valid scored failure
-// (EVALUATOR-CONTROLS C16). Response bytes are not kept: Session.RawSHA256
+// (EVALUATOR-CONTROLS C16). A B answer whose final answer is valid but
+// whose reconciliation record is refused keeps Response (the final, with
+// Reconciliation nil) and gets LedgerFailure (DecodeAnswer, CONTRACT §4). Response bytes are not kept: Session.RawSHA256
 // and RawSize identify them (Campaign.RawResponse reads them again). An
 // absent response file leaves RawSHA256 empty; it is
 // refused only when the receipt records status "response". An absent
@@ -177,7 +179,8 @@ func (l *loader) load() *Campaign {
 			"manifest binds response schema %s, the embedded schema is %s", m.ResponseSchemaSHA256, want)
 	}
 	l.bindFiles(m)
-	c := &Campaign{Manifest: *m, Prompts: map[string][]byte{}, fsys: l.fsys}
+	sum := sha256.Sum256(raw)
+	c := &Campaign{Manifest: *m, ManifestSHA256: hex.EncodeToString(sum[:]), Prompts: map[string][]byte{}, fsys: l.fsys}
 	for _, p := range []struct{ key, path string }{
 		{PromptCommon, m.Prompts.Common}, {PromptDraft, m.Prompts.Draft},
 		{PromptReviewA, m.Prompts.ReviewA}, {PromptReviewB, m.Prompts.ReviewB},
@@ -468,14 +471,15 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 		// The bytes are released after decoding; the bound digest
 		// identifies them (Campaign.RawResponse reads them again).
 		s.RawSHA256, s.RawSize = l.manifest.Files[l.deferred[sp]].SHA256, len(b)
-		resp, err := DecodeResponse(b, sp, role)
+		resp, ledger, err := DecodeAnswer(b, sp, role)
 		if err != nil {
 			var e *Error
 			errors.As(err, &e)
 			s.Failure = e
 			reuse = false
 		} else {
-			s.Response = resp
+			s.Response, s.LedgerFailure = resp, ledger
+			reuse = ledger == nil
 		}
 	} else if !l.bound[sp] && s.Receipt != nil && s.Receipt.Status == StatusResponse {
 		l.refuse(ReasonResponseMissing, sp, "", RuleReceipt,

@@ -154,7 +154,9 @@ func TestLoadModelAnswerFailures(t *testing.T) {
 	f := campaigntest.Campaign(t, campaigntest.Options{}, 2, 2)
 	f[ResponsePath("S1")] = &fstest.MapFile{Data: []byte("I cannot help with that.")}
 	f[ResponsePath("S2")] = &fstest.MapFile{Data: []byte{}}
-	// S3 is review B answering with reconciliation null (a draft-shaped answer).
+	// S3 is review B answering with reconciliation null (a draft-shaped
+	// answer): its final answer is valid, so it keeps the final and only
+	// its ledger is refused (CONTRACT §4).
 	f[ResponsePath("S3")] = &fstest.MapFile{Data: f[ResponsePath("S4")].Data}
 	delete(f, ResponsePath("S5"))
 	f[ReceiptPath("S5")] = &fstest.MapFile{Data: campaigntest.Receipt("S5", RoleReviewA, "T1", 2, StatusNotDispatched, "", "")}
@@ -168,12 +170,16 @@ func TestLoadModelAnswerFailures(t *testing.T) {
 	for _, s := range c.Sessions {
 		byID[s.ID] = s
 	}
-	want := map[string]Reason{"S1": ReasonSyntax, "S2": ReasonEmptyFile, "S3": ReasonReconciliationRole}
+	want := map[string]Reason{"S1": ReasonSyntax, "S2": ReasonEmptyFile}
 	for id, r := range want {
 		s := byID[id]
 		if s.Response != nil || s.Failure == nil || !errors.Is(s.Failure, r) || s.RawSHA256 == "" {
 			t.Errorf("%s: response %v failure %v, want %s", id, s.Response, s.Failure, r)
 		}
+	}
+	if s := byID["S3"]; s.Response == nil || s.Response.Reconciliation != nil || s.Failure != nil ||
+		!errors.Is(s.LedgerFailure, ReasonReconciliationRole) || s.LedgerFailure.Pointer != "/reconciliation" {
+		t.Errorf("S3: response %v failure %v ledger %v, want a valid final and ledger refusal reconciliation-role", s.Response, s.Failure, s.LedgerFailure)
 	}
 	if s := byID["S5"]; s.RawSHA256 != "" || s.Response != nil || s.Failure != nil || s.Receipt == nil || s.Receipt.Status != StatusNotDispatched {
 		t.Errorf("S5: %+v", s)

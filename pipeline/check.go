@@ -38,6 +38,10 @@ type Checked struct {
 	// ScoredFailures are model answers refused by the strict loader: valid
 	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
 	ScoredFailures []*campaign.Error
+	// LedgerRefusals are B reconciliation records refused by the strict
+	// loader while their final answers are valid: those answers are graded
+	// and only those reviews' protocol gates fail (CONTRACT §4).
+	LedgerRefusals []*campaign.Error
 	// Findings are the automatic structural findings of decoded answers.
 	Findings []scorer.Finding
 	// Admission is every admission rule of the loaded campaign.
@@ -68,6 +72,9 @@ func Check(fsys fs.FS) *Checked {
 		switch {
 		case s.Response != nil:
 			out.Counts.ResponsesValid++
+			if s.LedgerFailure != nil {
+				out.LedgerRefusals = append(out.LedgerRefusals, s.LedgerFailure)
+			}
 		case s.Failure != nil:
 			out.Counts.ResponsesFailed++
 			out.ScoredFailures = append(out.ScoredFailures, s.Failure)

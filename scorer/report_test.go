@@ -11,6 +11,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/campaign"
+	"verdict/internal/buildinfo"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,6 +44,8 @@ func goldenReport(t *testing.T) *Report {
 		Consensus:    cons,
 		Agreement:    reportAgreement(),
 		Records:      []RecordRef{{Kind: "rating-sheet", Signer: "rater-1", Role: "rater", Fingerprint: "SHA256:synthetic", SHA256: strings.Repeat("ab", 32)}},
+		Provenance: Provenance{Build: buildinfo.Build{Module: "verdict", Version: "(devel)", GoVersion: "go1.26.8"},
+			ManifestSHA256: strings.Repeat("cd", 32), Schemas: campaign.SchemaDigests()},
 	})
 }
 

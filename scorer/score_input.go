@@ -123,6 +123,9 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 				ri.Outcome = OutcomeAnswered
 				ri.Final = scoredFinal(&s.Response.Final)
 				ri.ReconciliationPresent = s.Response.Reconciliation != nil
+				if l := s.LedgerFailure; l != nil {
+					ri.LedgerRefusal = string(l.Reason) + ":" + l.Pointer
+				}
 				want := digest[campaign.PacketPath(run.Task)]
 				ri.PacketIdentityOK = s.Receipt.PacketSHA256 != nil && want != "" && *s.Receipt.PacketSHA256 == want
 				for _, f := range byFile[campaign.ResponsePath(id)] {

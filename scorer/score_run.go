@@ -18,6 +18,12 @@ const (
 	ArmB Arm = "B"
 )
 
+// ReasonLedgerRefused: the strict loader refused B's reconciliation record
+// (null, outside the schema, or against a loader rule) while the final
+// answer is valid. The final is scored normally; the review's protocol gate
+// fails and the mechanism does not advance (CONTRACT §4, condition 4).
+const ReasonLedgerRefused campaign.Reason = "ledger-refused"
+
 // RunOutcome says how a review session ended for scoring (CONTRACT §4–§5).
 type RunOutcome string
 
@@ -62,6 +68,11 @@ type RunInput struct {
 	// as an object (PROMPTS.md); a missing or null record fails B's
 	// protocol gate (CONTRACT §4).
 	ReconciliationPresent bool `json:"-"`
+	// LedgerRefusal labels the strict loader's refusal of B's
+	// reconciliation record ("code:pointer") when the final answer is
+	// valid (campaign.Session.LedgerFailure); "" otherwise. It fails only
+	// this review's protocol gate (CONTRACT §4).
+	LedgerRefusal string `json:"-"`
 	// FinalFindings labels the structural findings of scope "final" of this
 	// response ("code:pointer"); each fails the source gate.
 	FinalFindings []string `json:"-"`
@@ -277,7 +288,11 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		}
 	}
 	if in.Arm == ArmB {
-		if !in.ReconciliationPresent {
+		switch {
+		case in.LedgerRefusal != "":
+			structural = false
+			rs.ProtocolFailures = append(rs.ProtocolFailures, string(ReasonLedgerRefused)+":"+in.LedgerRefusal)
+		case !in.ReconciliationPresent:
 			structural = false
 			rs.ProtocolFailures = append(rs.ProtocolFailures, "reconciliation-missing")
 		}

@@ -452,6 +452,8 @@ func (l *ledger) rowLine(r *ledgerRow) string {
 		if s.Response != nil && s.Response.Reconciliation != nil {
 			rec := s.Response.Reconciliation
 			state = fmt.Sprintf("%d obligations, %d dispositions", len(rec.Obligations), len(rec.EvidenceDispositions))
+		} else if s.LedgerFailure != nil {
+			state = "ledger refused: " + string(s.LedgerFailure.Reason) + " (final answer valid)"
 		} else if s.Failure != nil {
 			state = "answer refused: " + string(s.Failure.Reason)
 		}
@@ -481,6 +483,9 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		add(st.Header.Render(fmt.Sprintf("%s · review-b · task %s · repetition %d · %s", s.ID, s.Run.Task, s.Run.Repetition, s.Run.Order)))
 		if r.task != nil {
 			add("repository " + r.task.Entry.Repository + " · " + string(r.task.Entry.Category) + fmt.Sprintf(" · packet %d evidence items", len(r.task.Packet.Items)))
+		}
+		if s.LedgerFailure != nil {
+			add("ledger refused, final answer valid and graded (protocol gate fails, CONTRACT §4): " + s.LedgerFailure.Error())
 		}
 		if s.Response == nil {
 			if s.Failure != nil {

@@ -135,6 +135,10 @@ type checkReport struct {
 	// ScoredFailures are model answers refused by the strict loader: valid
 	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
 	ScoredFailures []checkProblem `json:"scored_failures"`
+	// LedgerRefusals are B reconciliation records refused by the strict
+	// loader while their final answers are valid: the answers are graded
+	// and only those reviews' protocol gates fail (CONTRACT §4).
+	LedgerRefusals []checkProblem `json:"ledger_refusals"`
 	// Findings are the automatic structural findings of decoded answers.
 	Findings []scorer.Finding `json:"structural_findings"`
 	// Admission holds manifest admission, campaign ceilings and execution
@@ -155,7 +159,7 @@ type checkReport struct {
 // named name: pipeline.Check in the report's JSON shape.
 func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
-		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
+		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, LedgerRefusals: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
 	ch := pipeline.Check(fsys)
 	if ch.MissingIdentities != nil {
@@ -179,6 +183,9 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	}
 	for _, f := range ch.ScoredFailures {
 		rep.ScoredFailures = append(rep.ScoredFailures, problemOf(f))
+	}
+	for _, f := range ch.LedgerRefusals {
+		rep.LedgerRefusals = append(rep.LedgerRefusals, problemOf(f))
 	}
 	if ch.Findings != nil {
 		rep.Findings = ch.Findings
@@ -254,6 +261,7 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("refusals", strs(r.Refusals))
 	section("scored failures (model answers refused by the strict loader, EVALUATOR-CONTROLS C16)", strs(r.ScoredFailures))
+	section("ledger refusals (valid final answers whose B reconciliation record was refused; protocol gate fails, CONTRACT §4)", strs(r.LedgerRefusals))
 	fl := make([]string, len(r.Findings))
 	for i, f := range r.Findings {
 		fl[i] = f.String()

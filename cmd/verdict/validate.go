@@ -19,18 +19,28 @@ func init() { register(newValidateCmd) }
 
 // validateReport is the output of "verdict validate" (--format json): the
 // inputs, the role, the strict loader's refusal of the packet or of the
-// response (null when none), and the structural findings. Valid is true
-// only when there is no refusal and no finding.
+// whole response (null when none), the refusal of B's reconciliation
+// record alone (null when none), and the structural findings.
+//
+// FinalValid is true when the final object is accepted by the strict
+// loader and has no finding of scope final. LedgerValid is null when the
+// role has no ledger (draft, review-a) or when the whole answer was
+// refused (the ledger's links cannot be checked without a final answer);
+// otherwise it is true when B's reconciliation record is accepted and has
+// no finding of scope protocol. A valid final with an invalid ledger keeps
+// its semantic score; only the review's protocol gate fails (CONTRACT §4).
+// Valid is true only when there is no refusal and no finding.
 type validateReport struct {
-	Response     string           `json:"response"`
-	Packet       string           `json:"packet"`
-	Role         campaign.Role    `json:"role"`
-	RoleInferred bool             `json:"role_inferred"`
-	Valid        bool             `json:"valid"`
-	Refusal      *refusalReport   `json:"refusal"`
-	FinalValid   bool             `json:"final_valid"`
-	LedgerValid  bool             `json:"ledger_valid"`
-	Findings     []scorer.Finding `json:"findings"`
+	Response      string           `json:"response"`
+	Packet        string           `json:"packet"`
+	Role          campaign.Role    `json:"role"`
+	RoleInferred  bool             `json:"role_inferred"`
+	Valid         bool             `json:"valid"`
+	Refusal       *refusalReport   `json:"refusal"`
+	FinalValid    bool             `json:"final_valid"`
+	LedgerValid   *bool            `json:"ledger_valid"`
+	LedgerRefusal *refusalReport   `json:"ledger_refusal"`
+	Findings      []scorer.Finding `json:"findings"`
 }
 
 // refusalReport is one refusal of the strict loader.
@@ -52,6 +62,14 @@ contract") and its evidence packet, then runs the structural validator
 (PROMPTS.md "Additional constraints", EVALUATOR-CONTROLS C09, C12, C13).
 It prints the loader's refusal, or every finding with its reason code, JSON
 pointer, scope (final answer or protocol ledger), rule and sentence.
+
+B's reconciliation record is decided apart from the final answer
+(CONTRACT §4): when the final object is valid and only the record is null,
+outside the schema or against a loader rule, the report says final valid,
+ledger invalid, and names the ledger's refusal; the answer is then graded
+as any other and only that review's protocol gate fails. A top level that
+is not one object with exactly "final" and "reconciliation" refuses the
+whole answer.
 
 Without --role, the role is review-b when the response's reconciliation is
 an object and review-a otherwise (draft and review-a share one contract).
@@ -85,6 +103,8 @@ Exit codes: 0 valid; 1 refused or structurally invalid; 2 usage error.`,
 		switch {
 		case rep.Refusal != nil:
 			return failed("%s refused: %s", rep.Refusal.File, rep.Refusal.Code)
+		case rep.LedgerRefusal != nil && len(rep.Findings) == 0:
+			return failed("%s: the reconciliation record is refused (%s); the final answer is valid", rep.Response, rep.LedgerRefusal.Code)
 		case !rep.Valid:
 			return failed("%s is structurally invalid: %s", rep.Response, plural.Count(len(rep.Findings), "finding", "findings"))
 		}
@@ -118,7 +138,7 @@ func runValidate(responsePath, packetPath string, role campaign.Role) (*validate
 		rep.Refusal = validateRefusal(err, rep.Packet)
 		return rep, nil
 	}
-	resp, err := campaign.DecodeResponse(rdata, rep.Response, rep.Role)
+	resp, ledger, err := campaign.DecodeAnswer(rdata, rep.Response, rep.Role)
 	if err != nil {
 		rep.Refusal = validateRefusal(err, rep.Response)
 		return rep, nil
@@ -126,15 +146,22 @@ func runValidate(responsePath, packetPath string, role campaign.Role) (*validate
 	if fs := scorer.ValidateResponse(resp, rep.Role, packet, rep.Response); fs != nil {
 		rep.Findings = fs
 	}
-	rep.FinalValid, rep.LedgerValid = true, true
+	rep.FinalValid = true
+	ledgerValid := ledger == nil
+	if ledger != nil {
+		rep.LedgerRefusal = validateRefusal(ledger, rep.Response)
+	}
 	for _, f := range rep.Findings {
 		if f.Scope == scorer.ScopeFinal {
 			rep.FinalValid = false
 		} else {
-			rep.LedgerValid = false
+			ledgerValid = false
 		}
 	}
-	rep.Valid = len(rep.Findings) == 0
+	if rep.Role == campaign.RoleReviewB {
+		rep.LedgerValid = &ledgerValid
+	}
+	rep.Valid = len(rep.Findings) == 0 && ledger == nil
 	return rep, nil
 }
 
@@ -184,10 +211,29 @@ func writeValidateText(w io.Writer, rep *validateReport) {
 		fmt.Fprintf(w, "result:   VALID (structural checks only; semantic correctness is graded by raters)\n")
 		return
 	}
+	fmt.Fprintf(w, "final:    %s\n", validWord(rep.FinalValid))
+	if rep.LedgerValid != nil {
+		fmt.Fprintf(w, "ledger:   %s\n", validWord(*rep.LedgerValid))
+	}
+	if r := rep.LedgerRefusal; r != nil {
+		fmt.Fprintf(w, "result:   LEDGER REFUSED by the strict loader; the final answer is scored normally, the protocol gate fails (CONTRACT §4)\n")
+		fmt.Fprintf(w, "  [protocol] %s#%s: %s: %s [%s]\n", r.File, r.Pointer, r.Code, r.Message, r.Rule)
+		if len(rep.Findings) == 0 {
+			return
+		}
+	}
 	fmt.Fprintf(w, "result:   INVALID: %s (final answer %d, protocol ledger %d)\n", plural.Count(len(rep.Findings), "finding", "findings"), final, protocol)
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "  [%s] %s#%s: %s: %s [%s]\n", f.Scope, f.File, f.Pointer, f.Code, f.Message, f.Rule)
 	}
+}
+
+// validWord renders a validity flag.
+func validWord(ok bool) string {
+	if ok {
+		return "valid"
+	}
+	return "invalid"
 }
 
 // writeValidateJSON writes v as indented JSON with a final newline. Struct fields

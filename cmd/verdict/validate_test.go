@@ -150,7 +150,7 @@ func TestValidateCommandJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
-	if rep.Valid || rep.FinalValid || !rep.LedgerValid || rep.Refusal != nil || len(rep.Findings) != 1 ||
+	if rep.Valid || rep.FinalValid || rep.LedgerValid == nil || !*rep.LedgerValid || rep.Refusal != nil || len(rep.Findings) != 1 ||
 		rep.Findings[0].Code != "citation-outside-lines" || rep.Role != campaign.RoleReviewB {
 		t.Fatalf("unexpected report: %+v", rep)
 	}
@@ -159,3 +159,79 @@ func TestValidateCommandJSON(t *testing.T) {
 		t.Fatal("JSON output is not deterministic")
 	}
 }
+
+// TestValidateLedgerApartFromFinal checks CONTRACT §4 through `verdict
+// validate`: a valid final with a broken B reconciliation is reported as a
+// valid final and an invalid ledger with the ledger's own refusal, while a
+// top level outside the contract's shape or a broken final refuses the
+// whole answer.
+func TestValidateLedgerApartFromFinal(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	packet := writePacket(t, dir)
+	recon := validB[strings.Index(validB, `"reconciliation": {`):strings.LastIndex(validB, "}")]
+	cases := []struct {
+		name, body      string
+		final           bool
+		ledger          *bool // nil: not decided
+		ledgerCode      campaign.Reason
+		ledgerPointer   string
+		refusalCode     campaign.Reason
+		refusalFinalish bool
+	}{
+		{name: "null reconciliation", body: strings.Replace(validB, recon, `"reconciliation": null`+"\n", 1),
+			final: true, ledger: ptrBool(false), ledgerCode: campaign.ReasonReconciliationRole, ledgerPointer: "/reconciliation"},
+		{name: "reconciliation outside the schema", body: strings.Replace(validB, `"status": "used"`, `"status": "skipped"`, 1),
+			final: true, ledger: ptrBool(false), ledgerCode: campaign.ReasonEnum, ledgerPointer: "/reconciliation/evidence_dispositions/0/status"},
+		{name: "reconciliation with a duplicate key", body: strings.Replace(validB, `"status": "used",`, `"status": "used", "status": "used",`, 1),
+			final: true, ledger: ptrBool(false), ledgerCode: campaign.ReasonDuplicateKey, ledgerPointer: "/reconciliation/evidence_dispositions/0/status"},
+		{name: "reconciliation against a loader rule", body: strings.Replace(validB, `"final_ids": ["X1"]}],`, `"final_ids": ["X1", "X1"]}],`, 1),
+			final: true, ledger: ptrBool(false), ledgerCode: campaign.ReasonRepeatedString, ledgerPointer: "/reconciliation/obligations/0/final_ids/1"},
+		{name: "reconciliation text not trimmed", body: strings.Replace(validB, `"text": "Explain a."`, `"text": "Explain a. "`, 1),
+			final: true, ledger: ptrBool(false), ledgerCode: campaign.ReasonTextNotTrimmed, ledgerPointer: "/reconciliation/obligations/0/text"},
+		{name: "extra top-level member", body: strings.Replace(validB, `"final": {`, `"notes": "x", "final": {`, 1),
+			refusalCode: campaign.ReasonUnknownKey},
+		{name: "no final", body: `{"reconciliation": null}`, refusalCode: campaign.ReasonMissingKey},
+		{name: "top level not an object", body: `[]`, refusalCode: campaign.ReasonWrongType},
+		{name: "broken final, valid ledger", body: strings.Replace(validB, `"text": "a is 1."`, `"text": " a is 1."`, 1),
+			refusalCode: campaign.ReasonTextNotTrimmed},
+		{name: "broken final, broken ledger", body: strings.Replace(strings.Replace(validB, `"text": "a is 1."`, `"text": ""`, 1), recon, `"reconciliation": null`+"\n", 1),
+			refusalCode: campaign.ReasonTextEmpty},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeResponse(t, dir, fmt.Sprintf("case%d.json", i), tc.body)
+			code, out, errOut := runCapture(t, "validate", path, "--packet", packet, "--role", "review-b", "--format", "json")
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
+			}
+			var rep validateReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, out)
+			}
+			if rep.Valid || rep.FinalValid != tc.final || (rep.LedgerValid == nil) != (tc.ledger == nil) ||
+				tc.ledger != nil && *rep.LedgerValid != *tc.ledger {
+				t.Fatalf("final_valid %t ledger_valid %v, want %t %v\n%s", rep.FinalValid, rep.LedgerValid, tc.final, tc.ledger, out)
+			}
+			if tc.refusalCode != "" {
+				if rep.Refusal == nil || rep.Refusal.Code != tc.refusalCode || rep.LedgerRefusal != nil {
+					t.Fatalf("want a whole-answer refusal %s and no ledger refusal\n%s", tc.refusalCode, out)
+				}
+				return
+			}
+			if rep.Refusal != nil || rep.LedgerRefusal == nil || rep.LedgerRefusal.Code != tc.ledgerCode ||
+				rep.LedgerRefusal.Pointer != tc.ledgerPointer || !strings.Contains(rep.LedgerRefusal.Rule, "CONTRACT §4") ||
+				rep.LedgerRefusal.File != filepath.ToSlash(path) {
+				t.Fatalf("want ledger refusal %s at %s naming the file and CONTRACT §4\n%s", tc.ledgerCode, tc.ledgerPointer, out)
+			}
+			_, text, _ := runCapture(t, "validate", path, "--packet", packet, "--role", "review-b")
+			for _, w := range []string{"final:    valid", "ledger:   invalid", "LEDGER REFUSED", string(tc.ledgerCode)} {
+				if !strings.Contains(text, w) {
+					t.Errorf("text output lacks %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+func ptrBool(b bool) *bool { return &b }
