@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"verdict/campaign"
+	"verdict/internal/fsutil"
 )
 
 // DecisionLogFormat is the "format" of a decision log's header entry.
@@ -65,7 +67,7 @@ func (e DecisionEntry) Choice() Choice {
 type DecisionLog struct {
 	mu        sync.Mutex
 	path      string
-	f         *os.File
+	f         *lockedFile
 	clock     func() time.Time
 	disputes  []Disagreement
 	seq       int
@@ -109,13 +111,12 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 	for _, o := range opts {
 		o(l)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openLocked(path)
+	if errors.Is(err, fsutil.ErrLocked) {
+		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleDecisions, Detail: "another writer holds this decision log", Err: err}
+	}
 	if err != nil {
 		return nil, err
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleDecisions, Detail: "another writer holds this decision log", Err: err}
 	}
 	l.f = f
 	data, err := os.ReadFile(path)
@@ -150,7 +151,7 @@ func (l *DecisionLog) corrupt(line int, format string, a ...any) error {
 // only its newline is kept, a torn last line is cut off, any other damage
 // refuses.
 func (l *DecisionLog) replay(data []byte, header DecisionEntry) error {
-	size, torn, err := replayLines(l.f, data, func(line int, raw []byte) error {
+	size, torn, err := replayLines(l.f.File, data, func(line int, raw []byte) error {
 		e, err := l.decode(line, raw, header)
 		if err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/fsutil"
 )
 
 // JournalFormat is the "format" of a journal's header entry.
@@ -82,7 +83,7 @@ func (e Entry) Grade() Grade {
 type Journal struct {
 	mu        sync.Mutex
 	path      string
-	f         *os.File
+	f         *lockedFile
 	bundle    *blinding.Bundle
 	clock     func() time.Time
 	seq       int
@@ -123,13 +124,12 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	for _, o := range opts {
 		o(j)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openLocked(path)
+	if errors.Is(err, fsutil.ErrLocked) {
+		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleJournal, Detail: "another writer holds this journal", Err: err}
+	}
 	if err != nil {
 		return nil, err
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleJournal, Detail: "another writer holds this journal", Err: err}
 	}
 	j.f = f
 	data, err := os.ReadFile(path)
@@ -164,7 +164,7 @@ func (j *Journal) corrupt(line int, format string, a ...any) error {
 // only its newline is kept, a torn last line is cut off (a torn header
 // starts the journal afresh), any other damage refuses.
 func (j *Journal) replay(data []byte, bundleDigest string) error {
-	size, torn, err := replayLines(j.f, data, func(line int, raw []byte) error {
+	size, torn, err := replayLines(j.f.File, data, func(line int, raw []byte) error {
 		e, err := j.decode(line, raw, bundleDigest)
 		if err != nil {
 			return err

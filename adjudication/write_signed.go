@@ -7,10 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
-
 	"verdict/campaign"
+	"verdict/internal/fsutil"
 )
 
 // Refusals of WriteSigned.
@@ -30,7 +28,7 @@ const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are
 // record (a retry then succeeds) or the complete verifying pair:
 //
 //  1. It takes an exclusive, non-blocking lock on path+".lock"
-//     (gofrs/flock); a second writer of the same output is refused with
+//     (fsutil.Lock, gofrs/flock); a second writer of the same output is refused with
 //     ReasonOutputLocked while the first holds it. The lock file stays
 //     (empty) after the write; it is never a record.
 //  2. Under the lock, an existing path is refused (ReasonRecordExists).
@@ -38,17 +36,16 @@ const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are
 //     below leaves: a signature over a record that was never written. It
 //     is replaced.
 //  3. The signature, then the record, are each written to a temporary
-//     file, fsynced and renamed into place (renameio), and the directory
+//     file, fsynced and renamed into place (fsutil.WriteFile), and the directory
 //     fsynced after each rename. The record appears last, so whenever
 //     path exists its signature is already beside it.
 func WriteSigned(path string, data, sig []byte) error {
-	lock := flock.New(path + ".lock")
-	ok, err := lock.TryLock()
-	if err != nil {
-		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "cannot lock " + path + ".lock: " + err.Error(), Err: err}
+	lock, err := fsutil.Lock(path, 0o644)
+	if errors.Is(err, fsutil.ErrLocked) {
+		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "another process is writing this record (it holds " + path + ".lock)", Err: err}
 	}
-	if !ok {
-		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "another process is writing this record (it holds " + path + ".lock)"}
+	if err != nil {
+		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: err.Error(), Err: err}
 	}
 	defer lock.Unlock()
 	if _, err := os.Lstat(path); err == nil {
@@ -60,13 +57,13 @@ func WriteSigned(path string, data, sig []byte) error {
 		return &campaign.Error{Reason: ReasonRecordExists, File: path + ".sig", Rule: ruleWriteSigned, Detail: "exists and is not a regular file"}
 	}
 	dir := filepath.Dir(path)
-	if err := renameio.WriteFile(path+".sig", sig, 0o644); err != nil {
+	if err := fsutil.WriteFile(path+".sig", sig, 0o644); err != nil {
 		return err
 	}
 	if err := syncDirErr(dir); err != nil {
 		return err
 	}
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	if err := fsutil.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
 	return syncDirErr(dir)

@@ -48,6 +48,9 @@ func SourcePath(repository, path string) string { return SourcesDir + "/" + repo
 type Campaign struct {
 	// Manifest is the decoded manifest.json.
 	Manifest Manifest
+	// ManifestSHA256 is the SHA-256 (64 lowercase hex digits) of the exact
+	// manifest.json bytes Load decoded.
+	ManifestSHA256 string
 	// Tasks are the tasks in manifest order.
 	Tasks []*Task
 	// Sessions are all sessions in run order (D, A, B per run).

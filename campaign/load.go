@@ -179,7 +179,8 @@ func (l *loader) load() *Campaign {
 			"manifest binds response schema %s, the embedded schema is %s", m.ResponseSchemaSHA256, want)
 	}
 	l.bindFiles(m)
-	c := &Campaign{Manifest: *m, Prompts: map[string][]byte{}, fsys: l.fsys}
+	sum := sha256.Sum256(raw)
+	c := &Campaign{Manifest: *m, ManifestSHA256: hex.EncodeToString(sum[:]), Prompts: map[string][]byte{}, fsys: l.fsys}
 	for _, p := range []struct{ key, path string }{
 		{PromptCommon, m.Prompts.Common}, {PromptDraft, m.Prompts.Draft},
 		{PromptReviewA, m.Prompts.ReviewA}, {PromptReviewB, m.Prompts.ReviewB},

@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
-
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/fsutil"
 )
 
 // ReasonOutputExists refuses to write a blinding into a directory that
@@ -78,11 +77,11 @@ func WriteBlinding(dir string, b *Blinded) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := renameio.WriteFile(filepath.Join(dir, "sealed-map.json"), b.MapBytes, 0o600); err != nil {
+	if err := fsutil.WriteFile(filepath.Join(dir, "sealed-map.json"), b.MapBytes, 0o600); err != nil {
 		return err
 	}
 	for i, bu := range b.Bundles {
-		if err := renameio.WriteFile(filepath.Join(dir, "bundle-"+bu.Rater+".json"), b.BundleBytes[i], 0o644); err != nil {
+		if err := fsutil.WriteFile(filepath.Join(dir, "bundle-"+bu.Rater+".json"), b.BundleBytes[i], 0o644); err != nil {
 			return err
 		}
 	}
@@ -94,5 +93,5 @@ func WriteBlinding(dir string, b *Blinded) error {
 	if err != nil {
 		return err
 	}
-	return renameio.WriteFile(filepath.Join(dir, "leak-findings.json"), fb, 0o644)
+	return fsutil.WriteFile(filepath.Join(dir, "leak-findings.json"), fb, 0o644)
 }

@@ -20,6 +20,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/buildinfo"
 	"verdict/scorer"
 )
 
@@ -109,6 +110,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	}
 	prep, findings := scorer.PrepareScoreInput(c)
 	ctx.Findings = findings
+	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests()}
 	c = nil
 	rec, err := verifyRecords(r, blinding.NewScanner(tokens))
 	if err != nil {

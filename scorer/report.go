@@ -9,6 +9,9 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"verdict/campaign"
+	"verdict/internal/buildinfo"
 )
 
 // ReportFormat names the report.json format version.
@@ -78,6 +81,17 @@ type HumanSection struct {
 	Records       []RecordRef    `json:"records"`
 }
 
+// Provenance says what a report was made from and by: the verdict build,
+// the SHA-256 of the campaign's manifest.json bytes, and the name and
+// SHA-256 of every embedded JSON Schema. The digest of every signed record
+// used is in the human section's records (RecordRef.SHA256). An unknown
+// build value is null, never guessed.
+type Provenance struct {
+	Build          buildinfo.Build         `json:"build"`
+	ManifestSHA256 string                  `json:"manifest_sha256"`
+	Schemas        []campaign.SchemaDigest `json:"schemas"`
+}
+
 // ReportContext is what the caller adds to a Scorecard to make a report.
 type ReportContext struct {
 	// Responses is the number of responses the structural validator saw.
@@ -92,23 +106,30 @@ type ReportContext struct {
 	Agreement []AgreementRow
 	// Records are the verified signed records the scores rest on.
 	Records []RecordRef
+	// Provenance is the build, manifest digest and schema digests.
+	Provenance Provenance
 }
 
 // Report is report.json: the notice, format, the scorecard, and the
 // automatic and human sections. Every slice is sorted, every key is in a
 // fixed order, so the same inputs give the same bytes.
 type Report struct {
-	Notice    string           `json:"notice,omitempty"`
-	Format    string           `json:"format"`
-	Scorecard *Scorecard       `json:"scorecard"`
-	Automatic AutomaticSection `json:"automatic_validation"`
-	Human     HumanSection     `json:"recorded_human_decisions"`
+	Notice     string           `json:"notice,omitempty"`
+	Format     string           `json:"format"`
+	Provenance Provenance       `json:"provenance"`
+	Scorecard  *Scorecard       `json:"scorecard"`
+	Automatic  AutomaticSection `json:"automatic_validation"`
+	Human      HumanSection     `json:"recorded_human_decisions"`
 }
 
 // BuildReport assembles a Report from a scorecard and its context; it
 // copies and sorts every list it is handed.
 func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
-	r := &Report{Format: ReportFormat, Scorecard: sc}
+	r := &Report{Format: ReportFormat, Scorecard: sc, Provenance: ctx.Provenance}
+	r.Provenance.Schemas = slices.Clone(r.Provenance.Schemas)
+	if r.Provenance.Schemas == nil {
+		r.Provenance.Schemas = []campaign.SchemaDigest{}
+	}
 	if sc.Synthetic {
 		r.Notice = SyntheticNotice
 	}

@@ -264,7 +264,28 @@ func (r *Report) Markdown(charts bool) []byte {
 		p("| %s | %d | %s | %s | %s | %s | %s | %v | %s | %s | %s |\n", x.Task, x.Repetition, x.Arm, x.Session, outcome,
 			frCount(x.R), fr(x.U, "undefined"), x.CriticalCompletionFailed, yes(x.SourceGate), pg, mdEscape(strings.Join(fails, ", ")))
 	}
+	r.markdownProvenance(&b)
 	return b.Bytes()
+}
+
+// markdownProvenance writes the provenance section: the verdict build, the
+// manifest's SHA-256 and the schema digests (the signed records' digests
+// are in the recorded human decisions above).
+func (r *Report) markdownProvenance(b *bytes.Buffer) {
+	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	pv := r.Provenance
+	p("\n## Provenance\n\n")
+	p("| what | identity |\n|---|---|\n")
+	p("| verdict build | %s |\n", mdEscape(pv.Build.String()))
+	manifest := pv.ManifestSHA256
+	if manifest == "" {
+		manifest = "unknown"
+	}
+	p("| manifest.json SHA-256 | `%s` |\n", manifest)
+	for _, s := range pv.Schemas {
+		p("| schema %s SHA-256 | `%s` |\n", mdEscape(s.Name), s.SHA256)
+	}
+	p("\nThe SHA-256 of every signed record used is listed with the recorded human decisions.\n")
 }
 
 // markdownCostTime writes the complete cost-and-time section from the

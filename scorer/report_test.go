@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/internal/buildinfo"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -45,6 +46,8 @@ func goldenReport(t *testing.T) *Report {
 			CohensKappa:       AgreementStat{N: 700, Defined: true, Value: "0.9512"},
 			KrippendorffAlpha: AgreementStat{N: 1400, Defined: false, Reason: "no variation: every value is the same category"}}},
 		Records: []RecordRef{{Kind: "rating-sheet", Signer: "rater-1", Role: "rater", Fingerprint: "SHA256:synthetic", SHA256: strings.Repeat("ab", 32)}},
+		Provenance: Provenance{Build: buildinfo.Build{Module: "verdict", Version: "(devel)", GoVersion: "go1.26.8"},
+			ManifestSHA256: strings.Repeat("cd", 32), Schemas: campaign.SchemaDigests()},
 	})
 }
 

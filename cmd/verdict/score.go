@@ -11,9 +11,9 @@ import (
 	"runtime/metrics"
 
 	"github.com/charmbracelet/x/term"
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
+	"verdict/internal/fsutil"
 	"verdict/pipeline"
 	"verdict/scorer"
 )
@@ -148,7 +148,7 @@ func textStyle(w io.Writer) string {
 }
 
 // writeReport writes report.json, report.md and the two SVG charts into
-// dir, each atomically (renameio). report.json is streamed to its file
+// dir, each atomically (fsutil). report.json is streamed to its file
 // (Report.WriteJSON), never held whole.
 func writeReport(r *scorer.Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -169,7 +169,7 @@ func writeReport(r *scorer.Report, dir string) error {
 		name string
 		data []byte
 	}{{"report.md", r.Markdown(true)}, {scorer.ChartMedianR, mr}, {scorer.ChartRatios, rt}} {
-		if err := renameio.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+		if err := fsutil.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
 			return err
 		}
 	}
@@ -179,20 +179,5 @@ func writeReport(r *scorer.Report, dir string) error {
 // writeReportJSON streams report.json into a temporary file beside path
 // and renames it over path once complete.
 func writeReportJSON(r *scorer.Report, path string) error {
-	t, err := renameio.TempFile("", path)
-	if err != nil {
-		return err
-	}
-	defer t.Cleanup()
-	if err := t.Chmod(0o644); err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(t, 1<<16)
-	if err := r.WriteJSON(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return t.CloseAtomicallyReplace()
+	return fsutil.WriteWith(path, 0o644, r.WriteJSON)
 }

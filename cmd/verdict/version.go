@@ -1,0 +1,43 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"verdict/internal/buildinfo"
+)
+
+func init() { register(newVersionCmd) }
+
+// newVersionCmd is `verdict version`: the running build's module path and
+// version, VCS revision and time, and Go version (buildinfo.Build), the same
+// values every report's provenance records.
+func newVersionCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "version",
+		Short: "Print the build: module version, VCS revision, Go version",
+		Long: `Print the build of this verdict binary: module path and version, the VCS
+revision and commit time it was built from (unknown when the build has no
+VCS information, as with go run -buildvcs=false or a test binary), whether
+the work tree had uncommitted changes, and the Go version. report.json and
+report.md record the same values under provenance.`,
+		Args: cobra.NoArgs,
+	}
+	format := formatFlag(c, "text", "json")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		b := buildinfo.Read()
+		if *format == "json" {
+			out, err := json.MarshalIndent(b, "", "  ")
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(a.stdout, "%s\n", out)
+			return err
+		}
+		_, err := fmt.Fprintln(a.stdout, b.String())
+		return err
+	}
+	return c
+}

@@ -1,0 +1,58 @@
+//go:build windows
+
+package fsutil
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// pending is a temporary file in the target's directory that replaces the
+// target on commit (os.Rename uses MoveFileEx with
+// MOVEFILE_REPLACE_EXISTING on Windows).
+type pending struct {
+	f      *os.File
+	path   string
+	perm   fs.FileMode
+	closed bool
+	done   bool
+}
+
+func newPending(path string, perm fs.FileMode) (*pending, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	return &pending{f: f, path: path, perm: perm}, nil
+}
+
+func (p *pending) file() *os.File { return p.f }
+
+func (p *pending) commit() error {
+	if err := p.f.Sync(); err != nil {
+		return err
+	}
+	p.closed = true
+	if err := p.f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(p.f.Name(), p.perm); err != nil {
+		return err
+	}
+	if err := os.Rename(p.f.Name(), p.path); err != nil {
+		return err
+	}
+	p.done = true
+	return nil
+}
+
+func (p *pending) cleanup() {
+	if p.done {
+		return
+	}
+	if !p.closed {
+		p.f.Close()
+	}
+	os.Remove(p.f.Name())
+}
