@@ -44,6 +44,8 @@ func BlindOutputsFree(dir string, raters []string) error {
 type Blinded struct {
 	*blinding.Result
 	Synthetic bool
+	// ManifestSHA256 is the SHA-256 of the blinded campaign's manifest.json.
+	ManifestSHA256 string
 }
 
 // Blind strictly loads the campaign fsys and builds one bundle per rater
@@ -66,7 +68,7 @@ func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, er
 			res.Findings = append(res.Findings, sc.ScanBundle(b)...)
 		}
 	}
-	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic}, nil
+	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic, ManifestSHA256: c.ManifestSHA256}, nil
 }
 
 // WriteBlinding writes the blinding into dir (created when missing), each

@@ -93,6 +93,9 @@ adj() {
   tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' adjudicate $r/bundle-ann.json $r/sheet-ann.json $r/sheet-bob.json --allowed-signers $r/allowed_signers --key demo/keys/adjudicator-cho --name cho --out '$work/adj.json'"
 }
 adj
+wait_for "Task of item-"
+tmux send-keys -t "$sess" Enter
+wait_for "dispute 1/"
 wait_for " 0/"
 disputes=$(tmux capture-pane -p -t "$sess" | grep -oE "^ 0/[0-9]+ disputes" | cut -d/ -f2 | cut -d' ' -f1)
 tmux send-keys -t "$sess" 2
@@ -104,6 +107,8 @@ if [ "$(($(wc -l < "$work/adj.decisions.jsonl") - 1))" -ne 1 ]; then
   echo "FAIL: the saved decision is not in the decision log after kill -9" >&2; exit 1
 fi
 adj
+wait_for "Task of item-"
+tmux send-keys -t "$sess" Enter
 wait_for " 1/$disputes disputes resolved"
 wait_for "dispute 2/$disputes"
 tmux send-keys -t "$sess" q

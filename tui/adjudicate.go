@@ -3,15 +3,17 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/tui/styles"
 )
 
 // Dispute is one field on which two frozen sheets differ: the values and
@@ -99,6 +101,10 @@ const (
 	adjNote
 	adjEvidence
 	adjSign
+	adjAnswer
+	adjPanel
+	adjList
+	adjSearch
 )
 
 type signedMsg struct {
@@ -125,24 +131,51 @@ type adjudicator struct {
 	signAfterSave bool
 	cur           int
 	screen        adjScreen
-	note          textinput.Model
+	note          *noteEditor
 	noteFinal     string // the value the note editor will save with
 	viewer        *evidenceViewer
-	status        string
-	statusErr     bool
-	signed        bool
-	signing       bool
-	record        string
-	w, h          int
+	answer        *answerPane
+	panel         *panel
+	list          *disputeList
+	search        *searchScreen
+	// shown are the bundle's items as screens draw them (shownCopy);
+	// seen marks the items whose task was shown on arrival.
+	shown map[string]*blinding.Item
+	seen  map[string]bool
+	// shownD are the disputes as screens draw them.
+	shownD []Dispute
+	// dy scrolls the dispute's context; it starts at 0 on each dispute.
+	dy, dyFor int
+	status    string
+	statusErr bool
+	signed    bool
+	signing   bool
+	record    string
+	w, h      int
 }
 
 func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
-	a := &adjudicator{c: c, keys: DefaultAdjudicateKeyMap(), in: in, decisions: make([]*Decision, len(in.Disputes))}
+	a := &adjudicator{c: c, keys: DefaultAdjudicateKeyMap(), in: in, decisions: make([]*Decision, len(in.Disputes)),
+		shown: map[string]*blinding.Item{}, seen: map[string]bool{}, dyFor: -1}
+	// The sheets' notes are shown visibly too; decisions use the originals.
+	a.shownD = shownCopy(in.Disputes)
 	rec := in.Record
 	a.queue = newSaveQueue(func(p pendingDecision) error { return rec(p.d) })
-	a.note = textinput.New()
-	a.note.SetStyles(c.Styles.Input)
-	a.note.CharLimit = adjudication.MaxNote
+	back := func() tea.Cmd { a.screen = adjMain; return nil }
+	a.note = newNoteEditor(c)
+	a.note.context = a.noteContext
+	a.note.done = a.noteDone
+	a.answer = newAnswerPane(c, func() (*blinding.Item, adjudication.Field) {
+		it := a.item()
+		if it == nil {
+			return &blinding.Item{}, adjudication.Field{}
+		}
+		return it, a.dispute().Field
+	}, back)
+	a.answer.head = a.answerHead
+	a.panel = newPanel(c, DefaultPanelKeyMap("t", "g"), back)
+	a.list = newDisputeList(c, a, back)
+	a.search = newSearchScreen(c, a.find, func(h searchHit) tea.Cmd { a.cur, a.screen = h.index, adjMain; return nil }, back)
 	for _, d := range in.Saved {
 		for i := range in.Disputes {
 			if in.Disputes[i].Field == d.Field {
@@ -158,6 +191,7 @@ func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
 			break
 		}
 	}
+	a.arrive()
 	a.setEnabled()
 	return a
 }
@@ -195,8 +229,10 @@ func (a *adjudicator) resolved() int {
 	return n
 }
 
-// Capturing reports whether the note editor has the keyboard.
-func (a *adjudicator) Capturing() bool { return a.screen == adjNote }
+// Capturing reports whether a text editor (note, search) has the keyboard.
+func (a *adjudicator) Capturing() bool {
+	return a.screen == adjNote || a.screen == adjSearch && a.search.Capturing()
+}
 
 func (a *adjudicator) dispute() *Dispute {
 	if len(a.in.Disputes) == 0 {
@@ -205,11 +241,50 @@ func (a *adjudicator) dispute() *Dispute {
 	return &a.in.Disputes[a.cur]
 }
 
+// item is the current dispute's item as screens draw it.
 func (a *adjudicator) item() *blinding.Item {
 	if d := a.dispute(); d != nil {
-		return a.in.Bundle.Item(d.Field.Item)
+		return a.shownItem(d.Field.Item)
 	}
 	return nil
+}
+
+func (a *adjudicator) shownItem(id string) *blinding.Item {
+	if it, ok := a.shown[id]; ok {
+		return it
+	}
+	if a.in.Bundle == nil {
+		return nil
+	}
+	orig := a.in.Bundle.Item(id)
+	if orig == nil {
+		return nil
+	}
+	it := shownCopy(*orig)
+	a.shown[id] = &it
+	return &it
+}
+
+// arrive shows the task of the current dispute's item when it has not
+// been shown yet.
+func (a *adjudicator) arrive() {
+	it := a.item()
+	if it == nil || a.seen[it.ID] || a.screen != adjMain {
+		return
+	}
+	a.seen[it.ID] = true
+	a.showTask()
+}
+
+func (a *adjudicator) showTask() {
+	it := a.item()
+	if it == nil {
+		return
+	}
+	a.panel.open("Task of "+it.ID+" (esc: back to the dispute)", func() []string {
+		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
+	})
+	a.screen = adjPanel
 }
 
 // allowed returns the values the adjudicator may choose for d.
@@ -228,19 +303,26 @@ func showValue(v string, k adjudication.Kind) string {
 }
 
 func (a *adjudicator) setEnabled() {
-	main := a.screen == adjMain && !a.signed && len(a.in.Disputes) > 0
+	// The decision and move keys also work while the answer is shown.
+	main := (a.screen == adjMain || a.screen == adjAnswer) && !a.signed && len(a.in.Disputes) > 0
 	a.keys.First.SetEnabled(main)
 	a.keys.Second.SetEnabled(main)
 	a.keys.Other.SetEnabled(main)
 	a.keys.Note.SetEnabled(main && a.dispute() != nil && a.decided(a.cur))
-	a.keys.Up.SetEnabled(a.screen == adjMain && len(a.in.Disputes) > 1)
-	a.keys.Down.SetEnabled(a.screen == adjMain && len(a.in.Disputes) > 1)
+	a.keys.Up.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
+	a.keys.Down.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
 	a.keys.NextOpen.SetEnabled(main && a.open() > 0)
 	a.keys.Evidence.SetEnabled(a.screen == adjMain && a.dispute() != nil)
+	for _, b := range []*key.Binding{&a.keys.Task, &a.keys.Codebook, &a.keys.List, &a.keys.Search, &a.keys.DetailUp, &a.keys.DetailDown} {
+		b.SetEnabled(a.screen == adjMain && a.dispute() != nil)
+	}
+	a.keys.Answer.SetEnabled(a.screen == adjMain && a.dispute() != nil && !a.wide())
+	a.keys.AnswerUp.SetEnabled(a.screen == adjMain && a.wide())
+	a.keys.AnswerDown.SetEnabled(a.screen == adjMain && a.wide())
 	a.keys.Sign.SetEnabled(a.screen == adjMain && !a.signed)
 	a.keys.Confirm.SetEnabled(a.screen == adjSign && (a.canSign() || a.canSignAfterSave()))
 	a.keys.Save.SetEnabled(a.screen == adjNote)
-	a.keys.Cancel.SetEnabled(a.screen != adjMain && a.screen != adjEvidence)
+	a.keys.Cancel.SetEnabled(a.screen == adjOther || a.screen == adjSign)
 	var vals []string
 	if d := a.dispute(); d != nil {
 		vals = allowedFor(d)
@@ -283,10 +365,16 @@ func (a *adjudicator) open() int {
 // Init implements tea.Model.
 func (a *adjudicator) Init() tea.Cmd { return nil }
 
+func (a *adjudicator) wide() bool { return a.w >= 110 }
+
 // SetSize implements Component.
 func (a *adjudicator) SetSize(w, h int) {
 	a.w, a.h = w, h
-	a.note.SetWidth(max(w-4, 10))
+	a.note.SetSize(w, h)
+	a.answer.SetSize(w, h)
+	a.panel.SetSize(w, h)
+	a.list.SetSize(w, h)
+	a.search.SetSize(w, h)
 	if a.viewer != nil {
 		a.viewer.SetSize(w, h)
 	}
@@ -312,10 +400,14 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd = a.key(m)
 	default:
-		if a.screen == adjNote {
-			a.note, cmd = a.note.Update(msg)
+		switch a.screen {
+		case adjNote:
+			_, cmd = a.note.Update(msg)
+		case adjSearch:
+			_, cmd = a.search.Update(msg)
 		}
 	}
+	a.arrive()
 	a.setEnabled()
 	return a, cmd
 }
@@ -392,11 +484,36 @@ func (a *adjudicator) nextOpen() {
 
 func (a *adjudicator) openNote(final, text string) tea.Cmd {
 	a.noteFinal = final
-	a.note.SetValue(text)
-	a.note.CursorEnd()
-	a.note.Placeholder = "reason for this final value"
 	a.screen = adjNote
-	return a.note.Focus()
+	cmd := a.note.open(openNoteMsg{field: a.dispute().Field, text: text})
+	a.note.input.Placeholder = "reason for this final value"
+	return cmd
+}
+
+// noteContext renders the dispute and the value the note is for.
+func (a *adjudicator) noteContext(w int) []string {
+	d := a.dispute()
+	out := wrapLines(fieldContext(a.c.Styles, a.item(), d.Field), w)
+	return append(out, "", a.c.Styles.Header.Render("Note for final value "+showValue(a.noteFinal, d.Field.Kind)+" (required when neither rating chose it)"))
+}
+
+// noteDone takes the note editor's result: a saved note decides the
+// dispute with the value it was opened for.
+func (a *adjudicator) noteDone(m noteDoneMsg) tea.Cmd {
+	a.screen = adjMain
+	if !m.saved {
+		return nil
+	}
+	d := a.dispute()
+	if a.in.Check != nil {
+		if err := a.in.Check(*d, a.noteFinal, m.text); err != nil {
+			a.setStatus(err.Error(), true)
+			a.screen = adjNote
+			return nil
+		}
+	}
+	a.note.close()
+	return a.decide(a.noteFinal, m.text)
 }
 
 func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
@@ -405,27 +522,22 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		_, cmd := a.viewer.Update(k)
 		return cmd
 	case adjNote:
-		switch {
-		case key.Matches(k, a.keys.Cancel):
-			a.note.Blur()
-			a.screen = adjMain
-			return nil
-		case key.Matches(k, a.keys.Save):
-			note := strings.TrimSpace(a.note.Value())
-			a.note.Blur()
-			a.screen = adjMain
-			d := a.dispute()
-			if a.in.Check != nil {
-				if err := a.in.Check(*d, a.noteFinal, note); err != nil {
-					a.setStatus(err.Error(), true)
-					a.screen = adjNote
-					return a.note.Focus()
-				}
-			}
-			return a.decide(a.noteFinal, note)
+		_, cmd := a.note.Update(k)
+		return cmd
+	case adjAnswer:
+		if key.Matches(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Up, a.keys.Down) {
+			break // decide and move while reading the answer
 		}
-		var cmd tea.Cmd
-		a.note, cmd = a.note.Update(k)
+		_, cmd := a.answer.Update(k)
+		return cmd
+	case adjPanel:
+		_, cmd := a.panel.Update(k)
+		return cmd
+	case adjList:
+		_, cmd := a.list.Update(k)
+		return cmd
+	case adjSearch:
+		_, cmd := a.search.Update(k)
 		return cmd
 	case adjOther:
 		if key.Matches(k, a.keys.Cancel) {
@@ -485,8 +597,46 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		a.openEvidence()
 	case key.Matches(k, a.keys.Sign):
 		a.screen = adjSign
+	case key.Matches(k, a.keys.Answer):
+		a.screen = adjAnswer
+	case key.Matches(k, a.keys.AnswerDown):
+		a.answer.scroll(max(a.h/2, 1))
+	case key.Matches(k, a.keys.AnswerUp):
+		a.answer.scroll(-max(a.h/2, 1))
+	case key.Matches(k, a.keys.Task):
+		a.showTask()
+	case key.Matches(k, a.keys.Codebook):
+		a.panel.open("Codebook", codebookText)
+		a.screen = adjPanel
+	case key.Matches(k, a.keys.List):
+		a.list.cur = a.cur
+		a.screen = adjList
+	case key.Matches(k, a.keys.Search):
+		a.screen = adjSearch
+		return a.search.open()
+	case key.Matches(k, a.keys.DetailDown):
+		a.dy += max(a.h/4, 1)
+	case key.Matches(k, a.keys.DetailUp):
+		a.dy = max(a.dy-max(a.h/4, 1), 0)
 	}
 	return nil
+}
+
+// find searches the disputes: their item ID, field, context, values and
+// notes.
+func (a *adjudicator) find(q string) []searchHit {
+	var hits []searchHit
+	for i, d := range a.shownD {
+		text := d.Field.Item + " " + fieldLabel(d.Field) + " " + ansi.Strip(strings.Join(fieldContext(a.c.Styles, a.shownItem(d.Field.Item), d.Field), " ")) +
+			" " + d.Values[0] + " " + d.Notes[0] + " " + d.Values[1] + " " + d.Notes[1]
+		if t := matchIn(text, q, a.w-30); t != "" {
+			hits = append(hits, searchHit{i, -1, fmt.Sprintf("dispute %d %s", i+1, fieldLabel(d.Field)), t})
+		}
+		if len(hits) == maxHits {
+			break
+		}
+	}
+	return hits
 }
 
 // carryNote keeps a confirmed oracle defect's reason: confirming a rating's
@@ -545,6 +695,98 @@ func (a *adjudicator) statusLine() string {
 	return p + " · " + s
 }
 
+// disputeLines renders the current dispute in w cells: its context
+// (scrolled by dy), its question, both ratings with their notes and
+// definitions, the decision and, when choosing, the choices.
+func (a *adjudicator) disputeLines(w, h int) []string {
+	st := a.c.Styles
+	d := a.shownD[a.cur]
+	if a.dyFor != a.cur {
+		a.dyFor, a.dy = a.cur, 0
+	}
+	head := []string{st.Muted.Render(fmt.Sprintf("dispute %d/%d · %s", a.cur+1, len(a.in.Disputes), d.Field.Item))}
+	var ctx []string
+	if it := a.item(); it != nil {
+		ctx = wrapLines(fieldContext(st, it, d.Field), w)
+	}
+	var bottom []string
+	add := func(s ...string) { bottom = append(bottom, s...) }
+	add(wrapLines([]string{st.Header.Render(codebook[d.Field.Kind].Question)}, w)...)
+	add(st.Muted.Render(strings.Repeat("─", max(w, 1))))
+	for i, name := range []string{"[1] first rating: ", "[2] second rating: "} {
+		v := d.Values[i]
+		def := ""
+		vals := adjudication.AllowedValues(d.Field.Kind)
+		for k, x := range vals {
+			if x == v && k < len(codebook[d.Field.Kind].Short) {
+				def = " — " + codebook[d.Field.Kind].Short[k]
+			}
+		}
+		add(wrapLines([]string{st.Header.Render(name) + st.Value.Render(showValue(v, d.Field.Kind)) + st.Muted.Render(def)}, w)...)
+		if d.Notes[i] != "" {
+			add(wrapLines([]string{"    note: " + d.Notes[i]}, w)...)
+		}
+	}
+	add(st.Muted.Render(strings.Repeat("─", max(w, 1))))
+	if dec, saved := a.decision(a.cur); dec != nil {
+		s := "final: " + st.Value.Render(showValue(dec.Final, d.Field.Kind))
+		if dec.Note != "" {
+			s += " · note: " + visibleText(dec.Note)
+		}
+		if saved {
+			add(wrapLines([]string{st.OK.Render("✓ ") + s}, w)...)
+		} else {
+			add(wrapLines([]string{st.Warn.Render("… ") + s + st.Muted.Render(" (saving)")}, w)...)
+		}
+	} else {
+		add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
+	}
+	if a.screen == adjOther {
+		add("", st.Header.Render("Choose the final value:"))
+		add(choiceLines(d.Field.Kind, allowedFor(&d), "", func(s string) string { return s }, w)...)
+	}
+	// The context takes what the rest leaves; what does not fit scrolls
+	// (ctrl+d) with a mark, never cut.
+	room := h - len(head) - len(bottom)
+	if room < 3 {
+		// Long notes: the whole dispute scrolls as one.
+		all := append(append(head, ctx...), bottom...)
+		return scrollWindow(st, all, &a.dy, h)
+	}
+	ctx = scrollWindow(st, ctx, &a.dy, room)
+	return append(append(head, ctx...), bottom...)
+}
+
+// scrollWindow returns at most h of lines from *dy on, the last one
+// replaced by a mark saying how many lines are above and below when they
+// do not all fit; *dy is clamped.
+func scrollWindow(st *styles.Styles, lines []string, dy *int, h int) []string {
+	h = max(h, 2)
+	if len(lines) <= h {
+		*dy = 0
+		return lines
+	}
+	*dy = min(max(*dy, 0), len(lines)-(h-1))
+	rest := len(lines) - *dy - (h - 1)
+	mark := fmt.Sprintf("↓ %d more lines: ctrl+d", rest)
+	if *dy > 0 {
+		mark += fmt.Sprintf(" · ↑ %d above: ctrl+u", *dy)
+	}
+	if rest == 0 {
+		mark = fmt.Sprintf("↑ %d lines above: ctrl+u", *dy)
+	}
+	return append(slices.Clone(lines[*dy:*dy+h-1]), st.Warn.Render(mark))
+}
+
+// answerHead is what the full-screen answer shows above the answer.
+func (a *adjudicator) answerHead(w int) []string {
+	st := a.c.Styles
+	d := a.shownD[a.cur]
+	out := wrapLines([]string{st.Muted.Render(fmt.Sprintf("dispute %d/%d · ", a.cur+1, len(a.in.Disputes))) + fieldLabel(d.Field) + " · " + codebook[d.Field.Kind].Question,
+		"[1] " + showValue(d.Values[0], d.Field.Kind) + "  [2] " + showValue(d.Values[1], d.Field.Kind) + "  v other value"}, w)
+	return append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
+}
+
 // View implements tea.Model.
 func (a *adjudicator) View() tea.View {
 	st := a.c.Styles
@@ -556,60 +798,42 @@ func (a *adjudicator) View() tea.View {
 		return a.viewer.View()
 	case adjSign:
 		return tea.NewView(a.signView())
-	}
-	d := a.dispute()
-	var out []string
-	add := func(s ...string) { out = append(out, s...) }
-	add(st.Muted.Render(fmt.Sprintf("dispute %d/%d · %s", a.cur+1, len(a.in.Disputes), d.Field.Item)))
-	if it := a.item(); it != nil {
-		add(wrapLines(fieldContext(st, it, d.Field), a.w)...)
-	}
-	add(st.Muted.Render(strings.Repeat("─", max(a.w, 1))))
-	colW := max((a.w-3)/2, 10)
-	cell := func(i int) []string {
-		head := []string{"[1] first rating", "[2] second rating"}[i]
-		lines := []string{st.Header.Render(head), st.Value.Render(showValue(d.Values[i], d.Field.Kind))}
-		if d.Notes[i] != "" {
-			lines = append(lines, wrapLines([]string{"note: " + d.Notes[i]}, colW)...)
-		}
-		return lines
-	}
-	l, r := cell(0), cell(1)
-	for i := range max(len(l), len(r)) {
-		var x, y string
-		if i < len(l) {
-			x = l[i]
-		}
-		if i < len(r) {
-			y = r[i]
-		}
-		add(pad(x, colW) + " │ " + y)
-	}
-	add(st.Muted.Render(strings.Repeat("─", max(a.w, 1))))
-	if dec, saved := a.decision(a.cur); dec != nil {
-		s := "final: " + st.Value.Render(showValue(dec.Final, d.Field.Kind))
-		if dec.Note != "" {
-			s += " · note: " + dec.Note
-		}
-		if saved {
-			add(st.OK.Render("✓ ") + s)
-		} else {
-			add(st.Warn.Render("… ") + s + st.Muted.Render(" (saving)"))
-		}
-	} else {
-		add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
-	}
-	switch a.screen {
-	case adjOther:
-		var parts []string
-		for i, v := range allowedFor(d) {
-			parts = append(parts, fmt.Sprintf("[%d] %s", i+1, showValue(v, d.Field.Kind)))
-		}
-		add("", st.Header.Render("Choose the final value:")+" "+strings.Join(parts, "  "))
 	case adjNote:
-		add("", st.Header.Render("Note for final value "+showValue(a.noteFinal, d.Field.Kind)+" (required)"), a.note.View())
+		return a.note.View()
+	case adjAnswer:
+		return a.answer.View()
+	case adjPanel:
+		return a.panel.View()
+	case adjList:
+		return a.list.View()
+	case adjSearch:
+		return a.search.View()
 	}
-	return tea.NewView(strings.Join(out, "\n"))
+	if !a.wide() {
+		return tea.NewView(strings.Join(a.disputeLines(a.w, a.h), "\n"))
+	}
+	lw := a.w / 2
+	return tea.NewView(sideBySide(st, a.disputeLines(lw-1, a.h), a.answer.lines(a.w-lw-2, a.h), lw-1, a.h))
+}
+
+// sideBySide joins left (lw cells) and right with a rule, h rows.
+func sideBySide(st *styles.Styles, left, right []string, lw, h int) string {
+	var b strings.Builder
+	sep := st.Muted.Render("│")
+	for i := range h {
+		l, rt := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			rt = right[i]
+		}
+		b.WriteString(pad(l, lw) + sep + " " + rt)
+		if i < h-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 func (a *adjudicator) signView() string {
@@ -666,21 +890,35 @@ func (a *adjudicator) ShortHelp() []key.Binding {
 	case adjOther:
 		return []key.Binding{a.keys.Values[0], a.keys.Values[1], a.keys.Values[2], a.keys.Cancel}
 	case adjNote:
-		return []key.Binding{a.keys.Save, a.keys.Cancel}
+		return a.note.ShortHelp()
 	case adjSign:
 		return []key.Binding{a.keys.Confirm, a.keys.Cancel}
+	case adjAnswer:
+		return a.answer.ShortHelp()
+	case adjPanel:
+		return a.panel.ShortHelp()
+	case adjList:
+		return a.list.ShortHelp()
+	case adjSearch:
+		return a.search.ShortHelp()
 	}
-	return []key.Binding{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Down, a.keys.Up, a.keys.Sign}
+	return []key.Binding{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Down, a.keys.Up, a.keys.Task, a.keys.Answer, a.keys.Evidence, a.keys.Sign}
 }
 
 // FullHelp implements help.KeyMap.
 func (a *adjudicator) FullHelp() [][]key.Binding {
-	if a.screen != adjMain {
+	switch a.screen {
+	case adjMain:
+	case adjPanel, adjEvidence:
+		return a.active().FullHelp()
+	default:
 		return [][]key.Binding{a.ShortHelp()}
 	}
 	return [][]key.Binding{
 		{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Note},
-		{a.keys.Up, a.keys.Down, a.keys.NextOpen, a.keys.Evidence, a.keys.Sign},
+		{a.keys.Up, a.keys.Down, a.keys.NextOpen, a.keys.List, a.keys.Search},
+		{a.keys.Task, a.keys.Codebook, a.keys.Evidence, a.keys.Answer, a.keys.AnswerDown, a.keys.AnswerUp},
+		{a.keys.DetailDown, a.keys.DetailUp, a.keys.Sign},
 	}
 }
 
@@ -704,3 +942,92 @@ func (in *AdjudicateInput) UseDecisionLog(l *adjudication.DecisionLog) {
 		return l.Record(adjudication.Choice{Field: d.Field, Final: d.Final, Note: d.Note})
 	}
 }
+
+// active is the component of a screen that has one (panel, evidence).
+func (a *adjudicator) active() Component {
+	if a.screen == adjEvidence {
+		return a.viewer
+	}
+	return a.panel
+}
+
+// disputeList lists the disputes with their state; enter goes to one.
+type disputeList struct {
+	c    *Common
+	a    *adjudicator
+	keys ListKeyMap
+	back func() tea.Cmd
+	cur  int
+	w, h int
+}
+
+func newDisputeList(c *Common, a *adjudicator, back func() tea.Cmd) *disputeList {
+	k := DefaultListKeyMap()
+	k.Up.SetHelp("↑/k", "prev dispute")
+	k.Down.SetHelp("↓/j", "next dispute")
+	k.Open.SetHelp("enter", "open dispute")
+	k.Flag.SetEnabled(false)
+	return &disputeList{c: c, a: a, keys: k, back: back}
+}
+
+// Init implements tea.Model.
+func (l *disputeList) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (l *disputeList) SetSize(w, h int) { l.w, l.h = w, h }
+
+// Update implements tea.Model.
+func (l *disputeList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return l, nil
+	}
+	n := len(l.a.in.Disputes)
+	switch {
+	case key.Matches(k, l.keys.Close):
+		return l, l.back()
+	case key.Matches(k, l.keys.Down):
+		l.cur = min(l.cur+1, n-1)
+	case key.Matches(k, l.keys.Up):
+		l.cur = max(l.cur-1, 0)
+	case key.Matches(k, l.keys.Open):
+		l.a.cur = l.cur
+		return l, l.back()
+	}
+	return l, nil
+}
+
+// View implements tea.Model.
+func (l *disputeList) View() tea.View {
+	st := l.c.Styles
+	a := l.a
+	out := []string{st.Header.Render("Disputes") + st.Muted.Render(fmt.Sprintf("  %d/%d resolved", a.resolved(), len(a.in.Disputes)))}
+	lh := max(l.h-1, 1)
+	start := min(max(l.cur-lh/2, 0), max(len(a.in.Disputes)-lh, 0))
+	for i := start; i < min(start+lh, len(a.in.Disputes)); i++ {
+		d := a.shownD[i]
+		state := st.Warn.Render("open")
+		if dec, saved := a.decision(i); dec != nil {
+			state = showValue(dec.Final, d.Field.Kind)
+			if saved {
+				state = st.OK.Render(state + " ✓")
+			} else {
+				state += " …"
+			}
+		}
+		row := fmt.Sprintf(" %3d  %s  %-24s %s", i+1, d.Field.Item, fieldLabel(d.Field), state)
+		if i == l.cur {
+			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), l.w))
+		}
+		out = append(out, row)
+	}
+	return tea.NewView(strings.Join(out, "\n"))
+}
+
+// ShortHelp implements help.KeyMap.
+func (l *disputeList) ShortHelp() []key.Binding {
+	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.Open, l.keys.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (l *disputeList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }

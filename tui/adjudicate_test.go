@@ -72,9 +72,15 @@ func (e *adjEnv) input() AdjudicateInput {
 	}
 }
 
+// newTestAdjudicator returns the adjudicator's program past the task
+// panel shown on arrival at the first dispute's item.
 func newTestAdjudicator(e *adjEnv, w, h int) (tea.Model, *adjudicator) {
 	m := NewAdjudicateModel(e.input(), testOptions(w, h))
-	return m, m.(*root).child.(*adjudicator)
+	a := m.(*root).child.(*adjudicator)
+	if a.screen != adjPanel {
+		panic("the task is not shown on arrival")
+	}
+	return press(m, "esc"), a
 }
 
 func TestAdjudicateGolden(t *testing.T) {
@@ -91,6 +97,10 @@ func TestAdjudicateGolden(t *testing.T) {
 			{"sign_refused", []string{"S"}},
 			{"signed", []string{"1", "2", "v", "3", "n", "e", "w", "enter", "1", "1", "S", "y"}},
 			{"help", []string{"?"}},
+			{"citation", []string{"j", "j"}},
+			{"answer", []string{"j", "j", "a"}},
+			{"disputes", []string{"1", "l"}},
+			{"task", []string{"t"}},
 		} {
 			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
 				m, _ := newTestAdjudicator(&adjEnv{}, sz.w, sz.h)
@@ -199,7 +209,7 @@ func TestAdjudicateOtherValueNeedsNote(t *testing.T) {
 	in.Disputes = in.Disputes[1:2] // O3 uncertainty: credited vs not_credited
 	m := NewAdjudicateModel(in, testOptions(80, 24))
 	a := m.(*root).child.(*adjudicator)
-	m = press(m, "v", "3") // falsely_resolved: neither rating
+	m = press(m, "esc", "v", "3") // falsely_resolved: neither rating
 	if a.screen != adjNote || a.decisions[0] != nil {
 		t.Fatal("other value accepted without a note")
 	}
@@ -218,7 +228,7 @@ func TestAdjudicateOtherValueNeedsNote(t *testing.T) {
 func TestFlowAdjudicateDispute(t *testing.T) {
 	e := &adjEnv{}
 	tm := teatest.NewTestModel(t, NewAdjudicateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
-	typeKeys(tm, "2", "1", "v", "2", "1", "S", "y")
+	typeKeys(tm, "esc", "2", "1", "v", "2", "1", "S", "y")
 	waitUntil(t, "signature", func() bool { e.mu.Lock(); defer e.mu.Unlock(); return len(e.signed) == 1 })
 	typeKeys(tm, "q")
 	a := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
@@ -308,7 +318,7 @@ func TestFlowAdjudicateResume(t *testing.T) {
 	if n := len(l.Disputes()); n != 4 {
 		t.Fatalf("%d disputes, want 4", n)
 	}
-	typeKeys(tm, "2") // O1: second rating, not_addressed
+	typeKeys(tm, "esc", "2") // O1: second rating, not_addressed
 	waitUntil(t, "the decision in the log", func() bool { return len(l.Choices()) == 1 })
 	typeKeys(tm, "q")
 	a1 := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
@@ -319,7 +329,7 @@ func TestFlowAdjudicateResume(t *testing.T) {
 
 	l2, tm2 := start()
 	defer l2.Close()
-	typeKeys(tm2, "q")
+	typeKeys(tm2, "esc", "q")
 	a2 := tm2.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
 	if a2.decisions[0] == nil || a2.decisions[0].Final != "not_addressed" || a2.cur != 1 || a2.resolved() != 1 {
 		t.Fatalf("after restart: decision %+v, cur %d", a2.decisions[0], a2.cur)
@@ -350,5 +360,46 @@ func TestAdjudicateSignWaitsForSave(t *testing.T) {
 	m, _ = deliverMsg(m, cmd())
 	if !a.signed || len(e.signed) != 1 || len(e.signed[0]) != 4 {
 		t.Fatalf("signed %v:\n%s", e.signed, screen(m))
+	}
+}
+
+// TestAdjudicateSeesWholeItem: for every dispute the adjudicator sees the
+// task (on arrival and on t), the answer scrolled to the disputed element
+// (a, where 1 and 2 still decide), the cited lines of a citation, both
+// values with notes, and a list of disputes (l) and a search (/) to move.
+func TestAdjudicateSeesWholeItem(t *testing.T) {
+	e := &adjEnv{}
+	m := NewAdjudicateModel(e.input(), testOptions(80, 24))
+	a := m.(*root).child.(*adjudicator)
+	if !strings.Contains(screen(m), "SYNTHETIC task: explain how widgets are counted.") {
+		t.Fatalf("task not shown on arrival:\n%s", screen(m))
+	}
+	m = press(m, "esc", "t")
+	if a.screen != adjPanel {
+		t.Fatal("t")
+	}
+	m = press(m, "esc", "j", "j")
+	if s := screen(m); !strings.Contains(s, "20 │ func step20()") || !strings.Contains(s, "C2  claim: The reset path is Reset().") {
+		t.Fatalf("citation dispute without its cited lines and statements:\n%s", s)
+	}
+	m = press(m, "a")
+	if s := screen(m); a.screen != adjAnswer || !strings.Contains(s, "▶ K2  E2 pkg/count2.go:20-20") {
+		t.Fatalf("a:\n%s", s)
+	}
+	m = press(m, "2")
+	if d, _ := a.decision(2); d == nil || d.Final != "does_not_support" {
+		t.Fatalf("2 on the answer: %+v", d)
+	}
+	m = press(m, "esc", "l", "k", "k", "enter")
+	if a.screen != adjMain || a.cur != 1 {
+		t.Fatalf("list: screen %d cur %d", a.screen, a.cur)
+	}
+	m = press(m, "/", "f", "r", "a", "m", "e", " ", "r", "u", "l", "e", "enter")
+	if !strings.Contains(screen(m), "dispute 1 O1 obligation") {
+		t.Fatalf("search:\n%s", screen(m))
+	}
+	press(m, "enter")
+	if a.cur != 0 || a.screen != adjMain {
+		t.Fatalf("search opened dispute %d", a.cur)
 	}
 }

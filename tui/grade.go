@@ -290,21 +290,7 @@ func (p *gradePane) lines(w, h int) []string {
 	// The detail takes what the choices and three rows of the field list
 	// leave; what does not fit scrolls (ctrl+d), with a mark, never cut.
 	room := max(h-len(out)-len(choices)-1-min(3, len(fs)), 2)
-	if len(detail) > room {
-		p.dy = min(p.dy, len(detail)-(room-1))
-		rest := len(detail) - p.dy - (room - 1)
-		shown := detail[p.dy : p.dy+room-1]
-		mark := fmt.Sprintf("↓ %d more lines: ctrl+d", rest)
-		if p.dy > 0 {
-			mark += fmt.Sprintf(" · ↑ %d above: ctrl+u", p.dy)
-		}
-		if rest == 0 {
-			mark = fmt.Sprintf("↑ %d lines above: ctrl+u", p.dy)
-		}
-		detail = append(shown, st.Warn.Render(mark))
-	} else {
-		p.dy = 0
-	}
+	detail = scrollWindow(st, detail, &p.dy, room)
 	out = append(out, detail...)
 	out = append(out, choices...)
 	out = append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))

@@ -43,6 +43,9 @@ func Ledger(ctx context.Context, in LedgerInput, o Options) error {
 // tests and benchmarks that drive it without a terminal).
 func NewLedgerModel(in LedgerInput, o Options) tea.Model {
 	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
+	// The ledger draws a copy whose texts show their control characters
+	// visibly (visibleText).
+	in.Campaign, in.Findings = shownCopy(in.Campaign), shownCopy(in.Findings)
 	l := newLedger(c, in)
 	return newRoot(c, l, l.title, l.statusLine)
 }

@@ -346,3 +346,21 @@ func TestLedgerResize(t *testing.T) {
 		}
 	}
 }
+
+// TestLedgerControlCharactersShownVisibly: an escape sequence in a ledger
+// text is shown as ⟨U+001B⟩, never sent raw (issue 12 item 10).
+func TestLedgerControlCharactersShownVisibly(t *testing.T) {
+	c, f := synthCampaign()
+	c.Sessions[2].Response.Reconciliation.Obligations[0].Text = "Explain \x1b[8mhidden\x1b[0m counting."
+	m := NewLedgerModel(LedgerInput{Campaign: c, Findings: f}, testOptions(120, 40))
+	for range 4 {
+		m = press(m, "j")
+		if strings.Contains(m.View().Content, "\x1b[8m") {
+			t.Fatal("a raw escape reached the ledger's screen")
+		}
+		if strings.Contains(screen(m), "⟨U+001B⟩[8mhidden") {
+			return
+		}
+	}
+	t.Fatalf("ledger obligation text not shown visibly:\n%s", screen(m))
+}

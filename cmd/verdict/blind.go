@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"verdict/assemble"
 	"verdict/blinding"
 	"verdict/pipeline"
 )
@@ -22,6 +23,10 @@ type blindReport struct {
 	ContentDigest string              `json:"content_digest"`
 	Bundles       []blindBundleReport `json:"bundles"`
 	Findings      []blinding.Finding  `json:"leak_findings"`
+	// BlindingRecord is the campaign-relative path of the blinding record
+	// written into the campaign (assemble.RecordBlinding); empty for the
+	// embedded campaign.
+	BlindingRecord string `json:"blinding_record,omitempty"`
 }
 
 type blindBundleReport struct {
@@ -49,7 +54,10 @@ source-based ratings); one rater, three or more, or a name listed twice is a
 usage error.
 
 Without CAMPAIGN, blind uses the embedded SYNTHETIC campaign (the default of
-verdict check).
+verdict check). With CAMPAIGN, blind first records the blinding in the
+campaign (blindings/<sealed map SHA-256>.json: the manifest, sealed map and
+bundle digests); from then on verdict manifest refuses to rebind any file
+(campaign-blinded).
 
 --out must not already hold a blinding: when sealed-map.json,
 leak-findings.json or any bundle-*.json exists there, blind refuses (exit 1,
@@ -96,11 +104,19 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		if err != nil {
 			return refusal(a, err)
 		}
+		var record string
+		if len(args) == 1 {
+			// The campaign records that it was blinded before the bundles
+			// exist, so `verdict manifest` refuses to rebind it afterwards.
+			if record, err = assemble.RecordBlinding(args[0], res.ManifestSHA256, res.Result); err != nil {
+				return refusal(a, err)
+			}
+		}
 		if err := pipeline.WriteBlinding(out, res); err != nil {
 			return err
 		}
 		rep := blindReport{Items: len(res.Map.Items), MapCommitment: blinding.Digest(res.MapBytes),
-			ContentDigest: res.Bundles[0].ContentDigest, Findings: res.Findings}
+			ContentDigest: res.Bundles[0].ContentDigest, Findings: res.Findings, BlindingRecord: record}
 		if res.Synthetic {
 			rep.Notice = blinding.SyntheticNotice
 		}
@@ -120,6 +136,9 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		fmt.Fprintf(w, "bundled items: %d\nmap commitment: %s\ncontent digest: %s\n", rep.Items, rep.MapCommitment, rep.ContentDigest)
 		for _, b := range rep.Bundles {
 			fmt.Fprintf(w, "bundle %s: %s sha256 %s\n", b.Rater, b.File, b.SHA256)
+		}
+		if rep.BlindingRecord != "" {
+			fmt.Fprintf(w, "blinding recorded in the campaign: %s\n", rep.BlindingRecord)
 		}
 		fmt.Fprintf(w, "sealed map: sealed-map.json (coordinator only)\nleak scan: %d finding(s)\n", len(rep.Findings))
 		for _, f := range rep.Findings {
