@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -145,7 +144,10 @@ type verified struct {
 // sealed map, and converts the records into consensus input.
 func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 	out := &verified{}
-	allowedBytes, err := os.ReadFile(r.AllowedSigners)
+	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
+	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
@@ -177,12 +179,18 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 	paths := append(slices.Clone(sheetPaths), filepath.Join(r.Dir, "adjudication.json"), filepath.Join(r.Dir, "reveal.json"))
 	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := campaign.OpenRegular(p, campaign.FileRecord)
+		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
 		}
 		f.Close()
-		sig, err := os.ReadFile(p + ".sig")
+		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
+		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+			return nil, err
+		}
 		if err != nil {
 			sig = nil
 		}
@@ -224,7 +232,10 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
 			Detail: "the reveal does not name the exact sheets and adjudication used"}
 	}
-	mapBytes, err := os.ReadFile(r.Map)
+	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
+	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
@@ -261,7 +272,7 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 // (bundle_digest, checked by adjudication.Verify), and freeze verified
 // those bytes (blinding.ParseBundle) before signing.
 func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, string, []blinding.Finding, error) {
-	f, err := os.Open(path)
+	f, err := campaign.OpenRegular(path, campaign.FileBundle)
 	if err != nil {
 		return nil, "", nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -65,7 +64,7 @@ its reason, never as 0. With --allowed-signers the sheets are verified first.`,
 			}
 		} else {
 			for i, p := range args {
-				data, err := os.ReadFile(p)
+				data, err := campaign.ReadRegular(p, campaign.FileRecord)
 				if err != nil {
 					return err
 				}
