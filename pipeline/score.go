@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -102,6 +101,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// is not used after this and is not held while the bundles and the
 	// rating records are read.
 	tokens := blinding.DefaultLeakTokens(c)
+	guidelines := string(c.Guidelines)
 	for _, s := range c.Sessions {
 		if s.Response != nil {
 			ctx.Responses++
@@ -111,7 +111,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests()}
 	c = nil
-	rec, err := verifyRecords(r, blinding.NewScanner(tokens))
+	rec, err := verifyRecords(r, blinding.NewScanner(tokens), guidelines)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
@@ -129,7 +129,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 type verified struct {
 	leaks     []string
 	refs      []scorer.RecordRef
-	agreement []scorer.AgreementRow
+	agreement *adjudication.Agreement
 	// g1 and g2 are the two sheets' grades, adjudicated the adjudication's
 	// resolutions, bindings the sealed map's bundled reviews.
 	g1, g2      []scorer.SheetGrade
@@ -141,8 +141,10 @@ type verified struct {
 // bundle once (digest and leak scan, scanBundleFile), verifies every
 // signed record against allowed_signers and the bundles, checks that the
 // reveal names the exact sheets and adjudication and commits to the
-// sealed map, and converts the records into consensus input.
-func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
+// sealed map, and converts the records into consensus input. Every bundle
+// must carry the campaign's rating guidelines (blinding.Bundle.Guidelines)
+// exactly.
+func verifyRecords(r Ratings, scan *blinding.Scanner, guidelines string) (*verified, error) {
 	out := &verified{}
 	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
 	if e := (*campaign.Error)(nil); errors.As(err, &e) {
@@ -164,6 +166,10 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 		hdr, digest, found, err := scanBundleFile(p, scan)
 		if err != nil {
 			return nil, err
+		}
+		if hdr.Guidelines != guidelines {
+			return nil, &campaign.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
+				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 		}
 		bundles[digest] = hdr
 		for _, f := range found {
@@ -248,7 +254,8 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 		return nil, err
 	}
 	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
-	out.agreement = agreementRows(sheets[0].Sheet, sheets[1].Sheet)
+	ag := adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil)
+	out.agreement = &ag
 	// Every later step reads the converted grades; each sheet's decoded
 	// grades are dropped as soon as they are converted.
 	out.g1 = scorer.SheetGradesOf(sheets[0].Sheet.Grades)
@@ -311,49 +318,4 @@ func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, stri
 		found[i].Rater = hdr.Rater
 	}
 	return &hdr, hex.EncodeToString(h.Sum(nil)), found, nil
-}
-
-// agreementRows computes percent agreement, Cohen's kappa and
-// Krippendorff's nominal alpha of the two frozen sheets over every required
-// field, and per grade kind. A field graded on one sheet only pairs with
-// ""; a field graded twice on one sheet counts with its last grade. The
-// statistics depend only on how often each pair of values occurs, so the
-// fields are joined by a sort of each sheet's grades and counted into one
-// adjudication.PairTable per kind (no per-field map or value list: a
-// campaign of 10,000 sessions has hundreds of thousands of fields).
-func agreementRows(a, b *adjudication.Sheet) []scorer.AgreementRow {
-	byKind := map[adjudication.Kind]adjudication.PairTable{}
-	all := adjudication.PairTable{}
-	adjudication.JoinGrades(a.Grades, b.Grades, func(f adjudication.Field, x, y adjudication.Grade) {
-		if f.Kind == adjudication.KindOracleDefect {
-			return
-		}
-		all.Add(x.Value, y.Value)
-		t := byKind[f.Kind]
-		if t == nil {
-			t = adjudication.PairTable{}
-			byKind[f.Kind] = t
-		}
-		t.Add(x.Value, y.Value)
-	})
-	row := func(scope string, t adjudication.PairTable) scorer.AgreementRow {
-		p, k, al := t.Statistics()
-		return scorer.AgreementRow{Scope: scope, PercentAgreement: stat(p), CohensKappa: stat(k), KrippendorffAlpha: stat(al)}
-	}
-	rows := []scorer.AgreementRow{row("all fields", all)}
-	for _, k := range adjudication.Kinds {
-		if k == adjudication.KindOracleDefect {
-			continue
-		}
-		rows = append(rows, row("kind "+string(k), byKind[k]))
-	}
-	return rows
-}
-
-func stat(s adjudication.Statistic) scorer.AgreementStat {
-	out := scorer.AgreementStat{N: s.N, Defined: s.Defined, Reason: s.Reason}
-	if s.Defined {
-		out.Value = strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", s.Value), "0"), ".")
-	}
-	return out
 }
