@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,7 +62,7 @@ gate failed.`,
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		var plan *scorer.Plan
 		if planPath != "" {
-			data, err := os.ReadFile(planPath)
+			data, err := campaign.ReadRegular(planPath, campaign.FileOther)
 			if err != nil {
 				return usagef("--plan: %v", err)
 			}
