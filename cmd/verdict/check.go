@@ -81,7 +81,7 @@ type checkProblem struct {
 	File    string          `json:"file"`
 	Pointer string          `json:"pointer"`
 	Reason  campaign.Reason `json:"reason"`
-	Detail  string          `json:"detail"`
+	Detail  string          `json:"message"`
 	Rule    string          `json:"rule"`
 }
 

@@ -20,7 +20,7 @@ func TestControlsCommand(t *testing.T) {
 	for i := range outs {
 		var buf, errBuf bytes.Buffer
 		err := runSub(&app{stdout: &buf, stderr: &errBuf}, "controls", "--format", "json")
-		if code := exitCode(err); code != 0 {
+		if code := exitCode(err, "json"); code != 0 {
 			t.Fatalf("run %d: exit %d (%v)\n%s", i, code, err, errBuf.String())
 		}
 		outs[i] = buf.Bytes()
@@ -56,7 +56,7 @@ func (rejectAll) Score(fs.FS, string) (*scorer.Report, error) {
 func TestControlsFailWithVerifierThatRejectsEverything(t *testing.T) {
 	var buf bytes.Buffer
 	err := runControls(&app{stdout: &buf, stderr: io.Discard}, rejectAll{}, "json")
-	if code := exitCode(err); code != 1 {
+	if code := exitCode(err, "text"); code != 1 {
 		t.Fatalf("exit %d, want 1 (%v)", code, err)
 	}
 	var out controlsOutput

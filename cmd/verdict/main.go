@@ -18,15 +18,16 @@ func main() {
 func run(args []string) int {
 	root := newRootCmd()
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err != nil && isCobraUsage(err) {
 		err = &usageError{err}
 	}
-	return exitCode(err)
+	return exitCode(err, formatOf(cmd))
 }
 
-// exitCode maps an error returned by a command to the process exit code.
-func exitCode(err error) int {
+// exitCode maps an error returned by a command to the process exit code,
+// printing a refusal in the command's output format (printRefusal).
+func exitCode(err error, format string) int {
 	if err == nil {
 		return 0
 	}
@@ -43,7 +44,7 @@ func exitCode(err error) int {
 		}
 		return 1
 	}
-	fmt.Fprintln(os.Stderr, "verdict:", err)
+	printRefusal(os.Stdout, os.Stderr, format, err)
 	return 1
 }
 
