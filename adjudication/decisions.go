@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -119,7 +118,7 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 		return nil, err
 	}
 	l.f = f
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileJournal)
 	if err != nil {
 		f.Close()
 		return nil, err

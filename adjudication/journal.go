@@ -132,7 +132,7 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 		return nil, err
 	}
 	j.f = f
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileJournal)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -71,7 +71,7 @@ type Signer struct {
 // private key file, or, when path holds a public key and SSH_AUTH_SOCK is
 // set, the ssh-agent key with that public key. Errors are ReasonKeyUnreadable.
 func LoadKey(path string) (ssh.Signer, error) {
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileKey)
 	if err != nil {
 		return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: err.Error(), Err: err}
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hiddeco/sshsig"
@@ -26,7 +25,7 @@ import (
 // blinding.ReasonChangedWhileRead). A file that cannot be read is refused
 // with ReasonMalformedRecord.
 func VerifyRecordFile(allowed []AllowedSigner, path string, sig []byte) Check {
-	return verifyRecord(allowed, path, sig, &streamRecord{name: path, open: func() (io.ReadCloser, error) { return os.Open(path) }})
+	return verifyRecord(allowed, path, sig, &streamRecord{name: path, open: func() (io.ReadCloser, error) { return campaign.OpenRegular(path, campaign.FileRecord) }})
 }
 
 // streamRecord is a recordSource read from open, once per use; d is the

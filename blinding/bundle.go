@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -458,7 +457,7 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 // LoadBundle reads and parses a bundle file; it returns the bundle and its
 // digest (SHA-256 of the file bytes).
 func LoadBundle(path string) (*Bundle, string, error) {
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileBundle)
 	if err != nil {
 		return nil, "", err
 	}

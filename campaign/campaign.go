@@ -125,7 +125,10 @@ func (c *Campaign) RawResponse(s *Session) ([]byte, error) {
 		return nil, &Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
 			Detail: "the campaign was not loaded from a directory; the response bytes are not available"}
 	}
-	b, err := fs.ReadFile(c.fsys, path)
+	b, err := ReadRegularFS(c.fsys, path, FileResponse)
+	if e, ok := asRefusal(err); ok {
+		return nil, e
+	}
 	if err != nil {
 		return nil, &Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
 			Detail: fmt.Sprintf("cannot read the response again: %v", err), Err: err}

@@ -160,7 +160,11 @@ func (l *loader) joined() error {
 }
 
 func (l *loader) load() *Campaign {
-	raw, err := fs.ReadFile(l.fsys, ManifestFile)
+	raw, err := ReadRegularFS(l.fsys, ManifestFile, FileManifest)
+	if e, ok := asRefusal(err); ok {
+		l.add(e)
+		return nil
+	}
 	if err != nil {
 		l.refuseUnreadable(err, ReasonFileMissing, ManifestFile, RuleManifest, "cannot read the manifest: %v", err)
 		return nil
@@ -323,7 +327,11 @@ func (l *loader) readBoundInto(path string, i int, buf []byte) ([]byte, bool) {
 	if bfs, ok := l.fsys.(bufferedFS); ok {
 		b, err = bfs.readFileInto(path, buf)
 	} else {
-		b, err = fs.ReadFile(l.fsys, path)
+		b, err = ReadRegularFS(l.fsys, path, FileKindOf(path))
+	}
+	if e, ok := asRefusal(err); ok {
+		l.add(e)
+		return nil, false
 	}
 	if err != nil {
 		l.refuseUnreadable(err, ReasonFileMissing, path, RuleFileIdentity,

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // ReasonOutsideCampaign: a path of the campaign resolves outside the
@@ -80,21 +81,54 @@ func (c *campaignRootFS) ReadLink(name string) (string, error) { return fs.ReadL
 // link (fs.ReadLinkFS).
 func (c *campaignRootFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.fsys, name) }
 
-// ReadFile returns the bytes of name (fs.ReadFileFS); see RootFS.
-func (c *campaignRootFS) ReadFile(name string) ([]byte, error) { return c.readFileInto(name, nil) }
-
-// readFileInto is ReadFile reading into buf when it is large enough (the
-// loader reuses buffers for the many session files); the result may or
-// may not share buf's memory.
-func (c *campaignRootFS) readFileInto(name string, buf []byte) ([]byte, error) {
+// ReadFile returns the bytes of name (fs.ReadFileFS); see RootFS. It
+// reads exactly what os.Root reads, FIFOs and devices included; the
+// loader reads through readRegular instead (ReadRegularFS).
+func (c *campaignRootFS) ReadFile(name string) ([]byte, error) {
 	if fs.ValidPath(name) && name != "." {
 		if d := c.dir(); d != nil {
-			if b, ok := readAt(d, name, buf); ok {
+			if b, ok, err := readAt(d, name, nil, name, FileOther); ok && err == nil {
 				return b, nil
 			}
 		}
 	}
 	return fs.ReadFile(c.fsys, name)
+}
+
+// readFileInto is readRegular for the campaign file name's kind
+// (FileKindOf), reading into buf when it is large enough (the loader
+// reuses buffers for the many session files); the result may or may not
+// share buf's memory.
+func (c *campaignRootFS) readFileInto(name string, buf []byte) ([]byte, error) {
+	return c.readRegular(name, buf, FileKindOf(name))
+}
+
+// readRegular reads name as ReadRegular reads a path: only a regular
+// file, within kind's cap, opened without blocking.
+func (c *campaignRootFS) readRegular(name string, buf []byte, kind FileKind) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if name != "." {
+		if d := c.dir(); d != nil {
+			if b, ok, err := readAt(d, name, buf, name, kind); ok {
+				return b, err
+			}
+		}
+	}
+	f, err := c.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckRegular(name, fi, kind); err != nil {
+		return nil, err
+	}
+	return readCapped(name, f, kind)
 }
 
 // bufferedFS is a file system that can read a file into a given buffer

@@ -62,16 +62,17 @@ func walkAt(dir *os.File, rel string, f func(fd int) bool) bool {
 // readAt reads the regular file rel (slash separated, valid fs path) below
 // the open directory dir, following no symbolic link, into buf when it is
 // large enough (else into a new slice): ok is false for a symbolic link
-// anywhere on the path, a file that is not regular, or any error, and the
-// caller then reads the file through os.Root instead.
-func readAt(dir *os.File, rel string, buf []byte) (b []byte, ok bool) {
+// anywhere on the path or any error, and the caller then reads the file
+// through os.Root instead. A file that is not regular, or larger than
+// kind's cap, is not read: ok is true and err is its refusal (named name).
+func readAt(dir *os.File, rel string, buf []byte, name string, kind FileKind) (b []byte, ok bool, err error) {
 	// One openat2 resolves the whole path beneath dir refusing every
 	// symbolic link (RESOLVE_NO_SYMLINKS) — what the walk one component at
 	// a time does in several system calls. A kernel without openat2, or
 	// any error, takes the walk.
 	if !noOpenat2.Load() {
-		rc, err := dir.SyscallConn()
-		if err == nil {
+		rc, cerr := dir.SyscallConn()
+		if cerr == nil {
 			fd := -1
 			var oerr error
 			rc.Control(func(dfd uintptr) {
@@ -79,7 +80,7 @@ func readAt(dir *os.File, rel string, buf []byte) (b []byte, ok bool) {
 			})
 			if oerr == nil {
 				defer syscall.Close(fd)
-				return readOpen(fd, buf)
+				return readOpen(fd, buf, name, kind)
 			}
 			if oerr == unix.ENOSYS {
 				noOpenat2.Store(true)
@@ -91,15 +92,15 @@ func readAt(dir *os.File, rel string, buf []byte) (b []byte, ok bool) {
 		parent, base = rel[:i], rel[i+1:]
 	}
 	walkAt(dir, parent, func(dfd int) bool {
-		fd, err := openNoFollow(dfd, base, syscall.O_NONBLOCK)
-		if err != nil {
+		fd, oerr := openNoFollow(dfd, base, syscall.O_NONBLOCK)
+		if oerr != nil {
 			return false
 		}
 		defer syscall.Close(fd)
-		b, ok = readOpen(fd, buf)
+		b, ok, err = readOpen(fd, buf, name, kind)
 		return ok
 	})
-	return b, ok
+	return b, ok, err
 }
 
 // noOpenat2 records that the kernel has no openat2 (ENOSYS).
@@ -121,33 +122,62 @@ func openBeneath(dfd int, rel string) (int, error) {
 }
 
 // readOpen reads the open descriptor fd of a regular file to its end,
-// into buf when it is large enough; ok is false for a file that is not
-// regular or on any error.
-func readOpen(fd int, buf []byte) (b []byte, ok bool) {
+// into buf when it is large enough; ok is false on any error. A file that
+// is not regular or holds more than kind's cap is refused (ok true, err
+// the refusal) without reading past the cap.
+func readOpen(fd int, buf []byte, name string, kind FileKind) (b []byte, ok bool, err error) {
 	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, false
+	if syscall.Fstat(fd, &st) != nil {
+		return nil, false, nil
 	}
+	if err := checkModeSize(name, modeOf(st.Mode), st.Size, kind); err != nil {
+		return nil, true, err
+	}
+	max := kind.MaxSize()
 	if cap(buf) < int(st.Size)+1 {
 		buf = make([]byte, 0, int(st.Size)+1)
 	}
 	buf = buf[:0]
 	for {
+		if int64(len(buf)) > max {
+			return nil, true, checkSize(name, int64(len(buf)), kind)
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-		if err == syscall.EINTR {
+		n, rerr := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if rerr == syscall.EINTR {
 			continue
 		}
-		if err != nil || n < 0 {
-			return nil, false
+		if rerr != nil || n < 0 {
+			return nil, false, nil
 		}
 		if n == 0 {
-			return buf, true
+			return buf, true, nil
 		}
 		buf = buf[:len(buf)+n]
 	}
+}
+
+// modeOf converts the file type bits of a stat mode to an fs.FileMode.
+func modeOf(m uint32) fs.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		return 0
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular
 }
 
 // readDirAt lists the directory rel ("" for dir itself) below the open

@@ -6,7 +6,9 @@ import "os"
 
 // readAt always declines outside Linux: RootFS then reads every file
 // through os.Root.
-func readAt(dir *os.File, rel string, buf []byte) ([]byte, bool) { return nil, false }
+func readAt(dir *os.File, rel string, buf []byte, name string, kind FileKind) ([]byte, bool, error) {
+	return nil, false, nil
+}
 
 // readDirAt always declines outside Linux: RootFS then lists every
 // directory through os.Root.

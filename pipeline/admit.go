@@ -57,9 +57,10 @@ func (a *Admission) Failures() []*campaign.Error {
 }
 
 // nextDispatch is the worst-case dispatch whose admission check and admit
-// report: a draft of the first task's first repetition.
+// report: a budget probe (scorer.Dispatch.Probe) shaped as a draft of the
+// first task's first repetition.
 func nextDispatch(c *campaign.Campaign) scorer.Dispatch {
-	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1}
+	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1, Probe: true}
 	if len(c.Manifest.Tasks) > 0 {
 		next.Task = c.Manifest.Tasks[0].ID
 	}

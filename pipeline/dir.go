@@ -68,7 +68,7 @@ func Flatten(err error) []error {
 // null placeholders is still listed identity by identity. It is nil when
 // the manifest cannot be read as a JSON object.
 func missingIdentitiesRaw(fsys fs.FS) ([]byte, []string) {
-	raw, err := fs.ReadFile(fsys, campaign.ManifestFile)
+	raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest)
 	if err != nil {
 		return nil, nil
 	}

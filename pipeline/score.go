@@ -11,11 +11,9 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -130,7 +128,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 type verified struct {
 	leaks     []string
 	refs      []scorer.RecordRef
-	agreement []scorer.AgreementRow
+	agreement *adjudication.Agreement
 	// g1 and g2 are the two sheets' grades, adjudicated the adjudication's
 	// resolutions, bindings the sealed map's bundled reviews.
 	g1, g2      []scorer.SheetGrade
@@ -145,7 +143,10 @@ type verified struct {
 // sealed map, and converts the records into consensus input.
 func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 	out := &verified{}
-	allowedBytes, err := os.ReadFile(r.AllowedSigners)
+	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
+	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
@@ -177,12 +178,18 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 	paths := append(slices.Clone(sheetPaths), filepath.Join(r.Dir, "adjudication.json"), filepath.Join(r.Dir, "reveal.json"))
 	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := campaign.OpenRegular(p, campaign.FileRecord)
+		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
 		}
 		f.Close()
-		sig, err := os.ReadFile(p + ".sig")
+		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
+		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+			return nil, err
+		}
 		if err != nil {
 			sig = nil
 		}
@@ -224,7 +231,10 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
 			Detail: "the reveal does not name the exact sheets and adjudication used"}
 	}
-	mapBytes, err := os.ReadFile(r.Map)
+	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
+	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
@@ -237,7 +247,8 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 		return nil, err
 	}
 	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
-	out.agreement = agreementRows(sheets[0].Sheet, sheets[1].Sheet)
+	ag := adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil)
+	out.agreement = &ag
 	// Every later step reads the converted grades; each sheet's decoded
 	// grades are dropped as soon as they are converted.
 	out.g1 = scorer.SheetGradesOf(sheets[0].Sheet.Grades)
@@ -261,7 +272,7 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 // (bundle_digest, checked by adjudication.Verify), and freeze verified
 // those bytes (blinding.ParseBundle) before signing.
 func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, string, []blinding.Finding, error) {
-	f, err := os.Open(path)
+	f, err := campaign.OpenRegular(path, campaign.FileBundle)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -300,49 +311,4 @@ func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, stri
 		found[i].Rater = hdr.Rater
 	}
 	return &hdr, hex.EncodeToString(h.Sum(nil)), found, nil
-}
-
-// agreementRows computes percent agreement, Cohen's kappa and
-// Krippendorff's nominal alpha of the two frozen sheets over every required
-// field, and per grade kind. A field graded on one sheet only pairs with
-// ""; a field graded twice on one sheet counts with its last grade. The
-// statistics depend only on how often each pair of values occurs, so the
-// fields are joined by a sort of each sheet's grades and counted into one
-// adjudication.PairTable per kind (no per-field map or value list: a
-// campaign of 10,000 sessions has hundreds of thousands of fields).
-func agreementRows(a, b *adjudication.Sheet) []scorer.AgreementRow {
-	byKind := map[adjudication.Kind]adjudication.PairTable{}
-	all := adjudication.PairTable{}
-	adjudication.JoinGrades(a.Grades, b.Grades, func(f adjudication.Field, x, y adjudication.Grade) {
-		if f.Kind == adjudication.KindOracleDefect {
-			return
-		}
-		all.Add(x.Value, y.Value)
-		t := byKind[f.Kind]
-		if t == nil {
-			t = adjudication.PairTable{}
-			byKind[f.Kind] = t
-		}
-		t.Add(x.Value, y.Value)
-	})
-	row := func(scope string, t adjudication.PairTable) scorer.AgreementRow {
-		p, k, al := t.Statistics()
-		return scorer.AgreementRow{Scope: scope, PercentAgreement: stat(p), CohensKappa: stat(k), KrippendorffAlpha: stat(al)}
-	}
-	rows := []scorer.AgreementRow{row("all fields", all)}
-	for _, k := range adjudication.Kinds {
-		if k == adjudication.KindOracleDefect {
-			continue
-		}
-		rows = append(rows, row("kind "+string(k), byKind[k]))
-	}
-	return rows
-}
-
-func stat(s adjudication.Statistic) scorer.AgreementStat {
-	out := scorer.AgreementStat{N: s.N, Defined: s.Defined, Reason: s.Reason}
-	if s.Defined {
-		out.Value = strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", s.Value), "0"), ".")
-	}
-	return out
 }

@@ -36,6 +36,14 @@ const (
 	ReasonCeilingActualCost campaign.Reason = "ceiling-actual-cost"
 	// ReasonInvalidDispatch: a planned dispatch names no valid role.
 	ReasonInvalidDispatch campaign.Reason = "invalid-dispatch"
+	// ReasonDispatchUnknownRun: a planned dispatch names a task and
+	// repetition the manifest has no run of (CONTRACT §5 "No automatic
+	// reruns": nothing is dispatched beyond the frozen design).
+	ReasonDispatchUnknownRun campaign.Reason = "dispatch-unknown-run"
+	// ReasonDispatchRerun: a planned dispatch (not a replacement) of a
+	// session that already has a receipt, or planned twice: an automatic
+	// rerun (CONTRACT §5).
+	ReasonDispatchRerun campaign.Reason = "dispatch-rerun"
 )
 
 // Budget is an amount of every campaign-limited resource: model sessions,
@@ -49,26 +57,44 @@ type Budget struct {
 	InputTokens         int64 `json:"input_tokens"`
 	OutputTokens        int64 `json:"output_tokens"`
 	ReferencePico       int64 `json:"reference_pico_usd"`
-	ActualPico          int64 `json:"actual_pico_usd"`
+	// ActualPico is the attributable actual charge counted against the
+	// actual-charge ceiling. For a session whose receipt recorded no
+	// actual charge it holds that session's reference price (or its worst
+	// case) so that the ceiling is never under-counted; ActualUnrecorded
+	// counts those sessions, and while it is positive the actual charge
+	// itself is unknown (String says so; it is never shown as the
+	// reference cost).
+	ActualPico       int64 `json:"actual_pico_usd"`
+	ActualUnrecorded int64 `json:"actual_unrecorded_sessions"`
 }
 
 // Plus returns b+o field by field.
 func (b Budget) Plus(o Budget) Budget {
 	return Budget{b.Sessions + o.Sessions, b.ReplacementSessions + o.ReplacementSessions, b.WallNS + o.WallNS,
-		b.InputTokens + o.InputTokens, b.OutputTokens + o.OutputTokens, b.ReferencePico + o.ReferencePico, b.ActualPico + o.ActualPico}
+		b.InputTokens + o.InputTokens, b.OutputTokens + o.OutputTokens, b.ReferencePico + o.ReferencePico, b.ActualPico + o.ActualPico,
+		b.ActualUnrecorded + o.ActualUnrecorded}
 }
 
-// Minus returns b−o field by field.
+// Minus returns b−o field by field; the unrecorded-session counts add up
+// (an allowance left after an unknown charge is itself uncertain).
 func (b Budget) Minus(o Budget) Budget {
 	return Budget{b.Sessions - o.Sessions, b.ReplacementSessions - o.ReplacementSessions, b.WallNS - o.WallNS,
-		b.InputTokens - o.InputTokens, b.OutputTokens - o.OutputTokens, b.ReferencePico - o.ReferencePico, b.ActualPico - o.ActualPico}
+		b.InputTokens - o.InputTokens, b.OutputTokens - o.OutputTokens, b.ReferencePico - o.ReferencePico, b.ActualPico - o.ActualPico,
+		b.ActualUnrecorded + o.ActualUnrecorded}
 }
 
-// String renders the budget with units.
+// String renders the budget with units. An actual charge that no receipt
+// recorded is printed as unknown with the amount held against the ceiling
+// for it, never as a charge (CONTRACT §5 "actual subscription billing is
+// marked unavailable when it cannot be attributed").
 func (b Budget) String() string {
-	return fmt.Sprintf("sessions %d, replacement sessions %d, wall %s, input %s, output %s, reference US$%s, actual US$%s",
+	actual := "US$" + Pico(b.ActualPico).String()
+	if b.ActualUnrecorded > 0 {
+		actual = fmt.Sprintf("unknown (%d sessions without a recorded charge; US$%s held against the ceiling)", b.ActualUnrecorded, Pico(b.ActualPico))
+	}
+	return fmt.Sprintf("sessions %d, replacement sessions %d, wall %s, input %s, output %s, reference US$%s, actual %s",
 		b.Sessions, b.ReplacementSessions, KnownNanos(b.WallNS), groupDigits(b.InputTokens), groupDigits(b.OutputTokens),
-		Pico(b.ReferencePico), Pico(b.ActualPico))
+		Pico(b.ReferencePico), actual)
 }
 
 // ContractCeilings are the inclusive first-campaign ceilings of CONTRACT §5:
@@ -167,8 +193,10 @@ func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []campaign.Re
 			b.ActualPico += s.ActualCharge.PicoUSD
 		case s.Cost.Known:
 			b.ActualPico += s.Cost.PicoUSD
+			b.ActualUnrecorded++
 		default:
 			b.ActualPico += worst.ActualPico
+			b.ActualUnrecorded++
 		}
 	}
 	return b, unknown
@@ -211,6 +239,11 @@ type Dispatch struct {
 	Role       campaign.Role `json:"role"`
 	// Replacement marks a session of the one permitted replacement triplet.
 	Replacement bool `json:"replacement"`
+	// Probe marks the budget probe "one more worst-case session"
+	// (EVALUATOR-CONTROLS C18) that check and admit report: it names no
+	// planned session, so only the prohibitions and ceilings decide it,
+	// never the rerun rules (PlanRefusal). A plan file cannot set it.
+	Probe bool `json:"probe,omitempty"`
 }
 
 // DispatchDecision is the admission decision for one planned dispatch.
@@ -247,7 +280,12 @@ type AdmissionReplay struct {
 }
 
 // Admit replays plan against the campaign's remaining allowance (CONTRACT
-// §5, EVALUATOR-CONTROLS C18): before each dispatch its worst case is
+// §5, EVALUATOR-CONTROLS C18). First, before any budget is looked at, a
+// dispatch that would be an automatic rerun is refused with its reason
+// (PlanRefusal rules: dispatch-unknown-run, dispatch-rerun,
+// replacement-without-invalid-original, replacement-limit-exceeded); only
+// the one allowed replacement of an infrastructure-invalid triplet passes.
+// Then before each dispatch its worst case is
 // reserved and the dispatch is refused if that does not fit every
 // inclusive ceiling; an admitted dispatch keeps its reservation. Every
 // dispatch is refused while a prohibition holds: no price card
@@ -299,9 +337,15 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 		prohibit(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
 	}
 	used := recorded.Plus(prior)
+	rules := newPlanRules(c, v)
 	for _, d := range plan {
 		dec := DispatchDecision{Dispatch: d, Before: used}
+		refusal, why := rules.refusal(d)
 		switch {
+		case refusal != "":
+			// Decided before any budget is looked at (CONTRACT §5 "No
+			// automatic reruns").
+			dec.Reasons, dec.Detail = []campaign.Reason{refusal}, why
 		case len(out.Prohibited) > 0:
 			dec.Reasons = append(dec.Reasons, out.Prohibited...)
 			dec.Detail = strings.Join(details, "; ")
@@ -358,7 +402,11 @@ func ceilingDetail(r campaign.Reason, used, res, after, ceil Budget) string {
 	case ReasonCeilingReferenceCost:
 		return f("reference cost", used.ReferencePico, res.ReferencePico, after.ReferencePico, ceil.ReferencePico, usd)
 	case ReasonCeilingActualCost:
-		return f("actual charges", used.ActualPico, res.ActualPico, after.ActualPico, ceil.ActualPico, usd)
+		d := f("actual charges", used.ActualPico, res.ActualPico, after.ActualPico, ceil.ActualPico, usd)
+		if used.ActualUnrecorded > 0 {
+			d += fmt.Sprintf(" (the charge of %d sessions is unknown: held at their reference price)", used.ActualUnrecorded)
+		}
+		return d
 	}
 	return string(r)
 }
@@ -382,4 +430,84 @@ func CeilingFindingsWith(c *campaign.Campaign, rep AccountingReport) []*campaign
 			Detail: ceilingDetail(r, used, Budget{}, used, ceil)})
 	}
 	return out
+}
+
+// planRules decides the rerun rules of planned dispatches (CONTRACT §5 "No
+// automatic reruns. One infrastructure-invalid complete triplet may be
+// replaced"), in plan order: what earlier dispatches of the plan claimed
+// counts for later ones.
+type planRules struct {
+	m *campaign.Manifest
+	v ValidityReport
+	// hasReceipt records the sessions that have a receipt.
+	hasReceipt map[string]bool
+	// planned are the (task, repetition, role, replacement) keys the plan
+	// already dispatched; replacing is the triplet the plan replaces.
+	planned   map[string]bool
+	replacing *runKey
+}
+
+func newPlanRules(c *campaign.Campaign, v ValidityReport) *planRules {
+	p := &planRules{m: &c.Manifest, v: v, hasReceipt: map[string]bool{}, planned: map[string]bool{}}
+	for _, s := range c.Sessions {
+		if s.Receipt != nil {
+			p.hasReceipt[s.ID] = true
+		}
+	}
+	return p
+}
+
+// refusal returns the reason and detail that refuse d before any budget,
+// or "" when d may go on to the prohibitions and ceilings.
+func (p *planRules) refusal(d Dispatch) (campaign.Reason, string) {
+	if d.Probe {
+		return "", ""
+	}
+	latest := -1
+	for i, r := range p.m.Runs {
+		if r.Task == d.Task && r.Repetition == d.Repetition {
+			latest = i
+		}
+	}
+	if latest < 0 {
+		return ReasonDispatchUnknownRun, fmt.Sprintf("the manifest has no run of task %s repetition %d", d.Task, d.Repetition)
+	}
+	run := p.m.Runs[latest]
+	var sid string
+	switch d.Role {
+	case campaign.RoleDraft:
+		sid = run.Sessions.Draft
+	case campaign.RoleReviewA:
+		sid = run.Sessions.ReviewA
+	case campaign.RoleReviewB:
+		sid = run.Sessions.ReviewB
+	default:
+		return ReasonInvalidDispatch, fmt.Sprintf("role %q is not draft, review-a or review-b", d.Role)
+	}
+	key := fmt.Sprintf("%s#%d#%s#%t", d.Task, d.Repetition, d.Role, d.Replacement)
+	if p.planned[key] {
+		return ReasonDispatchRerun, fmt.Sprintf("the plan already dispatches %s of task %s repetition %d", d.Role, d.Task, d.Repetition)
+	}
+	if !d.Replacement {
+		if p.hasReceipt[sid] {
+			return ReasonDispatchRerun, fmt.Sprintf("session %s (%s of task %s repetition %d) already has a receipt: no automatic reruns", sid, d.Role, d.Task, d.Repetition)
+		}
+		p.planned[key] = true
+		return "", ""
+	}
+	k := runKey{d.Task, d.Repetition}
+	tv := p.v.Triplets[latest]
+	switch {
+	case p.v.ReplacementTriplets > 0 || run.Replaces != nil:
+		return ReasonReplacementLimit, "the campaign already holds its one replacement triplet"
+	case p.replacing != nil && *p.replacing != k:
+		return ReasonReplacementLimit, fmt.Sprintf("the plan already replaces task %s repetition %d; one replacement triplet at most", p.replacing.task, p.replacing.rep)
+	case !tv.Invalid:
+		return ReasonReplacementWithoutInvalid, fmt.Sprintf("the triplet of task %s repetition %d is valid: no automatic reruns", d.Task, d.Repetition)
+	case !replaceable(tv.Reasons):
+		return ReasonReplacementWithoutInvalid, fmt.Sprintf("the triplet of task %s repetition %d is invalid for %s, which is not verified infrastructure", d.Task, d.Repetition, joinReasons(nonReplaceable(tv.Reasons)))
+	}
+	p.replacing = &k
+	p.planned[key] = true
+	return "", ""
 }

@@ -39,6 +39,7 @@ const ReasonCampaignRefused campaign.Reason = "campaign-refused"
 // amounts are micro-USD. Dispatch IDs are "P<n>" and unique; task is
 // "T<n>"; repetition ≥ 1; role is draft, review-a or review-b;
 // replacement marks a session of the one permitted replacement triplet.
+// Admit decides the rerun rules of each dispatch before any budget.
 type Plan struct {
 	Prior      Budget
 	Dispatches []Dispatch

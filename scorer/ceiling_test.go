@@ -75,7 +75,7 @@ func TestAdmitReplay(t *testing.T) {
 	}
 	var plan []Dispatch
 	for i := range 17 {
-		plan = append(plan, Dispatch{ID: "P" + string(rune('A'+i)), Task: "T1", Repetition: 4, Role: campaign.RoleDraft})
+		plan = append(plan, Dispatch{ID: "P" + string(rune('A'+i)), Task: "T1", Repetition: 1, Role: campaign.RoleDraft, Probe: true})
 	}
 	r := Admit(c, Budget{}, plan)
 	if r.Refused != 2 || !r.Decisions[14].Admitted || r.Decisions[15].Admitted || r.Decisions[15].Reason != ReasonCeilingInput {
@@ -126,5 +126,45 @@ func TestParsePlan(t *testing.T) {
 		if _, err := ParsePlan([]byte(bad), "plan.json"); err == nil || !strings.Contains(err.Error(), string(ReasonPlanMalformed)) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestAdmitPlanRerunRules: before any budget, a planned dispatch of a
+// session with a receipt, of a run the manifest lacks, or a replacement of
+// a triplet that is not infrastructure-invalid is refused; only the one
+// replacement of an infrastructure-invalid triplet passes (CONTRACT §5).
+func TestAdmitPlanRerunRules(t *testing.T) {
+	c := testCampaign(campaign.PhaseEvaluation, 8, 3)
+	session(c, "T2", 1, campaign.RoleReviewA).Receipt.ArmStateLeaked = true // infrastructure: cross-arm leakage
+	c.Manifest.Execution.ReservationEnforced = nil                          // a prohibition the rules must not reach
+	d := func(id, task string, rep int, role campaign.Role, repl bool) Dispatch {
+		return Dispatch{ID: id, Task: task, Repetition: rep, Role: role, Replacement: repl}
+	}
+	r := Admit(c, Budget{}, []Dispatch{
+		d("P1", "T1", 1, campaign.RoleDraft, false),
+		d("P2", "T1", 4, campaign.RoleDraft, false),
+		d("P3", "T1", 1, campaign.RoleDraft, true),
+		d("P5", "T2", 1, campaign.RoleDraft, true),
+		d("P6", "T2", 1, campaign.RoleDraft, true),
+		d("P7", "T4", 1, campaign.RoleDraft, true),
+	})
+	want := []campaign.Reason{ReasonDispatchRerun, ReasonDispatchUnknownRun, ReasonReplacementWithoutInvalid,
+		ReasonReservationUnenforced, ReasonDispatchRerun, ReasonReplacementLimit}
+	for i, dec := range r.Decisions {
+		if dec.Reason != want[i] || (dec.Reason != ReasonReservationUnenforced && len(dec.Reasons) != 1) {
+			t.Errorf("%s: %s %v (%s), want %s", dec.Dispatch.ID, dec.Reason, dec.Reasons, dec.Detail, want[i])
+		}
+	}
+	// A wrong model is not verified infrastructure: no replacement.
+	w := testCampaign(campaign.PhaseEvaluation, 8, 3)
+	session(w, "T3", 1, campaign.RoleReviewA).Receipt.Model = sp("drifted")
+	if r := Admit(w, Budget{}, []Dispatch{d("P1", "T3", 1, campaign.RoleDraft, true)}); r.Decisions[0].Reason != ReasonReplacementWithoutInvalid {
+		t.Errorf("wrong-model replacement: %+v", r.Decisions[0])
+	}
+	// With the reservation enforced the one allowed replacement is admitted.
+	c.Manifest.Execution.ReservationEnforced = bp(true)
+	r = Admit(c, Budget{}, []Dispatch{d("P1", "T2", 1, campaign.RoleDraft, true), d("P2", "T2", 1, campaign.RoleReviewA, true), d("P3", "T2", 1, campaign.RoleReviewB, true)})
+	if r.Refused != 0 || r.Decisions[2].Remaining.ReplacementSessions != 0 {
+		t.Fatalf("%+v", r.Decisions)
 	}
 }

@@ -267,8 +267,9 @@ func ReferenceCost(m *campaign.Meter, card *campaign.PriceCard) Money {
 
 // ContractPriceCard is the frozen reference card of CONTRACT §5 (US$4
 // uncached input, US$0.40 cached input, US$20 output per million tokens,
-// checked 5 September 2026). It is used for tests and for documentation;
-// a campaign prices only with its own manifest card.
+// checked 5 September 2026). Manifest admission refuses a 741-v1.0
+// manifest whose card has other rates (ReferenceCardIssue); a campaign
+// prices only with its own manifest card.
 func ContractPriceCard() campaign.PriceCard {
 	return campaign.PriceCard{
 		ID:                           "codex-work-2026-09-05",

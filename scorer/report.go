@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"io"
 	"slices"
+	"verdict/adjudication"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -20,25 +21,6 @@ const ReportFormat = "verdict-report-v1"
 // SyntheticNotice is the first line of every report made from a synthetic
 // campaign (DESIGN "Defaults and embedded input").
 const SyntheticNotice = "SYNTHETIC: made from a synthetic campaign; not an experiment result."
-
-// AgreementStat is one agreement statistic as reported: N values used,
-// and either a value (four decimals) or "undefined" with a reason; never
-// an invented 0 (CONTRACT §5 "Two source-based ratings").
-type AgreementStat struct {
-	N       int    `json:"n"`
-	Defined bool   `json:"defined"`
-	Value   string `json:"value"`
-	Reason  string `json:"reason,omitempty"`
-}
-
-// AgreementRow is the inter-rater agreement of the two frozen sheets over
-// one scope (all fields, or one grade kind).
-type AgreementRow struct {
-	Scope             string        `json:"scope"`
-	PercentAgreement  AgreementStat `json:"percent_agreement"`
-	CohensKappa       AgreementStat `json:"cohens_kappa"`
-	KrippendorffAlpha AgreementStat `json:"krippendorff_alpha"`
-}
 
 // RecordRef names one verified signed record (rating sheet, adjudication or
 // reveal): kind, signer, role, key fingerprint and the SHA-256 of its bytes.
@@ -73,12 +55,12 @@ type AutomaticSection struct {
 // or adjudicated), the agreement statistics of the two frozen sheets, the
 // confirmed oracle defects and the verified signed records.
 type HumanSection struct {
-	Fields        int            `json:"fields"`
-	Agreed        int            `json:"agreed"`
-	Adjudicated   int            `json:"adjudicated"`
-	Agreement     []AgreementRow `json:"agreement"`
-	OracleDefects []string       `json:"oracle_defects"`
-	Records       []RecordRef    `json:"records"`
+	Fields        int                     `json:"fields"`
+	Agreed        int                     `json:"agreed"`
+	Adjudicated   int                     `json:"adjudicated"`
+	Agreement     *adjudication.Agreement `json:"agreement"`
+	OracleDefects []string                `json:"oracle_defects"`
+	Records       []RecordRef             `json:"records"`
 }
 
 // Provenance says what a report was made from and by: the verdict build,
@@ -102,8 +84,9 @@ type ReportContext struct {
 	LeakFindings []string
 	// Consensus are the settled grades of every bundled item.
 	Consensus []ConsensusGrade
-	// Agreement are the agreement statistics of the two frozen sheets.
-	Agreement []AgreementRow
+	// Agreement is the agreement of the two frozen sheets
+	// (adjudication.AgreementOf); nil when no sheets were handed over.
+	Agreement *adjudication.Agreement
 	// Records are the verified signed records the scores rest on.
 	Records []RecordRef
 	// Provenance is the build, manifest digest and schema digests.
@@ -160,7 +143,7 @@ func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
 	}
 	r.Automatic = AutomaticSection{Responses: ctx.Responses, FindingCounts: fc, Findings: fs, LeakFindings: leaks}
 
-	h := HumanSection{Agreement: slices.Clone(ctx.Agreement), Records: slices.Clone(ctx.Records), OracleDefects: []string{}}
+	h := HumanSection{Agreement: ctx.Agreement, Records: slices.Clone(ctx.Records), OracleDefects: []string{}}
 	for _, g := range ctx.Consensus {
 		h.Fields++
 		if g.Source == SourceAgreed {
@@ -174,10 +157,6 @@ func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
 			h.OracleDefects = append(h.OracleDefects, t.Task+"/"+o)
 		}
 	}
-	if h.Agreement == nil {
-		h.Agreement = []AgreementRow{}
-	}
-	slices.SortFunc(h.Agreement, func(a, b AgreementRow) int { return cmp.Compare(a.Scope, b.Scope) })
 	if h.Records == nil {
 		h.Records = []RecordRef{}
 	}

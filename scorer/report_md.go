@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"verdict/adjudication"
 	"verdict/internal/plural"
 )
 
@@ -222,16 +223,12 @@ func (r *Report) Markdown(charts bool) []byte {
 	h := r.Human
 	p("\n## Recorded human decisions\n\n")
 	p("Settled fields: %d (%d agreed by both frozen sheets, %d adjudicated).\n\n", h.Fields, h.Agreed, h.Adjudicated)
-	if len(h.Agreement) > 0 {
-		p("| scope | percent agreement | Cohen's kappa | Krippendorff's alpha |\n|---|---|---|---|\n")
-		st := func(s AgreementStat) string {
-			if !s.Defined {
-				return fmt.Sprintf("undefined (%s; n=%d)", s.Reason, s.N)
-			}
-			return fmt.Sprintf("%s (n=%d)", s.Value, s.N)
-		}
-		for _, a := range h.Agreement {
-			p("| %s | %s | %s | %s |\n", a.Scope, st(a.PercentAgreement), st(a.CohensKappa), st(a.KrippendorffAlpha))
+	if ag := h.Agreement; ag != nil {
+		p("Agreement of the two frozen sheets (%s).\n\n", ag.FieldsCounted)
+		p("| group | fields | percent agreement | Cohen's kappa | Krippendorff's alpha |\n|---|---|---|---|---|\n")
+		rows := append(append([]adjudication.AgreementRow{ag.All}, ag.ByKind...), ag.OracleDefect)
+		for _, a := range rows {
+			p("| %s | %d | %s | %s | %s |\n", a.Group, a.Fields, a.Percent, a.Kappa, a.Alpha)
 		}
 		p("\n")
 	} else {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 	"verdict/internal/buildinfo"
 )
@@ -41,14 +42,27 @@ func goldenReport(t *testing.T) *Report {
 			Rule: "EVALUATOR-CONTROLS C12", Message: "C7 is not in the revised final answer"}},
 		LeakFindings: []string{"rater-2 item-00aa#/items/3/final/claims/0/text: revealing-token \"ledger\""},
 		Consensus:    cons,
-		Agreement: []AgreementRow{{Scope: "all fields",
-			PercentAgreement:  AgreementStat{N: 700, Defined: true, Value: "0.9900"},
-			CohensKappa:       AgreementStat{N: 700, Defined: true, Value: "0.9512"},
-			KrippendorffAlpha: AgreementStat{N: 1400, Defined: false, Reason: "no variation: every value is the same category"}}},
-		Records: []RecordRef{{Kind: "rating-sheet", Signer: "rater-1", Role: "rater", Fingerprint: "SHA256:synthetic", SHA256: strings.Repeat("ab", 32)}},
+		Agreement:    reportAgreement(),
+		Records:      []RecordRef{{Kind: "rating-sheet", Signer: "rater-1", Role: "rater", Fingerprint: "SHA256:synthetic", SHA256: strings.Repeat("ab", 32)}},
 		Provenance: Provenance{Build: buildinfo.Build{Module: "verdict", Version: "(devel)", GoVersion: "go1.26.8"},
 			ManifestSHA256: strings.Repeat("cd", 32), Schemas: campaign.SchemaDigests()},
 	})
+}
+
+// reportAgreement is the agreement of two small synthetic sheets: three
+// obligation fields and one claim, the second rater differing on one
+// obligation and flagging one obligation as an oracle defect.
+func reportAgreement() *adjudication.Agreement {
+	g := func(item string, k adjudication.Kind, target, v string) adjudication.Grade {
+		return adjudication.Grade{Field: adjudication.Field{Item: item, Kind: k, Target: target}, Value: v}
+	}
+	a := []adjudication.Grade{g("i1", adjudication.KindObligation, "O1", adjudication.ValueAddressed), g("i1", adjudication.KindObligation, "O2", adjudication.ValueAddressed),
+		g("i2", adjudication.KindObligation, "O1", adjudication.ValueNotAddressed), g("i2", adjudication.KindClaim, "C1", adjudication.ValueSupported)}
+	b := []adjudication.Grade{g("i1", adjudication.KindObligation, "O1", adjudication.ValueAddressed), g("i1", adjudication.KindObligation, "O2", adjudication.ValueNotAddressed),
+		g("i2", adjudication.KindObligation, "O1", adjudication.ValueNotAddressed), g("i2", adjudication.KindClaim, "C1", adjudication.ValueSupported),
+		g("i2", adjudication.KindOracleDefect, "O1", adjudication.ValueDefective)}
+	ag := adjudication.AgreementOf(a, b, nil)
+	return &ag
 }
 
 func golden(t *testing.T, name string, got []byte) {

@@ -140,7 +140,7 @@ func TestValidityReplacementAndStop(t *testing.T) {
 	if v.Valid || !v.Stopped || !slices.Contains(reasonsOf(v), ReasonSecondInvalidTriplet) {
 		t.Fatalf("%v", reasonsOf(v))
 	}
-	if r := Admit(c, Budget{}, []Dispatch{{ID: "P1", Task: "T6", Repetition: 1, Role: campaign.RoleDraft}}); r.Decisions[0].Reason != ReasonCampaignStopped {
+	if r := Admit(c, Budget{}, []Dispatch{{ID: "P1", Task: "T6", Repetition: 1, Role: campaign.RoleDraft, Probe: true}}); r.Decisions[0].Reason != ReasonCampaignStopped {
 		t.Fatalf("%+v", r.Decisions[0])
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,8 +26,14 @@ func newAdmitCmd(a *app) *cobra.Command {
 admission, missing execution identities, execution validity, the campaign
 ceilings against recorded consumption, and the cost-and-time gates.
 
-With --plan PLAN.json it replays a planned dispatch sequence: before each
-dispatch its worst case (1 session, 4 minutes, 90,000 input and 8,000 output
+With --plan PLAN.json it replays a planned dispatch sequence. First, before
+any budget is looked at, a dispatch that would be an automatic rerun is
+refused with its reason (CONTRACT §5): a session that already has a receipt
+(dispatch-rerun), a task or repetition the manifest has no run of
+(dispatch-unknown-run), a replacement of a triplet that is valid or invalid
+for a reason other than verified infrastructure
+(replacement-without-invalid-original), a second replacement triplet
+(replacement-limit-exceeded). Then before each dispatch its worst case (1 session, 4 minutes, 90,000 input and 8,000 output
 tokens priced at the manifest's card) is reserved and the dispatch is
 refused if that does not fit what remains of every inclusive ceiling (120
 sessions, one replacement triplet, 8 hours, 3,000,000 input, 600,000 output
@@ -42,7 +47,7 @@ Plan file (strict JSON, every member required, no other member):
   {"format": "verdict-admission-plan/1",
    "prior_consumption": {"sessions": 0, "replacement_sessions": 0, "wall_ns": 0,
      "input_tokens": 0, "output_tokens": 0, "reference_micro_usd": 0, "actual_micro_usd": 0},
-   "dispatches": [{"id": "P1", "task": "T1", "repetition": 4, "role": "draft", "replacement": false}]}
+   "dispatches": [{"id": "P1", "task": "T1", "repetition": 2, "role": "draft", "replacement": true}]}
 
 prior_consumption is what was spent outside the campaign's receipts
 (preparation, adjudication). Exit 0 when admitted, every planned dispatch
@@ -57,7 +62,7 @@ gate failed.`,
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		var plan *scorer.Plan
 		if planPath != "" {
-			data, err := os.ReadFile(planPath)
+			data, err := campaign.ReadRegular(planPath, campaign.FileOther)
 			if err != nil {
 				return usagef("--plan: %v", err)
 			}

@@ -402,11 +402,15 @@ func TestAdmitFailedSharedDraftIsValidFailure(t *testing.T) {
 // would exceed a ceiling, admits the one that exactly reaches it, and
 // exits 1.
 func TestAdmitPlanReplayC18(t *testing.T) {
-	dir := newDiskCampaign(t).write(t)
+	// One triplet is infrastructure-invalid (cross-arm leakage): the plan
+	// replaces it, the only dispatch the rerun rules let through.
+	d := newDiskCampaign(t)
+	d.Receipts[d.session("T1", 1, campaign.RoleReviewA)].ArmStateLeaked = true
+	dir := d.write(t)
 	// Recorded: 72 sessions. Prior 47 sessions → 119 used: P1 reaches 120
 	// exactly (admitted), P2 would make 121 (refused).
 	plan := `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":47,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},
-"dispatches":[{"id":"P1","task":"T1","repetition":4,"role":"draft","replacement":false},{"id":"P2","task":"T1","repetition":4,"role":"review-a","replacement":false}]}`
+"dispatches":[{"id":"P1","task":"T1","repetition":1,"role":"draft","replacement":true},{"id":"P2","task":"T1","repetition":1,"role":"review-a","replacement":true}]}`
 	pf := filepath.Join(t.TempDir(), "plan.json")
 	os.WriteFile(pf, []byte(plan), 0o644)
 	code, m, out := admitJSONOut(t, dir, "--plan", pf)
@@ -420,9 +424,10 @@ func TestAdmitPlanReplayC18(t *testing.T) {
 	if d1 := ds[1].(map[string]any); d1["admitted"] != false || d1["reason"] != string(scorer.ReasonCeilingSessions) {
 		t.Fatalf("P2: %v", d1)
 	}
-	// Just below: prior 46 admits both.
+	// Just below: prior 46 admits both (admit still exits 1: the invalid
+	// triplet is not replaced yet).
 	os.WriteFile(pf, []byte(strings.Replace(plan, `"sessions":47`, `"sessions":46`, 1)), 0o644)
-	if code, out := admRun(t, "admit", dir, "--plan", pf); code != 0 || !strings.Contains(out, "2 admitted, 0 refused") {
+	if code, out := admRun(t, "admit", dir, "--plan", pf); code != 1 || !strings.Contains(out, "2 admitted, 0 refused") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	// A malformed plan is refused with its reason code.
@@ -555,19 +560,22 @@ func TestAdmitResultSaysWhyExitIsOne(t *testing.T) {
 	if code != 1 || len(failedGates) == 0 {
 		t.Fatalf("exit %d, failed gates %v\n%s", code, failedGates, out)
 	}
-	want := "FAILED (exit 1): campaign admitted; all 1 planned dispatches admitted; cost/time gates failed: " + strings.Join(failedGates, ", ")
+	// T1 repetition 4 is not in the manifest: refused before any budget.
+	want := "FAILED (exit 1): campaign admitted; 1 of 1 planned dispatches refused; cost/time gates failed: " + strings.Join(failedGates, ", ")
 	if m["result"] != want {
 		t.Errorf("json result %q, want %q", m["result"], want)
 	}
 	code, text := admRun(t, "admit", dir, "--plan", pf)
 	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if code != 1 || !strings.Contains(text, "1 admitted, 0 refused") || lines[len(lines)-1] != "result: "+want {
+	if code != 1 || !strings.Contains(text, "0 admitted, 1 refused") || !strings.Contains(text, string(scorer.ReasonDispatchUnknownRun)) || lines[len(lines)-1] != "result: "+want {
 		t.Errorf("exit %d, last line %q, want %q", code, lines[len(lines)-1], "result: "+want)
 	}
 
+	// A complete campaign has nothing left to dispatch: an empty plan passes.
+	os.WriteFile(pf, []byte(strings.Replace(plan, `[{"id":"P1","task":"T1","repetition":4,"role":"draft","replacement":false}]`, `[]`, 1)), 0o644)
 	code, text = admRun(t, "admit", newDiskCampaign(t).write(t), "--plan", pf)
 	lines = strings.Split(strings.TrimSpace(text), "\n")
-	if code != 0 || lines[len(lines)-1] != "result: campaign admitted; all 1 planned dispatches admitted; every cost/time gate passes" {
+	if code != 0 || lines[len(lines)-1] != "result: campaign admitted; all 0 planned dispatches admitted; every cost/time gate passes" {
 		t.Errorf("passing campaign: exit %d, last line %q", code, lines[len(lines)-1])
 	}
 }

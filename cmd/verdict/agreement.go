@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,30 +14,15 @@ import (
 
 func init() { register(newAgreementCmd) }
 
-// agreementRow is one group of fields (a grade kind, an obligation, or all
-// fields) with its three statistics.
-type agreementRow struct {
-	Group       string                 `json:"group"`
-	Label       string                 `json:"label,omitempty"`
-	Fields      int                    `json:"fields"`
-	Percent     adjudication.Statistic `json:"percent_agreement"`
-	Kappa       adjudication.Statistic `json:"cohens_kappa"`
-	Alpha       adjudication.Statistic `json:"krippendorff_alpha_nominal"`
-	groupValues [2][]string
-}
-
+// agreementReport is what `verdict agreement` prints: the sheets and the
+// one agreement definition (adjudication.AgreementOf), the same object
+// report.json records under "agreement".
 type agreementReport struct {
-	Notice       string         `json:"notice,omitempty"`
-	Raters       [2]string      `json:"raters"`
-	Sheets       [2]string      `json:"sheets_sha256"`
-	ByKind       []agreementRow `json:"by_kind"`
-	ByObligation []agreementRow `json:"by_obligation"`
-	All          agreementRow   `json:"all_fields"`
+	Notice    string                 `json:"notice,omitempty"`
+	Raters    [2]string              `json:"raters"`
+	Sheets    [2]string              `json:"sheets_sha256"`
+	Agreement adjudication.Agreement `json:"agreement"`
 }
-
-// notFlagged stands for "no oracle-defect flag" when agreement on the
-// oracle_defect kind is computed over every obligation of every item.
-const notFlagged = "not_flagged"
 
 func newAgreementCmd(a *app) *cobra.Command {
 	var allowed, bundle string
@@ -65,7 +48,7 @@ its reason, never as 0. With --allowed-signers the sheets are verified first.`,
 			}
 		} else {
 			for i, p := range args {
-				data, err := os.ReadFile(p)
+				data, err := campaign.ReadRegular(p, campaign.FileRecord)
 				if err != nil {
 					return err
 				}
@@ -106,100 +89,23 @@ its reason, never as 0. With --allowed-signers the sheets are verified first.`,
 	return c
 }
 
-// agreementFor computes the report; pairs are over the union of both
-// sheets' fields in canonical order. oracle_defect is compared over every
-// obligation of every item (absent flag = not_flagged).
+// agreementFor computes the report of two ordered sheets; with a bundle
+// it groups the obligation fields by frozen obligation.
 func agreementFor(ord [2]adjudication.FrozenSheet, b *blinding.Bundle) agreementReport {
 	rep := agreementReport{Raters: [2]string{ord[0].Sheet.Signer.Name, ord[1].Sheet.Signer.Name}, Sheets: [2]string{ord[0].SHA256, ord[1].SHA256}}
 	rep.Notice = syntheticNotice(ord[0].Sheet.Synthetic)
-	va, vb := ord[0].Sheet.Values(), ord[1].Sheet.Values()
-	var fields []adjudication.Field
-	for f := range va {
-		if f.Kind != adjudication.KindOracleDefect {
-			fields = append(fields, f)
-		}
+	var group adjudication.ObligationGroup
+	if b != nil {
+		group = obligationKeys(b)
 	}
-	for f := range vb {
-		if _, ok := va[f]; !ok && f.Kind != adjudication.KindOracleDefect {
-			fields = append(fields, f)
-		}
-	}
-	// Oracle-defect fields: every obligation target of every item.
-	for _, f := range slices.Clone(fields) {
-		if f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty {
-			fields = append(fields, adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target})
-		}
-	}
-	slices.SortFunc(fields, adjudication.CompareFields)
-	value := func(m map[adjudication.Field]adjudication.Grade, f adjudication.Field) string {
-		g, ok := m[f]
-		if f.Kind == adjudication.KindOracleDefect && (!ok || g.Value == "") {
-			return notFlagged
-		}
-		return g.Value
-	}
-	byKind := map[adjudication.Kind]*agreementRow{}
-	byOb := map[string]*agreementRow{}
-	var obOrder []string
-	rep.All.Group = "all"
-	obKey := obligationKeys(b)
-	for _, f := range fields {
-		x, y := value(va, f), value(vb, f)
-		add := func(r *agreementRow) {
-			r.Fields++
-			r.groupValues[0] = append(r.groupValues[0], x)
-			r.groupValues[1] = append(r.groupValues[1], y)
-		}
-		r := byKind[f.Kind]
-		if r == nil {
-			r = &agreementRow{Group: string(f.Kind)}
-			byKind[f.Kind] = r
-		}
-		add(r)
-		add(&rep.All)
-		if b != nil && (f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty) {
-			k, label := obKey(f)
-			o := byOb[k]
-			if o == nil {
-				o = &agreementRow{Group: k, Label: label}
-				byOb[k] = o
-				obOrder = append(obOrder, k)
-			}
-			add(o)
-		}
-	}
-	for _, k := range adjudication.Kinds {
-		if r := byKind[k]; r != nil {
-			rep.ByKind = append(rep.ByKind, finish(*r))
-		}
-	}
-	slices.Sort(obOrder)
-	for _, k := range obOrder {
-		rep.ByObligation = append(rep.ByObligation, finish(*byOb[k]))
-	}
-	if rep.ByObligation == nil {
-		rep.ByObligation = []agreementRow{}
-	}
-	rep.All = finish(rep.All)
+	rep.Agreement = adjudication.AgreementOf(ord[0].Sheet.Grades, ord[1].Sheet.Grades, group)
 	return rep
-}
-
-func finish(r agreementRow) agreementRow {
-	a, b := r.groupValues[0], r.groupValues[1]
-	r.Percent = adjudication.PercentAgreement(a, b)
-	r.Kappa = adjudication.CohensKappa(a, b)
-	units := make([][]string, len(a))
-	for i := range a {
-		units[i] = []string{a[i], b[i]}
-	}
-	r.Alpha = adjudication.KrippendorffAlphaNominal(units)
-	return r
 }
 
 // obligationKeys groups the items that share one frozen obligation: the
 // key is the obligation ID plus the SHA-256 of its canonical JSON, so the
 // same obligation of the same task groups across that task's items.
-func obligationKeys(b *blinding.Bundle) func(adjudication.Field) (string, string) {
+func obligationKeys(b *blinding.Bundle) adjudication.ObligationGroup {
 	keys := map[[2]string][2]string{}
 	if b != nil {
 		for _, it := range b.Items {
@@ -219,37 +125,33 @@ func obligationKeys(b *blinding.Bundle) func(adjudication.Field) (string, string
 	}
 }
 
-func statText(s adjudication.Statistic) string {
-	if !s.Defined {
-		return fmt.Sprintf("undefined (%s; n=%d)", s.Reason, s.N)
-	}
-	return fmt.Sprintf("%.3f (n=%d)", s.Value, s.N)
-}
-
 func printAgreement(w io.Writer, rep agreementReport) {
 	if rep.Notice != "" {
 		fmt.Fprintln(w, rep.Notice)
 	}
-	fmt.Fprintf(w, "agreement between %s and %s\n", rep.Raters[0], rep.Raters[1])
-	row := func(r agreementRow) {
+	ag := rep.Agreement
+	fmt.Fprintf(w, "agreement between %s and %s\n(%s)\n", rep.Raters[0], rep.Raters[1], ag.FieldsCounted)
+	row := func(r adjudication.AgreementRow) {
 		name := r.Group
 		if r.Label != "" {
 			name += " " + fmt.Sprintf("%q", r.Label)
 		}
 		fmt.Fprintf(w, "%s  fields=%d\n    percent agreement  %s\n    Cohen's kappa      %s\n    Krippendorff alpha %s\n",
-			name, r.Fields, statText(r.Percent), statText(r.Kappa), statText(r.Alpha))
+			name, r.Fields, r.Percent, r.Kappa, r.Alpha)
 	}
 	fmt.Fprintln(w, "\nper grade kind:")
-	for _, r := range rep.ByKind {
+	for _, r := range ag.ByKind {
 		row(r)
 	}
+	fmt.Fprintln(w, "\noracle-defect flags (not among all fields):")
+	row(ag.OracleDefect)
 	fmt.Fprintln(w, "\nper obligation:")
-	if len(rep.ByObligation) == 0 {
+	if len(ag.ByObligation) == 0 {
 		fmt.Fprintln(w, "  (give --bundle to group fields by frozen obligation)")
 	}
-	for _, r := range rep.ByObligation {
+	for _, r := range ag.ByObligation {
 		row(r)
 	}
 	fmt.Fprintln(w, "\n"+strings.Repeat("-", 20))
-	row(rep.All)
+	row(ag.All)
 }

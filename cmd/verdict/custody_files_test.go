@@ -5,7 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+	"verdict/campaign"
+	"verdict/internal/campaigntest"
 )
 
 // TestJournalRefusesFileThatIsNotAJournal: --journal naming an existing
@@ -64,5 +68,102 @@ func TestDemoRefusesNonEmptyOut(t *testing.T) {
 	}
 	if code, out, _ := runCapture(t, "demo", "--out", key); code != 1 || !strings.Contains(out, "output-not-empty") {
 		t.Fatalf("demo --out FILE: exit %d\n%s", code, out)
+	}
+}
+
+// runWithin runs the command line and fails the test if it has not
+// returned within d (a FIFO opened for reading would block it forever);
+// unblock is called then to release it.
+func runWithin(t *testing.T, d time.Duration, unblock func(), args ...string) (int, string) {
+	t.Helper()
+	type result struct {
+		code int
+		out  string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errs := runCapture(t, args...)
+		done <- result{code, out + errs}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out
+	case <-time.After(d):
+		unblock()
+		<-done
+		t.Fatalf("verdict %v did not return within %v", args, d)
+		return 0, ""
+	}
+}
+
+// feedFIFO opens the FIFO at path for writing without blocking and closes
+// it, so that a reader blocked on it sees end of file.
+func feedFIFO(path string) func() {
+	return func() {
+		if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	}
+}
+
+// TestOnlyRegularFilesWithinCaps: a FIFO at a bound path of the campaign
+// or of the ratings directory is refused at once (not-regular-file) by
+// check, blind and score, never read; a 300 MB response is refused before
+// it is read (file-too-large).
+func TestOnlyRegularFilesWithinCaps(t *testing.T) {
+	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
+	resp, _ := filepath.Glob(filepath.Join(dir, "responses", "*.json"))
+	if len(resp) == 0 {
+		t.Fatal("no response files")
+	}
+	target := resp[0]
+	os.Remove(target)
+	if err := syscall.Mkfifo(target, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{{"check", dir}, {"blind", dir, "--out", filepath.Join(t.TempDir(), "b"), "--raters", "ann,bob"}} {
+		code, out := runWithin(t, 10*time.Second, feedFIFO(target), args...)
+		if code != 1 || !strings.Contains(out, "not-regular-file") {
+			t.Errorf("%v with a FIFO response: exit %d, want 1 with not-regular-file\n%s", args[0], code, out)
+		}
+	}
+	// A 300 MB response (sparse: no disk is used) is refused from its size.
+	os.Remove(target)
+	f, err := os.Create(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(300 << 20)
+	f.Close()
+	start := time.Now()
+	code, out := runWithin(t, 10*time.Second, func() {}, "check", dir)
+	if code != 1 || !strings.Contains(out, "file-too-large") {
+		t.Errorf("check with a 300 MB response: exit %d, want 1 with file-too-large\n%s", code, out)
+	}
+	t.Logf("a 300 MB response refused in %v", time.Since(start))
+
+	// The ratings directory of a whole SYNTHETIC chain: a FIFO in place of
+	// a sheet's signature, a bundle, allowed_signers or the sealed map.
+	demo := filepath.Join(t.TempDir(), "demo")
+	if code, out, _ := runCapture(t, "demo", "--out", demo); code != 0 && code != 1 {
+		t.Fatalf("demo: exit %d\n%s", code, out)
+	}
+	ratings := filepath.Join(demo, "ratings")
+	for _, name := range []string{"sheet-ann.json.sig", "sheet-bob.json", "bundle-ann.json", "allowed_signers", "sealed-map.json"} {
+		p := filepath.Join(ratings, name)
+		keep, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(p)
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out := runWithin(t, 10*time.Second, feedFIFO(p), "score", filepath.Join(demo, "campaign"), "--ratings", ratings)
+		if code != 1 || !strings.Contains(out, "not-regular-file") {
+			t.Errorf("score with a FIFO at %s: exit %d, want 1 with not-regular-file\n%s", name, code, out)
+		}
+		os.Remove(p)
+		os.WriteFile(p, keep, 0o644)
 	}
 }

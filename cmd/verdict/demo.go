@@ -306,7 +306,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 }
 
 func readSheet(path string) (*adjudication.Sheet, error) {
-	b, err := os.ReadFile(path)
+	b, err := campaign.ReadRegular(path, campaign.FileRecord)
 	if err != nil {
 		return nil, err
 	}

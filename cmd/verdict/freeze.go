@@ -8,6 +8,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 )
 
 func init() { register(newFreezeCmd) }
@@ -53,7 +54,7 @@ ungraded and never overwrites an existing sheet.`,
 			return refusal(a, err)
 		}
 		defer j.Close()
-		jb, err := os.ReadFile(journal)
+		jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"verdict/campaign"
 	"verdict/internal/plural"
 
 	"github.com/spf13/cobra"
@@ -82,7 +82,7 @@ nothing.`,
 		if template {
 			return writeJSON(a.stdout, adjudication.Template(b))
 		}
-		data, err := os.ReadFile(from)
+		data, err := campaign.ReadRegular(from, campaign.FileGrades)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/tui"
 )
 
@@ -97,7 +98,7 @@ freeze do the same without a terminal.`,
 				if err != nil {
 					return "", err
 				}
-				jb, err := os.ReadFile(journal)
+				jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
 				if err != nil {
 					return "", err
 				}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,11 +17,11 @@ import (
 // readRecordFile reads a record and its detached FILE.sig (Sig nil when
 // the signature file does not exist).
 func readRecordFile(path string) (adjudication.RecordFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileRecord)
 	if err != nil {
 		return adjudication.RecordFile{}, err
 	}
-	sig, err := os.ReadFile(path + ".sig")
+	sig, err := campaign.ReadRegular(path+".sig", campaign.FileSignature)
 	if errors.Is(err, fs.ErrNotExist) {
 		sig = nil
 	} else if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -11,6 +10,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 )
 
 func init() {
@@ -115,7 +115,7 @@ func signedRecordResult(a *app, err error) error {
 }
 
 func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
-	data, err := os.ReadFile(path)
+	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +235,7 @@ verify against allowed_signers.`,
 		if err != nil {
 			return err
 		}
-		data, err := os.ReadFile(from)
+		data, err := campaign.ReadRegular(from, campaign.FileGrades)
 		if err != nil {
 			return err
 		}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 )
 
 func init() { register(newRevealCmd) }
@@ -80,7 +80,7 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		mapBytes, err := os.ReadFile(mapPath)
+		mapBytes, err := campaign.ReadRegular(mapPath, campaign.FileSealedMap)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -122,11 +121,11 @@ func runValidate(responsePath, packetPath string, role campaign.Role) (*validate
 		Role:     role,
 		Findings: []scorer.Finding{},
 	}
-	pdata, err := os.ReadFile(packetPath)
+	pdata, err := campaign.ReadRegular(packetPath, campaign.FileTask)
 	if err != nil {
 		return nil, fmt.Errorf("reading packet: %w", err)
 	}
-	rdata, err := os.ReadFile(responsePath)
+	rdata, err := campaign.ReadRegular(responsePath, campaign.FileResponse)
 	if err != nil {
 		return nil, fmt.Errorf("reading response: %w", err)
 	}
