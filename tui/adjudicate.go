@@ -606,7 +606,7 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, a.keys.Task):
 		a.showTask()
 	case key.Matches(k, a.keys.Codebook):
-		a.panel.open("Codebook", codebookText)
+		a.panel.open(guidelinesPanel(a.in.Bundle))
 		a.screen = adjPanel
 	case key.Matches(k, a.keys.List):
 		a.list.cur = a.cur

@@ -378,9 +378,9 @@ func (r *rater) showTask() {
 	r.screen = screenPanel
 }
 
-// showCodebook opens the built-in codebook.
+// showCodebook opens the campaign's guidelines and the built-in codebook.
 func (r *rater) showCodebook() {
-	r.panel.open("Codebook", codebookText)
+	r.panel.open(guidelinesPanel(r.in.Bundle))
 	r.screen = screenPanel
 }
 
