@@ -68,7 +68,9 @@ func Rate(ctx context.Context, in RateInput, o Options) (RateResult, error) {
 func NewRateModel(in RateInput, o Options) tea.Model {
 	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
 	r := newRater(c, in)
-	return newRoot(c, r, r.title, r.statusLine)
+	rt := newRoot(c, r, r.title, r.statusLine)
+	rt.auto = o.autoTheme()
+	return rt
 }
 
 type rateScreen int
@@ -462,6 +464,13 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		} else {
 			r.frozen, r.sheet = true, m.desc
 			r.setStatus("frozen and signed: "+m.desc, false)
+		}
+	case restyleMsg:
+		r.answer.restyle()
+		r.note.input.SetStyles(r.c.Styles.Input)
+		r.search.input.SetStyles(r.c.Styles.Input)
+		if r.viewer != nil {
+			r.viewer.render()
 		}
 	case showMsg:
 		cmd = r.open(m.screen)

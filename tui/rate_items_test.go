@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"image/color"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -291,5 +294,33 @@ func TestGuidelinesOnG(t *testing.T) {
 	am := press(NewAdjudicateModel(in, testOptions(80, 24)), "esc", "g")
 	if s := screen(am); !strings.Contains(s, "Quote the line that sets a default.") {
 		t.Fatalf("adjudicate g:\n%s", s)
+	}
+}
+
+// TestThemeFollowsBackground: with the auto theme the program asks for the
+// terminal's background and switches to the light palette on a light one;
+// a forced theme and explicit styles ignore the report.
+func TestThemeFollowsBackground(t *testing.T) {
+	if th, err := ParseTheme("sepia"); err == nil {
+		t.Fatalf("ParseTheme(sepia) = %q", th)
+	}
+	e := newRateEnv(t, synthBundle(1))
+	m := NewRateModel(e.input(), Options{Width: 80, Height: 24})
+	rt := m.(*root)
+	if !rt.auto || !rt.c.Styles.Dark {
+		t.Fatal("auto theme does not start dark and listening")
+	}
+	m, _ = m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if rt.c.Styles.Dark {
+		t.Fatal("a white background did not switch to the light palette")
+	}
+	press(m, "esc", "1")
+	forced := NewRateModel(e.input(), Options{Width: 80, Height: 24, Theme: ThemeLight}).(*root)
+	if forced.auto || forced.c.Styles.Dark {
+		t.Fatal("--theme light")
+	}
+	forced.Update(tea.BackgroundColorMsg{Color: color.Black})
+	if forced.c.Styles.Dark {
+		t.Fatal("a forced light theme followed the terminal")
 	}
 }
