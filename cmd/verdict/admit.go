@@ -11,6 +11,7 @@ import (
 	"verdict/campaign"
 	"verdict/pipeline"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 func init() { register(newAdmitCmd) }
@@ -95,11 +96,11 @@ gate failed.`,
 	return c
 }
 
-// admissionRefusalsOf converts flattened refusals (pipeline.Flatten).
-func admissionRefusalsOf(errs []error) []problem {
-	var out []problem
+// admissionRefusalsOf is the JSON form of flattened refusals.
+func admissionRefusalsOf(errs []error) []verr.Problem {
+	var out []verr.Problem
 	for _, e := range errs {
-		out = append(out, refusalProblem(e))
+		out = append(out, verr.ProblemOf(e))
 	}
 	return out
 }
@@ -112,11 +113,11 @@ type admissionSection struct {
 	// admitted, execution is valid and no ceiling is exceeded.
 	Admitted          bool                  `json:"admitted"`
 	MissingIdentities []string              `json:"missing_identities"`
-	Manifest          []problem             `json:"manifest_admission"`
+	Manifest          []verr.Problem        `json:"manifest_admission"`
 	Validity          scorer.ValidityReport `json:"execution_validity"`
 	Ceilings          scorer.Budget         `json:"ceilings"`
 	Consumed          scorer.Budget         `json:"consumed"`
-	CeilingsExceeded  []problem             `json:"ceilings_exceeded"`
+	CeilingsExceeded  []verr.Problem        `json:"ceilings_exceeded"`
 	// NextDispatch is the decision for one more worst-case session.
 	NextDispatch scorer.DispatchDecision `json:"next_dispatch"`
 	// Accounting summary: aggregate ratios, labels, billing, every gate.
@@ -136,10 +137,10 @@ type admissionSection struct {
 func newAdmissionSection(ad *pipeline.Admission) admissionSection {
 	s := admissionSection{MissingIdentities: ad.MissingIdentities, Validity: ad.Validity, Ceilings: ad.Ceilings, Consumed: ad.Consumed, NextDispatch: ad.NextDispatch}
 	for _, e := range ad.Manifest {
-		s.Manifest = append(s.Manifest, refusalProblem(e))
+		s.Manifest = append(s.Manifest, verr.ProblemOf(e))
 	}
 	for _, e := range ad.CeilingsExceeded {
-		s.CeilingsExceeded = append(s.CeilingsExceeded, refusalProblem(e))
+		s.CeilingsExceeded = append(s.CeilingsExceeded, verr.ProblemOf(e))
 	}
 	acct := ad.Accounting
 	s.CostRatio, s.TimeRatio = acct.Aggregate.CostRatio, acct.Aggregate.TimeRatio
@@ -188,12 +189,12 @@ func (s admissionSection) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  execution validity: %s (%d invalid triplets, %d replacement triplets, stopped %v)\n", state, v.InvalidTriplets, v.ReplacementTriplets, v.Stopped)
 	for _, f := range v.Findings {
-		writeAdmissionRefusal(w, "    ", refusalProblem(f.Error()))
+		writeAdmissionRefusal(w, "    ", verr.ProblemOf(f.Error()))
 	}
 	if len(v.Replaced) > 0 {
 		fmt.Fprintf(w, "  replaced original triplet (billed and reported, not compared): %d findings\n", len(v.Replaced))
 		for _, f := range v.Replaced {
-			writeAdmissionRefusal(w, "    ", refusalProblem(f.Error()))
+			writeAdmissionRefusal(w, "    ", verr.ProblemOf(f.Error()))
 		}
 	}
 	fmt.Fprintf(w, "  valid scored failures (kept in every denominator): %d\n", len(v.ScoredFailures))
@@ -244,7 +245,7 @@ func labelSuffix(label string) string {
 	return " (" + label + ")"
 }
 
-func writeAdmissionRefusal(w io.Writer, indent string, r problem) {
+func writeAdmissionRefusal(w io.Writer, indent string, r verr.Problem) {
 	loc := r.File
 	if r.Pointer != "" {
 		loc += "#" + r.Pointer
@@ -256,7 +257,7 @@ func writeAdmissionRefusal(w io.Writer, indent string, r problem) {
 type admitOutput struct {
 	Campaign          string                  `json:"campaign"`
 	Synthetic         bool                    `json:"synthetic"`
-	Refusals          []problem               `json:"refusals"`
+	Refusals          []verr.Problem          `json:"refusals"`
 	MissingIdentities []string                `json:"missing_identities"`
 	Admission         *admissionSection       `json:"admission"`
 	Replay            *scorer.AdmissionReplay `json:"replay"`

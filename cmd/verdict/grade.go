@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"verdict/campaign"
 	"verdict/internal/plural"
+	"verdict/verr"
 
 	"github.com/spf13/cobra"
 
@@ -124,7 +125,7 @@ nothing.`,
 			Ungraded  []adjudication.Field `json:"ungraded"`
 			// Refusal is the refused grade, in the one problem form of a
 			// refusal (omitted when every grade was saved).
-			Refusal *problem `json:"refusal,omitempty"`
+			Refusal *verr.Problem `json:"refusal,omitempty"`
 		}{syntheticNotice(b.Synthetic), saved, j.Recovered(), len(st.Grades), st.Ungraded, nil}
 		if rep.Ungraded == nil {
 			rep.Ungraded = []adjudication.Field{}

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/campaign"
-	"verdict/pipeline"
+	"verdict/verr"
 )
 
 // ReasonFileUnreadable: a file the user named cannot be read for a reason
@@ -41,24 +41,14 @@ func refusal(_ *app, err error) error {
 	return err
 }
 
-// problem is the one JSON form of a refusal, for every command run with
-// --format json: the reason code, the user's file, the RFC 6901 JSON
-// pointer inside it ("" for the whole file), the rule and a sentence.
-type problem struct {
-	Reason  campaign.Reason `json:"reason"`
-	File    string          `json:"file"`
-	Pointer string          `json:"pointer"`
-	Rule    string          `json:"rule"`
-	Message string          `json:"message"`
-}
-
-// refusalProblem returns the problem form of one error: a *campaign.Error as it
-// is, a file that cannot be read (*fs.PathError) as file-missing or
-// file-unreadable naming that file, anything else as an internal error.
-func refusalProblem(err error) problem {
+// refusalProblem returns the one JSON form of a refusal (verr.Problem)
+// of one error: a *verr.Error as it is, a file that cannot be read
+// (*fs.PathError) as file-missing or file-unreadable naming that file,
+// anything else as verr.ProblemOf does.
+func refusalProblem(err error) verr.Problem {
 	var ce *campaign.Error
 	if errors.As(err, &ce) {
-		return problem{Reason: ce.Reason, File: ce.File, Pointer: ce.Pointer, Rule: ce.Rule, Message: ce.Detail}
+		return verr.ProblemOf(ce)
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -66,9 +56,9 @@ func refusalProblem(err error) problem {
 		if errors.Is(err, fs.ErrNotExist) {
 			r = campaign.ReasonFileMissing
 		}
-		return problem{Reason: r, File: pe.Path, Rule: "the files named on the command line must be readable", Message: pe.Op + ": " + pe.Err.Error()}
+		return verr.Problem{Reason: r, File: pe.Path, Rule: "the files named on the command line must be readable", Message: pe.Op + ": " + pe.Err.Error()}
 	}
-	return problem{Reason: "internal-error", Message: err.Error()}
+	return verr.ProblemOf(err)
 }
 
 // formatOf returns the value of cmd's --format flag ("" when it has none).
@@ -93,7 +83,7 @@ func printRefusal(stdout, stderr io.Writer, format string, err error) {
 	if errors.As(err, &re) {
 		inner = re.err
 	}
-	errs := pipeline.Flatten(inner)
+	errs := verr.Flatten(inner)
 	if format == "json" {
 		for _, e := range errs {
 			b, merr := json.Marshal(refusalProblem(e))
