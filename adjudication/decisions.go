@@ -1,10 +1,7 @@
 package adjudication
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -14,7 +11,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"verdict/campaign"
-	"verdict/internal/fsutil"
 )
 
 // DecisionLogFormat is the "format" of a decision log's header entry.
@@ -64,18 +60,13 @@ func (e DecisionEntry) Choice() Choice {
 //	err = l.Record(adjudication.Choice{Field: f, Final: v, Note: n})
 //	adj, err := adjudication.NewAdjudication(sheetA, sheetB, l.Choices(), ...)
 type DecisionLog struct {
-	mu        sync.Mutex
-	path      string
-	f         *lockedFile
-	clock     func() time.Time
-	disputes  []Disagreement
-	seq       int
-	last      string
-	size      int64
-	entries   []DecisionEntry
-	current   map[Field]Choice
-	recovered int64
-	broken    error
+	mu       sync.Mutex
+	path     string
+	log      *chainLog
+	clock    func() time.Time
+	disputes []Disagreement
+	entries  []DecisionEntry
+	current  map[Field]Choice
 }
 
 // DecisionOption configures OpenDecisions.
@@ -110,28 +101,20 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 	for _, o := range opts {
 		o(l)
 	}
-	f, err := openLocked(path)
-	if errors.Is(err, fsutil.ErrLocked) {
-		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleDecisions, Detail: "another writer holds this decision log", Err: err}
-	}
+	log, data, err := openChainLog(path, ruleDecisions, "decision log")
 	if err != nil {
 		return nil, err
 	}
-	l.f = f
-	data, err := campaign.ReadRegular(path, campaign.FileJournal)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
+	l.log = log
 	header := DecisionEntry{Format: DecisionLogFormat, ContentDigest: ord[0].Sheet.ContentDigest, Sheets: &sheets}
 	if err := l.replay(data, header); err != nil {
-		f.Close()
+		log.close()
 		return nil, err
 	}
 	if len(l.entries) == 0 {
 		header.Time = l.now()
 		if err := l.write(header); err != nil {
-			f.Close()
+			log.close()
 			return nil, err
 		}
 		syncDir(filepath.Dir(path))
@@ -141,47 +124,31 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 
 func (l *DecisionLog) now() string { return l.clock().UTC().Format(time.RFC3339Nano) }
 
-func (l *DecisionLog) corrupt(line int, format string, a ...any) error {
-	return &campaign.Error{Reason: ReasonJournalCorrupt, File: l.path, Pointer: fmt.Sprintf("/%d", line-1), Rule: ruleDecisions,
-		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
-}
-
 // replay verifies data line by line (replayLines): a last line missing
 // only its newline is kept, a torn last line is cut off, any other damage
 // refuses.
 func (l *DecisionLog) replay(data []byte, header DecisionEntry) error {
-	size, torn, err := replayLines(l.f.File, data, func(line int, raw []byte) error {
+	return l.log.replay(data, func(line int, raw []byte) error {
 		e, err := l.decode(line, raw, header)
 		if err != nil {
 			return err
 		}
-		l.apply(e, raw)
+		l.apply(e)
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	l.size, l.recovered = size, torn
-	return nil
 }
 
 func (l *DecisionLog) decode(line int, raw []byte, header DecisionEntry) (DecisionEntry, error) {
 	var e DecisionEntry
 	if err := jsonv2.Unmarshal(raw, &e, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return e, l.corrupt(line, "entry does not decode: %v", err)
+		return e, l.log.corrupt(line, "entry does not decode: %v", err)
 	}
-	if e.Seq != line-1 {
-		return e, l.corrupt(line, "seq %d, want %d", e.Seq, line-1)
-	}
-	if e.Prev != l.last {
-		return e, l.corrupt(line, "hash chain broken: prev %q, want %q", e.Prev, l.last)
-	}
-	if _, err := time.Parse(time.RFC3339Nano, e.Time); err != nil {
-		return e, l.corrupt(line, "time %q is not RFC 3339", e.Time)
+	if err := l.log.checkLink(line, e.Seq, e.Prev, e.Time); err != nil {
+		return e, err
 	}
 	if e.Seq == 0 {
 		if e.Format != DecisionLogFormat {
-			return e, l.corrupt(line, "format %q, want %q", e.Format, DecisionLogFormat)
+			return e, l.log.corrupt(line, "format %q, want %q", e.Format, DecisionLogFormat)
 		}
 		if e.Sheets == nil || *e.Sheets != *header.Sheets || e.ContentDigest != header.ContentDigest {
 			return e, &campaign.Error{Reason: ReasonSheetMismatch, File: l.path, Pointer: "/0/sheets", Rule: ruleDecisions,
@@ -190,10 +157,10 @@ func (l *DecisionLog) decode(line int, raw []byte, header DecisionEntry) (Decisi
 		return e, nil
 	}
 	if e.Format != "" || e.ContentDigest != "" || e.Sheets != nil {
-		return e, l.corrupt(line, "decision entry carries header fields")
+		return e, l.log.corrupt(line, "decision entry carries header fields")
 	}
 	if err := l.check(e.Choice()); err != nil {
-		return e, l.corrupt(line, "invalid decision: %v", err)
+		return e, l.log.corrupt(line, "invalid decision: %v", err)
 	}
 	return e, nil
 }
@@ -207,10 +174,8 @@ func (l *DecisionLog) check(c Choice) error {
 	return CheckResolution(l.disputes[i], c.Final, c.Note)
 }
 
-func (l *DecisionLog) apply(e DecisionEntry, raw []byte) {
-	sum := sha256.Sum256(raw)
-	l.last = hex.EncodeToString(sum[:])
-	l.seq = e.Seq
+// apply adds a verified or written entry to the log's state.
+func (l *DecisionLog) apply(e DecisionEntry) {
 	l.entries = append(l.entries, e)
 	if e.Seq > 0 {
 		c := e.Choice()
@@ -218,27 +183,16 @@ func (l *DecisionLog) apply(e DecisionEntry, raw []byte) {
 	}
 }
 
-// write appends e as one line, fsyncs, and applies it. A failed write is
-// cut back to the last verified size; if that fails too the log refuses
-// further decisions (ReasonJournalClosed).
+// write appends e as one line, fsyncs, and applies it (chainLog.appendLines).
 func (l *DecisionLog) write(e DecisionEntry) error {
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	line := append(raw, '\n')
-	if _, err := l.f.Write(line); err != nil {
-		if terr := l.f.Truncate(l.size); terr != nil {
-			l.broken = err
-		}
+	if err := l.log.appendLines(raw); err != nil {
 		return err
 	}
-	if err := l.f.Sync(); err != nil {
-		l.broken = err
-		return err
-	}
-	l.size += int64(len(line))
-	l.apply(e, raw)
+	l.apply(e)
 	return nil
 }
 
@@ -250,13 +204,13 @@ func (l *DecisionLog) write(e DecisionEntry) error {
 func (l *DecisionLog) Record(c Choice) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil || l.broken != nil {
-		return &campaign.Error{Reason: ReasonJournalClosed, File: l.path, Rule: ruleDecisions, Detail: "decision log is closed or failed; reopen it", Err: l.broken}
+	if err := l.log.usable(); err != nil {
+		return err
 	}
 	if err := l.check(c); err != nil {
 		return err
 	}
-	return l.write(DecisionEntry{Seq: l.seq + 1, Prev: l.last, Time: l.now(), Item: c.Item, Kind: c.Kind, Target: c.Target, Final: c.Final, Note: c.Note})
+	return l.write(DecisionEntry{Seq: l.log.lines, Prev: l.log.last, Time: l.now(), Item: c.Item, Kind: c.Kind, Target: c.Target, Final: c.Final, Note: c.Note})
 }
 
 // Disputes returns the disagreements of the two sheets in canonical
@@ -290,7 +244,7 @@ func (l *DecisionLog) Entries() []DecisionEntry {
 
 // Recovered returns the number of torn bytes cut off the end at open (0
 // when the log was intact).
-func (l *DecisionLog) Recovered() int64 { return l.recovered }
+func (l *DecisionLog) Recovered() int64 { return l.log.recovered }
 
 // Path returns the log's file path.
 func (l *DecisionLog) Path() string { return l.path }
@@ -299,10 +253,5 @@ func (l *DecisionLog) Path() string { return l.path }
 func (l *DecisionLog) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil {
-		return nil
-	}
-	err := l.f.Close()
-	l.f = nil
-	return err
+	return l.log.close()
 }

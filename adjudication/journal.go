@@ -1,9 +1,6 @@
 package adjudication
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,7 +14,6 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
-	"verdict/internal/fsutil"
 )
 
 // JournalFormat is the "format" of a journal's header entry.
@@ -81,19 +77,14 @@ func (e Entry) Grade() Grade {
 //	n, err := j.AppendBatch(grades) // one fsync for many grades (imports)
 //	st := j.State() // current values; ungraded fields in bundle order
 type Journal struct {
-	mu        sync.Mutex
-	path      string
-	f         *lockedFile
-	bundle    *blinding.Bundle
-	clock     func() time.Time
-	seq       int
-	last      string // hex SHA-256 of the last line
-	size      int64  // bytes of verified lines
-	entries   []Entry
-	items     map[string]*blinding.Item // bundle items by ID (CheckGrade without a scan)
-	current   map[Field]Grade
-	recovered int64
-	broken    error
+	mu      sync.Mutex
+	path    string
+	log     *chainLog
+	bundle  *blinding.Bundle
+	clock   func() time.Time
+	entries []Entry
+	items   map[string]*blinding.Item // bundle items by ID (CheckGrade without a scan)
+	current map[Field]Grade
 }
 
 // Option configures Open.
@@ -124,30 +115,22 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	for _, o := range opts {
 		o(j)
 	}
-	f, err := openLocked(path)
-	if errors.Is(err, fsutil.ErrLocked) {
-		return nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: ruleJournal, Detail: "another writer holds this journal", Err: err}
-	}
+	log, data, err := openChainLog(path, ruleJournal, "journal")
 	if err != nil {
 		return nil, err
 	}
-	j.f = f
-	data, err := campaign.ReadRegular(path, campaign.FileJournal)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
+	j.log = log
 	if len(data) == 0 {
 		h := Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, Rater: b.Rater}
 		if err := j.write(h); err != nil {
-			f.Close()
+			log.close()
 			return nil, err
 		}
 		syncDir(filepath.Dir(path))
 		return j, nil
 	}
 	if err := j.replay(data, bundleDigest); err != nil {
-		f.Close()
+		log.close()
 		return nil, err
 	}
 	return j, nil
@@ -155,27 +138,21 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 
 func (j *Journal) now() string { return j.clock().UTC().Format(time.RFC3339Nano) }
 
-func (j *Journal) corrupt(line int, format string, a ...any) error {
-	return &campaign.Error{Reason: ReasonJournalCorrupt, File: j.path, Pointer: fmt.Sprintf("/%d", line-1), Rule: ruleJournal,
-		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
-}
-
 // replay verifies data line by line (replayLines): a last line missing
 // only its newline is kept, a torn last line is cut off (a torn header
 // starts the journal afresh), any other damage refuses.
 func (j *Journal) replay(data []byte, bundleDigest string) error {
-	size, torn, err := replayLines(j.f.File, data, func(line int, raw []byte) error {
+	err := j.log.replay(data, func(line int, raw []byte) error {
 		e, err := j.decode(line, raw, bundleDigest)
 		if err != nil {
 			return err
 		}
-		j.apply(e, raw)
+		j.apply(e)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	j.size, j.recovered = size, torn
 	if len(j.entries) == 0 {
 		// The header itself was torn: start the journal afresh.
 		return j.write(Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: j.bundle.ContentDigest, Rater: j.bundle.Rater})
@@ -186,20 +163,14 @@ func (j *Journal) replay(data []byte, bundleDigest string) error {
 func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, error) {
 	var e Entry
 	if err := jsonv2.Unmarshal(raw, &e, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return e, j.corrupt(line, "entry does not decode: %v", err)
+		return e, j.log.corrupt(line, "entry does not decode: %v", err)
 	}
-	if e.Seq != line-1 {
-		return e, j.corrupt(line, "seq %d, want %d", e.Seq, line-1)
-	}
-	if e.Prev != j.last {
-		return e, j.corrupt(line, "hash chain broken: prev %q, want %q", e.Prev, j.last)
-	}
-	if _, err := time.Parse(time.RFC3339Nano, e.Time); err != nil {
-		return e, j.corrupt(line, "time %q is not RFC 3339", e.Time)
+	if err := j.log.checkLink(line, e.Seq, e.Prev, e.Time); err != nil {
+		return e, err
 	}
 	if e.Seq == 0 {
 		if e.Format != JournalFormat {
-			return e, j.corrupt(line, "format %q, want %q", e.Format, JournalFormat)
+			return e, j.log.corrupt(line, "format %q, want %q", e.Format, JournalFormat)
 		}
 		if e.BundleDigest != bundleDigest || e.ContentDigest != j.bundle.ContentDigest {
 			return e, &campaign.Error{Reason: ReasonJournalBundle, File: j.path, Pointer: "/0/bundle_digest", Rule: ruleJournal,
@@ -208,18 +179,16 @@ func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, erro
 		return e, nil
 	}
 	if e.Format != "" || e.BundleDigest != "" || e.ContentDigest != "" || e.Rater != "" || e.SpentMS < 0 {
-		return e, j.corrupt(line, "grade entry carries header fields")
+		return e, j.log.corrupt(line, "grade entry carries header fields")
 	}
 	if err := j.check(e.Grade()); err != nil {
-		return e, j.corrupt(line, "invalid grade: %v", err)
+		return e, j.log.corrupt(line, "invalid grade: %v", err)
 	}
 	return e, nil
 }
 
-func (j *Journal) apply(e Entry, raw []byte) {
-	sum := sha256.Sum256(raw)
-	j.last = hex.EncodeToString(sum[:])
-	j.seq = e.Seq
+// apply adds a verified or written entry to the journal's state.
+func (j *Journal) apply(e Entry) {
 	j.entries = append(j.entries, e)
 	if e.Seq == 0 {
 		return
@@ -242,42 +211,16 @@ func (j *Journal) check(g Grade) error {
 	return checkItemGrade(it, g)
 }
 
-// write appends e as one line, fsyncs, and applies it (a batch of one).
+// write appends e as one line, fsyncs, and applies it.
 func (j *Journal) write(e Entry) error {
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	return j.writeBatch([]Entry{e}, [][]byte{raw})
-}
-
-// writeBatch appends es (raws[i] is the compact JSON of es[i]) as consecutive lines with a single write and a
-// single fsync, then applies them. Every entry's Prev must already chain
-// to the one before it (see AppendBatch). On a failed write it cuts the
-// file back to its last verified size, so none of the batch is kept; if
-// that fails, or the fsync fails, the journal refuses further appends
-// (ReasonJournalClosed). Only after the fsync returned are the entries
-// applied: a grade of the batch is saved exactly when writeBatch returns nil.
-func (j *Journal) writeBatch(es []Entry, raws [][]byte) error {
-	var buf bytes.Buffer
-	for _, raw := range raws {
-		buf.Write(raw)
-		buf.WriteByte('\n')
-	}
-	if _, err := j.f.Write(buf.Bytes()); err != nil {
-		if terr := j.f.Truncate(j.size); terr != nil {
-			j.broken = err
-		}
+	if err := j.log.appendLines(raw); err != nil {
 		return err
 	}
-	if err := j.f.Sync(); err != nil {
-		j.broken = err
-		return err
-	}
-	j.size += int64(buf.Len())
-	for i, e := range es {
-		j.apply(e, raws[i])
-	}
+	j.apply(e)
 	return nil
 }
 
@@ -309,8 +252,8 @@ func (j *Journal) Append(g Grade) error {
 func (j *Journal) AppendBatch(gs []Grade) (int, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil || j.broken != nil {
-		return 0, &campaign.Error{Reason: ReasonJournalClosed, File: j.path, Rule: ruleJournal, Detail: "journal is closed or failed; reopen it", Err: j.broken}
+	if err := j.log.usable(); err != nil {
+		return 0, err
 	}
 	var refused error
 	valid := gs
@@ -325,7 +268,7 @@ func (j *Journal) AppendBatch(gs []Grade) (int, error) {
 	}
 	es := make([]Entry, len(valid))
 	raws := make([][]byte, len(valid))
-	seq, prev := j.seq, j.last
+	seq, prev := j.log.lines-1, j.log.last
 	for i, g := range valid {
 		if g.Spent < 0 {
 			g.Spent = 0
@@ -338,11 +281,15 @@ func (j *Journal) AppendBatch(gs []Grade) (int, error) {
 			return 0, err
 		}
 		raws[i] = raw
-		sum := sha256.Sum256(raw)
-		prev = hex.EncodeToString(sum[:])
+		prev = chainHash(raw)
 	}
-	if err := j.writeBatch(es, raws); err != nil {
+	// One write and one fsync for the batch; only after the fsync returned
+	// are the entries applied.
+	if err := j.log.appendLines(raws...); err != nil {
 		return 0, err
+	}
+	for _, e := range es {
+		j.apply(e)
 	}
 	return len(valid), refused
 }
@@ -404,7 +351,7 @@ func (j *Journal) Entries() []Entry {
 
 // Recovered returns the number of torn bytes cut off the end at Open (0
 // when the journal was intact).
-func (j *Journal) Recovered() int64 { return j.recovered }
+func (j *Journal) Recovered() int64 { return j.log.recovered }
 
 // Path returns the journal's file path.
 func (j *Journal) Path() string { return j.path }
@@ -413,12 +360,7 @@ func (j *Journal) Path() string { return j.path }
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil {
-		return nil
-	}
-	err := j.f.Close()
-	j.f = nil
-	return err
+	return j.log.close()
 }
 
 // ErrLocked reports whether err is a ReasonJournalLocked refusal.

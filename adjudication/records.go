@@ -63,6 +63,46 @@ type Sheet struct {
 	// JournalDigest is the SHA-256 of the journal file bytes at freezing.
 	JournalDigest string  `json:"journal_digest"`
 	Grades        []Grade `json:"grades"`
+	// ItemTimes is the rater's time per item from the journal, sorted by
+	// item; items without recorded time are absent, and so is the member
+	// when no item has any. It is not a grade: agreement, consensus and
+	// scoring never read it.
+	ItemTimes []ItemTime `json:"item_times,omitempty"`
+}
+
+// ItemTime is the time a rater spent on one item (the sum of the journal's
+// spent_ms over the item's grades), in milliseconds (> 0).
+type ItemTime struct {
+	Item    string `json:"item"`
+	SpentMS int64  `json:"spent_ms"`
+}
+
+// ReasonBadItemTimes: a sheet's item_times are not sorted by item, name an
+// item more than once or an item the sheet does not grade, or hold a time
+// that is not positive.
+const ReasonBadItemTimes campaign.Reason = "bad-item-times"
+
+// checkItemTimes checks a sheet's item_times (ReasonBadItemTimes).
+func checkItemTimes(s *Sheet) error {
+	graded := map[string]bool{}
+	for _, g := range s.Grades {
+		graded[g.Item] = true
+	}
+	for i, t := range s.ItemTimes {
+		bad := func(why string) error {
+			return &campaign.Error{Reason: ReasonBadItemTimes, Pointer: fmt.Sprintf("/item_times/%d", i), Rule: "rating sheet item_times",
+				Detail: fmt.Sprintf("item_times[%d] (%s): %s", i, t.Item, why)}
+		}
+		switch {
+		case t.SpentMS <= 0:
+			return bad("the time is not positive")
+		case !graded[t.Item]:
+			return bad("the sheet grades no field of this item")
+		case i > 0 && s.ItemTimes[i-1].Item >= t.Item:
+			return bad("not sorted by item, or repeated")
+		}
+	}
+	return nil
 }
 
 // SheetMeaning is the meaning of a rater's signature.
@@ -98,6 +138,12 @@ func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, 
 	sh := &Sheet{Format: SheetFormat, Synthetic: b.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: SheetMeaning,
 		BundleRater: b.Rater, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, ObligationsDigest: b.ObligationsDigest,
 		MapCommitment: b.MapCommitment, JournalDigest: journalDigest, Grades: grades}
+	for _, it := range b.Items {
+		if ms := st.Spent[it.ID].Milliseconds(); ms > 0 {
+			sh.ItemTimes = append(sh.ItemTimes, ItemTime{Item: it.ID, SpentMS: ms})
+		}
+	}
+	slices.SortFunc(sh.ItemTimes, func(a, b ItemTime) int { return strings.Compare(a.Item, b.Item) })
 	if sh.Synthetic {
 		sh.Notice = blinding.SyntheticNotice
 	}

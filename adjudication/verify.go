@@ -330,6 +330,12 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		c.fail(ReasonMalformedRecord, "%v", err)
 		return c
 	}
+	if c.sheet != nil {
+		if err := checkItemTimes(c.sheet); err != nil {
+			c.fail(ReasonBadItemTimes, "%v", err)
+			return c
+		}
+	}
 	c.Signer = head.Signer
 	if sig.Namespace != k.ns {
 		c.fail(ReasonWrongNamespace, "signed in namespace %q; a %s is signed in %q", sig.Namespace, k.kind, k.ns)

@@ -52,6 +52,9 @@ const (
 	ReasonNonCanonical campaign.Reason = "non-canonical-bytes"
 	// ReasonDigestMismatch: a recorded digest does not match the content.
 	ReasonDigestMismatch campaign.Reason = "digest-mismatch"
+	// ReasonGuidelinesMismatch: a bundle carries other rating guidelines
+	// than the campaign binds.
+	ReasonGuidelinesMismatch campaign.Reason = "guidelines-mismatch"
 	// ReasonMissingTask: a session names a task that was not loaded.
 	ReasonMissingTask campaign.Reason = "missing-task"
 )
@@ -80,6 +83,11 @@ type Bundle struct {
 	// ObligationsDigest is the SHA-256 (hex) of the canonical JSON array of
 	// {"item","obligations"} sorted by item ID.
 	ObligationsDigest string `json:"obligations_digest"`
+	// Guidelines are the campaign's rating guidelines (campaign
+	// GuidelinesFile, bound in its manifest), the same in every bundle;
+	// empty when the campaign has none (the raters then see the built-in
+	// codebook).
+	Guidelines string `json:"guidelines,omitempty"`
 	// Items are the bundled items in this rater's order.
 	Items []Item `json:"items"`
 }
@@ -293,7 +301,7 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		b := &Bundle{Format: BundleFormat, Synthetic: c.Manifest.Synthetic, Rater: r,
 			ShuffleSeed: hex.EncodeToString(s[:]), MapCommitment: Digest(mapBytes),
-			ContentDigest: content, ObligationsDigest: obligations, Items: order}
+			ContentDigest: content, ObligationsDigest: obligations, Guidelines: string(c.Guidelines), Items: order}
 		if b.Synthetic {
 			b.Notice = SyntheticNotice
 		}

@@ -18,7 +18,11 @@
 //     same for every rater: SHA-256 of the items sorted by item ID) and the
 //     obligations digest;
 //   - the leak scan (Scanner) that reports forbidden field names and revealing
-//     tokens found in bundle text, for disclosure in the report;
+//     tokens found in bundle text, for disclosure in the report, matched on
+//     normalised text (Normalize: NFKD, format characters and combining
+//     marks removed, confusables folded), plus the context rules of
+//     leak_context.go (arm vocabulary, money amounts, token counts, control
+//     characters), each finding naming the rule that made it;
 //   - strict canonical decoding of records and bundles (UnmarshalStrict;
 //     UnmarshalStrictFrom streams a large document from a reader opened
 //     twice, checking that both reads give the digest the caller verified).

@@ -28,16 +28,26 @@ const (
 
 // Finding is one leak-scan result: the bundle's rater, the item, the RFC
 // 6901 JSON pointer inside the bundle file, the kind and the matched token.
+//
+// Token is the matched text as the scan saw it: normalised (Normalize)
+// and lower-cased, or "U+XXXX" for a control character. Rule, for the
+// findings made in context (arm vocabulary, money, token counts, control
+// characters), says which rule matched, so that a false positive can be
+// recognised and explained.
 type Finding struct {
 	Rater   string      `json:"rater"`
 	Item    string      `json:"item"`
 	Pointer string      `json:"pointer"`
 	Kind    FindingKind `json:"kind"`
 	Token   string      `json:"token"`
+	Rule    string      `json:"rule,omitempty"`
 }
 
 // String formats a finding as one report line.
 func (f Finding) String() string {
+	if f.Rule != "" {
+		return fmt.Sprintf("%s %s#%s: %s %q (%s)", f.Rater, f.Item, f.Pointer, f.Kind, f.Token, f.Rule)
+	}
 	return fmt.Sprintf("%s %s#%s: %s %q", f.Rater, f.Item, f.Pointer, f.Kind, f.Token)
 }
 
@@ -56,7 +66,12 @@ var ForbiddenFields = []string{
 
 // BaseLeakTokens are the revealing tokens every scan looks for in text
 // values, case-insensitively and on word boundaries (a token never matches
-// inside a longer word: "arm" does not match "harm").
+// inside a longer word: "arm" does not match "harm"), after the text is
+// normalised (Normalize: NFKD, format characters and combining marks
+// removed, confusables folded), so "recon\u200bciliation", fullwidth or
+// Cyrillic look-alike spellings match too. The context rules of
+// leak_context.go (arm vocabulary, money amounts, token counts, control
+// characters) run on the same normalised text.
 var BaseLeakTokens = []string{
 	"review-a", "review-b", "review_a", "review_b", "arm a", "arm b", "treatment arm",
 	"reconciliation", "ledger", "disposition", "dispositions", "evidence_dispositions",
@@ -320,15 +335,26 @@ func (s *Scanner) walkText(rater, item, ptr string, v any, scan bool, exempt map
 		if !scan {
 			return
 		}
-		for _, t := range s.matches(strings.ToLower(x)) {
+		normalized := Normalize(x)
+		low := strings.ToLower(normalized)
+		tokens := s.matches(low)
+		for _, t := range tokens {
 			if !exempt[t] {
 				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: t})
 			}
 		}
+		for _, c := range contextMatches(x, normalized, low) {
+			if c.kind != FindingControl && (exempt[c.token] || exempt[topicKey(c.why)] || slices.Contains(tokens, c.token)) {
+				continue
+			}
+			*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: c.kind, Token: c.token, Rule: c.why})
+		}
 	}
 }
 
-// collect adds to set every token found in the strings of v.
+// collect adds to set every token and every context match (not control
+// characters) found in the strings of v, and the topic of every context
+// rule they match (topicsOf).
 func (s *Scanner) collect(v any, set map[string]bool) {
 	switch x := v.(type) {
 	case map[string]any:
@@ -340,9 +366,17 @@ func (s *Scanner) collect(v any, set map[string]bool) {
 			s.collect(e, set)
 		}
 	case string:
-		for _, t := range s.matches(strings.ToLower(x)) {
+		normalized := Normalize(x)
+		low := strings.ToLower(normalized)
+		for _, t := range s.matches(low) {
 			set[t] = true
 		}
+		for _, c := range contextMatches(x, normalized, low) {
+			if c.kind != FindingControl {
+				set[c.token] = true
+			}
+		}
+		topicsOf(low, set)
 	}
 }
 

@@ -22,6 +22,11 @@ const (
 	SourcesDir = "sources"
 	// PromptsDir holds the frozen prompt texts.
 	PromptsDir = "prompts"
+	// GuidelinesFile is the campaign's optional rating guidelines
+	// (Markdown text for raters and the adjudicator). When present it must
+	// be bound in Manifest.Files like every other file; blinding carries it
+	// in every bundle. It reaches no model session.
+	GuidelinesFile = "guidelines.md"
 )
 
 // TaskTextPath returns "tasks/<id>/task.md".
@@ -59,6 +64,10 @@ type Campaign struct {
 	// name: "common", "draft", "review_a", "review_b", "final_schema",
 	// "reconciliation_schema" (the Prompt* constants).
 	Prompts map[string][]byte
+
+	// Guidelines are the bytes of GuidelinesFile when the manifest binds
+	// it (valid UTF-8), else nil.
+	Guidelines []byte
 
 	// fsys is the campaign root Load read; RawResponse re-reads a
 	// session's bound response file from it.

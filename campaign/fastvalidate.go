@@ -418,8 +418,8 @@ func fastPass(data []byte, schema string, dst reflect.Value) bool {
 // schema exactly as the typed decoding of the reference path
 // (go-json-experiment's Unmarshal) does: every value the schema admits
 // has a Go destination of a kind the pass fills (struct with one plain
-// json-tagged field per property, slice, pointer for null, string, signed
-// integer, bool). The answer is cached per type.
+// json-tagged field per property, optionally omitempty, slice, pointer for
+// null, string, signed integer, bool). The answer is cached per type.
 func (s *fastSchema) bindable(t reflect.Type) bool {
 	if b, ok := s.bound.Load(t); ok {
 		return b.(bool)
@@ -456,7 +456,10 @@ func structFields(n *fastNode, t reflect.Type) []int {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, hasTag := f.Tag.Lookup("json")
-		if f.Anonymous || f.PkgPath != "" || !hasTag || tag == "-" || strings.Contains(tag, ",") {
+		// omitempty changes only encoding: an absent member leaves the
+		// field zero on both paths. Any other option is not handled.
+		tag, opt, _ := strings.Cut(tag, ",")
+		if f.Anonymous || f.PkgPath != "" || !hasTag || tag == "-" || (opt != "" && opt != "omitempty") {
 			if f.PkgPath != "" && !f.Anonymous {
 				continue // unexported fields are not decoded
 			}

@@ -460,6 +460,8 @@ func TestLoadSameOnBothPaths(t *testing.T) {
 	camp := campaigntest.Campaign(t, campaigntest.Options{}, 3, 2)
 	camp[ResponsePath("S2")] = &fstest.MapFile{Data: []byte(`{"final": {}, "reconciliation": null}`)}
 	camp[ReceiptPath("S3")] = &fstest.MapFile{Data: jedit(t, camp[ReceiptPath("S3")].Data, "/meter/input_tokens", set(json.Number("-5")))}
+	// The one optional receipt member, present.
+	camp[ReceiptPath("S4")] = &fstest.MapFile{Data: jedit(t, camp[ReceiptPath("S4")].Data, "/priced_modifiers", set([]any{"service_tier=priority"}))}
 	campaigntest.Rebind(t, camp)
 	for _, fsys := range []fs.FS{camp, fixtures.Campaign()} {
 		fastC, fastErr := Load(fsys)

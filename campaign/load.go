@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Rule names cited by Load's refusals.
@@ -192,6 +193,18 @@ func (l *loader) load() *Campaign {
 		if b, ok := l.need(p.path); ok {
 			c.Prompts[p.key] = b
 		}
+	}
+	// Rating guidelines: optional, but never present and unbound.
+	if l.bound[GuidelinesFile] {
+		if b, ok := l.need(GuidelinesFile); ok {
+			if !utf8.Valid(b) {
+				l.refuse(ReasonInvalidUTF8, GuidelinesFile, "", RuleFileIdentity, "the rating guidelines are not valid UTF-8")
+			} else {
+				c.Guidelines = b
+			}
+		}
+	} else if _, err := fs.Stat(l.fsys, GuidelinesFile); err == nil {
+		l.refuse(ReasonFileUnlisted, GuidelinesFile, "", RuleFileIdentity, "the rating guidelines are not bound by SHA-256 in the manifest")
 	}
 	// Tasks load independently (packets, truth, source authenticity); the
 	// slice keeps manifest order.

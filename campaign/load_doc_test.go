@@ -1,8 +1,12 @@
 package campaign
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,5 +54,51 @@ func TestFormatDocExamples(t *testing.T) {
 	}
 	if len(seen) != 6 {
 		t.Fatalf("found examples %v", seen)
+	}
+}
+
+// TestPromptBytesDocExample renders the worked example of
+// docs/campaign-format.md "Delivered input and output" with RenderPrompt
+// and checks the bytes, SHA-256 and byte count the document states.
+func TestPromptBytesDocExample(t *testing.T) {
+	b, err := os.ReadFile("../docs/campaign-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	block := func(kind, lang string) string {
+		m := regexp.MustCompile("(?s)<!-- prompt-example: " + kind + " -->\n```" + lang + "\n(.*?)\n```").FindStringSubmatch(doc)
+		if m == nil {
+			t.Fatalf("no prompt-example %s", kind)
+		}
+		return m[1]
+	}
+	var in struct {
+		Role  Role              `json:"role"`
+		Texts map[string]string `json:"texts"`
+		Task  string            `json:"task"`
+		Items []EvidenceItem    `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(block("inputs", "json")), &in); err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string][]byte{}
+	for k, v := range in.Texts {
+		texts[k] = []byte(v)
+	}
+	got, err := RenderPrompt(in.Role, texts, &Task{Entry: TaskEntry{ID: "T1"}, Text: []byte(in.Task), Packet: Packet{Task: "T1", Items: in.Items}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := block("rendered", "text") + "\n"; string(got) != want {
+		t.Errorf("rendered bytes differ from the document:\n%q\nwant\n%q", got, want)
+	}
+	m := regexp.MustCompile("<!-- prompt-example: digest -->\n`input_sha256` `([0-9a-f]{64})`, `input_bytes` ([0-9]+)\\.").FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal("no prompt-example digest line")
+	}
+	sum := sha256.Sum256(got)
+	if hex.EncodeToString(sum[:]) != m[1] || strconv.Itoa(len(got)) != m[2] {
+		t.Errorf("document states %s (%s bytes); rendered %x (%d bytes)", m[1], m[2], sum, len(got))
 	}
 }

@@ -477,6 +477,13 @@ type Receipt struct {
 	// (recorder loss, wrong inputs, undeclared permissions, cross-arm
 	// leakage, platform outage), else null (CONTRACT §5).
 	InfrastructureInvalid *string `json:"infrastructure_invalid"`
+	// PricedModifiers lists each priced modifier the run's log reports
+	// that the contract excludes from Codex accounting, such as API
+	// cache-write tokens or a Fast (priority) service tier, one
+	// "name=value" each; omitted when the log reports none. A session with
+	// one is never priced and fails admission (CONTRACT §5 "Do not mix API
+	// cache-write/Fast modifiers into Codex accounting").
+	PricedModifiers []string `json:"priced_modifiers,omitempty"`
 }
 
 // Meter is a session's metered tokens (CONTRACT §5). InputTokens is the

@@ -101,6 +101,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// is not used after this and is not held while the bundles and the
 	// rating records are read.
 	tokens := blinding.DefaultLeakTokens(c)
+	guidelines := string(c.Guidelines)
 	for _, s := range c.Sessions {
 		if s.Response != nil {
 			ctx.Responses++
@@ -110,7 +111,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests()}
 	c = nil
-	rec, err := verifyRecords(r, blinding.NewScanner(tokens))
+	rec, err := verifyRecords(r, blinding.NewScanner(tokens), guidelines)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
@@ -140,8 +141,10 @@ type verified struct {
 // bundle once (digest and leak scan, scanBundleFile), verifies every
 // signed record against allowed_signers and the bundles, checks that the
 // reveal names the exact sheets and adjudication and commits to the
-// sealed map, and converts the records into consensus input.
-func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
+// sealed map, and converts the records into consensus input. Every bundle
+// must carry the campaign's rating guidelines (blinding.Bundle.Guidelines)
+// exactly.
+func verifyRecords(r Ratings, scan *blinding.Scanner, guidelines string) (*verified, error) {
 	out := &verified{}
 	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
 	if e := (*campaign.Error)(nil); errors.As(err, &e) {
@@ -163,6 +166,10 @@ func verifyRecords(r Ratings, scan *blinding.Scanner) (*verified, error) {
 		hdr, digest, found, err := scanBundleFile(p, scan)
 		if err != nil {
 			return nil, err
+		}
+		if hdr.Guidelines != guidelines {
+			return nil, &campaign.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
+				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 		}
 		bundles[digest] = hdr
 		for _, f := range found {

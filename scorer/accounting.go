@@ -281,6 +281,8 @@ func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccoun
 		a.InputTokens, a.UncachedInputTokens = KnownTokens(t.InputTotal), KnownTokens(t.Uncached)
 		a.CachedInputTokens, a.BilledOutputTokens = KnownTokens(t.Cached), KnownTokens(t.BilledOutput)
 		switch {
+		case len(r.PricedModifiers) > 0:
+			a.ReferenceCost = UnknownMoney(ReasonUnsupportedModifier)
 		case card == nil:
 			a.ReferenceCost = UnknownMoney(ReasonTariffMissing)
 		case r.PriceCardID == nil || *r.PriceCardID != card.ID:

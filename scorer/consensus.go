@@ -7,86 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 )
-
-// GradeKind is the kind of one graded field (GRADES.md, the binding grade
-// vocabulary shared by blinding, adjudication, fixtures and the scorer).
-type GradeKind string
-
-// The grade kinds of GRADES.md. Each required kind has a fixed set of
-// allowed values (AllowedGradeValues); KindOracleDefect is optional.
-const (
-	// KindObligation grades an answerable truth obligation O<n> (CONTRACT §4 R).
-	KindObligation GradeKind = "obligation"
-	// KindUncertainty grades an unanswerable truth obligation O<n> (CONTRACT §4 U, C06–C08).
-	KindUncertainty GradeKind = "uncertainty"
-	// KindClaim grades a final claim C<n> (CONTRACT §4, C08).
-	KindClaim GradeKind = "claim"
-	// KindClaimCritical says whether a final claim C<n> is critical (CONTRACT §4 condition 1).
-	KindClaimCritical GradeKind = "claim_critical"
-	// KindCitation grades citation K<i>, i the 1-based index in final.citations (C10).
-	KindCitation GradeKind = "citation"
-	// KindExclusion grades a final exclusion X<n> (C11).
-	KindExclusion GradeKind = "exclusion"
-	// KindCompleteness grades the answer's completeness claim; target "final" (CONTRACT §4).
-	KindCompleteness GradeKind = "completeness"
-	// KindOracleDefect flags a defective truth obligation O<n>; value "defective"
-	// with a required non-empty reason note (C22).
-	KindOracleDefect GradeKind = "oracle_defect"
-)
-
-// Grade values of GRADES.md.
-const (
-	ValueAddressed       = "addressed"
-	ValueNotAddressed    = "not_addressed"
-	ValueCredited        = "credited"
-	ValueNotCredited     = "not_credited"
-	ValueFalselyResolved = "falsely_resolved"
-	ValueSupported       = "supported"
-	ValueUnsupported     = "unsupported"
-	ValueWrong           = "wrong"
-	ValueCritical        = "critical"
-	ValueNotCritical     = "not_critical"
-	ValueSupports        = "supports"
-	ValueDoesNotSupport  = "does_not_support"
-	ValueJustified       = "justified"
-	ValueWronglyExcludes = "wrongly_excludes"
-	ValueNoFalseClaim    = "no_false_claim"
-	ValueFalseClaim      = "false_claim"
-	ValueDefective       = "defective"
-	// ValueNotDefective is the adjudicator's rejection of a single rater's
-	// oracle_defect flag: the field then settles as "no defect". It is only
-	// accepted in an adjudication, never in a rater's sheet (GRADES.md lists
-	// "defective" as the sheet value).
-	ValueNotDefective = "not_defective"
-	// CompletenessTarget is the only target of KindCompleteness.
-	CompletenessTarget = "final"
-)
-
-// AllowedGradeValues returns the allowed sheet values of a kind (GRADES.md),
-// or nil for an unknown kind.
-func AllowedGradeValues(k GradeKind) []string {
-	switch k {
-	case KindObligation:
-		return []string{ValueAddressed, ValueNotAddressed}
-	case KindUncertainty:
-		return []string{ValueCredited, ValueNotCredited, ValueFalselyResolved}
-	case KindClaim:
-		return []string{ValueSupported, ValueUnsupported, ValueWrong}
-	case KindClaimCritical:
-		return []string{ValueCritical, ValueNotCritical}
-	case KindCitation:
-		return []string{ValueSupports, ValueDoesNotSupport}
-	case KindExclusion:
-		return []string{ValueJustified, ValueWronglyExcludes}
-	case KindCompleteness:
-		return []string{ValueNoFalseClaim, ValueFalseClaim}
-	case KindOracleDefect:
-		return []string{ValueDefective}
-	}
-	return nil
-}
 
 // Reason codes of consensus and grade completeness. Each is matched with
 // errors.Is against the returned *campaign.Error.
@@ -117,22 +40,9 @@ const (
 // consensusRule is the rule cited by consensus refusals.
 const consensusRule = "DESIGN Agreement; CONTRACT §5 adjudication"
 
-// FieldKey identifies one graded field: (item ID, kind, target) (GRADES.md).
-type FieldKey struct {
-	// Item is the opaque bundled item ID.
-	Item string `json:"item"`
-	// Kind is the grade kind.
-	Kind GradeKind `json:"kind"`
-	// Target is O<n>, C<n>, K<i>, X<n> or "final".
-	Target string `json:"target"`
-}
-
-// String formats the key as "item/kind/target".
-func (k FieldKey) String() string { return k.Item + "/" + string(k.Kind) + "/" + k.Target }
-
 // SheetGrade is one value of a frozen rating sheet or of an adjudication.
 type SheetGrade struct {
-	Field FieldKey
+	Field adjudication.Field
 	Value string
 	// Note is the optional note; required non-empty for oracle_defect.
 	Note string
@@ -151,9 +61,9 @@ const (
 
 // ConsensusGrade is the settled value of one field.
 type ConsensusGrade struct {
-	Field  FieldKey    `json:"field"`
-	Value  string      `json:"value"`
-	Source GradeSource `json:"source"`
+	Field  adjudication.Field `json:"field"`
+	Value  string             `json:"value"`
+	Source GradeSource        `json:"source"`
 	// Notes are the non-empty notes of both raters and the adjudicator, in
 	// that order.
 	Notes []string `json:"notes,omitempty"`
@@ -170,12 +80,13 @@ type ConsensusGrade struct {
 // adjudication touches an agreed or ungraded field, and ReasonOracleDefectNote for an oracle_defect flag
 // without a reason. The result is sorted by item, kind and target (targets
 // compared by prefix, then number). A settled oracle_defect of
-// "not_defective" is dropped: no defect.
+// adjudication.ValueWithdrawn ("", the adjudicator withdrew a single
+// rater's flag) is dropped: no defect.
 //
 // The three records are joined by sorting an index of each (no per-field
 // map): two sheets of a 10,000-session campaign hold hundreds of thousands
 // of fields, and the result is the only per-field structure allocated.
-func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, error) {
+func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, error) {
 	s1, err := indexGrades(sheet1, "sheet 1", false)
 	if err != nil {
 		return nil, err
@@ -184,7 +95,7 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 	if err != nil {
 		return nil, err
 	}
-	adj, err := indexGrades(adjudication, "adjudication", true)
+	adj, err := indexGrades(adjudicated, "adjudication", true)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +104,7 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 	out := make([]ConsensusGrade, 0, max(len(s1), len(s2)))
 	for len(s1) > 0 || len(s2) > 0 || len(adj) > 0 {
 		// k is the next field in result order that a sheet grades.
-		var k FieldKey
+		var k adjudication.Field
 		have := false
 		if len(s1) > 0 {
 			k, have = sheet1[s1[0]].Field, true
@@ -203,7 +114,7 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 				k, have = f, true
 			}
 		}
-		if len(adj) > 0 && (!have || compareFieldKeys(adjudication[adj[0]].Field, k) < 0) {
+		if len(adj) > 0 && (!have || compareFieldKeys(adjudicated[adj[0]].Field, k) < 0) {
 			if orphan < 0 {
 				orphan = int(adj[0])
 			}
@@ -218,8 +129,8 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 		if len(s2) > 0 && compareFieldKeys(sheet2[s2[0]].Field, k) == 0 {
 			g2, ok2, s2 = sheet2[s2[0]], true, s2[1:]
 		}
-		if len(adj) > 0 && compareFieldKeys(adjudication[adj[0]].Field, k) == 0 {
-			a, okA, adj = adjudication[adj[0]], true, adj[1:]
+		if len(adj) > 0 && compareFieldKeys(adjudicated[adj[0]].Field, k) == 0 {
+			a, okA, adj = adjudicated[adj[0]], true, adj[1:]
 		}
 		notes := nonEmpty(g1.Note, g2.Note)
 		if ok1 && ok2 && g1.Value == g2.Value {
@@ -234,18 +145,18 @@ func Consensus(sheet1, sheet2, adjudication []SheetGrade) ([]ConsensusGrade, err
 			open = append(open, fmt.Sprintf("%s (%s vs %s)", k, orAbsent(g1.Value, ok1), orAbsent(g2.Value, ok2)))
 			continue
 		}
-		if k.Kind == KindOracleDefect && a.Value == ValueDefective && strings.TrimSpace(a.Note) == "" &&
+		if k.Kind == adjudication.KindOracleDefect && a.Value == adjudication.ValueDefective && strings.TrimSpace(a.Note) == "" &&
 			len(notes) == 0 {
 			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: k.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
 				Detail: "a confirmed oracle defect needs a reason note"}
 		}
-		if k.Kind == KindOracleDefect && a.Value == ValueNotDefective {
+		if k.Kind == adjudication.KindOracleDefect && a.Value == adjudication.ValueWithdrawn {
 			continue
 		}
 		out = append(out, ConsensusGrade{Field: k, Value: a.Value, Source: SourceAdjudicated, Notes: append(notes, nonEmpty(a.Note)...)})
 	}
 	if orphan >= 0 {
-		return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: adjudication[orphan].Field.String(), Rule: consensusRule,
+		return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: adjudicated[orphan].Field.String(), Rule: consensusRule,
 			Detail: "adjudication grades a field neither sheet graded"}
 	}
 	if len(open) > 0 {
@@ -276,7 +187,7 @@ func nonEmpty(ss ...string) []string {
 // completeness target, oracle_defect note, a field graded twice) and
 // returns the indices of gs sorted by field (compareFieldKeys). The first
 // failing grade in input order decides the refusal.
-func indexGrades(gs []SheetGrade, who string, adjudication bool) ([]int32, error) {
+func indexGrades(gs []SheetGrade, who string, isAdjudication bool) ([]int32, error) {
 	idx := make([]int32, len(gs))
 	for i := range idx {
 		idx[i] = int32(i)
@@ -291,23 +202,23 @@ func indexGrades(gs []SheetGrade, who string, adjudication bool) ([]int32, error
 		}
 	}
 	for i, g := range gs {
-		allowed := AllowedGradeValues(g.Field.Kind)
+		allowed := adjudication.AllowedValues(g.Field.Kind)
 		if allowed == nil {
 			return nil, &campaign.Error{Reason: ReasonGradeKind, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: fmt.Sprintf("%s grades unknown kind %q", who, g.Field.Kind)}
 		}
-		if adjudication && g.Field.Kind == KindOracleDefect {
-			allowed = append(allowed, ValueNotDefective)
+		if isAdjudication && g.Field.Kind == adjudication.KindOracleDefect {
+			allowed = append(allowed, adjudication.ValueWithdrawn)
 		}
 		if !slices.Contains(allowed, g.Value) {
 			return nil, &campaign.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: fmt.Sprintf("%s gives %q; allowed: %s", who, g.Value, strings.Join(allowed, ", "))}
 		}
-		if g.Field.Kind == KindCompleteness && g.Field.Target != CompletenessTarget {
+		if g.Field.Kind == adjudication.KindCompleteness && g.Field.Target != adjudication.TargetFinal {
 			return nil, &campaign.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
-				Detail: fmt.Sprintf("%s: completeness target must be %q", who, CompletenessTarget)}
+				Detail: fmt.Sprintf("%s: completeness target must be %q", who, adjudication.TargetFinal)}
 		}
-		if !adjudication && g.Field.Kind == KindOracleDefect && strings.TrimSpace(g.Note) == "" {
+		if !isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && strings.TrimSpace(g.Note) == "" {
 			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
 				Detail: who + " flags an oracle defect without a reason note"}
 		}
@@ -322,11 +233,11 @@ func indexGrades(gs []SheetGrade, who string, adjudication bool) ([]int32, error
 // SortFieldKeys orders keys by item, kind and target; item IDs and targets
 // compare by letter prefix and then by their decimal suffix as a number
 // (O2 before O10).
-func SortFieldKeys(keys []FieldKey) {
+func SortFieldKeys(keys []adjudication.Field) {
 	slices.SortFunc(keys, compareFieldKeys)
 }
 
-func compareFieldKeys(a, b FieldKey) int {
+func compareFieldKeys(a, b adjudication.Field) int {
 	if c := naturalCompare(a.Item, b.Item); c != 0 {
 		return c
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 )
 
@@ -79,7 +80,7 @@ func TestDecisionBranchesAndGateEdges(t *testing.T) {
 		{name: "uncertainty case not credited fails condition 2", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
 			r := in.run("T2", 2, ArmB)
-			r.Grades = setGrade(r.Grades, KindUncertainty, "O11", ValueNotCredited)
+			r.Grades = setGrade(r.Grades, adjudication.KindUncertainty, "O11", adjudication.ValueNotCredited)
 			return in
 		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCondition2}},
 		{name: "one B valid failure keeps the median but fails conditions 1, 2 (U=0) and 4", build: func() *ScoreInput {
@@ -91,19 +92,19 @@ func TestDecisionBranchesAndGateEdges(t *testing.T) {
 		{name: "C11 wrongly excluded evidence fails condition 4", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
 			r := in.run("T3", 1, ArmB)
-			r.Grades = setGrade(r.Grades, KindExclusion, "X1", ValueWronglyExcludes)
+			r.Grades = setGrade(r.Grades, adjudication.KindExclusion, "X1", adjudication.ValueWronglyExcludes)
 			return in
 		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCondition4}},
 		{name: "C10 unsupporting citation fails condition 1", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
 			r := in.run("T3", 1, ArmB)
-			r.Grades = setGrade(r.Grades, KindCitation, "K1", ValueDoesNotSupport)
+			r.Grades = setGrade(r.Grades, adjudication.KindCitation, "K1", adjudication.ValueDoesNotSupport)
 			return in
 		}, kind: DecisionQualityImprovesGateFails, failing: []string{GateCondition1}},
 		{name: "A-arm failures do not fail B's gates", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
 			r := in.run("T3", 1, ArmA)
-			r.Grades = setGrade(r.Grades, KindCitation, "K1", ValueDoesNotSupport)
+			r.Grades = setGrade(r.Grades, adjudication.KindCitation, "K1", adjudication.ValueDoesNotSupport)
 			return in
 		}, kind: DecisionAllGatesPass},
 		{name: "C21 only the paired-workflow cost bound fails", build: func() *ScoreInput {
@@ -139,7 +140,7 @@ func TestDecisionBranchesAndGateEdges(t *testing.T) {
 		{name: "C22 oracle defect invalidates task and campaign gate", build: func() *ScoreInput {
 			in := testInput(eval, 8, 3, 10, 8, 10)
 			r := in.run("T4", 1, ArmA)
-			r.Grades = setGrade(r.Grades, KindOracleDefect, "O2", ValueDefective)
+			r.Grades = setGrade(r.Grades, adjudication.KindOracleDefect, "O2", adjudication.ValueDefective)
 			return in
 		}, kind: DecisionExecutionInvalid, failing: []string{GateOracle}, prereq: []string{"eligible-tasks"}},
 		{name: "fewer than eight tasks stops without an evaluation claim", build: func() *ScoreInput {

@@ -1,10 +1,13 @@
 package scorer
 
-import "testing"
+import (
+	"testing"
+	"verdict/adjudication"
+)
 
 func TestGradesByItem(t *testing.T) {
 	cg := func(item, target string) ConsensusGrade {
-		return ConsensusGrade{Field: FieldKey{Item: item, Kind: KindClaim, Target: target}, Value: ValueSupported}
+		return ConsensusGrade{Field: adjudication.Field{Item: item, Kind: adjudication.KindClaim, Target: target}, Value: adjudication.ValueSupported}
 	}
 	sorted := []ConsensusGrade{cg("I1", "C1"), cg("I1", "C2"), cg("I2", "C1")}
 	m := gradesByItem(sorted)

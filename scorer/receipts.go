@@ -43,6 +43,11 @@ const (
 	// or inconsistent (its detail says which: meter-missing or
 	// meter-inconsistent). The cost stays unknown, never zero.
 	ReasonMeterIncomplete campaign.Reason = "meter-incomplete"
+	// ReasonUnsupportedModifier: a receipt records a priced modifier the
+	// contract excludes from Codex accounting (priced_modifiers: API
+	// cache-write tokens, a Fast service tier); the session is never
+	// priced.
+	ReasonUnsupportedModifier campaign.Reason = "unsupported-modifier"
 	// ReasonReviewBeforeDraftEnded: a review started before its shared
 	// draft's terminal receipt ended (it is given D's output).
 	ReasonReviewBeforeDraftEnded campaign.Reason = "review-before-draft-ended"
@@ -327,6 +332,9 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 				if _, err := DeriveTokens(r.Meter); err != nil {
 					ce := err.(*campaign.Error)
 					add(run, s, ReasonMeterIncomplete, "/meter", RuleMetering, "%s: %s; the cost stays unknown, never zero", ce.Reason, ce.Detail)
+				}
+				if len(r.PricedModifiers) > 0 {
+					add(run, s, ReasonUnsupportedModifier, "/priced_modifiers", RuleMetering, "the run's log reports %s, which the contract excludes from Codex accounting; the session is never priced", strings.Join(r.PricedModifiers, ", "))
 				}
 			}
 			// Host.

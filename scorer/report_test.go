@@ -24,7 +24,7 @@ func goldenReport(t *testing.T) *Report {
 	r := in.run("T2", 2, ArmB)
 	r.Outcome, r.FailureKind, r.Final, r.Grades, r.Item = OutcomeValidFailure, "model_timeout", nil, nil, ""
 	x := in.run("T5", 1, ArmB)
-	x.Grades = setGrade(x.Grades, KindExclusion, "X1", ValueWronglyExcludes)
+	x.Grades = setGrade(x.Grades, adjudication.KindExclusion, "X1", adjudication.ValueWronglyExcludes)
 	acct := Accounting(testCampaign(campaign.PhaseEvaluation, 8, 3))
 	in.Accounting = &acct
 	sc, err := Evaluate(*in)

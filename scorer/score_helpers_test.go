@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 )
 
@@ -32,33 +33,33 @@ func testFinal() *campaign.Final {
 // answerable obligations addressed.
 func testGrades(item string, truth []campaign.TruthObligation, k int) []ConsensusGrade {
 	var gs []ConsensusGrade
-	add := func(kind GradeKind, target, v string) {
-		gs = append(gs, ConsensusGrade{Field: FieldKey{Item: item, Kind: kind, Target: target}, Value: v, Source: SourceAgreed})
+	add := func(kind adjudication.Kind, target, v string) {
+		gs = append(gs, ConsensusGrade{Field: adjudication.Field{Item: item, Kind: kind, Target: target}, Value: v, Source: SourceAgreed})
 	}
 	n := 0
 	for _, o := range truth {
 		if o.Answerable {
 			n++
-			v := ValueNotAddressed
+			v := adjudication.ValueNotAddressed
 			if n <= k {
-				v = ValueAddressed
+				v = adjudication.ValueAddressed
 			}
-			add(KindObligation, o.ID, v)
+			add(adjudication.KindObligation, o.ID, v)
 		} else {
-			add(KindUncertainty, o.ID, ValueCredited)
+			add(adjudication.KindUncertainty, o.ID, adjudication.ValueCredited)
 		}
 	}
 	for _, c := range []string{"C1", "C2"} {
-		add(KindClaim, c, ValueSupported)
-		add(KindClaimCritical, c, ValueNotCritical)
+		add(adjudication.KindClaim, c, adjudication.ValueSupported)
+		add(adjudication.KindClaimCritical, c, adjudication.ValueNotCritical)
 	}
-	add(KindCitation, "K1", ValueSupports)
-	add(KindExclusion, "X1", ValueJustified)
-	add(KindCompleteness, CompletenessTarget, ValueNoFalseClaim)
+	add(adjudication.KindCitation, "K1", adjudication.ValueSupports)
+	add(adjudication.KindExclusion, "X1", adjudication.ValueJustified)
+	add(adjudication.KindCompleteness, adjudication.TargetFinal, adjudication.ValueNoFalseClaim)
 	return gs
 }
 
-func setGrade(gs []ConsensusGrade, kind GradeKind, target, v string) []ConsensusGrade {
+func setGrade(gs []ConsensusGrade, kind adjudication.Kind, target, v string) []ConsensusGrade {
 	for i := range gs {
 		if gs[i].Field.Kind == kind && gs[i].Field.Target == target {
 			gs[i].Value = v
@@ -69,7 +70,7 @@ func setGrade(gs []ConsensusGrade, kind GradeKind, target, v string) []Consensus
 	if len(gs) > 0 {
 		item = gs[0].Field.Item
 	}
-	return append(gs, ConsensusGrade{Field: FieldKey{Item: item, Kind: kind, Target: target}, Value: v, Source: SourceAdjudicated})
+	return append(gs, ConsensusGrade{Field: adjudication.Field{Item: item, Kind: kind, Target: target}, Value: v, Source: SourceAdjudicated})
 }
 
 func testRun(task string, rep int, arm Arm, truth []campaign.TruthObligation, k int) RunInput {

@@ -54,10 +54,11 @@ func BuildScoreInput(c *campaign.Campaign, bindings []ItemBinding, grades []Cons
 type PreparedInput struct {
 	in       ScoreInput
 	answered []int // indices of answered runs in in.Runs, in run order
-	// failedItems are review sessions whose decoded answer is a valid
-	// scored failure (past a per-session bound): a bundle may hold them,
-	// and their grades are ignored, not stray.
-	failedItems map[string]bool
+	// unscored are review sessions whose decoded answer is not scored: a
+	// valid scored failure past a per-session bound, or a review of a
+	// replaced (superseded) triplet. A bundle may hold them; their grades
+	// are ignored, not stray.
+	unscored map[string]bool
 }
 
 // PrepareScoreInput computes the campaign's side of BuildScoreInput and
@@ -67,7 +68,7 @@ type PreparedInput struct {
 // answer's text (RunInput.Final is not part of any report).
 func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	m := &c.Manifest
-	p := &PreparedInput{in: ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}, failedItems: map[string]bool{}}
+	p := &PreparedInput{in: ScoreInput{CampaignID: m.CampaignID, Synthetic: m.Synthetic, Phase: m.Phase}, unscored: map[string]bool{}}
 	in := &p.in
 	for _, t := range c.Tasks {
 		in.Tasks = append(in.Tasks, TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository, Category: t.Entry.Category, Obligations: t.Truth.Obligations})
@@ -82,7 +83,10 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 		digest[f.Path] = f.SHA256
 	}
 	byRun := sessionsByRun(c)
-	compared, _ := comparedRuns(m)
+	compared, superseded := comparedRuns(m)
+	for i := range superseded {
+		p.unscored[m.Runs[i].Sessions.ReviewA], p.unscored[m.Runs[i].Sessions.ReviewB] = true, true
+	}
 	// Execution validity classifies every outcome once: a response past a
 	// per-session bound is a valid scored failure (CONTRACT §4).
 	v := ExecutionValidity(c)
@@ -118,7 +122,7 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 				// exhaustion, scored as a failure; its item's grades (if
 				// it was bundled) are not used.
 				ri.Outcome, ri.FailureKind = OutcomeValidFailure, string(bound[id].Kind)
-				p.failedItems[id] = true
+				p.unscored[id] = true
 			default:
 				ri.Outcome = OutcomeAnswered
 				ri.Final = scoredFinal(&s.Response.Final)
@@ -195,7 +199,7 @@ func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (S
 		bound[b.Item] = true
 	}
 	for _, b := range bindings {
-		if !used[b.Item] && len(gradesOf[b.Item]) > 0 && !p.failedItems[b.Session] {
+		if !used[b.Item] && len(gradesOf[b.Item]) > 0 && !p.unscored[b.Session] {
 			stray = append(stray, b.Item+"→"+b.Session)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 )
 
@@ -30,7 +31,7 @@ func bindAll(c *campaign.Campaign) ([]ItemBinding, []ConsensusGrade) {
 		}
 		for _, g := range testGrades(item, truth, k) {
 			switch g.Field.Kind {
-			case KindClaim, KindClaimCritical, KindCitation, KindExclusion:
+			case adjudication.KindClaim, adjudication.KindClaimCritical, adjudication.KindCitation, adjudication.KindExclusion:
 				continue // the fixture's answers are empty
 			}
 			gs = append(gs, g)
@@ -87,7 +88,7 @@ func TestBuildScoreInputRefusesUnboundItems(t *testing.T) {
 	if _, _, err := BuildScoreInput(c, bs[1:], gs); !errors.Is(err, ReasonUnboundItem) {
 		t.Errorf("missing binding: %v", err)
 	}
-	gs = append(gs, ConsensusGrade{Field: FieldKey{Item: "item-stray", Kind: KindCompleteness, Target: "final"}, Value: ValueNoFalseClaim})
+	gs = append(gs, ConsensusGrade{Field: adjudication.Field{Item: "item-stray", Kind: adjudication.KindCompleteness, Target: "final"}, Value: adjudication.ValueNoFalseClaim})
 	if _, _, err := BuildScoreInput(c, bs, gs); !errors.Is(err, ReasonUnboundItem) {
 		t.Errorf("stray item: %v", err)
 	}

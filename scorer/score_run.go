@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 )
 
@@ -211,19 +212,19 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 	var addressed, credited int64
 	for _, o := range truth {
 		if o.Answerable {
-			v := grades[fieldKey(KindObligation, o.ID)]
-			if v == ValueAddressed {
+			v := grades[fieldKey(adjudication.KindObligation, o.ID)]
+			if v == adjudication.ValueAddressed {
 				addressed++
 			} else if o.Critical {
 				rs.CriticalObligationFailures = append(rs.CriticalObligationFailures, o.ID)
 			}
 			continue
 		}
-		switch grades[fieldKey(KindUncertainty, o.ID)] {
-		case ValueCredited:
+		switch grades[fieldKey(adjudication.KindUncertainty, o.ID)] {
+		case adjudication.ValueCredited:
 			credited++
 			continue
-		case ValueFalselyResolved:
+		case adjudication.ValueFalselyResolved:
 			rs.FalselyResolved++
 			rs.SourceFailures = append(rs.SourceFailures, "falsely-resolved-uncertainty:"+o.ID)
 		}
@@ -240,17 +241,17 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 	// Claims.
 	cc := &ClaimCounts{Total: len(in.Final.Claims)}
 	for _, c := range in.Final.Claims {
-		critical := grades[fieldKey(KindClaimCritical, c.ID)] == ValueCritical
-		switch grades[fieldKey(KindClaim, c.ID)] {
-		case ValueSupported:
+		critical := grades[fieldKey(adjudication.KindClaimCritical, c.ID)] == adjudication.ValueCritical
+		switch grades[fieldKey(adjudication.KindClaim, c.ID)] {
+		case adjudication.ValueSupported:
 			cc.Supported++
-		case ValueUnsupported:
+		case adjudication.ValueUnsupported:
 			cc.Unsupported++
 			if critical {
 				cc.CriticalUnsupported++
 				rs.SourceFailures = append(rs.SourceFailures, "invented-critical-fact:"+c.ID)
 			}
-		case ValueWrong:
+		case adjudication.ValueWrong:
 			cc.Wrong++
 			if critical {
 				cc.CriticalWrong++
@@ -267,11 +268,11 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 	}
 	for i := range in.Final.Citations {
 		k := "K" + strconv.Itoa(i+1)
-		if grades[fieldKey(KindCitation, k)] == ValueDoesNotSupport {
+		if grades[fieldKey(adjudication.KindCitation, k)] == adjudication.ValueDoesNotSupport {
 			rs.SourceFailures = append(rs.SourceFailures, "citation-does-not-support:"+k)
 		}
 	}
-	if grades[fieldKey(KindCompleteness, CompletenessTarget)] == ValueFalseClaim {
+	if grades[fieldKey(adjudication.KindCompleteness, adjudication.TargetFinal)] == adjudication.ValueFalseClaim {
 		rs.SourceFailures = append(rs.SourceFailures, "false-completeness")
 	}
 	structural := true
@@ -283,7 +284,7 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		rs.ProtocolFailures = append(rs.ProtocolFailures, "structural:"+f)
 	}
 	for _, x := range in.Final.Exclusions {
-		if grades[fieldKey(KindExclusion, x.ID)] == ValueWronglyExcludes {
+		if grades[fieldKey(adjudication.KindExclusion, x.ID)] == adjudication.ValueWronglyExcludes {
 			rs.WronglyExcluded = append(rs.WronglyExcluded, x.ID)
 		}
 	}
@@ -304,7 +305,7 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		rs.ProtocolStructural, rs.ProtocolGate = &s, &g
 	}
 	for _, o := range truth {
-		if grades[fieldKey(KindOracleDefect, o.ID)] == ValueDefective {
+		if grades[fieldKey(adjudication.KindOracleDefect, o.ID)] == adjudication.ValueDefective {
 			rs.OracleDefects = append(rs.OracleDefects, o.ID)
 		}
 	}
@@ -317,11 +318,11 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 }
 
 type kindTarget struct {
-	kind   GradeKind
+	kind   adjudication.Kind
 	target string
 }
 
-func fieldKey(k GradeKind, target string) kindTarget { return kindTarget{k, target} }
+func fieldKey(k adjudication.Kind, target string) kindTarget { return kindTarget{k, target} }
 
 // checkRequiredGrades indexes an answered run's grades by kind and target and
 // checks them against GRADES.md's required fields.
@@ -330,23 +331,23 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 	optional := map[kindTarget]bool{}
 	for _, o := range truth {
 		if o.Answerable {
-			required[fieldKey(KindObligation, o.ID)] = true
+			required[fieldKey(adjudication.KindObligation, o.ID)] = true
 		} else {
-			required[fieldKey(KindUncertainty, o.ID)] = true
+			required[fieldKey(adjudication.KindUncertainty, o.ID)] = true
 		}
-		optional[fieldKey(KindOracleDefect, o.ID)] = true
+		optional[fieldKey(adjudication.KindOracleDefect, o.ID)] = true
 	}
 	for _, c := range in.Final.Claims {
-		required[fieldKey(KindClaim, c.ID)] = true
-		required[fieldKey(KindClaimCritical, c.ID)] = true
+		required[fieldKey(adjudication.KindClaim, c.ID)] = true
+		required[fieldKey(adjudication.KindClaimCritical, c.ID)] = true
 	}
 	for i := range in.Final.Citations {
-		required[fieldKey(KindCitation, "K"+strconv.Itoa(i+1))] = true
+		required[fieldKey(adjudication.KindCitation, "K"+strconv.Itoa(i+1))] = true
 	}
 	for _, x := range in.Final.Exclusions {
-		required[fieldKey(KindExclusion, x.ID)] = true
+		required[fieldKey(adjudication.KindExclusion, x.ID)] = true
 	}
-	required[fieldKey(KindCompleteness, CompletenessTarget)] = true
+	required[fieldKey(adjudication.KindCompleteness, adjudication.TargetFinal)] = true
 
 	file := campaign.ResponsePath(in.Session)
 	got := make(map[kindTarget]string, len(in.Grades))
@@ -358,10 +359,10 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 		}
 		got[kt] = g.Value
 	}
-	var missing []FieldKey
+	var missing []adjudication.Field
 	for kt := range required {
 		if _, ok := got[kt]; !ok {
-			missing = append(missing, FieldKey{Item: in.Item, Kind: kt.kind, Target: kt.target})
+			missing = append(missing, adjudication.Field{Item: in.Item, Kind: kt.kind, Target: kt.target})
 		}
 	}
 	if len(missing) > 0 {

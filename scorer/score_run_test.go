@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"verdict/adjudication"
 )
 
 func TestScoreRun(t *testing.T) {
@@ -35,33 +36,33 @@ func TestScoreRun(t *testing.T) {
 			want{r: Frac(3, 4), u: u(1, 1), source: true}},
 		{"C05 critical omission fails completion", func() RunInput {
 			in := base(ArmA)
-			in.Grades = setGrade(in.Grades, KindObligation, "O1", ValueNotAddressed)
+			in.Grades = setGrade(in.Grades, adjudication.KindObligation, "O1", adjudication.ValueNotAddressed)
 			return in
 		}, want{r: Frac(3, 4), u: u(1, 1), critical: true, source: true}},
 		{"C07 generic caveat: no uncertainty credit", func() RunInput {
 			in := base(ArmA)
-			in.Grades = setGrade(in.Grades, KindUncertainty, "O5", ValueNotCredited)
+			in.Grades = setGrade(in.Grades, adjudication.KindUncertainty, "O5", adjudication.ValueNotCredited)
 			return in
 		}, want{r: Frac(4, 4), u: u(0, 1), source: true}},
 		{"C08 falsely resolved unknown fails source gate", func() RunInput {
 			in := base(ArmA)
-			in.Grades = setGrade(in.Grades, KindUncertainty, "O5", ValueFalselyResolved)
+			in.Grades = setGrade(in.Grades, adjudication.KindUncertainty, "O5", adjudication.ValueFalselyResolved)
 			return in
 		}, want{r: Frac(4, 4), u: u(0, 1), sourceFailures: []string{"falsely-resolved-uncertainty:O5"}}},
 		{"C08 critical unsupported claim is an invented critical fact", func() RunInput {
 			in := base(ArmA)
-			in.Grades = setGrade(in.Grades, KindClaim, "C2", ValueUnsupported)
-			in.Grades = setGrade(in.Grades, KindClaimCritical, "C2", ValueCritical)
+			in.Grades = setGrade(in.Grades, adjudication.KindClaim, "C2", adjudication.ValueUnsupported)
+			in.Grades = setGrade(in.Grades, adjudication.KindClaimCritical, "C2", adjudication.ValueCritical)
 			return in
 		}, want{r: Frac(4, 4), u: u(1, 1), sourceFailures: []string{"invented-critical-fact:C2"}}},
 		{"C10 citation does not support", func() RunInput {
 			in := base(ArmA)
-			in.Grades = setGrade(in.Grades, KindCitation, "K1", ValueDoesNotSupport)
+			in.Grades = setGrade(in.Grades, adjudication.KindCitation, "K1", adjudication.ValueDoesNotSupport)
 			return in
 		}, want{r: Frac(4, 4), u: u(1, 1), sourceFailures: []string{"citation-does-not-support:K1"}}},
 		{"false completeness", func() RunInput {
 			in := base(ArmA)
-			in.Grades = setGrade(in.Grades, KindCompleteness, CompletenessTarget, ValueFalseClaim)
+			in.Grades = setGrade(in.Grades, adjudication.KindCompleteness, adjudication.TargetFinal, adjudication.ValueFalseClaim)
 			return in
 		}, want{r: Frac(4, 4), u: u(1, 1), sourceFailures: []string{"false-completeness"}}},
 		{"C09 structural citation finding fails source gate", func() RunInput {
@@ -76,7 +77,7 @@ func TestScoreRun(t *testing.T) {
 		}, want{r: Frac(4, 4), u: u(1, 1), sourceFailures: []string{"packet-identity"}}},
 		{"C11 wrongly excluded: structural pass, protocol gate fails", func() RunInput {
 			in := base(ArmB)
-			in.Grades = setGrade(in.Grades, KindExclusion, "X1", ValueWronglyExcludes)
+			in.Grades = setGrade(in.Grades, adjudication.KindExclusion, "X1", adjudication.ValueWronglyExcludes)
 			return in
 		}, want{r: Frac(4, 4), u: u(1, 1), source: true, protocol: &fal, structural: &tru, protocolFailure: []string{"wrongly-excludes:X1"}}},
 		{"C13 ledger finding fails protocol only", func() RunInput {
@@ -157,7 +158,7 @@ func TestScoreRunUndefinedUAndGradeCompleteness(t *testing.T) {
 		t.Errorf("missing grade: %v", err)
 	}
 	extra := testRun("T1", 1, ArmA, truth, 3)
-	extra.Grades = setGrade(extra.Grades, KindClaim, "C9", ValueSupported)
+	extra.Grades = setGrade(extra.Grades, adjudication.KindClaim, "C9", adjudication.ValueSupported)
 	if _, err := ScoreRun(truth, extra); !errors.Is(err, ReasonUnexpectedGrade) {
 		t.Errorf("unexpected grade: %v", err)
 	}

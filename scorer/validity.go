@@ -126,16 +126,23 @@ type TripletValidity struct {
 
 // ValidityReport is the execution validity of a campaign (CONTRACT §4–§5).
 type ValidityReport struct {
-	// Valid is true when no record is refused, no compared triplet is
-	// invalid, at most one triplet was replaced and the campaign did not stop.
+	// Valid is true when Findings is empty: no record is refused, no
+	// compared triplet is invalid, at most one triplet was replaced, and
+	// that of verified infrastructure invalidity, and the campaign did not
+	// stop.
 	Valid bool `json:"valid"`
 	// Stopped is true after a second invalid triplet (CONTRACT §5).
-	Stopped             bool              `json:"stopped"`
-	InvalidTriplets     int               `json:"invalid_triplets"`
-	ReplacementTriplets int               `json:"replacement_triplets"`
-	Findings            []ValidityFinding `json:"findings"`
-	Triplets            []TripletValidity `json:"triplets"`
-	ScoredFailures      []ScoredFailure   `json:"scored_failures"`
+	Stopped             bool `json:"stopped"`
+	InvalidTriplets     int  `json:"invalid_triplets"`
+	ReplacementTriplets int  `json:"replacement_triplets"`
+	// Findings make the execution invalid (each fails admission).
+	Findings []ValidityFinding `json:"findings"`
+	// Replaced are the findings of an original triplet replaced by the one
+	// permitted replacement (verified infrastructure invalidity): retained
+	// and reported with its cost and time, not compared, not a failure.
+	Replaced       []ValidityFinding `json:"replaced_findings"`
+	Triplets       []TripletValidity `json:"triplets"`
+	ScoredFailures []ScoredFailure   `json:"scored_failures"`
 }
 
 // modelSideKind reports whether an error kind is a model outcome, a valid
@@ -356,16 +363,19 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 		rep.Stopped = true
 		runFinding(-1, ReasonSecondInvalidTriplet, "/runs", RuleInvalidity, "%d invalid triplets: the campaign stops after the second", rep.InvalidTriplets)
 	}
-	rep.Valid = true
+	// The replaced original's verified infrastructure findings are
+	// retained and reported, never an admission failure; every other
+	// finding makes the execution invalid.
+	kept := rep.Findings[:0:0]
 	for _, f := range rep.Findings {
-		if f.Reason == ReasonInfrastructureInvalid {
-			continue // retained and charged; valid overall only when replaced (ReasonInvalidNotReplaced)
-		}
 		if f.Session != "" && isSuperseded(rep.Triplets, f.Task, f.Repetition, f.Session) && replaceable([]campaign.Reason{f.Reason}) {
-			continue // the replaced original: billed and reported, not compared
+			rep.Replaced = append(rep.Replaced, f)
+			continue
 		}
-		rep.Valid = false
+		kept = append(kept, f)
 	}
+	rep.Findings = kept
+	rep.Valid = len(rep.Findings) == 0
 	return rep
 }
 

@@ -90,7 +90,9 @@ func Adjudicate(ctx context.Context, in AdjudicateInput, o Options) (AdjudicateR
 func NewAdjudicateModel(in AdjudicateInput, o Options) tea.Model {
 	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
 	a := newAdjudicator(c, in)
-	return newRoot(c, a, a.title, a.statusLine)
+	rt := newRoot(c, a, a.title, a.statusLine)
+	rt.auto = o.autoTheme()
+	return rt
 }
 
 type adjScreen int
@@ -397,6 +399,13 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closeEvidenceMsg:
 		a.viewer = nil
 		a.screen = adjMain
+	case restyleMsg:
+		a.answer.restyle()
+		a.note.input.SetStyles(a.c.Styles.Input)
+		a.search.input.SetStyles(a.c.Styles.Input)
+		if a.viewer != nil {
+			a.viewer.render()
+		}
 	case tea.KeyPressMsg:
 		cmd = a.key(m)
 	default:
@@ -606,7 +615,7 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, a.keys.Task):
 		a.showTask()
 	case key.Matches(k, a.keys.Codebook):
-		a.panel.open("Codebook", codebookText)
+		a.panel.open(guidelinesPanel(a.in.Bundle))
 		a.screen = adjPanel
 	case key.Matches(k, a.keys.List):
 		a.list.cur = a.cur

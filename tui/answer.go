@@ -193,6 +193,9 @@ func newAnswerPane(c *Common, field func() (*blinding.Item, adjudication.Field),
 	return &answerPane{c: c, keys: DefaultAnswerKeyMap(), cache: newAnswerCache(c.Styles), field: field, back: back}
 }
 
+// restyle drops the answers laid out with the previous styles.
+func (p *answerPane) restyle() { p.cache.rendered = map[answerKey]*answerDoc{} }
+
 // scroll moves the answer by n lines (negative: up); lines clamps it.
 func (p *answerPane) scroll(n int) { p.y = max(p.y+n, 0) }
 

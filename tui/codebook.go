@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"verdict/adjudication"
+	"verdict/blinding"
 )
 
 // codebookEntry is the question a field kind asks and a one-line
@@ -196,4 +197,17 @@ func codebookText() []string {
 		"Any grade may carry a note (m). An oracle-defect flag (o) needs a reason; it invalidates the task and never rewrites the obligation (C22).",
 		"Grade from the task, the packet and the frozen obligations only; semantic equivalents get the same credit (CONTRACT §4).")
 	return out
+}
+
+// guidelinesPanel is the title and text of the g panel: the guidelines
+// the campaign bound (blinding.Bundle.Guidelines) when the bundle carries
+// them, then the built-in codebook; without guidelines the codebook only.
+func guidelinesPanel(b *blinding.Bundle) (string, func() []string) {
+	if b == nil || b.Guidelines == "" {
+		return "Codebook", codebookText
+	}
+	g := visibleText(strings.TrimRight(b.Guidelines, "\n"))
+	return "Guidelines of this campaign (bound in its manifest), then the built-in codebook", func() []string {
+		return append(append(strings.Split(g, "\n"), "", strings.Repeat("─", 20)), codebookText()...)
+	}
 }

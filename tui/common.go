@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 
@@ -48,14 +49,50 @@ type Options struct {
 	Styles *styles.Styles
 	// Width and Height set an initial size (tests); 0 means the terminal's.
 	Width, Height int
+	// Theme chooses the colours: ThemeAuto (the zero value) asks the
+	// terminal for its background colour and picks the light or dark
+	// palette; ThemeLight and ThemeDark force one. NO_COLOR still removes
+	// every colour. Ignored when Styles is set.
+	Theme Theme
+}
+
+// Theme is a colour theme of the TUI (the --theme flag).
+type Theme string
+
+// The themes.
+const (
+	ThemeAuto  Theme = "auto"
+	ThemeDark  Theme = "dark"
+	ThemeLight Theme = "light"
+)
+
+// ParseTheme returns the theme named s ("" is auto) or an error naming
+// the valid themes.
+func ParseTheme(s string) (Theme, error) {
+	switch t := Theme(s); t {
+	case "", ThemeAuto:
+		return ThemeAuto, nil
+	case ThemeDark, ThemeLight:
+		return t, nil
+	}
+	return "", fmt.Errorf("theme %q: want light, dark or auto", s)
 }
 
 func (o Options) styles() *styles.Styles {
 	if o.Styles != nil {
 		return o.Styles
 	}
-	return styles.FromEnv()
+	return styles.ThemeFromEnv(o.Theme != ThemeLight)
 }
+
+// autoTheme reports whether the program follows the terminal's background.
+func (o Options) autoTheme() bool {
+	return o.Styles == nil && (o.Theme == "" || o.Theme == ThemeAuto)
+}
+
+// restyleMsg tells every component that Common.Styles changed (the
+// terminal reported a light background): cached styled text is dropped.
+type restyleMsg struct{}
 
 // run runs m as a full-screen program until it quits and returns the final
 // model.
@@ -103,6 +140,8 @@ type root struct {
 	status  func() string
 	child   Component
 	quit    bool
+	// auto is set when the colours follow the terminal's background.
+	auto bool
 }
 
 func newRoot(c *Common, child Component, title, status func() string) *root {
@@ -113,8 +152,14 @@ func newRoot(c *Common, child Component, title, status func() string) *root {
 	return r
 }
 
-// Init implements tea.Model.
-func (r *root) Init() tea.Cmd { return r.child.Init() }
+// Init implements tea.Model: with the auto theme it asks the terminal
+// for its background colour.
+func (r *root) Init() tea.Cmd {
+	if r.auto {
+		return tea.Batch(r.child.Init(), tea.RequestBackgroundColor)
+	}
+	return r.child.Init()
+}
 
 // Update implements tea.Model: global keys first, then the child.
 func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -123,6 +168,14 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r.c.Width, r.c.Height = msg.Width, msg.Height
 		r.resize()
 		return r, nil
+	case tea.BackgroundColorMsg:
+		if !r.auto || msg.IsDark() == r.c.Styles.Dark {
+			return r, nil
+		}
+		*r.c.Styles = *styles.NewTheme(r.c.Styles.NoColor, msg.IsDark())
+		r.help.Styles = r.c.Styles.Help
+		_, cmd := r.child.Update(restyleMsg{})
+		return r, cmd
 	case tea.KeyPressMsg:
 		capturing := false
 		if cp, ok := r.child.(capturer); ok {

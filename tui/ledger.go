@@ -47,7 +47,9 @@ func NewLedgerModel(in LedgerInput, o Options) tea.Model {
 	// visibly (visibleText).
 	in.Campaign, in.Findings = shownCopy(in.Campaign), shownCopy(in.Findings)
 	l := newLedger(c, in)
-	return newRoot(c, l, l.title, l.statusLine)
+	rt := newRoot(c, l, l.title, l.statusLine)
+	rt.auto = o.autoTheme()
+	return rt
 }
 
 type rowKind int
@@ -232,6 +234,12 @@ func (l *ledger) listHeight() int { return max((l.h-1)/2, 1) }
 func (l *ledger) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(closeEvidenceMsg); ok {
 		l.viewer = nil
+		return l, nil
+	}
+	if _, ok := msg.(restyleMsg); ok {
+		if l.viewer != nil {
+			l.viewer.render()
+		}
 		return l, nil
 	}
 	if l.viewer != nil {

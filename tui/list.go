@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -70,7 +71,7 @@ func (l *itemList) View() tea.View {
 			nf++
 		}
 	}
-	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields · %d flagged", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal, nf)) + "\n")
+	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields · %d flagged · time spent per item", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal, nf)) + "\n")
 	lh := max(l.h-1, 1)
 	start := min(max(l.cur-lh/2, 0), max(len(s.fields)-lh, 0))
 	for i := start; i < min(start+lh, len(s.fields)); i++ {
@@ -84,7 +85,7 @@ func (l *itemList) View() tea.View {
 		case "partial":
 			c = st.Warn.Render(c)
 		}
-		row := fmt.Sprintf(" %3d  %s  %s %3d/%-3d", i+1, s.in.Bundle.Items[i].ID, c, s.graded[i], len(s.fields[i]))
+		row := fmt.Sprintf(" %3d  %s  %s %3d/%-3d  %s", i+1, s.in.Bundle.Items[i].ID, c, s.graded[i], len(s.fields[i]), spentText(s.spentOn[s.in.Bundle.Items[i].ID]))
 		if s.flagged[i] {
 			row += "  " + st.Warn.Render("⚑ flagged")
 		}
@@ -94,6 +95,16 @@ func (l *itemList) View() tea.View {
 		b.WriteString(row + "\n")
 	}
 	return tea.NewView(b.String())
+}
+
+// spentText is a time per item as the list shows it ("12m05s", "—" when
+// none was recorded).
+func spentText(d time.Duration) string {
+	if d <= 0 {
+		return fmt.Sprintf("%6s", "—")
+	}
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%3dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
 // ShortHelp implements help.KeyMap.

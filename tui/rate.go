@@ -38,7 +38,9 @@ type RateInput struct {
 	// It is called only when every required field is graded.
 	Freeze func() (string, error)
 	// Clock measures the time spent on each item (default time.Now). The
-	// time is recorded in the journal with each grade and never shown.
+	// time is recorded in the journal with each grade, shown per item in
+	// the item list and carried into the sheet's item_times; it is not a
+	// grade.
 	Clock func() time.Time
 }
 
@@ -68,7 +70,9 @@ func Rate(ctx context.Context, in RateInput, o Options) (RateResult, error) {
 func NewRateModel(in RateInput, o Options) tea.Model {
 	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
 	r := newRater(c, in)
-	return newRoot(c, r, r.title, r.statusLine)
+	rt := newRoot(c, r, r.title, r.statusLine)
+	rt.auto = o.autoTheme()
+	return rt
 }
 
 type rateScreen int
@@ -133,6 +137,9 @@ type rateState struct {
 	drafts map[adjudication.Field]string
 	// flagged marks the items the rater flagged to come back to (f).
 	flagged map[int]bool
+	// spentOn is the saved time per item ID (the journal's spent_ms sums),
+	// shown in the item list.
+	spentOn map[string]time.Duration
 	// send delivers a component's request (showMsg, openEvidenceMsg,
 	// openNoteMsg) to the rater at once, so that keys typed ahead reach
 	// the screen the request opened.
@@ -157,7 +164,12 @@ func newRateState(c *Common, in RateInput) *rateState {
 			req[f] = i
 		}
 	}
-	for _, g := range in.Journal.State().Grades {
+	st := in.Journal.State()
+	s.spentOn = st.Spent
+	if s.spentOn == nil {
+		s.spentOn = map[string]time.Duration{}
+	}
+	for _, g := range st.Grades {
 		s.saved[g.Field] = g
 		if i, ok := req[g.Field]; ok {
 			s.graded[i]++
@@ -282,6 +294,7 @@ func (s *rateState) onSaved(m savedMsg[adjudication.Grade]) tea.Cmd {
 		return nil
 	}
 	f := m.v.Field
+	s.spentOn[f.Item] += m.v.Spent
 	if f.Kind == adjudication.KindOracleDefect && m.v.Value == adjudication.ValueWithdrawn {
 		delete(s.saved, f)
 	} else {
@@ -378,9 +391,9 @@ func (r *rater) showTask() {
 	r.screen = screenPanel
 }
 
-// showCodebook opens the built-in codebook.
+// showCodebook opens the campaign's guidelines and the built-in codebook.
 func (r *rater) showCodebook() {
-	r.panel.open("Codebook", codebookText)
+	r.panel.open(guidelinesPanel(r.in.Bundle))
 	r.screen = screenPanel
 }
 
@@ -462,6 +475,13 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		} else {
 			r.frozen, r.sheet = true, m.desc
 			r.setStatus("frozen and signed: "+m.desc, false)
+		}
+	case restyleMsg:
+		r.answer.restyle()
+		r.note.input.SetStyles(r.c.Styles.Input)
+		r.search.input.SetStyles(r.c.Styles.Input)
+		if r.viewer != nil {
+			r.viewer.render()
 		}
 	case showMsg:
 		cmd = r.open(m.screen)

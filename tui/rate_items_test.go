@@ -1,8 +1,13 @@
 package tui
 
 import (
+	"image/color"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"verdict/adjudication"
 	"verdict/campaign"
@@ -224,5 +229,98 @@ func TestVisibleText(t *testing.T) {
 	}
 	if src.A[0].Text != "\x00" || s != "x\x1b" {
 		t.Fatal("shownCopy changed its source")
+	}
+}
+
+// TestRateNothingCut: on a maximum-size answer whose claim texts are 2,048
+// characters long, every word of every field's detail can be read at both
+// sizes (scrolling with ctrl+d when it is longer than its part of the
+// screen), and no line of the screen is cut with "…".
+func TestRateNothingCut(t *testing.T) {
+	b := synthBundle(0)
+	it := maxItem("item-00000000000000ff")
+	long := strings.TrimSpace(strings.Repeat("widgetcount ", 170)) + " end-of-claim"
+	for i := range it.Final.Claims[:4] {
+		it.Final.Claims[i].Text = long
+	}
+	b.Items = append(b.Items, it)
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		e := newRateEnv(t, b)
+		m, r := newTestRater(t, e, sz[0], sz[1])
+		for i, f := range r.fields[0] {
+			if i > 40 && f.Kind != adjudication.KindCitation || i%7 != 0 && i > 12 {
+				continue
+			}
+			r.field = i
+			m = press(m)
+			var seen strings.Builder
+			for range 40 {
+				s := screen(m)
+				// The last line is the short help, whose "…" says ? shows more.
+				if body := s[:strings.LastIndex(s, "\n")]; strings.Contains(body, "…") {
+					t.Fatalf("%dx%d %v: a line is cut:\n%s", sz[0], sz[1], f, s)
+				}
+				seen.WriteString(s)
+				if !strings.Contains(s, "more lines: ctrl+d") {
+					break
+				}
+				m = press(m, "ctrl+d")
+			}
+			for _, l := range fieldContext(r.c.Styles, r.curItem(), f) {
+				for _, w := range strings.Fields(ansi.Strip(l)) {
+					if !strings.Contains(seen.String(), w) {
+						t.Fatalf("%dx%d %v: %q never shown", sz[0], sz[1], f, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGuidelinesOnG: g shows the campaign's guidelines the bundle carries
+// (then the built-in codebook), in rate and in adjudicate.
+func TestGuidelinesOnG(t *testing.T) {
+	b := synthBundle(1)
+	b.Guidelines = "# SYNTHETIC guidelines\n\nQuote the line that sets a default.\x1b[2J\n"
+	m, _ := newTestRater(t, newRateEnv(t, b), 80, 24)
+	m = press(m, "g")
+	s := screen(m)
+	if !strings.Contains(s, "Guidelines of this campaign") || !strings.Contains(s, "Quote the line that sets a default.⟨U+001B⟩[2J") || !strings.Contains(s, "Built-in codebook") {
+		t.Fatalf("rate g:\n%s", s)
+	}
+	e := &adjEnv{}
+	in := e.input()
+	in.Bundle.Guidelines = b.Guidelines
+	am := press(NewAdjudicateModel(in, testOptions(80, 24)), "esc", "g")
+	if s := screen(am); !strings.Contains(s, "Quote the line that sets a default.") {
+		t.Fatalf("adjudicate g:\n%s", s)
+	}
+}
+
+// TestThemeFollowsBackground: with the auto theme the program asks for the
+// terminal's background and switches to the light palette on a light one;
+// a forced theme and explicit styles ignore the report.
+func TestThemeFollowsBackground(t *testing.T) {
+	if th, err := ParseTheme("sepia"); err == nil {
+		t.Fatalf("ParseTheme(sepia) = %q", th)
+	}
+	e := newRateEnv(t, synthBundle(1))
+	m := NewRateModel(e.input(), Options{Width: 80, Height: 24})
+	rt := m.(*root)
+	if !rt.auto || !rt.c.Styles.Dark {
+		t.Fatal("auto theme does not start dark and listening")
+	}
+	m, _ = m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if rt.c.Styles.Dark {
+		t.Fatal("a white background did not switch to the light palette")
+	}
+	press(m, "esc", "1")
+	forced := NewRateModel(e.input(), Options{Width: 80, Height: 24, Theme: ThemeLight}).(*root)
+	if forced.auto || forced.c.Styles.Dark {
+		t.Fatal("--theme light")
+	}
+	forced.Update(tea.BackgroundColorMsg{Color: color.Black})
+	if forced.c.Styles.Dark {
+		t.Fatal("a forced light theme followed the terminal")
 	}
 }

@@ -446,22 +446,29 @@ func TestRateResumeAtFirstUngraded(t *testing.T) {
 	}
 }
 
-func TestRateTimeRecordedNotShown(t *testing.T) {
-	e := newRateEnv(t, synthBundle(1))
+func TestRateTimeShownInListOnly(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
 	m, _ := newTestRater(t, e, 120, 40)
 	m = press(m, "1", "1")
 	st := e.j.State()
 	if st.Spent["item-0000000000000001"] <= 0 {
 		t.Fatalf("no time recorded: %v", st.Spent)
 	}
-	for _, k := range []string{"", "l", "esc", "F"} {
+	// The grading and freeze screens show no time; the item list shows
+	// each item's time (the fake clock advances a second per reading).
+	for _, k := range []string{"", "F"} {
 		if k != "" {
 			m = press(m, k)
 		}
-		s := screen(m)
-		if strings.Contains(s, "spent") || strings.Contains(s, "seconds") || strings.Contains(s, "0:0") {
+		if s := screen(m); strings.Contains(s, "0m0") {
 			t.Fatalf("time shown on screen:\n%s", s)
 		}
+	}
+	m = press(m, "esc", "l")
+	s := screen(m)
+	want := spentText(st.Spent["item-0000000000000001"])
+	if !strings.Contains(s, "time spent per item") || !strings.Contains(s, "2/13   "+want) || !strings.Contains(s, "0/13   "+spentText(0)) {
+		t.Fatalf("item list without the time per item (%s):\n%s", want, s)
 	}
 }
 

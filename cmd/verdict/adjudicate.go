@@ -54,8 +54,14 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	c.Flags().StringVar(&decisions, "decisions", "", "decision log (default: --out with extension .decisions.jsonl)")
+	var theme string
+	addThemeFlag(c, &theme)
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		uiOpts, err := uiOptions(a, theme)
+		if err != nil {
+			return err
+		}
 		if allowed = allowedSigners(a, allowed); allowed == "" {
 			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
@@ -127,7 +133,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 			}
 			return out + " (sha256 " + blinding.Digest(rec)[:16] + "…)", nil
 		}
-		res, err := tui.Adjudicate(cmd.Context(), in, tuiOptions)
+		res, err := tui.Adjudicate(cmd.Context(), in, uiOpts)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}

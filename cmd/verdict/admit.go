@@ -209,9 +209,15 @@ func (s admissionSection) writeText(w io.Writer) {
 	for _, f := range v.Findings {
 		writeAdmissionRefusal(w, "    ", admissionRefusalOf(f.Error()))
 	}
+	if len(v.Replaced) > 0 {
+		fmt.Fprintf(w, "  replaced original triplet (billed and reported, not compared): %d findings\n", len(v.Replaced))
+		for _, f := range v.Replaced {
+			writeAdmissionRefusal(w, "    ", admissionRefusalOf(f.Error()))
+		}
+	}
 	fmt.Fprintf(w, "  valid scored failures (kept in every denominator): %d\n", len(v.ScoredFailures))
 	for _, f := range v.ScoredFailures {
-		fmt.Fprintf(w, "    %s %s r%d %s: %s\n", f.Session, f.Task, f.Repetition, f.Role, f.Kind)
+		fmt.Fprintf(w, "    %s %s r%d %s: %s (%s)\n", f.Session, f.Task, f.Repetition, f.Role, f.Kind, f.Detail)
 	}
 	fmt.Fprintf(w, "  ceilings (inclusive): %s\n", s.Ceilings)
 	fmt.Fprintf(w, "  consumed:             %s\n", s.Consumed)

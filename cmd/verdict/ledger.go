@@ -17,7 +17,8 @@ import (
 func init() { register(newLedgerCmd) }
 
 func newLedgerCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var theme string
+	c := &cobra.Command{
 		Use:   "ledger [CAMPAIGN]",
 		Short: "Inspect review-B reconciliation ledgers with their structural findings (protocol checker, read-only)",
 		Long: `ledger strictly loads CAMPAIGN (default: the embedded SYNTHETIC campaign, as
@@ -33,6 +34,10 @@ refuses (exit 1, reason no-terminal): verdict check --format json gives the
 same structural findings.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			uiOpts, err := uiOptions(a, theme)
+			if err != nil {
+				return err
+			}
 			in, err := ledgerInput(a, args)
 			if err != nil {
 				return err
@@ -40,12 +45,14 @@ same structural findings.`,
 			if err := requireTerminal("ledger", "`verdict check --format json` for the same structural findings"); err != nil {
 				return err
 			}
-			if err := tui.Ledger(cmd.Context(), in, tuiOptions); err != nil && !errors.Is(err, context.Canceled) {
+			if err := tui.Ledger(cmd.Context(), in, uiOpts); err != nil && !errors.Is(err, context.Canceled) {
 				return err
 			}
 			return nil
 		},
 	}
+	addThemeFlag(c, &theme)
+	return c
 }
 
 // ledgerInput strictly loads the campaign directory args[0], or with no

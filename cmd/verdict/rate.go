@@ -20,7 +20,7 @@ import (
 func init() { register(newRateCmd) }
 
 func newRateCmd(a *app) *cobra.Command {
-	var journal, out string
+	var journal, out, theme string
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "rate BUNDLE [--journal FILE] [--key KEYFILE --name NAME] [--out SHEET.json]",
@@ -43,9 +43,14 @@ freeze do the same without a terminal.`,
 	}
 	c.Flags().StringVar(&journal, "journal", "", "grade journal (default: BUNDLE with extension .journal.jsonl)")
 	c.Flags().StringVar(&out, "out", "", "sheet file written when freezing (default: sheet-NAME.json beside the bundle)")
+	addThemeFlag(c, &theme)
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		bundlePath := args[0]
+		uiOpts, err := uiOptions(a, theme)
+		if err != nil {
+			return err
+		}
 		if sf.key == "" {
 			sf.key = a.cfg.GetString("key")
 		}
@@ -116,7 +121,7 @@ freeze do the same without a terminal.`,
 				return out + " (sha256 " + blinding.Digest(data)[:16] + "…, signature " + filepath.Base(out) + ".sig)", nil
 			}
 		}
-		res, err := tui.Rate(cmd.Context(), in, tuiOptions)
+		res, err := tui.Rate(cmd.Context(), in, uiOpts)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
 
 	"verdict/campaign"
 	"verdict/tui"
@@ -13,6 +14,27 @@ import (
 // with: the zero value (the process's terminal). Tests replace it to drive
 // a program through a pipe.
 var tuiOptions tui.Options
+
+// addThemeFlag adds --theme to a terminal-UI command.
+func addThemeFlag(c *cobra.Command, theme *string) {
+	c.Flags().StringVar(theme, "theme", "", "colours: light, dark or auto (ask the terminal for its background; default; config key theme); NO_COLOR removes every colour")
+}
+
+// uiOptions returns the options a terminal-UI command runs with: tuiOptions
+// and the theme of --theme (or the config key theme). A theme that is not
+// light, dark or auto is a usage error.
+func uiOptions(a *app, theme string) (tui.Options, error) {
+	if theme == "" {
+		theme = a.cfg.GetString("theme")
+	}
+	th, err := tui.ParseTheme(theme)
+	if err != nil {
+		return tui.Options{}, usagef("--theme: %v", err)
+	}
+	o := tuiOptions
+	o.Theme = th
+	return o, nil
+}
 
 // ReasonNoTerminal refuses a terminal-UI command (ledger, rate, adjudicate)
 // when standard input or standard output is not a terminal: the UI cannot

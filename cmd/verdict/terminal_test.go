@@ -109,3 +109,28 @@ func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
 		t.Fatalf("resume then quit: exit %d, stdout %q", code, stdout)
 	}
 }
+
+// TestThemeFlag: ledger, rate and adjudicate take --theme light|dark|auto;
+// any other theme is a usage error (exit 2) before anything is written.
+func TestThemeFlag(t *testing.T) {
+	withTerminal(t, false)
+	p, keys := frozenPair(t, t.TempDir())
+	for _, args := range [][]string{
+		{"ledger"},
+		{"rate", p("bundle-ann.json"), "--journal", p("new.journal.jsonl")},
+		{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
+			"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")},
+	} {
+		code, _, stderr := runCapture(t, append(args, "--theme", "sepia")...)
+		if code != 2 || !strings.Contains(stderr, "want light, dark or auto") {
+			t.Errorf("%s --theme sepia: exit %d, stderr %q; want exit 2 naming the themes", args[0], code, stderr)
+		}
+		for _, th := range []string{"light", "dark", "auto"} {
+			// Valid themes pass the flag and reach the terminal check.
+			if code, _, stderr := runCapture(t, append(args, "--theme", th)...); code != 1 || !strings.Contains(stderr, string(ReasonNoTerminal)) {
+				t.Errorf("%s --theme %s: exit %d, stderr %q", args[0], th, code, stderr)
+			}
+		}
+	}
+	mustNotExist(t, p("new.journal.jsonl"), p("adj.decisions.jsonl"))
+}

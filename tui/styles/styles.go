@@ -19,6 +19,9 @@ import (
 type Styles struct {
 	// NoColor is true when the styles carry no colour (NO_COLOR).
 	NoColor bool
+	// Dark is true for the palette made for a dark terminal background,
+	// false for a light one.
+	Dark bool
 
 	// Title is the top bar of every screen.
 	Title lipgloss.Style
@@ -58,9 +61,18 @@ type Styles struct {
 // environment variable is set to a non-empty value.
 func FromEnv() *Styles { return New(os.Getenv("NO_COLOR") != "") }
 
-// New returns the styles. With noColor the styles use no colour, only
-// bold, faint, underline and reverse attributes.
-func New(noColor bool) *Styles {
+// ThemeFromEnv returns NewTheme(noColor, dark) with noColor from NO_COLOR.
+func ThemeFromEnv(dark bool) *Styles { return NewTheme(os.Getenv("NO_COLOR") != "", dark) }
+
+// New returns the styles for a dark background. With noColor the styles
+// use no colour, only bold, faint, underline and reverse attributes.
+func New(noColor bool) *Styles { return NewTheme(noColor, true) }
+
+// NewTheme returns the styles for a dark (dark true) or a light terminal
+// background: on a light one the secondary text, the marks and the cited
+// lines are darker so that they keep their contrast on white. With noColor
+// both themes are the same colourless styles.
+func NewTheme(noColor, dark bool) *Styles {
 	c := func(hex string) color.Color {
 		if noColor {
 			return lipgloss.NoColor{}
@@ -68,7 +80,12 @@ func New(noColor bool) *Styles {
 		return lipgloss.Color(hex)
 	}
 	accent, muted, red, green, yellow := c("#7D56F4"), c("#8A8A8A"), c("#E0556A"), c("#4FB477"), c("#D9A441")
-	s := &Styles{NoColor: noColor}
+	citedBG, cursor := c("#3A3A5A"), c("#FFFFFF")
+	if !dark {
+		accent, muted, red, green, yellow = c("#5B32D6"), c("#5C5C5C"), c("#B3261E"), c("#1B6E3C"), c("#8A5A00")
+		citedBG, cursor = c("#DCE2F7"), c("#000000")
+	}
+	s := &Styles{NoColor: noColor, Dark: dark}
 	s.Title = lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(accent)
 	if noColor {
 		s.Title = lipgloss.NewStyle().Bold(true).Reverse(true)
@@ -89,7 +106,7 @@ func New(noColor bool) *Styles {
 	if noColor {
 		s.LineNumber = lipgloss.NewStyle().Faint(true)
 	}
-	s.Cited = lipgloss.NewStyle().Bold(true).Background(c("#3A3A5A"))
+	s.Cited = lipgloss.NewStyle().Bold(true).Background(citedBG)
 	if noColor {
 		s.Cited = lipgloss.NewStyle().Bold(true).Underline(true)
 	}
@@ -105,6 +122,6 @@ func New(noColor bool) *Styles {
 		FullSeparator:  s.Muted,
 	}
 	st := textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: s.Muted, Suggestion: s.Muted, Prompt: lipgloss.NewStyle().Bold(true)}
-	s.Input = textinput.Styles{Focused: st, Blurred: st, Cursor: textinput.CursorStyle{Color: c("#FFFFFF"), Shape: tea.CursorBlock, Blink: false}}
+	s.Input = textinput.Styles{Focused: st, Blurred: st, Cursor: textinput.CursorStyle{Color: cursor, Shape: tea.CursorBlock, Blink: false}}
 	return s
 }

@@ -41,15 +41,17 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-func TestMarkdownNoColor(t *testing.T) {
-	cfg := New(true).Markdown()
-	if cfg.Document.Color != nil || cfg.H2.Color != nil || cfg.Link.Color != nil {
-		t.Fatal("colour left in the NO_COLOR markdown style")
+// TestLightTheme: the light palette darkens secondary text and the cited
+// background, and NO_COLOR makes both themes colourless.
+func TestLightTheme(t *testing.T) {
+	dark, light := NewTheme(false, true), NewTheme(false, false)
+	if dark.Muted.GetForeground() == light.Muted.GetForeground() || dark.Cited.GetBackground() == light.Cited.GetBackground() {
+		t.Fatal("the light theme has the dark theme's muted text or cited background")
 	}
-	if cfg.Strong.Bold == nil || !*cfg.Strong.Bold {
-		t.Fatal("bold lost")
+	if light.Dark || !dark.Dark {
+		t.Fatal("Dark flag")
 	}
-	if New(false).Markdown().H1.BackgroundColor == nil {
-		t.Fatal("colour style has no colour")
+	if _, ok := NewTheme(true, false).Muted.GetForeground().(lipgloss.NoColor); !ok {
+		t.Fatal("NO_COLOR light theme has a colour")
 	}
 }

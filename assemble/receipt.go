@@ -1,0 +1,323 @@
+package assemble
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// Refusals of importing a receipt.
+const (
+	// ReasonSessionUnknown: the manifest lists no run with that session.
+	ReasonSessionUnknown campaign.Reason = "session-unknown"
+	// ReasonTimingMalformed: the runner's timing file is not valid.
+	ReasonTimingMalformed campaign.Reason = "timing-malformed"
+	// ReasonLogInconsistent: the log contradicts itself (total tokens not
+	// input plus output, cached above input, reasoning above output).
+	ReasonLogInconsistent campaign.Reason = "log-inconsistent"
+)
+
+const ruleTiming = "CONTRACT §5 Required records: UTC and monotonic request start/end, request IDs, input hashes and byte counts"
+
+// Timing is the small file a runner writes beside each session's log,
+// since no log format records monotonic time: every member may be null
+// or absent (unknown), and an unknown value stays null in the receipt.
+type Timing struct {
+	// SessionID, when given, must be the imported session.
+	SessionID *string `json:"session_id"`
+	// RequestID is the provider's request ID (for example the
+	// x-request-id response header).
+	RequestID *string `json:"request_id"`
+	// StartedUTC and EndedUTC are RFC 3339 UTC times of the request.
+	StartedUTC *string `json:"started_utc"`
+	EndedUTC   *string `json:"ended_utc"`
+	// StartMonotonicNS and EndMonotonicNS are monotonic clock readings in
+	// nanoseconds from one origin of the recording host.
+	StartMonotonicNS *int64 `json:"start_monotonic_ns"`
+	EndMonotonicNS   *int64 `json:"end_monotonic_ns"`
+	// InputSHA256 and InputBytes identify the exact prompt bytes sent
+	// (what `verdict prompts` renders for the session's role).
+	InputSHA256 *string `json:"input_sha256"`
+	InputBytes  *int64  `json:"input_bytes"`
+	// Host is the recorded host/OS/CPU/RAM.
+	Host *string `json:"host"`
+	// PermissionPolicy is the session's recorded permission policy.
+	PermissionPolicy *string `json:"permission_policy"`
+	// Model is the model identifier the provider returned, as the runner
+	// recorded it (a log that reports the model must agree).
+	Model *string `json:"model"`
+	// TaskSHA256 and PacketSHA256 are the digests of the task text and
+	// packet bytes the runner delivered.
+	TaskSHA256   *string `json:"task_sha256"`
+	PacketSHA256 *string `json:"packet_sha256"`
+	// ValidationNS and AssemblyNS are the runner's own validation and
+	// prompt-assembly durations.
+	ValidationNS *int64 `json:"validation_ns"`
+	AssemblyNS   *int64 `json:"assembly_ns"`
+}
+
+// ParseTiming strictly decodes a timing file: one JSON object with only
+// Timing's members (unknown members and duplicate names are refused).
+func ParseTiming(data []byte, file string) (*Timing, error) {
+	var t Timing
+	if err := jsonv2.Unmarshal(data, &t, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return nil, &campaign.Error{Reason: ReasonTimingMalformed, File: file, Rule: ruleTiming, Detail: err.Error(), Err: err}
+	}
+	return &t, nil
+}
+
+// ImportRequest is one session to import.
+type ImportRequest struct {
+	// Session is the session ID ("S4").
+	Session string
+	// Log is the run log; LogFormat its format (LogCodexExec or
+	// LogResponsesAPI); LogFile its name for refusals.
+	Log       []byte
+	LogFormat string
+	LogFile   string
+	// Timing is the runner's timing file; TimingFile its name.
+	Timing     []byte
+	TimingFile string
+	// ErrorKind is the coordinator's classification of a failed session
+	// (never inferred from the log); "" leaves it null.
+	ErrorKind campaign.ErrorKind
+}
+
+// Imported is the result of Import: the two files and what stayed
+// unknown.
+type Imported struct {
+	Receipt      campaign.Receipt
+	ReceiptBytes []byte
+	// Response is the exact final message (nil when the log holds none,
+	// then no response file is written).
+	Response []byte
+	// Unknown lists, one sentence each, every receipt value the log and
+	// the timing file did not give (left null).
+	Unknown []string
+	// Notes are further facts (modifiers found, an incomplete response).
+	Notes []string
+	// Files are what WriteImport wrote.
+	Files []Written
+}
+
+// Import builds responses/S.json and receipts/S.json for one session of
+// the campaign in dir from its run log and the runner's timing file. Role,
+// task and repetition come from the manifest's run that lists the session
+// (ReasonSessionUnknown otherwise), the price card ID from the manifest's
+// execution.price_card. The status is the log's: a completed turn is a
+// response, a failed one an error (its error_kind stays null unless the
+// coordinator gives one; the importer never labels an error itself, least
+// of all as infrastructure), a log with neither has no terminal receipt.
+// The meter is recorded only when the log gives all four counts
+// (input including cached, cached, output including reasoning,
+// reasoning); otherwise it is null and admission refuses it
+// (meter-incomplete). Priced modifiers the log reports are recorded in
+// priced_modifiers and never priced (unsupported-modifier at admission).
+// The receipt is decoded again with the strict receipt decoder.
+func Import(dir string, req ImportRequest) (*Imported, error) {
+	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
+	if err != nil {
+		return nil, &campaign.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+	}
+	m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	var run *campaign.Run
+	var role campaign.Role
+	for i := range m.Runs {
+		s := m.Runs[i].Sessions
+		for _, x := range []struct {
+			id   string
+			role campaign.Role
+		}{{s.Draft, campaign.RoleDraft}, {s.ReviewA, campaign.RoleReviewA}, {s.ReviewB, campaign.RoleReviewB}} {
+			if x.id == req.Session {
+				run, role = &m.Runs[i], x.role
+			}
+		}
+	}
+	if run == nil {
+		return nil, &campaign.Error{Reason: ReasonSessionUnknown, File: campaign.ManifestFile, Pointer: "/runs", Rule: campaign.RuleManifest,
+			Detail: fmt.Sprintf("no run lists session %s; write the run into the manifest first", req.Session)}
+	}
+	log, err := ParseRunLog(req.LogFormat, req.Log, req.LogFile)
+	if err != nil {
+		return nil, err
+	}
+	tm, err := ParseTiming(req.Timing, req.TimingFile)
+	if err != nil {
+		return nil, err
+	}
+	if tm.SessionID != nil && *tm.SessionID != req.Session {
+		return nil, &campaign.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/session_id", Rule: ruleTiming,
+			Detail: fmt.Sprintf("the timing file is for session %s, not %s", *tm.SessionID, req.Session)}
+	}
+	if err := checkLogCounts(log, req.LogFile); err != nil {
+		return nil, err
+	}
+	out := &Imported{Notes: append([]string(nil), log.Notes...)}
+	unknown := func(format string, a ...any) { out.Unknown = append(out.Unknown, fmt.Sprintf(format, a...)) }
+	r := campaign.Receipt{
+		SessionID: req.Session, Role: role, Task: run.Task, Repetition: run.Repetition,
+		Status: log.Terminal, StartedUTC: tm.StartedUTC, EndedUTC: tm.EndedUTC,
+		StartMonotonicNS: tm.StartMonotonicNS, EndMonotonicNS: tm.EndMonotonicNS,
+		InputSHA256: tm.InputSHA256, InputBytes: tm.InputBytes, Model: log.Model,
+		PermissionPolicy: tm.PermissionPolicy, Host: tm.Host, TaskSHA256: tm.TaskSHA256, PacketSHA256: tm.PacketSHA256,
+		OrdinaryCalls: log.OrdinaryCalls, MCPCalls: log.MCPCalls, PricedModifiers: log.Modifiers,
+	}
+	if tm.RequestID != nil {
+		r.RequestID = *tm.RequestID
+	} else {
+		unknown("request_id: not in the timing file (left empty)")
+	}
+	for _, f := range []struct {
+		name string
+		null bool
+	}{{"started_utc", tm.StartedUTC == nil}, {"ended_utc", tm.EndedUTC == nil}, {"start_monotonic_ns", tm.StartMonotonicNS == nil},
+		{"end_monotonic_ns", tm.EndMonotonicNS == nil}, {"input_sha256", tm.InputSHA256 == nil}, {"input_bytes", tm.InputBytes == nil},
+		{"host", tm.Host == nil}, {"permission_policy", tm.PermissionPolicy == nil},
+		{"task_sha256", tm.TaskSHA256 == nil}, {"packet_sha256", tm.PacketSHA256 == nil}} {
+		if f.null {
+			unknown("%s: not in the timing file", f.name)
+		}
+	}
+	if tm.ValidationNS != nil {
+		r.ValidationNS = *tm.ValidationNS
+	} else {
+		unknown("validation_ns: not in the timing file (the receipt format has no unknown here: recorded as 0)")
+	}
+	if tm.AssemblyNS != nil {
+		r.AssemblyNS = *tm.AssemblyNS
+	} else {
+		unknown("assembly_ns: not in the timing file (the receipt format has no unknown here: recorded as 0)")
+	}
+	switch {
+	case log.Model != nil && tm.Model != nil && *log.Model != *tm.Model:
+		return nil, &campaign.Error{Reason: ReasonLogInconsistent, File: req.TimingFile, Pointer: "/model", Rule: ruleTiming,
+			Detail: fmt.Sprintf("the timing file records model %q, the log %q", *tm.Model, *log.Model)}
+	case log.Model == nil && tm.Model != nil:
+		r.Model = tm.Model
+	case log.Model == nil:
+		unknown("model: neither the %s log nor the timing file reports it", log.Format)
+	}
+	switch log.Terminal {
+	case campaign.StatusError:
+		out.Notes = append(out.Notes, "the log reports a failed turn: "+log.ErrorMessage)
+		if req.ErrorKind != "" {
+			k := req.ErrorKind
+			r.ErrorKind = &k
+		} else {
+			unknown("error_kind: the log does not classify the error and the importer never does (give --error-kind)")
+		}
+	case "":
+		unknown("status: the log ends without a completed or failed turn (no terminal receipt, C15)")
+	}
+	if log.Terminal != campaign.StatusError && req.ErrorKind != "" {
+		return nil, &campaign.Error{Reason: ReasonLogInconsistent, File: req.LogFile, Rule: ruleLog,
+			Detail: fmt.Sprintf("an error kind (%s) was given but the log reports no failed turn", req.ErrorKind)}
+	}
+	if log.Terminal == campaign.StatusResponse {
+		out.Response = log.Final
+		if out.Response == nil {
+			out.Response = []byte{}
+			out.Notes = append(out.Notes, "the log holds no final message: the response file is empty (a malformed answer is a valid scored failure, C16)")
+		}
+		sha, n := blinding.Digest(out.Response), int64(len(out.Response))
+		r.OutputSHA256, r.OutputBytes = &sha, &n
+	}
+	if log.InputTokens != nil && log.CachedInputTokens != nil && log.OutputTokens != nil && log.ReasoningTokens != nil {
+		r.Meter = &campaign.Meter{InputTokens: *log.InputTokens, CachedInputTokens: *log.CachedInputTokens,
+			OutputTokens: *log.OutputTokens, ReasoningTokens: *log.ReasoningTokens, InputIncludesCached: true, OutputIncludesReasoning: true}
+	} else {
+		var missing []string
+		for _, c := range []struct {
+			name string
+			v    *int64
+		}{{"input", log.InputTokens}, {"cached input", log.CachedInputTokens}, {"output", log.OutputTokens}, {"reasoning", log.ReasoningTokens}} {
+			if c.v == nil {
+				missing = append(missing, c.name)
+			}
+		}
+		unknown("meter: the log does not report %s tokens (the meter is left null: incomplete metering fails admission)", joinAnd(missing))
+	}
+	if m.Execution.PriceCard != nil {
+		id := m.Execution.PriceCard.ID
+		r.PriceCardID = &id
+	} else {
+		unknown("price_card_id: the manifest has no price card")
+	}
+	unknown("actual_charge_micro_usd: actual billing is not in the log")
+	if r.MCPCalls == 0 {
+		zero := int64(0)
+		r.MCPCostMicroUSD = &zero
+	} else {
+		unknown("mcp_cost_micro_usd: %d MCP call(s) and no metered MCP charge in the log", r.MCPCalls)
+	}
+	for _, mod := range log.Modifiers {
+		out.Notes = append(out.Notes, "priced modifier "+mod+": recorded in priced_modifiers, never priced (unsupported-modifier at admission)")
+	}
+	file := campaign.ReceiptPath(req.Session)
+	if out.ReceiptBytes, err = blinding.MarshalCanonical(r); err != nil {
+		return nil, err
+	}
+	if _, err := campaign.DecodeReceipt(out.ReceiptBytes, file); err != nil {
+		return nil, err
+	}
+	out.Receipt = r
+	return out, nil
+}
+
+// WriteImport writes the imported response (when there is one) and
+// receipt into the campaign dir. A file already there with other bytes is
+// refused (ReasonFileDiffers) and nothing is written.
+func WriteImport(dir string, im *Imported) error {
+	var files []fileBytes
+	if im.Response != nil {
+		files = append(files, fileBytes{campaign.ResponsePath(im.Receipt.SessionID), im.Response})
+	} else if _, err := readRegular(filepath.Join(dir, filepath.FromSlash(campaign.ResponsePath(im.Receipt.SessionID)))); !errors.Is(err, fs.ErrNotExist) {
+		return &campaign.Error{Reason: ReasonFileDiffers, File: campaign.ResponsePath(im.Receipt.SessionID), Rule: ruleResults,
+			Detail: "a response file exists but the log holds no response"}
+	}
+	files = append(files, fileBytes{campaign.ReceiptPath(im.Receipt.SessionID), im.ReceiptBytes})
+	w, err := writeNew(dir, files, ruleResults)
+	im.Files = w
+	return err
+}
+
+// checkLogCounts refuses a log whose counts contradict one another.
+func checkLogCounts(l *RunLog, file string) error {
+	bad := func(format string, a ...any) error {
+		return &campaign.Error{Reason: ReasonLogInconsistent, File: file, Pointer: "/usage", Rule: ruleLog, Detail: fmt.Sprintf(format, a...)}
+	}
+	if l.InputTokens != nil && l.CachedInputTokens != nil && *l.CachedInputTokens > *l.InputTokens {
+		return bad("cached input %d exceeds input %d, which includes it", *l.CachedInputTokens, *l.InputTokens)
+	}
+	if l.OutputTokens != nil && l.ReasoningTokens != nil && *l.ReasoningTokens > *l.OutputTokens {
+		return bad("reasoning %d exceeds output %d, which includes it", *l.ReasoningTokens, *l.OutputTokens)
+	}
+	if l.TotalTokens != nil && l.InputTokens != nil && l.OutputTokens != nil && *l.TotalTokens != *l.InputTokens+*l.OutputTokens {
+		return bad("total %d is not input %d plus output %d", *l.TotalTokens, *l.InputTokens, *l.OutputTokens)
+	}
+	return nil
+}
+
+// joinAnd joins words as "a, b and c".
+func joinAnd(w []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return w[0]
+	}
+	s := w[0]
+	for _, x := range w[1 : len(w)-1] {
+		s += ", " + x
+	}
+	return s + " and " + w[len(w)-1]
+}

@@ -1,0 +1,203 @@
+package blinding
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Leak finding kinds found in context rather than by exact token (issue
+// "the leak scan is easy to evade"). Each finding says which rule matched
+// (Finding.Rule), so a false positive is visible and explainable.
+const (
+	// FindingArmVocabulary: words that name an arm in context ("review B",
+	// "reviewer B", "the B arm", "arm-B", "control arm", "treatment").
+	FindingArmVocabulary FindingKind = "arm-vocabulary"
+	// FindingMoney: a money amount ("$0.04", "3 cents", "four cents").
+	FindingMoney FindingKind = "money-amount"
+	// FindingTokenCount: a count of model tokens ("12,431 tokens",
+	// "twelve thousand tokens").
+	FindingTokenCount FindingKind = "token-count"
+	// FindingControl: a control character (ESC, NUL, …) or a bidirectional
+	// override in text, which can hide part of an answer on a terminal.
+	FindingControl FindingKind = "control-character"
+)
+
+// confusables folds the Cyrillic and Greek letters that look like Latin
+// letters (the common cases of Unicode's confusables list) to those Latin
+// letters, before lower-casing.
+var confusables = map[rune]rune{
+	// Cyrillic capitals and small letters.
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
+	'Х': 'X', 'У': 'Y', 'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ү': 'Y',
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's',
+	'ԁ': 'd', 'һ': 'h', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l', 'ү': 'y', 'ɡ': 'g',
+	// Greek capitals and small letters.
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
+	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+	'ο': 'o', 'α': 'a', 'ι': 'i', 'ν': 'v', 'ρ': 'p',
+	// Latin look-alikes NFKD leaves alone.
+	'ı': 'i', 'ȷ': 'j', 'ɑ': 'a', 'ɩ': 'i', 'ʏ': 'y',
+	// Dashes and minus signs.
+	'‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '―': '-', '−': '-', '﹘': '-', '﹣': '-', '－': '-',
+}
+
+// Normalize returns the form of text the leak scan matches: compatibility
+// decomposition (NFKD: fullwidth and other compatibility forms become
+// their plain letters, a no-break space a space), with combining marks,
+// format characters (zero-width space and joiners, soft hyphen, word
+// joiner, bidirectional marks) and variation selectors removed, the
+// confusables folded to Latin letters and every dash to "-", every run of
+// white space made one space, and the result recomposed (NFC). Letter case
+// is kept (the arm letters "A" and "B" are matched in capitals only where
+// the small letter is an English word).
+func Normalize(text string) string {
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= utf8.RuneSelf || c < ' ' && c != '\n' && c != '\t' || c == 0x7f {
+			ascii = false
+			break
+		}
+	}
+	if ascii && !strings.Contains(text, "  ") && !strings.ContainsAny(text, "\n\t") {
+		return text
+	}
+	d := norm.NFKD.String(text)
+	var b strings.Builder
+	b.Grow(len(d))
+	space := false
+	for _, r := range d {
+		switch {
+		case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Variation_Selector, r):
+			continue
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		}
+		if f, ok := confusables[r]; ok {
+			r = f
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return norm.NFC.String(b.String())
+}
+
+// contextRule is one rule matched in context on normalised text.
+type contextRule struct {
+	kind FindingKind
+	// why says what the rule finds, for the report.
+	why string
+	// hint is a lower-case substring the text must contain for the rule to
+	// be tried (a cheap filter; "" always tries it).
+	hints []string
+	re    *regexp.Regexp
+	// topic, when set, matches shared inputs (lower-cased) whose subject
+	// is what the rule looks for: a task about splitting money in cents,
+	// or about a tokenizer. In an item whose inputs match it, the rule's
+	// findings are exempt, as a token found in the inputs is.
+	topic *regexp.Regexp
+}
+
+const numberWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|a few|several|dozens? of|hundreds of|thousands of)`
+
+// contextRules are the arm-vocabulary, money and token-count rules. The
+// arm letter after "review", "reviewer", "arm", "condition" or "variant"
+// must be a capital, or "b", or joined by "-" or "_": "review a file" is
+// ordinary English.
+var contextRules = []contextRule{
+	{FindingArmVocabulary, "an arm named by its letter (review/reviewer/arm/condition/variant A or B)",
+		[]string{"review", "arm", "condition", "variant", "cohort"},
+		regexp.MustCompile(`(?i:\b(?:reviews?|reviewers?|arms?|conditions?|variants?|cohorts?))(?:\s*[-_]\s*[abAB]|\s+(?:[AB]|b))\b`), nil},
+	{FindingArmVocabulary, "an arm named by its letter before the word (the B arm, the A review)",
+		[]string{"arm", "review", "condition", "variant"},
+		regexp.MustCompile(`\b(?i:the)\s+[AB]\s*-?\s*(?i:arms?|reviews?|reviewers?|conditions?|variants?)\b`), nil},
+	{FindingArmVocabulary, "an arm named by its experimental role (control/treatment/baseline arm, group, condition)",
+		[]string{"control", "treatment", "baseline", "experimental", "intervention"},
+		regexp.MustCompile(`(?i)\b(?:control|treatment|baseline|experimental|intervention)\s*[-_]?\s*(?:arms?|groups?|conditions?|reviews?|reviewers?)\b`), nil},
+	{FindingArmVocabulary, `"treatment": the contract's name for arm B`,
+		[]string{"treatment"},
+		regexp.MustCompile(`(?i)\btreatment\b`), nil},
+	{FindingArmVocabulary, `"ordinary review": the contract's name for arm A`,
+		[]string{"ordinary"},
+		regexp.MustCompile(`(?i)\bordinary\s+review\b`), nil},
+	{FindingMoney, "a money amount (currency sign or unit with a number)",
+		[]string{"$", "usd", "dollar", "cent", "€", "£", "¢", "eur", "gbp"},
+		regexp.MustCompile(`(?i)(?:[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d(?:[\d,.]*\d)?\s?(?:usd|eur|gbp|dollars?|cents?|¢)(?:\b|$)|\b` + numberWords + `(?:[\s-]+` + numberWords + `)*\s+(?:dollars?|cents?)\b)`),
+		regexp.MustCompile(`\b(?:cents?|dollars?|usd|eur|gbp|currency|prices?)\b|[$€£¢]`)},
+	{FindingTokenCount, "a count of model tokens",
+		[]string{"token"},
+		regexp.MustCompile(`(?i)(?:\b\d(?:[\d,._]*\d)?\s?(?:k|m|thousand|million)?\s+(?:(?:input|output|cached|reasoning|prompt|completion)\s+)?tokens?\b|\b` + numberWords + `(?:[\s-]+` + numberWords + `)*\s+(?:(?:input|output|cached|reasoning|prompt|completion)\s+)?tokens?\b|\btokens?\s*[:=]\s*\d)`),
+		regexp.MustCompile(`\btokens?\b`)},
+}
+
+// topicKey is the exemption-set key of a rule whose topic the shared
+// inputs match (Scanner.collect).
+func topicKey(why string) string { return "\x00" + why }
+
+// topicsOf adds to set the topicKey of every rule whose topic lower (the
+// lower-cased normalised text of a shared input) matches.
+func topicsOf(lower string, set map[string]bool) {
+	for _, r := range contextRules {
+		if r.topic != nil && !set[topicKey(r.why)] && r.topic.MatchString(lower) {
+			set[topicKey(r.why)] = true
+		}
+	}
+}
+
+// contextFinding is one match of a context rule or a control character.
+type contextFinding struct {
+	kind  FindingKind
+	token string // the matched text, lower-cased
+	why   string
+}
+
+// contextMatches returns the context-rule matches in the normalised text
+// norm (lower-case holds its lower-cased form) and the control characters
+// in the raw text, in rule order then text order.
+func contextMatches(raw, normalized, lower string) []contextFinding {
+	var out []contextFinding
+	for _, r := range contextRules {
+		try := len(r.hints) == 0
+		for _, h := range r.hints {
+			if strings.Contains(lower, h) {
+				try = true
+				break
+			}
+		}
+		if !try {
+			continue
+		}
+		for _, m := range r.re.FindAllString(normalized, -1) {
+			out = append(out, contextFinding{r.kind, strings.ToLower(m), r.why})
+		}
+	}
+	for _, c := range raw {
+		if isHidingControl(c) {
+			out = append(out, contextFinding{FindingControl, fmt.Sprintf("U+%04X", c), "a control character or bidirectional override can hide text on a terminal"})
+		}
+	}
+	return out
+}
+
+// isHidingControl reports whether c is a control character other than tab
+// and line feed (and carriage return), or a bidirectional embedding,
+// override or isolate.
+func isHidingControl(c rune) bool {
+	switch {
+	case c == '\t' || c == '\n' || c == '\r':
+		return false
+	case c < 0x20 || c >= 0x7f && c < 0xa0:
+		return true
+	case c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"verdict/campaign"
+	"verdict/fixtures"
+)
+
+// importFixture copies the embedded SYNTHETIC campaign, takes session id's
+// response and receipt out of it and returns the campaign directory, the
+// original response bytes and the decoded original receipt.
+func importFixture(t *testing.T, id string) (string, []byte, campaign.Receipt) {
+	t.Helper()
+	camp := filepath.Join(t.TempDir(), "campaign")
+	if err := os.CopyFS(camp, fixtures.Campaign()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := os.ReadFile(filepath.Join(camp, "responses", id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(camp, "receipts", id+".json"))
+	var rc campaign.Receipt
+	if err := json.Unmarshal(raw, &rc); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(camp, "responses", id+".json"))
+	os.Remove(filepath.Join(camp, "receipts", id+".json"))
+	return camp, resp, rc
+}
+
+// timingOf writes the runner timing file a receipt's values come from.
+func timingOf(t *testing.T, rc campaign.Receipt, extra map[string]any) string {
+	t.Helper()
+	m := map[string]any{"session_id": rc.SessionID, "request_id": rc.RequestID, "started_utc": rc.StartedUTC, "ended_utc": rc.EndedUTC,
+		"start_monotonic_ns": rc.StartMonotonicNS, "end_monotonic_ns": rc.EndMonotonicNS, "input_sha256": rc.InputSHA256,
+		"input_bytes": rc.InputBytes, "host": rc.Host, "model": rc.Model, "permission_policy": rc.PermissionPolicy,
+		"task_sha256": rc.TaskSHA256, "packet_sha256": rc.PacketSHA256, "validation_ns": rc.ValidationNS, "assembly_ns": rc.AssemblyNS}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return writeTemp(t, "timing.json", m)
+}
+
+func writeTemp(t *testing.T, name string, v any) string {
+	t.Helper()
+	var b []byte
+	switch x := v.(type) {
+	case string:
+		b = []byte(x)
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// responsesLog is a SYNTHETIC Responses API response object whose final
+// message is text (split over two output_text parts) and whose usage is the
+// receipt's meter; tier is its service_tier.
+func responsesLog(t *testing.T, text []byte, rc campaign.Receipt, tier string, inputDetails map[string]any) string {
+	t.Helper()
+	half := len(text) / 2
+	m := rc.Meter
+	if inputDetails == nil {
+		inputDetails = map[string]any{}
+	}
+	inputDetails["cached_tokens"] = m.CachedInputTokens
+	return writeTemp(t, "response.json", map[string]any{
+		"id": "resp_synthetic", "object": "response", "model": rc.Model, "status": "completed", "service_tier": tier,
+		"output": []any{
+			map[string]any{"type": "reasoning", "summary": []any{}},
+			map[string]any{"type": "message", "role": "assistant", "content": []any{
+				map[string]any{"type": "output_text", "text": string(text[:half])},
+				map[string]any{"type": "output_text", "text": string(text[half:])}}},
+		},
+		"usage": map[string]any{"input_tokens": m.InputTokens, "input_tokens_details": inputDetails,
+			"output_tokens": m.OutputTokens, "output_tokens_details": map[string]any{"reasoning_tokens": m.ReasoningTokens},
+			"total_tokens": m.InputTokens + m.OutputTokens},
+	})
+}
+
+// codexLog is a SYNTHETIC codex exec --json event stream whose final
+// agent_message is text.
+func codexLog(t *testing.T, text []byte, m *campaign.Meter, terminal string) string {
+	t.Helper()
+	lines := []any{
+		map[string]any{"type": "thread.started", "thread_id": "synthetic-thread"},
+		map[string]any{"type": "turn.started"},
+		map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_0", "type": "reasoning", "text": "SYNTHETIC reasoning summary"}},
+		map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_1", "type": "agent_message", "text": string(text)}},
+	}
+	switch terminal {
+	case "turn.completed":
+		lines = append(lines, map[string]any{"type": "turn.completed", "usage": map[string]any{
+			"input_tokens": m.InputTokens, "cached_input_tokens": m.CachedInputTokens, "output_tokens": m.OutputTokens}})
+	case "turn.failed":
+		lines = append(lines, map[string]any{"type": "turn.failed", "error": map[string]any{"message": "SYNTHETIC stream error"}})
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		j, _ := json.Marshal(l)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return writeTemp(t, "codex.jsonl", b.String())
+}
+
+// TestReceiptImportResponsesAPI: a Responses API log and the runner's
+// timing file give back, byte for byte, the response and receipt the
+// SYNTHETIC campaign holds, and check admits the campaign again.
+func TestReceiptImportResponsesAPI(t *testing.T) {
+	camp, resp, rc := importFixture(t, "S1")
+	before, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "campaign", "receipts", "S1.json"))
+	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
+		"--log", responsesLog(t, resp, rc, "default", nil), "--timing", timingOf(t, rc, nil))
+	if code != 0 || !strings.Contains(out, "session S1: response") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	gotResp, _ := os.ReadFile(filepath.Join(camp, "responses", "S1.json"))
+	gotRc, _ := os.ReadFile(filepath.Join(camp, "receipts", "S1.json"))
+	if string(gotResp) != string(resp) || string(gotRc) != string(before) {
+		t.Fatalf("imported files differ from the campaign's:\n%s\nwant\n%s", gotRc, before)
+	}
+	// Only the actual charge is unknown (the log has no billing).
+	if !strings.Contains(out, "unknown (left null): 1\n  actual_charge_micro_usd") {
+		t.Fatalf("unknowns:\n%s", out)
+	}
+	if code, out := chkRunCaptured(t, "check", camp); code != 0 {
+		t.Fatalf("check: exit %d\n%s", code, out)
+	}
+	// Importing again leaves the same bytes; other bytes are refused.
+	if code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
+		"--log", responsesLog(t, resp, rc, "default", nil), "--timing", timingOf(t, rc, nil)); code != 0 || !strings.Contains(out, "unchanged receipts/S1.json") {
+		t.Fatalf("again: exit %d\n%s", code, out)
+	}
+	if code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
+		"--log", responsesLog(t, resp, rc, "default", nil), "--timing", timingOf(t, rc, map[string]any{"request_id": "another"})); code != 1 || !strings.Contains(out, "file-differs") {
+		t.Fatalf("other bytes: exit %d\n%s", code, out)
+	}
+}
+
+// TestReceiptImportCodexExec: the codex exec --json stream gives the exact
+// final message, and since it reports no reasoning count the meter stays
+// null and is listed; a failed turn is an error the importer does not
+// classify.
+func TestReceiptImportCodexExec(t *testing.T) {
+	camp, resp, rc := importFixture(t, "S1")
+	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", codexLog(t, resp, rc.Meter, "turn.completed"),
+		"--timing", timingOf(t, rc, nil), "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	var rep receiptImportReport
+	json.Unmarshal([]byte(out), &rep)
+	if rep.Status != "response" || len(rep.Unknown) != 2 || !strings.Contains(rep.Unknown[0], "meter: the log does not report reasoning tokens") {
+		t.Fatalf("%s", out)
+	}
+	gotResp, _ := os.ReadFile(filepath.Join(camp, "responses", "S1.json"))
+	raw, _ := os.ReadFile(filepath.Join(camp, "receipts", "S1.json"))
+	got, err := campaign.DecodeReceipt(raw, "receipts/S1.json")
+	if err != nil || string(gotResp) != string(resp) || got.Meter != nil || *got.OutputSHA256 != *rc.OutputSHA256 {
+		t.Fatalf("receipt %+v, %v", got, err)
+	}
+	// A failed turn: status error, no response, error_kind left to the
+	// coordinator.
+	camp2, resp2, rc2 := importFixture(t, "S2")
+	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil))
+	raw, _ = os.ReadFile(filepath.Join(camp2, "receipts", "S2.json"))
+	got, _ = campaign.DecodeReceipt(raw, "receipts/S2.json")
+	if code != 0 || got == nil || got.Status != campaign.StatusError || got.ErrorKind != nil || got.OutputSHA256 != nil || !strings.Contains(out, "error_kind: the log does not classify") {
+		t.Fatalf("failed turn: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(camp2, "responses", "S2.json")); err == nil {
+		t.Fatal("a failed turn wrote a response file")
+	}
+	os.Remove(filepath.Join(camp2, "receipts", "S2.json"))
+	if code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"),
+		"--timing", timingOf(t, rc2, nil), "--error-kind", "model_timeout"); code != 0 {
+		t.Fatalf("with --error-kind: exit %d\n%s", code, out)
+	}
+	raw, _ = os.ReadFile(filepath.Join(camp2, "receipts", "S2.json"))
+	if got, _ = campaign.DecodeReceipt(raw, "receipts/S2.json"); got == nil || got.ErrorKind == nil || *got.ErrorKind != campaign.ErrorTimeout {
+		t.Fatalf("error kind not recorded: %s", raw)
+	}
+}
+
+// TestReceiptImportPricedModifier: a log reporting a Fast (priority)
+// service tier and cache-write tokens is recorded in priced_modifiers,
+// never priced, and check refuses it at admission (unsupported-modifier).
+func TestReceiptImportPricedModifier(t *testing.T) {
+	camp, resp, rc := importFixture(t, "S1")
+	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
+		"--log", responsesLog(t, resp, rc, "priority", map[string]any{"cache_write_tokens": 12}), "--timing", timingOf(t, rc, nil))
+	if code != 0 || !strings.Contains(out, "priced modifier /service_tier=priority") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	raw, _ := os.ReadFile(filepath.Join(camp, "receipts", "S1.json"))
+	got, _ := campaign.DecodeReceipt(raw, "receipts/S1.json")
+	if got == nil || strings.Join(got.PricedModifiers, " ") != "/service_tier=priority /usage/input_tokens_details/cache_write_tokens=12" {
+		t.Fatalf("priced_modifiers: %s", raw)
+	}
+	// Unbind the old receipt (a session not yet bound), bind, check.
+	mpath := filepath.Join(camp, "manifest.json")
+	mraw, _ := os.ReadFile(mpath)
+	var m map[string]any
+	json.Unmarshal(mraw, &m)
+	var files []any
+	for _, f := range m["files"].([]any) {
+		if f.(map[string]any)["path"] != "receipts/S1.json" {
+			files = append(files, f)
+		}
+	}
+	m["files"] = files
+	mraw, _ = json.MarshalIndent(m, "", "  ")
+	os.WriteFile(mpath, mraw, 0o644)
+	if code, out := chkRunCaptured(t, "manifest", camp); code != 0 || !strings.Contains(out, "added   receipts/S1.json") {
+		t.Fatalf("manifest: exit %d\n%s", code, out)
+	}
+	if code, out := chkRunCaptured(t, "check", camp); code != 1 || !strings.Contains(out, "unsupported-modifier") {
+		t.Fatalf("check: exit %d\n%s", code, out)
+	}
+}
+
+// TestReceiptImportRefusals: an unknown session, an error kind for a
+// completed turn, contradictory counts, a timing file for another session,
+// and usage errors.
+func TestReceiptImportRefusals(t *testing.T) {
+	camp, resp, rc := importFixture(t, "S1")
+	log := responsesLog(t, resp, rc, "default", nil)
+	timing := timingOf(t, rc, nil)
+	bad := *rc.Meter
+	bad.CachedInputTokens = bad.InputTokens + 1
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		reason string
+	}{
+		{"unknown session", []string{"--session", "S9999", "--log-format", "responses-api-json", "--log", log, "--timing", timing}, 1, "session-unknown"},
+		{"error kind for a completed turn", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timing, "--error-kind", "refusal"}, 1, "log-inconsistent"},
+		{"cached above input", []string{"--session", "S1", "--log", codexLog(t, resp, &bad, "turn.completed"), "--timing", timing}, 1, "log-inconsistent"},
+		{"timing of another session", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"session_id": "S2"})}, 1, "timing-malformed"},
+		{"unknown timing member", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"extra": 1})}, 1, "timing-malformed"},
+		{"not a response object", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", timing, "--timing", timing}, 1, "log-malformed"},
+		{"unknown log format", []string{"--session", "S1", "--log-format", "other", "--log", log, "--timing", timing}, 2, ""},
+		{"bad error kind", []string{"--session", "S1", "--log", log, "--timing", timing, "--error-kind", "shrug"}, 2, ""},
+	} {
+		code, out := chkRunCaptured(t, append([]string{"receipt", "import", camp}, tc.args...)...)
+		if code != tc.code || !strings.Contains(out, tc.reason) {
+			t.Errorf("%s: exit %d, want %d with %q\n%s", tc.name, code, tc.code, tc.reason, out)
+		}
+	}
+	for _, p := range []string{"responses/S1.json", "receipts/S1.json"} {
+		if _, err := os.Stat(filepath.Join(camp, p)); err == nil {
+			t.Errorf("a refused import wrote %s", p)
+		}
+	}
+}
