@@ -112,7 +112,7 @@ func TestCheckFrozenDocumentsAndPrompts(t *testing.T) {
 					where = p.File
 				}
 				got[p.Reason] = where
-				if p.Rule == "" || p.Detail == "" {
+				if p.Rule == "" || p.Message == "" {
 					t.Errorf("admission failure without rule or sentence: %+v", p)
 				}
 			}
