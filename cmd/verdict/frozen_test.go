@@ -8,6 +8,7 @@ import (
 	"verdict/campaign"
 	"verdict/internal/campaigntest"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // TestCheckReferencePriceCard: `verdict check` refuses a 741-v1.0
@@ -39,7 +40,7 @@ func TestCheckReferencePriceCard(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			var found []checkProblem
+			var found []verr.Problem
 			for _, p := range rep.Admission {
 				if p.Reason == scorer.ReasonPriceCardNotReference {
 					found = append(found, p)

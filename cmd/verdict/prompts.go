@@ -7,6 +7,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/pipeline"
+	"verdict/verr"
 )
 
 func init() { register(newPromptsCmd) }
@@ -63,7 +64,7 @@ else, so that its digest can be checked with any sha256 tool.`,
 		}
 		cam, err := pipeline.LoadDir(args[0])
 		if err != nil {
-			for _, r := range admissionRefusalsOf(pipeline.Flatten(err)) {
+			for _, r := range admissionRefusalsOf(verr.Flatten(err)) {
 				writeAdmissionRefusal(a.stdout, "", r)
 			}
 			return failed("campaign refused")

@@ -16,6 +16,7 @@ import (
 	"verdict/internal/fsutil"
 	"verdict/pipeline"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 func init() { register(newScoreCmd) }
@@ -57,7 +58,7 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		rep, err := pipeline.Score(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
 		if err != nil {
 			fmt.Fprintln(a.stdout, "score refused:")
-			for _, e := range pipeline.Flatten(err) {
+			for _, e := range verr.Flatten(err) {
 				fmt.Fprintln(a.stdout, "  "+e.Error())
 			}
 			return failed("score refused the input")
