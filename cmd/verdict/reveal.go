@@ -12,8 +12,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newRevealCmd) }
-
 // ReasonRecordMissing: a sheet or the adjudication a reveal must bind does
 // not exist yet.
 const ReasonRecordMissing campaign.Reason = "record-missing"

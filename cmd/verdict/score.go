@@ -18,8 +18,6 @@ import (
 	"verdict/scorer"
 )
 
-func init() { register(newScoreCmd) }
-
 func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
 	c := &cobra.Command{
