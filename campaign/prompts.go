@@ -105,6 +105,44 @@ func RenderPrompt(role Role, texts map[string][]byte, task *Task, draft []byte) 
 // RenderPromptParts returns the parts RenderPrompt concatenates, in order,
 // each with its exact bytes (separators included).
 func RenderPromptParts(role Role, texts map[string][]byte, task *Task, draft []byte) ([]PromptPart, error) {
+	return NewPromptRenderer(texts).Parts(role, task, draft)
+}
+
+// PromptRenderer renders the prompts of many sessions from one set of
+// prompt texts (keyed as for RenderPrompt), serializing each task's packet
+// block once: a campaign's receipts are checked against every session's
+// prompt (scorer.ReceiptIssues). Its bytes are exactly RenderPrompt's. It
+// is not safe for concurrent use.
+type PromptRenderer struct {
+	texts   map[string][]byte
+	packets map[*Task][]byte
+}
+
+// NewPromptRenderer returns a renderer of the prompt texts.
+func NewPromptRenderer(texts map[string][]byte) *PromptRenderer {
+	return &PromptRenderer{texts: texts, packets: map[*Task][]byte{}}
+}
+
+// Render returns the exact prompt bytes of role (see RenderPrompt).
+func (r *PromptRenderer) Render(role Role, task *Task, draft []byte) ([]byte, error) {
+	parts, err := r.Parts(role, task, draft)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p.Bytes)
+	}
+	b := make([]byte, 0, n)
+	for _, p := range parts {
+		b = append(b, p.Bytes...)
+	}
+	return b, nil
+}
+
+// Parts returns the parts Render concatenates (see RenderPromptParts).
+func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
+	texts := r.texts
 	keys := []string{PromptCommon}
 	switch role {
 	case RoleDraft:
@@ -138,9 +176,13 @@ func RenderPromptParts(role Role, texts map[string][]byte, task *Task, draft []b
 		parts = append(parts, PromptPart{Name: label, Bytes: b.Bytes()})
 	}
 	block("TASK", task.Text)
-	pkt, err := packetBytes(task.Packet)
-	if err != nil {
-		return nil, err
+	pkt, ok := r.packets[task]
+	if !ok {
+		var err error
+		if pkt, err = packetBytes(task.Packet); err != nil {
+			return nil, err
+		}
+		r.packets[task] = pkt
 	}
 	block("EVIDENCE_PACKET", pkt)
 	if role != RoleDraft {

@@ -10,21 +10,31 @@ import (
 	"testing"
 )
 
-// frozenTexts reads the contract's prompt texts shipped under fixtures/prompts.
+// frozenTexts returns the contract's frozen prompt texts (FrozenPrompt).
 func frozenTexts(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for key, name := range map[string]string{
-		PromptCommon: "common.txt", PromptDraft: "draft.txt", PromptReviewA: "review-a.txt", PromptReviewB: "review-b.txt",
-		PromptFinalSchema: "final-schema.txt", PromptReconciliationSchema: "reconciliation-schema.txt",
-	} {
-		b, err := os.ReadFile(filepath.Join("..", "fixtures", "prompts", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[key] = b
+	for _, key := range PromptKeys() {
+		out[key] = FrozenPrompt(key)
 	}
 	return out
+}
+
+// TestShippedPromptsAreFrozen: the prompt files of the live manifest and
+// of the embedded SYNTHETIC campaign are byte-identical to the frozen
+// texts.
+func TestShippedPromptsAreFrozen(t *testing.T) {
+	for _, dir := range []string{"live", "campaign"} {
+		for key, name := range frozenPromptFiles {
+			b, err := os.ReadFile(filepath.Join("..", "fixtures", dir, "prompts", filepath.Base(name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, FrozenPrompt(key)) {
+				t.Errorf("fixtures/%s/prompts/%s differs from the frozen %s text", dir, filepath.Base(name), key)
+			}
+		}
+	}
 }
 
 func promptCampaign(t *testing.T) *Campaign {

@@ -77,6 +77,29 @@ type Manifest struct {
 	Runs []Run `json:"runs"`
 	// Files binds every other file of the campaign by SHA-256, sorted by path.
 	Files []FileDigest `json:"files"`
+	// PreviousRound names the campaign of the round before this one
+	// (CONTRACT §5 round discipline); null for development round 1.
+	PreviousRound *PreviousRound `json:"previous_round"`
+}
+
+// PreviousRound binds the earlier round of a campaign (CONTRACT §5: round
+// 1, then one revision of B's instruction, round 2 as the only development
+// admission check, then evaluation with the frozen prompt). A development
+// round-2 manifest names its round-1 campaign; an evaluation manifest
+// names its round-2 campaign and the report.json whose decision admitted
+// it. `verdict check --previous DIR [--previous-report FILE]` checks the
+// binding against those files.
+type PreviousRound struct {
+	// Phase is the earlier round's phase: development-round-1 for a
+	// round-2 manifest, development-round-2 for an evaluation manifest.
+	Phase Phase `json:"phase"`
+	// CampaignID is the earlier campaign's campaign_id.
+	CampaignID string `json:"campaign_id"`
+	// ManifestSHA256 is the SHA-256 of the earlier manifest.json bytes.
+	ManifestSHA256 string `json:"manifest_sha256"`
+	// ReportSHA256 is the SHA-256 of the round-2 report.json bytes whose
+	// decision admitted evaluation; null for a round-2 manifest.
+	ReportSHA256 *string `json:"report_sha256"`
 }
 
 // FrozenDocument is one frozen contract document identity.

@@ -5,6 +5,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // Admission is every admission rule evaluated on one loaded campaign
@@ -120,7 +121,7 @@ type AdmitResult struct {
 func AdmitDir(dir string, plan *scorer.Plan) *AdmitResult {
 	c, err := LoadDir(dir)
 	if err != nil {
-		out := &AdmitResult{Refusals: Flatten(err)}
+		out := &AdmitResult{Refusals: verr.Flatten(err)}
 		_, out.MissingIdentities = missingIdentitiesRaw(DirFS(dir))
 		if plan != nil {
 			r := scorer.RefuseAll(plan.Dispatches, plan.Prior, out.MissingIdentities, "the campaign was refused by the strict loader")

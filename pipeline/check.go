@@ -5,6 +5,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // Counts are a loaded campaign's counts of sessions by outcome and
@@ -58,7 +59,7 @@ func Check(fsys fs.FS) *Checked {
 		// The report's manifest fields and missing identities come from
 		// the manifest bytes alone: its strict decoding when it decodes,
 		// and a lenient one for the missing identities.
-		out.Refusals = Flatten(err)
+		out.Refusals = verr.Flatten(err)
 		raw, ids := missingIdentitiesRaw(fsys)
 		if raw != nil {
 			out.MissingIdentities = ids

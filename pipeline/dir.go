@@ -47,21 +47,6 @@ func LoadDir(dir string) (*campaign.Campaign, error) {
 	return campaign.Load(DirFS(dir))
 }
 
-// Flatten unwraps errors.Join trees into their leaves, in order.
-func Flatten(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, Flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
-}
-
 // missingIdentitiesRaw lists the missing execution identities of the
 // campaign's manifest.json read leniently (scorer.MissingIdentitiesJSON),
 // for a manifest the strict loader refused: a proposed live manifest with

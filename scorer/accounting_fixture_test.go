@@ -56,10 +56,10 @@ func testCampaign(phase campaign.Phase, nTasks, reps int) *campaign.Campaign {
 		Phase: phase, Seed: hexSum([]byte("seed")), Execution: ex,
 		Prompts:              campaign.PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review-a.txt", ReviewB: "prompts/review-b.txt", FinalSchema: "prompts/final-schema.txt", ReconciliationSchema: "prompts/reconciliation-schema.txt"},
 		ResponseSchemaSHA256: hexSum([]byte("schema")),
-		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: hexSum([]byte("c"))}},
+		FrozenDocuments:      campaign.FrozenDocuments(),
 	}, Prompts: map[string][]byte{}}
 	for _, k := range []string{campaign.PromptCommon, campaign.PromptDraft, campaign.PromptReviewA, campaign.PromptReviewB, campaign.PromptFinalSchema, campaign.PromptReconciliationSchema} {
-		c.Prompts[k] = []byte("SYNTHETIC prompt text " + k + "\n")
+		c.Prompts[k] = campaign.FrozenPrompt(k)
 	}
 	cats := []campaign.Category{campaign.CategoryBehaviorExplanation, campaign.CategoryChangeImpactPlan, campaign.CategoryCorrectnessBoundary, campaign.CategoryExplicitUncertainty}
 	for i := range nTasks {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"verdict/campaign"
 )
@@ -58,17 +57,7 @@ const (
 	// verification is false); listed by name (CONTRACT §7 "Missing fields
 	// fail admission").
 	ReasonMissingIdentity campaign.Reason = "missing-identity"
-	// ReasonPriceCardNotReference: the manifest's reference price card has
-	// other rates than the frozen card of CONTRACT §5 (US$4 uncached input,
-	// US$0.40 cached input, US$20 output per million tokens, checked 5
-	// September 2026). A cheaper card would hide a cost-ratio failure and
-	// stretch the US$30 cap; the actual billing basis is recorded apart
-	// (receipts' actual_charge_micro_usd) and never stands in for it.
-	ReasonPriceCardNotReference campaign.Reason = "price-card-not-reference"
 )
-
-// RuleReferenceCard names the frozen reference pricing rule.
-const RuleReferenceCard = "CONTRACT §5 reference pricing frozen to the token-USD rate card checked 5 September 2026"
 
 var seedPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
@@ -172,9 +161,7 @@ func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
 		}
 		add(ReasonMissingIdentity, campaign.ManifestFile, identityPointer(name), RuleIdentities, "execution identity %s is not bound", name)
 	}
-	if e := ReferenceCardIssue(m); e != nil {
-		out = append(out, e)
-	}
+	out = append(out, FrozenIdentityIssues(c)...)
 	if !seedPattern.MatchString(m.Seed) {
 		add(ReasonSeedMissing, campaign.ManifestFile, "/seed", RuleSelection, "no frozen seed recorded before task selection")
 	}
@@ -288,38 +275,6 @@ func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
 		}
 	}
 	return out
-}
-
-// ReferenceCardIssue returns a *campaign.Error with
-// ReasonPriceCardNotReference when a manifest of contract 741-v1.0 binds a
-// price card whose rates differ from ContractPriceCard's (the card's id is
-// free); nil when the rates are exactly the frozen ones or the card is
-// null (a null card is a missing identity, ReasonMissingIdentity).
-func ReferenceCardIssue(m *campaign.Manifest) *campaign.Error {
-	pc := m.Execution.PriceCard
-	if pc == nil || m.ContractVersion != campaign.ContractVersion {
-		return nil
-	}
-	ref := ContractPriceCard()
-	var diff []string
-	for _, r := range []struct {
-		name      string
-		got, want int64
-	}{
-		{"uncached_input_micro_usd_per_mtok", pc.UncachedInputMicroUSDPerMTok, ref.UncachedInputMicroUSDPerMTok},
-		{"cached_input_micro_usd_per_mtok", pc.CachedInputMicroUSDPerMTok, ref.CachedInputMicroUSDPerMTok},
-		{"output_micro_usd_per_mtok", pc.OutputMicroUSDPerMTok, ref.OutputMicroUSDPerMTok},
-	} {
-		if r.got != r.want {
-			diff = append(diff, fmt.Sprintf("%s %d (frozen %d)", r.name, r.got, r.want))
-		}
-	}
-	if len(diff) == 0 {
-		return nil
-	}
-	return &campaign.Error{Reason: ReasonPriceCardNotReference, File: campaign.ManifestFile, Pointer: "/execution/price_card", Rule: RuleReferenceCard,
-		Detail: fmt.Sprintf("price card %q is not the frozen reference card of contract %s (US$4 / 0.40 / 20 per million uncached input, cached input, output tokens): %s",
-			pc.ID, campaign.ContractVersion, strings.Join(diff, ", "))}
 }
 
 // MissingIdentitiesJSON lists the missing identities of manifest bytes

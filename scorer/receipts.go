@@ -248,6 +248,8 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 			File: campaign.ReceiptPath(s.ID), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
 	}
 	var spans []interval
+	render := campaign.NewPromptRenderer(c.Prompts)
+	drafts := map[string]promptIdentity{} // the draft prompt of a task: one per task
 	for i, run := range m.Runs {
 		trio := byRun[i]
 		var draftRaw []byte
@@ -309,7 +311,17 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 			}
 			// Delivered input.
 			if r.InputSHA256 != nil && r.InputBytes != nil {
-				want, size, why := renderedInput(c, tasks[run.Task], s.Role, draftRaw, draftRawErr)
+				var p promptIdentity
+				if s.Role == campaign.RoleDraft {
+					var ok bool
+					if p, ok = drafts[run.Task]; !ok {
+						p = renderedInput(render, tasks[run.Task], s.Role, nil, nil)
+						drafts[run.Task] = p
+					}
+				} else {
+					p = renderedInput(render, tasks[run.Task], s.Role, draftRaw, draftRawErr)
+				}
+				want, size, why := p.sha, p.size, p.why
 				switch {
 				case why != "":
 					add(run, s, ReasonDeliveredInputMismatch, "/input_sha256", RuleDeliveredInputs, "the receipt records input %s (%d bytes), but no prompt can be rendered for it: %s", *r.InputSHA256, *r.InputBytes, why)
@@ -405,19 +417,27 @@ func outputOf(s *campaign.Session) outputFile {
 	return outputFile{}
 }
 
-// renderedInput returns the SHA-256 and length of the exact prompt bytes
-// of role (campaign.RenderPrompt), or why none can be rendered.
-func renderedInput(c *campaign.Campaign, t *campaign.Task, role campaign.Role, draftRaw []byte, draftErr error) (string, int64, string) {
+// promptIdentity is the SHA-256 and length of a rendered prompt, or why
+// none can be rendered.
+type promptIdentity struct {
+	sha  string
+	size int64
+	why  string
+}
+
+// renderedInput returns the identity of the exact prompt bytes of role
+// (campaign.RenderPrompt, through render).
+func renderedInput(render *campaign.PromptRenderer, t *campaign.Task, role campaign.Role, draftRaw []byte, draftErr error) promptIdentity {
 	if t == nil {
-		return "", 0, "the run's task is not loaded"
+		return promptIdentity{why: "the run's task is not loaded"}
 	}
 	if role != campaign.RoleDraft && draftErr != nil {
-		return "", 0, draftErr.Error()
+		return promptIdentity{why: draftErr.Error()}
 	}
-	b, err := campaign.RenderPrompt(role, c.Prompts, t, draftRaw)
+	b, err := render.Render(role, t, draftRaw)
 	if err != nil {
-		return "", 0, err.Error()
+		return promptIdentity{why: err.Error()}
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), int64(len(b)), ""
+	return promptIdentity{sha: hex.EncodeToString(sum[:]), size: int64(len(b))}
 }

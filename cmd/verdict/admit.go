@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"verdict/campaign"
 	"verdict/pipeline"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 func init() { register(newAdmitCmd) }
@@ -96,29 +96,11 @@ gate failed.`,
 	return c
 }
 
-// admissionRefusal is the JSON form of one *campaign.Error.
-type admissionRefusal struct {
-	Reason  campaign.Reason `json:"reason"`
-	File    string          `json:"file"`
-	Pointer string          `json:"pointer"`
-	Rule    string          `json:"rule"`
-	Detail  string          `json:"detail"`
-}
-
-func admissionRefusalOf(e *campaign.Error) admissionRefusal {
-	return admissionRefusal{Reason: e.Reason, File: e.File, Pointer: e.Pointer, Rule: e.Rule, Detail: e.Detail}
-}
-
-// admissionRefusalsOf converts flattened refusals (pipeline.Flatten).
-func admissionRefusalsOf(errs []error) []admissionRefusal {
-	var out []admissionRefusal
+// admissionRefusalsOf is the JSON form of flattened refusals.
+func admissionRefusalsOf(errs []error) []verr.Problem {
+	var out []verr.Problem
 	for _, e := range errs {
-		var ce *campaign.Error
-		if errors.As(e, &ce) {
-			out = append(out, admissionRefusalOf(ce))
-		} else {
-			out = append(out, admissionRefusal{Reason: "refused", Detail: e.Error()})
-		}
+		out = append(out, verr.ProblemOf(e))
 	}
 	return out
 }
@@ -131,11 +113,11 @@ type admissionSection struct {
 	// admitted, execution is valid and no ceiling is exceeded.
 	Admitted          bool                  `json:"admitted"`
 	MissingIdentities []string              `json:"missing_identities"`
-	Manifest          []admissionRefusal    `json:"manifest_admission"`
+	Manifest          []verr.Problem        `json:"manifest_admission"`
 	Validity          scorer.ValidityReport `json:"execution_validity"`
 	Ceilings          scorer.Budget         `json:"ceilings"`
 	Consumed          scorer.Budget         `json:"consumed"`
-	CeilingsExceeded  []admissionRefusal    `json:"ceilings_exceeded"`
+	CeilingsExceeded  []verr.Problem        `json:"ceilings_exceeded"`
 	// NextDispatch is the decision for one more worst-case session.
 	NextDispatch scorer.DispatchDecision `json:"next_dispatch"`
 	// Accounting summary: aggregate ratios, labels, billing, every gate.
@@ -155,10 +137,10 @@ type admissionSection struct {
 func newAdmissionSection(ad *pipeline.Admission) admissionSection {
 	s := admissionSection{MissingIdentities: ad.MissingIdentities, Validity: ad.Validity, Ceilings: ad.Ceilings, Consumed: ad.Consumed, NextDispatch: ad.NextDispatch}
 	for _, e := range ad.Manifest {
-		s.Manifest = append(s.Manifest, admissionRefusalOf(e))
+		s.Manifest = append(s.Manifest, verr.ProblemOf(e))
 	}
 	for _, e := range ad.CeilingsExceeded {
-		s.CeilingsExceeded = append(s.CeilingsExceeded, admissionRefusalOf(e))
+		s.CeilingsExceeded = append(s.CeilingsExceeded, verr.ProblemOf(e))
 	}
 	acct := ad.Accounting
 	s.CostRatio, s.TimeRatio = acct.Aggregate.CostRatio, acct.Aggregate.TimeRatio
@@ -207,12 +189,12 @@ func (s admissionSection) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  execution validity: %s (%d invalid triplets, %d replacement triplets, stopped %v)\n", state, v.InvalidTriplets, v.ReplacementTriplets, v.Stopped)
 	for _, f := range v.Findings {
-		writeAdmissionRefusal(w, "    ", admissionRefusalOf(f.Error()))
+		writeAdmissionRefusal(w, "    ", verr.ProblemOf(f.Error()))
 	}
 	if len(v.Replaced) > 0 {
 		fmt.Fprintf(w, "  replaced original triplet (billed and reported, not compared): %d findings\n", len(v.Replaced))
 		for _, f := range v.Replaced {
-			writeAdmissionRefusal(w, "    ", admissionRefusalOf(f.Error()))
+			writeAdmissionRefusal(w, "    ", verr.ProblemOf(f.Error()))
 		}
 	}
 	fmt.Fprintf(w, "  valid scored failures (kept in every denominator): %d\n", len(v.ScoredFailures))
@@ -263,19 +245,19 @@ func labelSuffix(label string) string {
 	return " (" + label + ")"
 }
 
-func writeAdmissionRefusal(w io.Writer, indent string, r admissionRefusal) {
+func writeAdmissionRefusal(w io.Writer, indent string, r verr.Problem) {
 	loc := r.File
 	if r.Pointer != "" {
 		loc += "#" + r.Pointer
 	}
-	fmt.Fprintf(w, "%s%s %s: %s [%s]\n", indent, r.Reason, loc, r.Detail, r.Rule)
+	fmt.Fprintf(w, "%s%s %s: %s [%s]\n", indent, r.Reason, loc, r.Message, r.Rule)
 }
 
 // admitOutput is the report of `verdict admit`.
 type admitOutput struct {
 	Campaign          string                  `json:"campaign"`
 	Synthetic         bool                    `json:"synthetic"`
-	Refusals          []admissionRefusal      `json:"refusals"`
+	Refusals          []verr.Problem          `json:"refusals"`
 	MissingIdentities []string                `json:"missing_identities"`
 	Admission         *admissionSection       `json:"admission"`
 	Replay            *scorer.AdmissionReplay `json:"replay"`

@@ -46,7 +46,7 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 	d.Manifest = campaign.Manifest{
 		ContractVersion: campaign.ContractVersion, Synthetic: true, CampaignID: "synthetic-admission-controls",
 		Phase: campaign.PhaseEvaluation, Seed: admHex([]byte("SYNTHETIC seed")),
-		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: admHex([]byte("SYNTHETIC contract"))}},
+		FrozenDocuments:      campaign.FrozenDocuments(),
 		ResponseSchemaSHA256: campaign.ResponseSchemaSHA256(),
 		Execution: campaign.Execution{
 			ConsumerVersion: admStr("SYNTHETIC consumer"), ExecutableSHA256: admStr(admHex([]byte("SYNTHETIC executable"))),
@@ -58,7 +58,7 @@ func newDiskCampaign(t *testing.T) *diskCampaign {
 			ReviewB: "prompts/review-b.txt", FinalSchema: "prompts/final-schema.txt", ReconciliationSchema: "prompts/reconciliation-schema.txt"},
 	}
 	for _, n := range []string{"common", "draft", "review-a", "review-b", "final-schema", "reconciliation-schema"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "prompts", n+".txt"))
+		b, err := os.ReadFile(filepath.Join("..", "..", "campaign", "frozen", n+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}

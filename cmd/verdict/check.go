@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,6 +15,7 @@ import (
 	"verdict/internal/plural"
 	"verdict/pipeline"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 func init() { register(newCheckCmd) }
@@ -75,31 +75,9 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 	return cmd
 }
 
-// checkProblem is one refusal, admission failure or scored failure, as
-// printed by check: file#pointer reason: sentence [rule].
-type checkProblem struct {
-	File    string          `json:"file"`
-	Pointer string          `json:"pointer"`
-	Reason  campaign.Reason `json:"reason"`
-	Detail  string          `json:"detail"`
-	Rule    string          `json:"rule"`
-}
-
-func problemOf(e *campaign.Error) checkProblem {
-	return checkProblem{File: e.File, Pointer: e.Pointer, Reason: e.Reason, Detail: e.Detail, Rule: e.Rule}
-}
-
-// String formats the problem as "file#pointer reason: detail [rule]".
-func (p checkProblem) String() string {
-	loc := p.File
-	if p.Pointer != "" {
-		loc += "#" + p.Pointer
-	}
-	if loc == "" {
-		loc = "campaign"
-	}
-	return fmt.Sprintf("%s %s: %s [%s]", loc, p.Reason, p.Detail, p.Rule)
-}
+// problemOf is the JSON form of a refusal, admission failure or scored
+// failure (verr.Problem).
+func problemOf(e *campaign.Error) verr.Problem { return verr.ProblemOf(e) }
 
 // checkCounts are the campaign's counts. A count that could not be
 // determined (the campaign was refused before it) is null.
@@ -131,19 +109,19 @@ type checkReport struct {
 	Counts          *checkCounts            `json:"counts"`
 	Schemas         []campaign.SchemaDigest `json:"schemas"`
 	// Refusals are the strict loader's refusals (the campaign is refused).
-	Refusals []checkProblem `json:"refusals"`
+	Refusals []verr.Problem `json:"refusals"`
 	// ScoredFailures are model answers refused by the strict loader: valid
 	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
-	ScoredFailures []checkProblem `json:"scored_failures"`
+	ScoredFailures []verr.Problem `json:"scored_failures"`
 	// LedgerRefusals are B reconciliation records refused by the strict
 	// loader while their final answers are valid: the answers are graded
 	// and only those reviews' protocol gates fail (CONTRACT §4).
-	LedgerRefusals []checkProblem `json:"ledger_refusals"`
+	LedgerRefusals []verr.Problem `json:"ledger_refusals"`
 	// Findings are the automatic structural findings of decoded answers.
 	Findings []scorer.Finding `json:"structural_findings"`
 	// Admission holds manifest admission, campaign ceilings and execution
 	// validity failures; any of them fails admission.
-	Admission []checkProblem `json:"admission"`
+	Admission []verr.Problem `json:"admission"`
 	// MissingIdentities names every execution identity the manifest leaves
 	// unset, also when the strict loader refused the manifest (CONTRACT §7).
 	MissingIdentities []string `json:"missing_identities"`
@@ -159,7 +137,7 @@ type checkReport struct {
 // named name: pipeline.Check in the report's JSON shape.
 func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
-		Refusals: []checkProblem{}, ScoredFailures: []checkProblem{}, LedgerRefusals: []checkProblem{}, Findings: []scorer.Finding{}, Admission: []checkProblem{},
+		Refusals: []verr.Problem{}, ScoredFailures: []verr.Problem{}, LedgerRefusals: []verr.Problem{}, Findings: []scorer.Finding{}, Admission: []verr.Problem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
 	ch := pipeline.Check(fsys)
 	if ch.MissingIdentities != nil {
@@ -172,12 +150,7 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	}
 	if len(ch.Refusals) > 0 {
 		for _, e := range ch.Refusals {
-			var ce *campaign.Error
-			if errors.As(e, &ce) {
-				rep.Refusals = append(rep.Refusals, problemOf(ce))
-			} else {
-				rep.Refusals = append(rep.Refusals, checkProblem{Reason: "error", Detail: e.Error()})
-			}
+			rep.Refusals = append(rep.Refusals, verr.ProblemOf(e))
 		}
 		return rep
 	}
@@ -252,7 +225,7 @@ func (r *checkReport) writeText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
 	}
-	strs := func(ps []checkProblem) []string {
+	strs := func(ps []verr.Problem) []string {
 		out := make([]string, len(ps))
 		for i, p := range ps {
 			out[i] = p.String()

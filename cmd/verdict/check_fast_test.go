@@ -10,6 +10,7 @@ import (
 	"verdict/campaign"
 	"verdict/internal/campaigntest"
 	"verdict/internal/fastpath"
+	"verdict/verr"
 )
 
 // TestCheckSameOnReferencePath: `verdict check` prints the same bytes (text
@@ -65,8 +66,8 @@ func TestCheckSameOnReferencePath(t *testing.T) {
 	}{{failing, true}, {bad, false}} {
 		_, out := chkRunCaptured(t, "check", c.dir, "--format", "json")
 		var rep struct {
-			Refusals       []checkProblem `json:"refusals"`
-			ScoredFailures []checkProblem `json:"scored_failures"`
+			Refusals       []verr.Problem `json:"refusals"`
+			ScoredFailures []verr.Problem `json:"scored_failures"`
 		}
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err)

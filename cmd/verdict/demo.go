@@ -113,9 +113,9 @@ ran, whatever the decision; 2 on a usage error.`,
 		}
 		d := rep.Scorecard.Decision
 		fmt.Fprintf(a.stdout, "%s\n\nDecision: %s\n%s\n\n", scorer.SyntheticNotice, d.Kind, d.Summary)
-		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s)\n",
+		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s, %s)\n",
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
-			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios)
+			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs)
 		fmt.Fprint(a.stdout, scoreAgainHint(filepath.Join(out, "campaign"), filepath.Join(out, "ratings")))
 		return nil
 	}

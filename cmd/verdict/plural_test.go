@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"testing"
+	"verdict/verr"
+)
 
 // TestCheckSummaryPlural: check's refusal summary says "1 refusal" and
 // "1 admission failure", never "1 refusals".
@@ -9,10 +12,10 @@ func TestCheckSummaryPlural(t *testing.T) {
 		r    checkReport
 		want string
 	}{
-		{checkReport{Refusals: make([]checkProblem, 1)}, "1 refusal"},
-		{checkReport{Refusals: make([]checkProblem, 2)}, "2 refusals"},
-		{checkReport{Refusals: make([]checkProblem, 1), MissingIdentities: []string{"model"}}, "1 refusal; missing identities: model"},
-		{checkReport{Admission: make([]checkProblem, 1)}, "1 admission failure"},
+		{checkReport{Refusals: make([]verr.Problem, 1)}, "1 refusal"},
+		{checkReport{Refusals: make([]verr.Problem, 2)}, "2 refusals"},
+		{checkReport{Refusals: make([]verr.Problem, 1), MissingIdentities: []string{"model"}}, "1 refusal; missing identities: model"},
+		{checkReport{Admission: make([]verr.Problem, 1)}, "1 admission failure"},
 		{checkReport{}, "0 admission failures"},
 	} {
 		if got := c.r.summary(); got != c.want {

@@ -7,6 +7,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/pipeline"
+	"verdict/verr"
 )
 
 func init() { register(newPromptsCmd) }
@@ -63,10 +64,25 @@ else, so that its digest can be checked with any sha256 tool.`,
 		}
 		cam, err := pipeline.LoadDir(args[0])
 		if err != nil {
-			for _, r := range admissionRefusalsOf(pipeline.Flatten(err)) {
+			for _, r := range admissionRefusalsOf(verr.Flatten(err)) {
 				writeAdmissionRefusal(a.stdout, "", r)
 			}
 			return failed("campaign refused")
+		}
+		if raw == string(campaign.RoleDraft) {
+			// The draft's prompt holds no draft: a runner renders it
+			// before the shared draft has run.
+			for _, t := range cam.Tasks {
+				if t.Entry.ID == task {
+					b, err := campaign.RenderPrompt(campaign.RoleDraft, cam.Prompts, t, nil)
+					if err != nil {
+						fmt.Fprintln(a.stdout, err)
+						return failed("%v", err)
+					}
+					_, err = a.stdout.Write(b)
+					return err
+				}
+			}
 		}
 		ps, err := campaign.RenderPrompts(cam, task, rep)
 		if err != nil {

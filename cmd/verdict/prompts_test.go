@@ -21,8 +21,8 @@ func TestPromptsCommand(t *testing.T) {
 	if len(res.Prompts) != 3 || !res.Synthetic {
 		t.Fatalf("%+v", res)
 	}
-	rb, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "prompts", "review-b.txt"))
-	rs, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "prompts", "reconciliation-schema.txt"))
+	rb, _ := os.ReadFile(filepath.Join("..", "..", "campaign", "frozen", "review-b.txt"))
+	rs, _ := os.ReadFile(filepath.Join("..", "..", "campaign", "frozen", "reconciliation-schema.txt"))
 	for _, p := range res.Prompts {
 		// --raw writes exactly the bytes whose digest is reported.
 		c, raw := admRun(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--raw", string(p.Role))

@@ -30,7 +30,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	if rep.Scorecard.Decision.Kind != scorer.DecisionAllGatesPass {
 		t.Fatalf("passing campaign: %s", rep.Scorecard.Decision.Summary)
 	}
-	for _, f := range []string{"report.json", "report.md", scorer.ChartMedianR, scorer.ChartRatios} {
+	for _, f := range []string{"report.json", "report.md", scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs} {
 		if _, err := os.Stat(filepath.Join(dir, "report", f)); err != nil {
 			t.Errorf("report file %s: %v", f, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"verdict/campaign"
 	"verdict/internal/plural"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 func init() { register(newValidateCmd) }
@@ -35,20 +36,11 @@ type validateReport struct {
 	Role          campaign.Role    `json:"role"`
 	RoleInferred  bool             `json:"role_inferred"`
 	Valid         bool             `json:"valid"`
-	Refusal       *refusalReport   `json:"refusal"`
+	Refusal       *verr.Problem    `json:"refusal"`
 	FinalValid    bool             `json:"final_valid"`
 	LedgerValid   *bool            `json:"ledger_valid"`
-	LedgerRefusal *refusalReport   `json:"ledger_refusal"`
+	LedgerRefusal *verr.Problem    `json:"ledger_refusal"`
 	Findings      []scorer.Finding `json:"findings"`
-}
-
-// refusalReport is one refusal of the strict loader.
-type refusalReport struct {
-	Code    campaign.Reason `json:"code"`
-	File    string          `json:"file"`
-	Pointer string          `json:"pointer"`
-	Rule    string          `json:"rule"`
-	Message string          `json:"message"`
 }
 
 func newValidateCmd(a *app) *cobra.Command {
@@ -101,9 +93,9 @@ Exit codes: 0 valid; 1 refused or structurally invalid; 2 usage error.`,
 		}
 		switch {
 		case rep.Refusal != nil:
-			return failed("%s refused: %s", rep.Refusal.File, rep.Refusal.Code)
+			return failed("%s refused: %s", rep.Refusal.File, rep.Refusal.Reason)
 		case rep.LedgerRefusal != nil && len(rep.Findings) == 0:
-			return failed("%s: the reconciliation record is refused (%s); the final answer is valid", rep.Response, rep.LedgerRefusal.Code)
+			return failed("%s: the reconciliation record is refused (%s); the final answer is valid", rep.Response, rep.LedgerRefusal.Reason)
 		case !rep.Valid:
 			return failed("%s is structurally invalid: %s", rep.Response, plural.Count(len(rep.Findings), "finding", "findings"))
 		}
@@ -177,12 +169,13 @@ func inferValidateRole(data []byte) campaign.Role {
 	return campaign.RoleReviewA
 }
 
-func validateRefusal(err error, file string) *refusalReport {
+func validateRefusal(err error, file string) *verr.Problem {
 	var e *campaign.Error
 	if errors.As(err, &e) {
-		return &refusalReport{Code: e.Reason, File: e.File, Pointer: e.Pointer, Rule: e.Rule, Message: e.Detail}
+		p := verr.ProblemOf(e)
+		return &p
 	}
-	return &refusalReport{Code: "refused", File: file, Message: err.Error()}
+	return &verr.Problem{Reason: verr.ReasonError, File: file, Message: err.Error()}
 }
 
 func writeValidateText(w io.Writer, rep *validateReport) {
@@ -195,7 +188,7 @@ func writeValidateText(w io.Writer, rep *validateReport) {
 	fmt.Fprintf(w, "role:     %s%s\n", rep.Role, inferred)
 	if r := rep.Refusal; r != nil {
 		fmt.Fprintf(w, "result:   REFUSED by the strict loader\n")
-		fmt.Fprintf(w, "  %s#%s: %s: %s [%s]\n", r.File, r.Pointer, r.Code, r.Message, r.Rule)
+		fmt.Fprintf(w, "  %s#%s: %s: %s [%s]\n", r.File, r.Pointer, r.Reason, r.Message, r.Rule)
 		return
 	}
 	var final, protocol int
@@ -216,7 +209,7 @@ func writeValidateText(w io.Writer, rep *validateReport) {
 	}
 	if r := rep.LedgerRefusal; r != nil {
 		fmt.Fprintf(w, "result:   LEDGER REFUSED by the strict loader; the final answer is scored normally, the protocol gate fails (CONTRACT §4)\n")
-		fmt.Fprintf(w, "  [protocol] %s#%s: %s: %s [%s]\n", r.File, r.Pointer, r.Code, r.Message, r.Rule)
+		fmt.Fprintf(w, "  [protocol] %s#%s: %s: %s [%s]\n", r.File, r.Pointer, r.Reason, r.Message, r.Rule)
 		if len(rep.Findings) == 0 {
 			return
 		}

@@ -214,12 +214,12 @@ func TestValidateLedgerApartFromFinal(t *testing.T) {
 				t.Fatalf("final_valid %t ledger_valid %v, want %t %v\n%s", rep.FinalValid, rep.LedgerValid, tc.final, tc.ledger, out)
 			}
 			if tc.refusalCode != "" {
-				if rep.Refusal == nil || rep.Refusal.Code != tc.refusalCode || rep.LedgerRefusal != nil {
+				if rep.Refusal == nil || rep.Refusal.Reason != tc.refusalCode || rep.LedgerRefusal != nil {
 					t.Fatalf("want a whole-answer refusal %s and no ledger refusal\n%s", tc.refusalCode, out)
 				}
 				return
 			}
-			if rep.Refusal != nil || rep.LedgerRefusal == nil || rep.LedgerRefusal.Code != tc.ledgerCode ||
+			if rep.Refusal != nil || rep.LedgerRefusal == nil || rep.LedgerRefusal.Reason != tc.ledgerCode ||
 				rep.LedgerRefusal.Pointer != tc.ledgerPointer || !strings.Contains(rep.LedgerRefusal.Rule, "CONTRACT §4") ||
 				rep.LedgerRefusal.File != filepath.ToSlash(path) {
 				t.Fatalf("want ledger refusal %s at %s naming the file and CONTRACT §4\n%s", tc.ledgerCode, tc.ledgerPointer, out)

@@ -115,7 +115,7 @@ func Campaign(t testing.TB, opt Options, tasks, reps int) fstest.MapFS {
 	m := campaign.Manifest{
 		ContractVersion: campaign.ContractVersion, Synthetic: true, CampaignID: "synthetic-load", Phase: phase,
 		Seed:                 strings.Repeat("ab", 32),
-		FrozenDocuments:      []campaign.FrozenDocument{{Name: "CONTRACT.md", SHA256: strings.Repeat("01", 32)}},
+		FrozenDocuments:      campaign.FrozenDocuments(),
 		ResponseSchemaSHA256: campaign.ResponseSchemaSHA256(),
 		Execution: campaign.Execution{ConsumerVersion: strp("SYNTHETIC consumer"), ExecutableSHA256: strp(strings.Repeat("cd", 32)),
 			Model: strp("synthetic-model"), ModelSnapshot: snapshot, ReasoningEffort: strp("medium"), Tokenizer: strp("synthetic"),
@@ -125,8 +125,8 @@ func Campaign(t testing.TB, opt Options, tasks, reps int) fstest.MapFS {
 		Prompts: campaign.PromptFiles{Common: "prompts/common.txt", Draft: "prompts/draft.txt", ReviewA: "prompts/review_a.txt", ReviewB: "prompts/review_b.txt",
 			FinalSchema: "prompts/final_schema.txt", ReconciliationSchema: "prompts/reconciliation_schema.txt"},
 	}
-	for _, p := range []string{"common", "draft", "review_a", "review_b", "final_schema", "reconciliation_schema"} {
-		fsys["prompts/"+p+".txt"] = &fstest.MapFile{Data: []byte("SYNTHETIC prompt " + p + "\n")}
+	for _, p := range campaign.PromptKeys() {
+		fsys["prompts/"+p+".txt"] = &fstest.MapFile{Data: campaign.FrozenPrompt(p)}
 	}
 	cats := []campaign.Category{campaign.CategoryBehaviorExplanation, campaign.CategoryChangeImpactPlan, campaign.CategoryCorrectnessBoundary, campaign.CategoryExplicitUncertainty}
 	session := 0
@@ -232,6 +232,16 @@ func trueReceipts(t testing.TB, fsys fstest.MapFS, m *campaign.Manifest) {
 			fsys[campaign.ReceiptPath(id)] = &fstest.MapFile{Data: append(b, '\n')}
 		}
 	}
+}
+
+// TrueReceipts rewrites every receipt of an admissible campaign fsys so
+// that its input and output identities are those of the bytes it
+// describes now (after a test changed a prompt or a response), then binds
+// every file again.
+func TrueReceipts(t testing.TB, fsys fstest.MapFS) {
+	m := ManifestOf(t, fsys)
+	trueReceipts(t, fsys, m)
+	WriteManifest(t, fsys, m)
 }
 
 // MustJSON is the compact JSON of v; a marshalling error fails t.

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"verdict/export"
+	"verdict/internal/fsutil"
+	"verdict/pipeline"
+	"verdict/scorer"
+)
+
+func init() { register(newExportCmd) }
+
+func newExportCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "Export grades, runs, pairs, tasks or sessions as CSV or JSONL",
+		Long: `Export writes one table as CSV (RFC 4180) or JSONL (one JSON object per row,
+members in column order, every value a string or null).
+
+An unknown or undefined value is never written as 0: its cell is empty (null
+in JSONL) and the column X_unknown beside it says why. A fraction is
+X_num, X_den and X_decimal; a ratio X_exact and X_decimal; money X_pico_usd
+and X_usd. An export made from a synthetic campaign says so on stderr.`,
+	}
+	for _, name := range []string{"grades", export.TableRuns, export.TablePairs, export.TableTasks, export.TableSessions} {
+		c.AddCommand(newExportTableCmd(a, name))
+	}
+	return c
+}
+
+func newExportTableCmd(a *app, name string) *cobra.Command {
+	var ratings, allowed, mapPath, out string
+	var unblinded, blinded bool
+	long := `Export ` + name + ` flattens the scorer's report (the same verification and scoring
+as verdict score, so the reveal must exist) into one row per ` + map[string]string{
+		export.TableRuns: "scored review", export.TablePairs: "A/B pair of a repetition",
+		export.TableTasks: "task", export.TableSessions: "session of the accounting (shared drafts included)"}[name] + `.`
+	if name == "grades" {
+		long = `Export grades writes one row per graded field of the two frozen rating sheets:
+item, field kind and target; each rater's name, value, note and time spent
+(a frozen sheet records no time per grade, so that cell is empty with its
+reason); whether the field was agreed, adjudicated or is still open; the final
+value and the adjudicator's note; and the SHA-256 of both sheets and of the
+adjudication. Every signed record is verified first; one that does not verify
+refuses the export (record-refused).
+
+Before the reveal only blinded columns are written, and --unblinded is refused
+(not-revealed). Once a verified reveal names both sheets and the adjudication
+and commits to the sealed map, the columns task, repetition, order, arm and
+session are added (--blinded leaves them out).`
+	}
+	c := &cobra.Command{
+		Use:   name + " CAMPAIGN --ratings DIR [--format csv|jsonl] [--out FILE]",
+		Short: "Export " + name + " as CSV or JSONL",
+		Long:  long + "\n\nExit codes: 0 written; 1 refused; 2 usage error.",
+		Args:  cobra.ExactArgs(1),
+	}
+	format := formatFlag(c, "csv", "jsonl")
+	c.Flags().StringVar(&ratings, "ratings", "", "ratings directory: bundles, sheets, adjudication, reveal (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: DIR/allowed_signers)")
+	c.Flags().StringVar(&mapPath, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
+	c.Flags().StringVar(&out, "out", "", "write to this new file instead of stdout (an existing file is refused)")
+	if name == "grades" {
+		c.Flags().BoolVar(&unblinded, "unblinded", false, "require the unblinded columns (refused before the reveal)")
+		c.Flags().BoolVar(&blinded, "blinded", false, "leave out the unblinded columns even after the reveal")
+	}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if ratings == "" {
+			return usagef("export %s: --ratings DIR is required", name)
+		}
+		if unblinded && blinded {
+			return usagef("export grades: --unblinded and --blinded exclude each other")
+		}
+		if out != "" {
+			if _, err := os.Lstat(out); err == nil {
+				return usagef("export: --out %s exists; an export never replaces a file", out)
+			}
+		}
+		r := pipeline.RatingsIn(ratings)
+		if as := allowedSigners(a, allowed); as != "" {
+			r.AllowedSigners = as
+		}
+		if mapPath != "" {
+			r.Map = mapPath
+		}
+		var t *export.Table
+		var err error
+		if name == "grades" {
+			t, err = export.Grades(export.GradesRequest{Campaign: args[0], Ratings: r.Dir, AllowedSigners: r.AllowedSigners, Map: r.Map, Unblinded: unblinded, Blinded: blinded})
+		} else {
+			rep, serr := pipeline.Score(pipeline.DirFS(args[0]), r, pipeline.ScoreOptions{})
+			if serr != nil {
+				return refusal(a, serr)
+			}
+			t, err = export.ReportTable(rep, name)
+		}
+		if err != nil {
+			return refusal(a, err)
+		}
+		if t.Synthetic {
+			fmt.Fprintln(a.stderr, scorer.SyntheticNotice)
+		}
+		write := t.WriteCSV
+		if *format == "jsonl" {
+			write = t.WriteJSONL
+		}
+		if out == "" {
+			return write(a.stdout)
+		}
+		return fsutil.WriteWith(out, 0o644, write)
+	}
+	return c
+}

@@ -1,0 +1,12 @@
+// Package export flattens what verdict decided into tables a spreadsheet or
+// a data frame reads, as CSV (RFC 4180, encoding/csv) or JSONL (one JSON
+// object per row, members in column order): the graded fields (Grades,
+// blinded until a verified reveal exists) and the scorer report's runs,
+// pairs, tasks and sessions.
+//
+// A value that is unknown or undefined is never written as 0: its cell is
+// empty (null in JSONL) and the column named X_unknown beside it says why.
+// A fraction is three columns, X_num, X_den and X_decimal; a ratio X_exact
+// and X_decimal; money X_pico_usd and X_usd. Output is deterministic: rows
+// are sorted and the column order is fixed.
+package export

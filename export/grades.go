@@ -1,0 +1,262 @@
+package export
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+
+	"verdict/adjudication"
+	"verdict/blinding"
+	"verdict/campaign"
+)
+
+// Refusals of exporting grades.
+const (
+	// ReasonNotRevealed: unblinded columns (task, repetition, order, arm,
+	// session) were asked for before a verified reveal exists.
+	ReasonNotRevealed campaign.Reason = "not-revealed"
+	// ReasonRecordRefused: a signed record of the ratings directory does
+	// not verify (the detail names its own reason).
+	ReasonRecordRefused campaign.Reason = "record-refused"
+	// ReasonSheetsMissing: the ratings directory does not hold exactly two
+	// frozen rating sheets.
+	ReasonSheetsMissing campaign.Reason = "sheets-missing"
+)
+
+const ruleExport = "CONTRACT §5 raters never see arm, cost or time before the reveal; two frozen ratings, then adjudication"
+
+// GradesRequest names what Grades reads.
+type GradesRequest struct {
+	// Campaign is the campaign directory (its manifest gives each run's
+	// order for the unblinded columns).
+	Campaign string
+	// Ratings is the ratings directory: bundle-*.json, sheet-*.json,
+	// adjudication.json and reveal.json, each record with its .sig.
+	Ratings string
+	// AllowedSigners and Map are the allowed_signers file and the sealed
+	// map (defaults: inside Ratings).
+	AllowedSigners, Map string
+	// Unblinded asks for the unblinded columns; refused before a reveal.
+	// Without it they are added exactly when a verified reveal exists.
+	Unblinded bool
+	// Blinded keeps the export blinded even after the reveal.
+	Blinded bool
+}
+
+// Grades exports one row per graded field of the two frozen sheets: item,
+// field kind and target, each rater's name, value, note and time spent,
+// whether the field was agreed, adjudicated or is still open, the final
+// value and the adjudicator's note, and the SHA-256 of the sheets and the
+// adjudication it comes from. Every record is verified first
+// (adjudication.VerifyRecordFile and CrossCheck against the bundles); a
+// record that does not verify refuses the export (ReasonRecordRefused).
+// After a verified reveal that names those records and commits to the
+// sealed map, the unblinded columns task, repetition, order, arm and
+// session are added; asking for them before is ReasonNotRevealed.
+func Grades(req GradesRequest) (*Table, error) {
+	if req.AllowedSigners == "" {
+		req.AllowedSigners = filepath.Join(req.Ratings, "allowed_signers")
+	}
+	if req.Map == "" {
+		req.Map = filepath.Join(req.Ratings, "sealed-map.json")
+	}
+	allowedBytes, err := campaign.ReadRegular(req.AllowedSigners, campaign.FileAllowedSigners)
+	if err != nil {
+		return nil, err
+	}
+	allowed, err := adjudication.ParseAllowedSigners(req.AllowedSigners, allowedBytes)
+	if err != nil {
+		return nil, err
+	}
+	bundles := map[string]*blinding.Bundle{}
+	bundlePaths, _ := filepath.Glob(filepath.Join(req.Ratings, "bundle-*.json"))
+	sort.Strings(bundlePaths)
+	for _, p := range bundlePaths {
+		b, d, err := blinding.LoadBundle(p)
+		if err != nil {
+			return nil, err
+		}
+		bundles[d] = b
+	}
+	paths, _ := filepath.Glob(filepath.Join(req.Ratings, "sheet-*.json"))
+	sort.Strings(paths)
+	for _, n := range []string{"adjudication.json", "reveal.json"} {
+		if _, err := os.Lstat(filepath.Join(req.Ratings, n)); err == nil {
+			paths = append(paths, filepath.Join(req.Ratings, n))
+		}
+	}
+	var checks []adjudication.Check
+	for _, p := range paths {
+		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		checks = append(checks, adjudication.VerifyRecordFile(allowed, p, sig))
+	}
+	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
+	var sheets []adjudication.FrozenSheet
+	var adj *adjudication.Adjudication
+	var rev *adjudication.Reveal
+	var adjSHA string
+	for _, ch := range checks {
+		if !ch.OK {
+			return nil, &campaign.Error{Reason: ReasonRecordRefused, File: ch.File, Rule: ruleExport, Detail: fmt.Sprintf("%s: %s", ch.Reason, ch.Detail)}
+		}
+		switch ch.Kind {
+		case "sheet":
+			sheets = append(sheets, adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256})
+		case "adjudication":
+			adj, adjSHA = ch.Adjudication(), ch.SHA256
+		case "reveal":
+			rev = ch.Reveal()
+		}
+	}
+	if len(sheets) != 2 {
+		return nil, &campaign.Error{Reason: ReasonSheetsMissing, File: req.Ratings, Rule: ruleExport,
+			Detail: fmt.Sprintf("want two frozen rating sheets (sheet-*.json), found %d", len(sheets))}
+	}
+	two := adjudication.OrderSheets(sheets[0], sheets[1])
+	// The reveal counts only when it names exactly these records and
+	// commits to the sealed map given.
+	var sealed *blinding.SealedMap
+	revealed := false
+	if rev != nil && adj != nil && rev.Names(two[0].SHA256, two[1].SHA256, adjSHA) {
+		mapBytes, err := campaign.ReadRegular(req.Map, campaign.FileSealedMap)
+		if err == nil && blinding.Digest(mapBytes) == rev.MapCommitment {
+			if sealed, err = blinding.ParseSealedMap(req.Map, mapBytes); err != nil {
+				return nil, err
+			}
+			revealed = true
+		}
+	}
+	if req.Unblinded && !revealed {
+		return nil, &campaign.Error{Reason: ReasonNotRevealed, File: req.Ratings, Rule: ruleExport,
+			Detail: "task, repetition, order, arm and session columns need a verified reveal that names both sheets and the adjudication and commits to the sealed map"}
+	}
+	unblind := revealed && !req.Blinded
+	orders := map[string]campaign.Order{}
+	if unblind {
+		raw, err := campaign.ReadRegular(filepath.Join(req.Campaign, campaign.ManifestFile), campaign.FileManifest)
+		if err != nil {
+			return nil, err
+		}
+		m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range m.Runs {
+			orders[r.Task+"/"+strconv.Itoa(r.Repetition)] = r.Order
+		}
+	}
+	t := gradesTable(two, adj, adjSHA, sealed, orders, unblind)
+	t.Synthetic = two[0].Sheet.Synthetic || two[1].Sheet.Synthetic
+	return t, nil
+}
+
+func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication, adjSHA string, sealed *blinding.SealedMap, orders map[string]campaign.Order, unblind bool) *Table {
+	c := []string{"item", "kind", "target"}
+	if unblind {
+		c = append(c, "task", "repetition", "order", "arm", "session")
+	}
+	for _, n := range []string{"rater_1", "rater_2"} {
+		c = append(c, n, n+"_value", n+"_note", n+"_time_spent_ms", n+"_time_spent_ms_unknown")
+	}
+	c = append(c, "settled", "final_value", "final_value_unknown", "adjudicator", "adjudicator_note", "sheet_1_sha256", "sheet_2_sha256", "adjudication_sha256")
+	t := &Table{Columns: c}
+	byField := [2]map[adjudication.Field]adjudication.Grade{{}, {}}
+	var fields []adjudication.Field
+	for i, s := range two {
+		for _, g := range s.Sheet.Grades {
+			if i == 0 {
+				fields = append(fields, g.Field)
+			}
+			byField[i][g.Field] = g
+		}
+	}
+	for _, g := range two[1].Sheet.Grades {
+		if _, ok := byField[0][g.Field]; !ok {
+			fields = append(fields, g.Field)
+		}
+	}
+	slices.SortFunc(fields, func(a, b adjudication.Field) int {
+		return cmp.Or(cmp.Compare(a.Item, b.Item), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Target, b.Target))
+	})
+	resolved := map[adjudication.Field]adjudication.Resolution{}
+	if adj != nil {
+		for _, r := range adj.Resolutions {
+			resolved[r.Field] = r
+		}
+	}
+	items := map[string]blinding.MapItem{}
+	if sealed != nil {
+		for _, it := range sealed.Items {
+			items[it.Item] = it
+		}
+	}
+	for _, f := range fields {
+		r := t.newRow()
+		r.set("item", f.Item)
+		r.set("kind", string(f.Kind))
+		r.set("target", f.Target)
+		if unblind {
+			it := items[f.Item]
+			r.set("task", it.Task)
+			r.int("repetition", int64(it.Repetition))
+			r.set("order", string(orders[it.Task+"/"+strconv.Itoa(it.Repetition)]))
+			r.set("arm", armOf(it.Role))
+			r.set("session", it.Session)
+		}
+		var vals [2]string
+		var has [2]bool
+		for i, n := range []string{"rater_1", "rater_2"} {
+			r.set(n, two[i].Sheet.Signer.Name)
+			g, ok := byField[i][f]
+			has[i] = ok
+			if ok {
+				vals[i] = g.Value
+				r.set(n+"_value", g.Value)
+				r.set(n+"_note", g.Note)
+			} else {
+				r.null(n + "_value")
+			}
+			r.unknown(n+"_time_spent_ms", "a frozen sheet records no time per grade", n+"_time_spent_ms")
+		}
+		switch res, ok := resolved[f]; {
+		case has[0] && has[1] && vals[0] == vals[1]:
+			r.set("settled", "agreed")
+			r.set("final_value", vals[0])
+		case ok:
+			r.set("settled", "adjudicated")
+			r.set("final_value", res.Final)
+			r.set("adjudicator", adj.Signer.Name)
+			r.set("adjudicator_note", res.Note)
+		default:
+			r.set("settled", "open")
+			r.unknown("final_value", "the raters disagree and no adjudication resolves this field yet", "final_value")
+		}
+		r.set("sheet_1_sha256", two[0].SHA256)
+		r.set("sheet_2_sha256", two[1].SHA256)
+		if adj != nil {
+			r.set("adjudication_sha256", adjSHA)
+		}
+		r.done()
+	}
+	return t
+}
+
+// armOf is the arm letter of a review role.
+func armOf(r campaign.Role) string {
+	switch r {
+	case campaign.RoleReviewA:
+		return "A"
+	case campaign.RoleReviewB:
+		return "B"
+	}
+	return string(r)
+}

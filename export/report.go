@@ -1,0 +1,212 @@
+package export
+
+import (
+	"fmt"
+
+	"verdict/scorer"
+)
+
+// Report tables by name (`verdict export NAME`).
+const (
+	TableRuns     = "runs"
+	TablePairs    = "pairs"
+	TableTasks    = "tasks"
+	TableSessions = "sessions"
+)
+
+// fracCols are a fraction's three columns and its reason column.
+func fracCols(x string) []string {
+	return []string{x + "_num", x + "_den", x + "_decimal", x + "_unknown"}
+}
+
+func ratioCols(x string) []string { return []string{x + "_exact", x + "_decimal", x + "_unknown"} }
+
+func moneyCols(x string) []string { return []string{x + "_pico_usd", x + "_usd", x + "_unknown"} }
+
+func valueCols(x string) []string { return []string{x, x + "_unknown"} }
+
+func cols(parts ...any) []string {
+	var out []string
+	for _, p := range parts {
+		switch v := p.(type) {
+		case string:
+			out = append(out, v)
+		case []string:
+			out = append(out, v...)
+		}
+	}
+	return out
+}
+
+func (r *row) frac(x string, f *scorer.Fraction, why string) {
+	if f == nil {
+		r.unknown(x, why, x+"_num", x+"_den", x+"_decimal")
+		return
+	}
+	r.int(x+"_num", f.Num())
+	r.int(x+"_den", f.Den())
+	r.set(x+"_decimal", f.Decimal())
+}
+
+func (r *row) ratio(x string, q scorer.Ratio) {
+	if !q.Known {
+		r.unknown(x, string(q.Why), x+"_exact", x+"_decimal")
+		return
+	}
+	r.set(x+"_exact", q.Rat().RatString())
+	r.set(x+"_decimal", q.Rat().FloatString(6))
+}
+
+func (r *row) money(x string, m scorer.Money) {
+	if !m.Known {
+		r.unknown(x, string(m.Why), x+"_pico_usd", x+"_usd")
+		return
+	}
+	r.int(x+"_pico_usd", m.PicoUSD)
+	r.set(x+"_usd", m.String())
+}
+
+func (r *row) tokens(x string, t scorer.Tokens) {
+	if !t.Known {
+		r.unknown(x, string(t.Why), x)
+		return
+	}
+	r.int(x, t.N)
+}
+
+func (r *row) nanos(x string, n scorer.Nanos) {
+	if !n.Known {
+		r.unknown(x, string(n.Why), x)
+		return
+	}
+	r.int(x, n.NS)
+}
+
+// ReportTable flattens one table of a scorer report: runs (one row per
+// scored review), pairs (one per A/B pair), tasks (one per task) or
+// sessions (one per session of the accounting, shared drafts included).
+func ReportTable(rep *scorer.Report, name string) (*Table, error) {
+	t, err := reportTable(rep, name)
+	if t != nil {
+		t.Synthetic = rep.Scorecard.Synthetic
+	}
+	return t, err
+}
+
+func reportTable(rep *scorer.Report, name string) (*Table, error) {
+	sc := rep.Scorecard
+	switch name {
+	case TableRuns:
+		t := &Table{Columns: cols("task", "repetition", "order", "arm", "session", "item", "outcome", "failure_kind",
+			fracCols("r"), fracCols("u"), "falsely_resolved", "critical_completion_failed", "source_gate",
+			valueCols("protocol_gate"))}
+		for _, x := range sc.Runs {
+			r := t.newRow()
+			r.set("task", x.Task)
+			r.int("repetition", int64(x.Repetition))
+			r.set("order", string(x.Order))
+			r.set("arm", string(x.Arm))
+			r.set("session", x.Session)
+			r.set("item", x.Item)
+			r.set("outcome", string(x.Outcome))
+			r.set("failure_kind", x.FailureKind)
+			r.frac("r", &x.R, "")
+			r.frac("u", x.U, "undefined: the task has no obligation whose evidence is absent")
+			r.int("falsely_resolved", int64(x.FalselyResolved))
+			r.bool("critical_completion_failed", x.CriticalCompletionFailed)
+			r.bool("source_gate", x.SourceGate)
+			if x.ProtocolGate != nil {
+				r.bool("protocol_gate", *x.ProtocolGate)
+			} else {
+				r.unknown("protocol_gate", "not applicable: arm A has no reconciliation ledger", "protocol_gate")
+			}
+			r.done()
+		}
+		return t, nil
+	case TablePairs:
+		t := &Table{Columns: cols("task", "repetition", "order", "a_session", "b_session", "a_outcome", "b_outcome",
+			fracCols("a_r"), fracCols("b_r"), "delta_r_num", "delta_r_den", "delta_r_decimal", ratioCols("cost_ratio"), ratioCols("time_ratio"))}
+		for _, x := range sc.Pairs {
+			r := t.newRow()
+			r.set("task", x.Task)
+			r.int("repetition", int64(x.Repetition))
+			r.set("order", string(x.Order))
+			r.set("a_session", x.ASession)
+			r.set("b_session", x.BSession)
+			r.set("a_outcome", string(x.AOutcome))
+			r.set("b_outcome", string(x.BOutcome))
+			r.frac("a_r", &x.AR, "")
+			r.frac("b_r", &x.BR, "")
+			r.frac("delta_r", &x.DeltaR, "")
+			r.ratio("cost_ratio", x.CostRatio)
+			r.ratio("time_ratio", x.TimeRatio)
+			r.done()
+		}
+		return t, nil
+	case TableTasks:
+		t := &Table{Columns: cols("task", "repository", "category", "eligible", "ineligible_reason", "answerable_obligations", "unanswerable_obligations",
+			"a_runs", fracCols("a_median_r"), fracCols("a_min_r"), fracCols("a_median_u"),
+			"b_runs", fracCols("b_median_r"), fracCols("b_min_r"), fracCols("b_median_u"),
+			fracCols("delta_r"), "improved", "regressed", ratioCols("cost_ratio"), ratioCols("time_ratio"))}
+		for _, x := range sc.Tasks {
+			r := t.newRow()
+			r.set("task", x.Task)
+			r.set("repository", x.Repository)
+			r.set("category", string(x.Category))
+			r.bool("eligible", x.Eligible)
+			r.set("ineligible_reason", x.IneligibleReason)
+			r.int("answerable_obligations", int64(x.Answerable))
+			r.int("unanswerable_obligations", int64(x.Unanswerable))
+			for _, arm := range []struct {
+				p string
+				s scorer.ArmTaskScore
+			}{{"a", x.A}, {"b", x.B}} {
+				r.int(arm.p+"_runs", int64(arm.s.Runs))
+				r.frac(arm.p+"_median_r", arm.s.MedianR, "undefined: no scored run")
+				r.frac(arm.p+"_min_r", arm.s.MinR, "undefined: no scored run")
+				r.frac(arm.p+"_median_u", arm.s.MedianU, "undefined: the task has no obligation whose evidence is absent")
+			}
+			r.frac("delta_r", x.DeltaR, "undefined: a median R is undefined")
+			r.bool("improved", x.Improved)
+			r.bool("regressed", x.Regressed)
+			r.ratio("cost_ratio", x.CostRatio)
+			r.ratio("time_ratio", x.TimeRatio)
+			r.done()
+		}
+		return t, nil
+	case TableSessions:
+		t := &Table{Columns: cols("session", "task", "repetition", "role", "status", "dispatched", "superseded",
+			valueCols("input_tokens"), valueCols("uncached_input_tokens"), valueCols("cached_input_tokens"), valueCols("billed_output_tokens"),
+			moneyCols("reference_cost"), moneyCols("mcp_cost"), moneyCols("cost"), moneyCols("actual_charge"),
+			valueCols("duration_ns"), valueCols("validation_ns"), valueCols("assembly_ns"), "ordinary_calls", "mcp_calls")}
+		if sc.Accounting == nil {
+			return t, nil
+		}
+		for _, x := range sc.Accounting.Sessions {
+			r := t.newRow()
+			r.set("session", x.Session)
+			r.set("task", x.Task)
+			r.int("repetition", int64(x.Repetition))
+			r.set("role", string(x.Role))
+			r.set("status", string(x.Status))
+			r.bool("dispatched", x.Dispatched)
+			r.bool("superseded", x.Superseded)
+			r.tokens("input_tokens", x.InputTokens)
+			r.tokens("uncached_input_tokens", x.UncachedInputTokens)
+			r.tokens("cached_input_tokens", x.CachedInputTokens)
+			r.tokens("billed_output_tokens", x.BilledOutputTokens)
+			r.money("reference_cost", x.ReferenceCost)
+			r.money("mcp_cost", x.MCPCost)
+			r.money("cost", x.Cost)
+			r.money("actual_charge", x.ActualCharge)
+			r.nanos("duration_ns", x.Duration)
+			r.nanos("validation_ns", x.Validation)
+			r.nanos("assembly_ns", x.Assembly)
+			r.int("ordinary_calls", int64(x.OrdinaryCalls))
+			r.int("mcp_calls", int64(x.MCPCalls))
+			r.done()
+		}
+		return t, nil
+	}
+	return nil, fmt.Errorf("unknown table %q (want %s, %s, %s or %s)", name, TableRuns, TablePairs, TableTasks, TableSessions)
+}

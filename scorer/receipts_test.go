@@ -1,0 +1,111 @@
+package scorer
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"verdict/campaign"
+)
+
+// TestReceiptIssuesTable checks ReceiptIssues rule by rule on the
+// in-memory SYNTHETIC campaign, including the records a status may leave
+// null and the boundaries that are allowed.
+func TestReceiptIssuesTable(t *testing.T) {
+	if got := ReceiptIssues(testCampaign(campaign.PhaseEvaluation, 8, 3)); len(got) != 0 {
+		t.Fatalf("passing campaign: %+v", got)
+	}
+	cases := []struct {
+		name string
+		mut  func(c *campaign.Campaign)
+		want []campaign.Reason // nil: no finding
+	}{
+		{"error without output is allowed", func(c *campaign.Campaign) {
+			s := session(c, "T1", 1, campaign.RoleReviewA)
+			k := campaign.ErrorTimeout
+			s.Receipt.Status, s.Receipt.ErrorKind, s.Receipt.OutputSHA256, s.Receipt.OutputBytes = campaign.StatusError, &k, nil, nil
+			s.Raw, s.Response = nil, nil
+		}, nil},
+		{"error with a response file must record its output", func(c *campaign.Campaign) {
+			s := session(c, "T1", 1, campaign.RoleReviewA)
+			k := campaign.ErrorMalformed
+			s.Receipt.Status, s.Receipt.ErrorKind, s.Receipt.OutputSHA256, s.Receipt.OutputBytes = campaign.StatusError, &k, nil, nil
+		}, []campaign.Reason{ReasonReceiptRecordMissing}},
+		{"half an input pair", func(c *campaign.Campaign) { session(c, "T1", 2, campaign.RoleDraft).Receipt.InputBytes = nil },
+			[]campaign.Reason{ReasonReceiptRecordMissing}},
+		{"no host", func(c *campaign.Campaign) { session(c, "T1", 2, campaign.RoleDraft).Receipt.Host = nil },
+			[]campaign.Reason{ReasonReceiptRecordMissing}},
+		{"start without terminal receipt may lack end and meter", func(c *campaign.Campaign) {
+			r := session(c, "T2", 2, campaign.RoleReviewB).Receipt
+			r.Status, r.EndedUTC, r.EndMonotonicNS, r.Meter = "", nil, nil, nil
+		}, nil},
+		{"response without meter", func(c *campaign.Campaign) { session(c, "T2", 2, campaign.RoleReviewB).Receipt.Meter = nil },
+			[]campaign.Reason{ReasonMeterIncomplete}},
+		{"not dispatched with an input", func(c *campaign.Campaign) {
+			failDraft(c, "T3", 1)
+			r := session(c, "T3", 1, campaign.RoleReviewA).Receipt
+			r.InputSHA256, r.InputBytes = sp(hexSum([]byte("x"))), ip(1)
+		}, []campaign.Reason{ReasonReceiptRecordUnexpected}},
+		{"monotonic end before start", func(c *campaign.Campaign) {
+			r := session(c, "T4", 1, campaign.RoleReviewA).Receipt
+			*r.EndMonotonicNS = *r.StartMonotonicNS - 1
+		}, []campaign.Reason{ReasonReceiptEndBeforeStart}},
+		{"wrong delivered input", func(c *campaign.Campaign) {
+			session(c, "T4", 1, campaign.RoleReviewA).Receipt.InputBytes = ip(1)
+		}, []campaign.Reason{ReasonDeliveredInputMismatch}},
+		{"misattributed output", func(c *campaign.Campaign) {
+			session(c, "T4", 1, campaign.RoleReviewA).Receipt.OutputSHA256 = sp(hexSum([]byte("other")))
+		}, []campaign.Reason{ReasonOutputMismatch}},
+		{"a session may start the instant the previous ended", func(c *campaign.Campaign) {
+			d := session(c, "T5", 1, campaign.RoleDraft).Receipt
+			first := session(c, "T5", 1, campaign.RoleReviewA).Receipt
+			if c.Manifest.Runs[4].Order == campaign.OrderBFirst {
+				first = session(c, "T5", 1, campaign.RoleReviewB).Receipt
+			}
+			end, _ := time.Parse(time.RFC3339Nano, *d.EndedUTC)
+			st, _ := time.Parse(time.RFC3339Nano, *first.StartedUTC)
+			first.StartedUTC = sp(end.Format(time.RFC3339Nano))
+			*first.StartMonotonicNS -= int64(st.Sub(end))
+		}, nil},
+		{"other host", func(c *campaign.Campaign) { session(c, "T6", 1, campaign.RoleDraft).Receipt.Host = sp("other host") },
+			[]campaign.Reason{ReasonHostMismatch}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCampaign(campaign.PhaseEvaluation, 8, 3)
+			tc.mut(c)
+			var got []campaign.Reason
+			for _, f := range ReceiptIssues(c) {
+				got = append(got, f.Reason)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSessionBoundInclusive: exactly 4 minutes, 90,000 input and 8,000
+// output tokens are within the limits; one more is a timeout or budget
+// exhaustion (CONTRACT §5, inclusive).
+func TestSessionBoundInclusive(t *testing.T) {
+	r := &campaign.Receipt{StartMonotonicNS: ip(0), EndMonotonicNS: ip(SessionMaxNS),
+		Meter: &campaign.Meter{InputTokens: SessionMaxInputTokens, OutputTokens: SessionMaxOutputTokens, InputIncludesCached: true, OutputIncludesReasoning: true}}
+	if k, why := SessionBound(r); k != "" {
+		t.Fatalf("at the limits: %s %s", k, why)
+	}
+	*r.EndMonotonicNS = SessionMaxNS + 1
+	if k, _ := SessionBound(r); k != campaign.ErrorTimeout {
+		t.Errorf("1 ns past 4 minutes: %q", k)
+	}
+	*r.EndMonotonicNS = SessionMaxNS
+	r.Meter.InputTokens++
+	if k, _ := SessionBound(r); k != campaign.ErrorBudget {
+		t.Errorf("90,001 input: %q", k)
+	}
+	r.Meter.InputTokens--
+	r.Meter.OutputTokens++
+	if k, _ := SessionBound(r); k != campaign.ErrorBudget {
+		t.Errorf("8,001 output: %q", k)
+	}
+}
