@@ -11,8 +11,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newFreezeCmd) }
-
 func newFreezeCmd(a *app) *cobra.Command {
 	var journal, bundle, out string
 	var sf signingFlags

@@ -11,8 +11,6 @@ import (
 	"verdict/blinding"
 )
 
-func init() { register(newGradeCmd) }
-
 // gradeInput is one grade of a --from file (adjudication.GradeInput).
 type gradeInput = adjudication.GradeInput
 

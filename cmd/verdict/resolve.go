@@ -13,11 +13,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() {
-	register(newDisagreementsCmd)
-	register(newResolveCmd)
-}
-
 // loadFrozenSheets reads two sheets with their signatures and verifies them
 // against allowed_signers (a sheet that does not verify is not frozen).
 func loadFrozenSheets(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, error) {

@@ -12,8 +12,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newRevealCmd) }
-
 func newRevealCmd(a *app) *cobra.Command {
 	var allowed, adjPath, mapPath, out string
 	var sheets []string

@@ -19,8 +19,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newScoreCmd) }
-
 func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
 	c := &cobra.Command{
