@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -78,12 +77,9 @@ func (f *signingFlags) resolve(a *app) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+// writeJSON writes v to w in verdict's one JSON output form
+// (campaign.EncodeJSON).
+func writeJSON(w io.Writer, v any) error { return campaign.EncodeJSON(w, v) }
 
 // refusal reports a refused input: prints it and returns the exit-1 error.
 func refusal(a *app, err error) error {
