@@ -57,7 +57,7 @@ func TestControlsFailWithVerifierThatRejectsEverything(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	err := runControls(&app{stdout: &buf, stderr: io.Discard}, rejectAll{}, "json")
-	if code := exitCode(err, io.Discard); code != 1 {
+	if code := exitCode(err, "text", io.Discard, io.Discard); code != 1 {
 		t.Fatalf("exit %d, want 1 (%v)", code, err)
 	}
 	var out controlsOutput

@@ -26,16 +26,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runApp(a *app, args []string) int {
 	root := newRootCmd(a)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err != nil && isCobraUsage(err) {
 		err = &usageError{err}
 	}
-	return exitCode(err, a.stderr)
+	return exitCode(err, formatOf(cmd), a.stdout, a.stderr)
 }
 
 // exitCode maps an error returned by a command to the process exit code,
-// printing its one-line summary to stderr.
-func exitCode(err error, stderr io.Writer) int {
+// printing a refusal in the command's output format (printRefusal).
+func exitCode(err error, format string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
@@ -52,7 +52,7 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return 1
 	}
-	fmt.Fprintln(stderr, "verdict:", err)
+	printRefusal(stdout, stderr, format, err)
 	return 1
 }
 
