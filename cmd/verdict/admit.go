@@ -14,8 +14,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newAdmitCmd) }
-
 // newAdmitCmd builds `verdict admit CAMPAIGN [--plan PLAN.json] [--format text|json]`.
 func newAdmitCmd(a *app) *cobra.Command {
 	var planPath string

@@ -18,13 +18,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newCheckCmd) }
-
-// embeddedCampaign returns the default campaign of `verdict check` when no
-// directory is given, or nil when this build has none. The fixtures
-// package sets it (see check_default.go).
-var embeddedCampaign func() fs.FS
-
 func newCheckCmd(a *app) *cobra.Command {
 	var format *string
 	cmd := &cobra.Command{
@@ -50,10 +43,10 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				}
 				fsys = pipeline.DirFS(name)
 			} else {
-				if embeddedCampaign == nil {
+				if a.embedded == nil {
 					return usagef("check: this build has no embedded campaign; name a campaign directory")
 				}
-				fsys = embeddedCampaign()
+				fsys = a.embedded()
 			}
 			rep := buildCheckReport(fsys, name)
 			var err error

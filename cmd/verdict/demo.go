@@ -23,8 +23,6 @@ import (
 	"verdict/scorer"
 )
 
-func init() { register(newDemoCmd) }
-
 // demoItemKey is the fixed item-ID key of the demo's blinding, so the demo
 // writes the same bytes every time. A real campaign draws a random key.
 var demoItemKey = bytes.Repeat([]byte{0x5a}, 32)
@@ -133,15 +131,14 @@ func scoreAgainHint(campaignDir, ratingsDir string) string {
 
 // quietApp is an app whose output is discarded (sub-steps of the chain).
 func quietApp(a *app, w io.Writer) *app {
-	return &app{cfg: a.cfg, stdout: w, stderr: w, clock: a.clock}
+	return &app{cfg: a.cfg, stdin: a.stdin, stdout: w, stderr: w, clock: a.clock, embedded: a.embedded, tui: a.tui, isTerminal: a.isTerminal}
 }
 
 // runSub runs one verdict subcommand in-process through the same public
 // entry point as the command line.
 func runSub(a *app, args ...string) error {
 	root := &cobra.Command{Use: "verdict", SilenceUsage: true, SilenceErrors: true}
-	for _, f := range commandFactories {
-		c := f(a)
+	for _, c := range commands(a) {
 		wrapArgs(c)
 		root.AddCommand(c)
 	}

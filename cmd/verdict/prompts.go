@@ -10,8 +10,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newPromptsCmd) }
-
 // promptJSON is one rendered prompt in `verdict prompts --format json`.
 type promptJSON struct {
 	Role   campaign.Role `json:"role"`

@@ -16,10 +16,7 @@ import (
 	"verdict/internal/fsutil"
 	"verdict/pipeline"
 	"verdict/scorer"
-	"verdict/verr"
 )
-
-func init() { register(newScoreCmd) }
 
 func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
@@ -57,11 +54,7 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		defer restore()
 		rep, err := pipeline.Score(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
 		if err != nil {
-			fmt.Fprintln(a.stdout, "score refused:")
-			for _, e := range verr.Flatten(err) {
-				fmt.Fprintln(a.stdout, "  "+e.Error())
-			}
-			return failed("score refused the input")
+			return refusal(a, err)
 		}
 		if out != "" {
 			if err := writeReport(rep, out); err != nil {
