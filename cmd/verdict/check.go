@@ -258,6 +258,8 @@ func (r *checkReport) writeText(w io.Writer) error {
 	switch {
 	case len(r.Refusals) > 0:
 		b.WriteString("result: REFUSED\n")
+	case !r.Admitted && len(r.Admission) == 1 && r.Admission[0].Reason == scorer.ReasonCampaignIncomplete:
+		b.WriteString("result: INCOMPLETE (sessions planned, not started; not admitted for scoring)\n")
 	case !r.Admitted:
 		b.WriteString("result: NOT ADMITTED\n")
 	default:
