@@ -70,22 +70,22 @@ type ledgerRow struct {
 }
 
 type ledger struct {
-	c        *Common
-	keys     LedgerKeyMap
-	in       LedgerInput
-	rows     []ledgerRow
-	visible  []int // indexes into rows
-	cursor   int   // index into visible
-	offset   int   // first visible list line
-	filter   bool
-	detailY  int
-	viewer   *evidenceViewer
+	c       *Common
+	keys    LedgerKeyMap
+	in      LedgerInput
+	rows    []ledgerRow
+	visible []int // indexes into rows
+	cursor  int   // index into visible
+	offset  int   // first visible list line
+	filter  bool
+	detailY int
+	viewer  *evidenceViewer
 	// search finds text in the rows (/); searching while it is shown.
 	search    *searchScreen
 	searching bool
 	w, h      int
 	nReviewB  int
-	nFind    int
+	nFind     int
 }
 
 func newLedger(c *Common, in LedgerInput) *ledger {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -311,11 +310,11 @@ func readSheet(path string) (*adjudication.Sheet, error) {
 }
 
 func writeJSONFile(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := campaign.MarshalJSON(v)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o600)
+	return os.WriteFile(path, b, 0o600)
 }
 
 func keyValue(gs []fixtures.KeyedGrade, f adjudication.Field) (string, bool) {
