@@ -56,6 +56,10 @@ const (
 	ReasonKeyUnreadable campaign.Reason = "key-unreadable"
 	// ReasonBadRole: the role is not the role of this record kind.
 	ReasonBadRole campaign.Reason = "bad-role"
+	// ReasonBadSignerName: the signer name is empty, untrimmed, or holds a
+	// space, comma or quote (it must be usable as an allowed_signers
+	// principal).
+	ReasonBadSignerName campaign.Reason = "bad-signer-name"
 )
 
 // Signer identifies who signed a record and in which role; KeyFingerprint
@@ -130,7 +134,7 @@ func signerFor(name string, role, want Role, key ssh.PublicKey) (Signer, error) 
 		return Signer{}, &campaign.Error{Reason: ReasonBadRole, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("role %q cannot sign this record; want %q", role, want)}
 	}
 	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || strings.ContainsAny(name, " \t\n,\"") {
-		return Signer{}, &campaign.Error{Reason: ReasonBadRole, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("signer name %q must be non-empty without spaces, commas or quotes (it is the allowed_signers principal)", name)}
+		return Signer{}, &campaign.Error{Reason: ReasonBadSignerName, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("signer name %q must be non-empty without spaces, commas or quotes (it is the allowed_signers principal)", name)}
 	}
 	return Signer{Name: name, Role: role, KeyFingerprint: Fingerprint(key)}, nil
 }

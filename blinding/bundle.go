@@ -1,6 +1,7 @@
 package blinding
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -90,6 +92,10 @@ type Bundle struct {
 	Guidelines string `json:"guidelines,omitempty"`
 	// Items are the bundled items in this rater's order.
 	Items []Item `json:"items"`
+
+	// parsedDigest is the SHA-256 of the canonical bytes ParseBundle read
+	// (it checked they are canonical), so Digest need not encode again.
+	parsedDigest string
 }
 
 // Item is one anonymised final answer with what a rater needs to grade it.
@@ -334,23 +340,194 @@ func makeItem(id string, t *campaign.Task, f campaign.Final) Item {
 func contentDigests(items []Item) (content, obligations string, err error) {
 	sorted := slices.Clone(items)
 	slices.SortFunc(sorted, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
-	cb, err := MarshalCanonical(sorted)
-	if err != nil {
-		return "", "", err
-	}
 	type itemObligations struct {
 		Item        string       `json:"item"`
 		Obligations []Obligation `json:"obligations"`
 	}
-	var obs []itemObligations
+	obs := make([]itemObligations, 0, len(sorted))
 	for _, it := range sorted {
 		obs = append(obs, itemObligations{it.ID, it.Obligations})
 	}
-	ob, err := MarshalCanonical(obs)
+	// Both digests are hashed while encoding, side by side: the canonical
+	// bytes of every item of a large bundle are never held.
+	var ce, oe error
+	var wg sync.WaitGroup
+	wg.Go(func() { content, ce = canonicalDigest(sorted) })
+	obligations, oe = canonicalDigest(obs)
+	wg.Wait()
+	if ce != nil {
+		return "", "", ce
+	}
+	if oe != nil {
+		return "", "", oe
+	}
+	return content, obligations, nil
+}
+
+// fileContentDigests returns contentDigests of the bundle's items computed
+// from the bundle file's own bytes (data) instead of encoding the items
+// again. It is only correct for a
+// canonical file: ParseBundle checks that beside it and refuses otherwise.
+// In the canonical form an item inside the bundle is indented one level
+// deeper than in the canonical array of items the content digest covers,
+// so every line of an item's bytes after the first loses two spaces (JSON
+// strings hold no raw line break); the obligations array likewise.
+func fileContentDigests(data []byte) (content, obligations string, err error) {
+	rawItems, rawObs, ids, nullItems, err := rawItemValues(data)
 	if err != nil {
 		return "", "", err
 	}
-	return Digest(cb), Digest(ob), nil
+	order := make([]int, len(rawItems))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(ids[a].value, ids[b].value) })
+	ch, oh := sha256.New(), sha256.New()
+	cw, ow := bufio.NewWriterSize(ch, 1<<16), bufio.NewWriterSize(oh, 1<<16)
+	switch {
+	case nullItems:
+		cw.WriteString("null\n")
+		ow.WriteString("[]\n")
+	case len(order) == 0:
+		cw.WriteString("[]\n")
+		ow.WriteString("[]\n")
+	default:
+		cw.WriteString("[\n")
+		ow.WriteString("[\n")
+		for k, i := range order {
+			if k > 0 {
+				cw.WriteString(",\n")
+				ow.WriteString(",\n")
+			}
+			cw.WriteString("  ")
+			writeOutdented(cw, rawItems[i])
+			ow.WriteString("  {\n    \"item\": ")
+			ow.Write(ids[i].raw)
+			ow.WriteString(",\n    \"obligations\": ")
+			writeOutdented(ow, rawObs[i])
+			ow.WriteString("\n  }")
+		}
+		cw.WriteString("\n]\n")
+		ow.WriteString("\n]\n")
+	}
+	if err := cw.Flush(); err != nil {
+		return "", "", err
+	}
+	if err := ow.Flush(); err != nil {
+		return "", "", err
+	}
+	return hex.EncodeToString(ch.Sum(nil)), hex.EncodeToString(oh.Sum(nil)), nil
+}
+
+// writeOutdented writes raw with two spaces removed after every line break.
+func writeOutdented(w *bufio.Writer, raw []byte) {
+	for {
+		i := bytes.IndexByte(raw, '\n')
+		if i < 0 {
+			w.Write(raw)
+			return
+		}
+		w.Write(raw[:i+1])
+		raw = bytes.TrimPrefix(raw[i+1:], []byte("  "))
+	}
+}
+
+// rawID is an item's "id" member: its raw JSON string and its value.
+type rawID struct {
+	raw   []byte
+	value string
+}
+
+// rawItemValues returns the bytes of each element of the bundle's "items"
+// array, of each item's "obligations" member and its "id", in file order.
+// nullItems is set when the member is null.
+func rawItemValues(data []byte) (items, obligations [][]byte, ids []rawID, nullItems bool, err error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	bad := func(e error) ([][]byte, [][]byte, []rawID, bool, error) {
+		return nil, nil, nil, false, &campaign.Error{Reason: ReasonMalformedBundle, Rule: "strict JSON", Detail: e.Error(), Err: e}
+	}
+	if _, err := dec.ReadToken(); err != nil { // {
+		return bad(err)
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return bad(err)
+		}
+		if name.String() != "items" {
+			if err := dec.SkipValue(); err != nil {
+				return bad(err)
+			}
+			continue
+		}
+		if dec.PeekKind() == 'n' { // "items": null
+			if _, err := dec.ReadToken(); err != nil {
+				return bad(err)
+			}
+			nullItems = true
+			continue
+		}
+		if _, err := dec.ReadToken(); err != nil { // [
+			return bad(err)
+		}
+		for dec.PeekKind() != ']' {
+			// One pass over each item: its members' raw values are taken
+			// as they go by, and the item's bytes by their offsets.
+			start := int(dec.InputOffset())
+			if _, err := dec.ReadToken(); err != nil { // {
+				return bad(err)
+			}
+			var id, obs []byte
+			for dec.PeekKind() != '}' {
+				k, err := dec.ReadToken()
+				if err != nil {
+					return bad(err)
+				}
+				key := k.String()
+				v, err := dec.ReadValue()
+				if err != nil {
+					return bad(err)
+				}
+				switch key {
+				case "id":
+					id = bytes.Clone(v)
+				case "obligations":
+					obs = bytes.Clone(v)
+				}
+			}
+			if _, err := dec.ReadToken(); err != nil { // }
+				return bad(err)
+			}
+			item := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,")
+			if obs == nil {
+				obs = []byte("null")
+			}
+			var s string
+			if err := jsonv2.Unmarshal(id, &s); err != nil {
+				return bad(fmt.Errorf("item %d: id: %w", len(items)+1, err))
+			}
+			items = append(items, item)
+			obligations = append(obligations, obs)
+			ids = append(ids, rawID{id, s})
+		}
+		if _, err := dec.ReadToken(); err != nil { // ]
+			return bad(err)
+		}
+	}
+	return items, obligations, ids, nullItems, nil
+}
+
+// canonicalDigest is Digest(MarshalCanonical(v)) computed while encoding.
+func canonicalDigest(v any) (string, error) {
+	h := sha256.New()
+	bw := bufio.NewWriterSize(h, 1<<16)
+	if err := streamCanonical(bw, v); err != nil {
+		return "", err
+	}
+	if err := bw.Flush(); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Digest returns the lowercase hex SHA-256 of b.
@@ -416,6 +593,12 @@ func UnmarshalStrict(file string, data []byte, v any) error {
 	if err := DecodeStrict(file, data, v); err != nil {
 		return err
 	}
+	return checkCanonical(file, data, v)
+}
+
+// checkCanonical refuses data unless it is the canonical encoding of v
+// (ReasonNonCanonical).
+func checkCanonical(file string, data []byte, v any) error {
 	// Compare while encoding: the canonical bytes are never held whole
 	// (a rating sheet of 10,000 sessions is tens of megabytes).
 	cmp := &compareWriter{want: data}
@@ -442,16 +625,28 @@ func DecodeStrict(file string, data []byte, v any) error {
 // ParseBundle strictly decodes canonical bundle bytes and checks the
 // recorded content and obligations digests against the items.
 func ParseBundle(file string, data []byte) (*Bundle, error) {
+	// The content digests are computed from the file's own bytes beside
+	// the strict decode; the canonical form (so that the file's digest is
+	// its content's, and the digests of its bytes are its items') is
+	// checked after it.
+	var c, o string
+	var digestErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { c, o, digestErr = fileContentDigests(data) })
 	var b Bundle
-	if err := UnmarshalStrict(file, data, &b); err != nil {
-		return nil, err
+	err := DecodeStrict(file, data, &b)
+	if err == nil && b.Format != BundleFormat {
+		err = &campaign.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
 	}
-	if b.Format != BundleFormat {
-		return nil, &campaign.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
+	if err == nil {
+		err = checkCanonical(file, data, &b)
 	}
-	c, o, err := contentDigests(b.Items)
+	wg.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if digestErr != nil {
+		return nil, digestErr
 	}
 	if c != b.ContentDigest {
 		return nil, &campaign.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/content_digest", Rule: ruleBlinding, Detail: "content digest does not match the items"}
@@ -459,6 +654,7 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 	if o != b.ObligationsDigest {
 		return nil, &campaign.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/obligations_digest", Rule: ruleBlinding, Detail: "obligations digest does not match the items"}
 	}
+	b.parsedDigest = Digest(data)
 	return &b, nil
 }
 
@@ -490,6 +686,9 @@ func ParseSealedMap(file string, data []byte) (*SealedMap, error) {
 
 // Digest returns the bundle digest: SHA-256 of the canonical bundle bytes.
 func (b *Bundle) Digest() (string, error) {
+	if b.parsedDigest != "" {
+		return b.parsedDigest, nil
+	}
 	data, err := MarshalCanonical(b)
 	if err != nil {
 		return "", err

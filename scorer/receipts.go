@@ -231,7 +231,10 @@ type interval struct {
 //     starts first (arm-order-violated);
 //   - host: each dispatched receipt's host equals execution.host (host-mismatch).
 //
-// Sessions without a receipt are left to ExecutionValidity (C15).
+// A review that started while its shared draft is planned (Planned) is
+// review-before-draft-ended; an arm that started while the arm declared
+// first is planned is arm-order-violated. Sessions without a receipt are
+// left to ExecutionValidity (planned, or C15).
 func ReceiptIssues(c *campaign.Campaign) []ValidityFinding {
 	return receiptIssues(c, sessionsByRun(c))
 }
@@ -361,10 +364,25 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 					s.ID, *s.Receipt.StartedUTC, trio[0].ID, *trio[0].Receipt.EndedUTC)
 			}
 		}
+		// A review may not start while its shared draft is planned, not started.
+		if Planned(trio[0]) {
+			for j := 1; j < 3; j++ {
+				if s := trio[j]; started[j] {
+					add(run, s, ReasonReviewBeforeDraftEnded, "/started_utc", RuleSerialHost, "review %s started at %s, but its shared draft %s has not started (planned: no receipt, no response)",
+						s.ID, *s.Receipt.StartedUTC, run.Sessions.Draft)
+				}
+			}
+		}
 		// The declared first arm starts first.
 		first, second := 1, 2
 		if run.Order == campaign.OrderBFirst {
 			first, second = 2, 1
+		}
+		if started[second] && Planned(trio[first]) {
+			s := trio[second]
+			firstID := [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}[first]
+			add(run, s, ReasonArmOrderViolated, "/started_utc", RuleSerialHost, "run order is %s but %s (%s) started at %s while %s, the arm declared first, has not started (planned)",
+				run.Order, s.ID, s.Role, *s.Receipt.StartedUTC, firstID)
 		}
 		if started[first] && started[second] && !starts[first].Before(starts[second]) {
 			s := trio[second]

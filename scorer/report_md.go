@@ -15,6 +15,7 @@ import (
 const (
 	ChartMedianR = "median-r.svg"
 	ChartRatios  = "cost-time-ratios.svg"
+	ChartPairs   = "paired-ratios.svg"
 )
 
 // fr renders an optional fraction: "0.833 (5/6)", or what for nil
@@ -88,7 +89,7 @@ func (r *Report) MedianRBars() string {
 // synthetic campaign. It shows counts with their denominators, medians and
 // tails, "unknown" where a value was not measured, and keeps automatic
 // validation apart from recorded human decisions. With charts, it links the
-// SVG charts written beside it (ChartMedianR, ChartRatios).
+// SVG charts written beside it (ChartMedianR, ChartRatios, ChartPairs).
 func (r *Report) Markdown(charts bool) []byte {
 	sc := r.Scorecard
 	var b bytes.Buffer
@@ -309,6 +310,7 @@ func (r *Report) markdownCostTime(b *bytes.Buffer, charts bool) {
 	p("\n\nReview-only B/A: cost %s, time %s (reported so the shared draft cannot hide overhead; not gated).\n\n", acct.ReviewCostRatio, acct.ReviewTimeRatio)
 	if charts {
 		p("![Cost and time ratios against their bounds](%s)\n\n", ChartRatios)
+		p("![Every paired complete-workflow ratio against 1.25](%s)\n\n", ChartPairs)
 	}
 	p("| task | repetitions | median cost A | median cost B | cost B/A | median time A | median time B | time B/A |\n|---|---|---|---|---|---|---|---|\n")
 	for _, t := range acct.Tasks {

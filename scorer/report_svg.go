@@ -2,18 +2,28 @@ package scorer
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 var (
-	colorA     = color.RGBA{R: 0x4c, G: 0x72, B: 0xb0, A: 0xff}
-	colorB     = color.RGBA{R: 0xdd, G: 0x84, B: 0x52, A: 0xff}
-	colorBound = color.RGBA{R: 0xc4, G: 0x4e, B: 0x52, A: 0xff}
+	colorA      = color.RGBA{R: 0x4c, G: 0x72, B: 0xb0, A: 0xff}
+	colorB      = color.RGBA{R: 0xdd, G: 0x84, B: 0x52, A: 0xff}
+	colorBound  = color.RGBA{R: 0xc4, G: 0x4e, B: 0x52, A: 0xff}
+	colorFail   = color.RGBA{R: 0xb0, G: 0x00, B: 0x20, A: 0xff}
+	colorBound2 = color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+	colorDotA   = color.RGBA{R: 0x1f, G: 0x3a, B: 0x66, A: 0xff}
+	colorDotB   = color.RGBA{R: 0x8a, G: 0x45, B: 0x1f, A: 0xff}
 )
+
+// chartHeight is the height of every chart, in points.
+const chartHeight = 300
 
 func ratFloat(f *Fraction) float64 {
 	if f == nil {
@@ -31,21 +41,52 @@ func ratioFloat(r Ratio) float64 {
 	return v
 }
 
-// boundLine draws a horizontal dashed line at y across n categories.
-func boundLine(p *plot.Plot, n int, y float64, label string) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: y}, {X: float64(n) - 0.5, Y: y}})
+// chart is a plot whose legend is drawn in its own column right of the
+// plot area, so it never covers data, and whose categories have room on
+// both sides for their labels.
+type chart struct {
+	p      *plot.Plot
+	legend plot.Legend
+	texts  []string // legend entry texts, for the legend column's width
+	n      int      // categories
+}
+
+// add adds a legend entry.
+func (c *chart) add(label string, t plot.Thumbnailer) {
+	c.legend.Add(label, t)
+	c.texts = append(c.texts, label)
+}
+
+func newChart(title string, synthetic bool) *chart {
+	p := plot.New()
+	p.Title.Text = title
+	if synthetic {
+		p.Title.Text = "SYNTHETIC: " + title
+	}
+	return &chart{p: p, legend: plot.NewLegend()}
+}
+
+// boundLine draws a horizontal dashed line at y across the categories;
+// a second bound on the same chart (second true) is grey and dotted.
+func (c *chart) boundLine(y float64, label string, second ...bool) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: y}, {X: float64(c.n) - 0.5, Y: y}})
 	if err != nil {
 		return err
 	}
 	l.Color = colorBound
 	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	p.Add(l)
-	p.Legend.Add(label, l)
+	if len(second) > 0 && second[0] {
+		l.Color = colorBound2
+		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		l.Width = vg.Points(1.5)
+	}
+	c.p.Add(l)
+	c.add(label, l)
 	return nil
 }
 
-// groupedBars adds two bar series side by side over n categories.
-func groupedBars(p *plot.Plot, a, b plotter.Values, la, lb string) error {
+// groupedBars adds two bar series side by side.
+func (c *chart) groupedBars(a, b plotter.Values, la, lb string) error {
 	w := vg.Points(12)
 	ba, err := plotter.NewBarChart(a, w)
 	if err != nil {
@@ -57,56 +98,101 @@ func groupedBars(p *plot.Plot, a, b plotter.Values, la, lb string) error {
 		return err
 	}
 	bb.Color, bb.Offset, bb.LineStyle.Width = colorB, w/2, 0
-	p.Add(ba, bb)
-	p.Legend.Add(la, ba)
-	p.Legend.Add(lb, bb)
+	c.p.Add(ba, bb)
+	c.add(la, ba)
+	c.add(lb, bb)
 	return nil
 }
 
-func svgBytes(p *plot.Plot, width int) ([]byte, error) {
-	wt, err := p.WriterTo(vg.Points(float64(width)), vg.Points(300), "svg")
-	if err != nil {
-		return nil, err
+// dots adds a scatter of points with one glyph style and a legend entry.
+func (c *chart) dots(xy plotter.XYs, shape draw.GlyphDrawer, col color.Color, radius vg.Length, label string) error {
+	if len(xy) == 0 {
+		return nil
 	}
+	s, err := plotter.NewScatter(xy)
+	if err != nil {
+		return err
+	}
+	s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: radius, Shape: shape}
+	c.p.Add(s)
+	if label != "" {
+		c.add(label, s)
+	}
+	return nil
+}
+
+// svg renders the chart: the plot area on the left, with half a category
+// of room beyond the first and last so no tick label is cut, and the
+// legend in a column on the right sized to its longest entry.
+func (c *chart) svg(names []string) ([]byte, error) {
+	c.p.NominalX(names...)
+	c.p.X.Min, c.p.X.Max = -0.8, float64(len(names))-0.2
+	width := vg.Points(float64(max(360, 100+len(names)*48)))
+	c.legend.Top, c.legend.Left = true, true
+	c.legend.Padding = vg.Points(4)
+	c.legend.TextStyle = c.p.Legend.TextStyle
+	var textW vg.Length
+	for _, e := range c.legendTexts() {
+		textW = max(textW, c.legend.TextStyle.Width(e))
+	}
+	// The viewer's serif font may be wider than the metrics of the font
+	// the plot measures with: leave a quarter more.
+	legW := textW*5/4 + c.legend.ThumbnailWidth + vg.Points(32)
+	canvas := vgsvg.New(width+legW, vg.Points(chartHeight))
+	dc := draw.New(canvas)
+	c.p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
+	c.legend.XOffs = vg.Points(8)
+	c.legend.Draw(draw.Crop(dc, width, 0, 0, -vg.Points(28)))
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if _, err := canvas.WriteTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-func chartWidth(n int) int { return max(360, 80+n*48) }
+// legendTexts are the texts of the legend's entries, recorded as they are
+// added (plot.Legend does not expose them).
+func (c *chart) legendTexts() []string { return c.texts }
 
-// MedianRChartSVG draws the per-task median R of A and B as grouped bars
-// with the 0.80 per-task threshold (CONTRACT §4 condition 2), as SVG.
-// Unknown medians are drawn as empty bars.
+// MedianRChartSVG draws the per-task median R of A and B as grouped bars,
+// each repetition's R as a dot beside its arm's bar (the spread a median
+// hides) and the 0.80 per-task threshold (CONTRACT §4 condition 2), as
+// SVG. Unknown medians are drawn as empty bars.
 func (r *Report) MedianRChartSVG() ([]byte, error) {
-	p := plot.New()
-	p.Title.Text = "Per-task median R (A and B)"
-	if r.Notice != "" {
-		p.Title.Text = "SYNTHETIC: " + p.Title.Text
-	}
-	p.Y.Label.Text = "median R"
-	p.Y.Min, p.Y.Max = 0, 1.05
+	c := newChart("Per-task median R (A and B), repetitions as dots", r.Notice != "")
+	c.p.Y.Label.Text = "R"
+	c.p.Y.Min, c.p.Y.Max = 0, 1.05
 	var a, b plotter.Values
+	var dotsA, dotsB plotter.XYs
 	var names []string
-	for _, t := range r.Scorecard.Tasks {
+	for i, t := range r.Scorecard.Tasks {
 		a = append(a, ratFloat(t.A.MedianR))
 		b = append(b, ratFloat(t.B.MedianR))
 		names = append(names, t.Task)
+		for j, f := range t.A.R {
+			dotsA = append(dotsA, plotter.XY{X: float64(i) - 0.26 - 0.04*float64(j%3), Y: ratFloat(&f)})
+		}
+		for j, f := range t.B.R {
+			dotsB = append(dotsB, plotter.XY{X: float64(i) + 0.26 + 0.04*float64(j%3), Y: ratFloat(&f)})
+		}
 	}
 	if len(names) == 0 {
 		a, b, names = plotter.Values{0}, plotter.Values{0}, []string{"no task"}
 	}
-	if err := groupedBars(p, a, b, "A", "B"); err != nil {
+	c.n = len(names)
+	if err := c.groupedBars(a, b, "A median R", "B median R"); err != nil {
 		return nil, err
 	}
-	if err := boundLine(p, len(names), 0.8, "0.80 per-task bound"); err != nil {
+	if err := c.dots(dotsA, draw.CircleGlyph{}, colorDotA, vg.Points(2.5), "A repetition R"); err != nil {
 		return nil, err
 	}
-	p.NominalX(names...)
-	p.Legend.Top = true
-	return svgBytes(p, chartWidth(len(names)))
+	if err := c.dots(dotsB, draw.CircleGlyph{}, colorDotB, vg.Points(2.5), "B repetition R"); err != nil {
+		return nil, err
+	}
+	if err := c.boundLine(0.8, "per-task bound 0.80"); err != nil {
+		return nil, err
+	}
+	return c.svg(names)
 }
 
 // RatiosChartSVG draws each task-median B/A cost and time ratio and the
@@ -114,43 +200,130 @@ func (r *Report) MedianRChartSVG() ([]byte, error) {
 // 1.10 aggregate; CONTRACT §4), as SVG. Unknown ratios are drawn as empty
 // bars; report.md names them "unknown".
 func (r *Report) RatiosChartSVG() ([]byte, error) {
-	p := plot.New()
-	p.Title.Text = "Complete cost and time, B/A ratios"
-	if r.Notice != "" {
-		p.Title.Text = "SYNTHETIC: " + p.Title.Text
-	}
-	p.Y.Label.Text = "B/A"
-	p.Y.Min = 0
-	var c, t plotter.Values
+	c := newChart("Complete cost and time, B/A task-median and aggregate ratios", r.Notice != "")
+	c.p.Y.Label.Text = "B/A"
+	c.p.Y.Min = 0
+	var co, ti plotter.Values
 	var names []string
 	top := 1.3
 	if acct := r.Scorecard.Accounting; acct != nil {
 		for _, ta := range acct.Tasks {
-			c = append(c, ratioFloat(ta.CostRatio))
-			t = append(t, ratioFloat(ta.TimeRatio))
+			co = append(co, ratioFloat(ta.CostRatio))
+			ti = append(ti, ratioFloat(ta.TimeRatio))
 			names = append(names, ta.Task)
 		}
-		c = append(c, ratioFloat(acct.CostRatio))
-		t = append(t, ratioFloat(acct.TimeRatio))
+		co = append(co, ratioFloat(acct.CostRatio))
+		ti = append(ti, ratioFloat(acct.TimeRatio))
 		names = append(names, "aggregate")
 	}
 	if len(names) == 0 {
-		c, t, names = plotter.Values{0}, plotter.Values{0}, []string{"unknown"}
+		co, ti, names = plotter.Values{0}, plotter.Values{0}, []string{"unknown"}
 	}
-	for _, v := range append(append(plotter.Values{}, c...), t...) {
+	for _, v := range append(append(plotter.Values{}, co...), ti...) {
 		top = max(top, v+0.1)
 	}
-	p.Y.Max = top
-	if err := groupedBars(p, c, t, "cost", "time"); err != nil {
+	c.p.Y.Max = top
+	c.n = len(names)
+	if err := c.groupedBars(co, ti, "cost", "time"); err != nil {
 		return nil, err
 	}
-	if err := boundLine(p, len(names), 1.15, "1.15 task bound"); err != nil {
+	if err := c.boundLine(1.15, "per-task bound 1.15"); err != nil {
 		return nil, err
 	}
-	if err := boundLine(p, len(names), 1.10, "1.10 aggregate bound"); err != nil {
+	if err := c.boundLine(1.10, "aggregate bound 1.10", true); err != nil {
 		return nil, err
 	}
-	p.NominalX(names...)
-	p.Legend.Top = true
-	return svgBytes(p, chartWidth(len(names)))
+	return c.svg(names)
+}
+
+// PairedRatiosChartSVG draws every paired complete-workflow B/A ratio, cost
+// and time, one column per pair (task and repetition), against the 1.25
+// bound no individual pair may exceed (CONTRACT §4), as SVG. A ratio above
+// the bound is drawn in the failure colour and labelled with its value, so
+// the chart shows what fails. Unknown ratios are left out; report.md names
+// them "unknown".
+func (r *Report) PairedRatiosChartSVG() ([]byte, error) {
+	c := newChart("Paired complete-workflow B/A ratios against the 1.25 bound", r.Notice != "")
+	c.p.Y.Label.Text = "B/A"
+	c.p.Y.Min = 0
+	var cost, tm, fail plotter.XYs
+	var failLabels []string
+	var names []string
+	top := 1.4
+	if acct := r.Scorecard.Accounting; acct != nil {
+		for i, pa := range acct.Pairs {
+			names = append(names, fmt.Sprintf("%s r%d", pa.Task, pa.Repetition))
+			for _, q := range []struct {
+				v    Ratio
+				xy   *plotter.XYs
+				dx   float64
+				what string
+			}{{pa.CostRatio, &cost, -0.15, "cost"}, {pa.TimeRatio, &tm, 0.15, "time"}} {
+				if !q.v.Known {
+					continue
+				}
+				y := ratioFloat(q.v)
+				top = max(top, y+0.15)
+				pt := plotter.XY{X: float64(i) + q.dx, Y: y}
+				if !q.v.AtMost(125, 100) {
+					fail = append(fail, pt)
+					failLabels = append(failLabels, fmt.Sprintf("%s %.2f", q.what, y))
+					continue
+				}
+				*q.xy = append(*q.xy, pt)
+			}
+		}
+	}
+	if len(names) == 0 {
+		names = []string{"unknown"}
+	}
+	c.p.Y.Max = top
+	c.n = len(names)
+	if err := c.dots(cost, draw.CircleGlyph{}, colorA, vg.Points(3), "cost B/A"); err != nil {
+		return nil, err
+	}
+	if err := c.dots(tm, draw.TriangleGlyph{}, colorB, vg.Points(3.5), "time B/A"); err != nil {
+		return nil, err
+	}
+	if err := c.dots(fail, draw.BoxGlyph{}, colorFail, vg.Points(3.5), "above 1.25: fails"); err != nil {
+		return nil, err
+	}
+	if len(fail) > 0 {
+		l, err := plotter.NewLabels(plotter.XYLabels{XYs: fail, Labels: failLabels})
+		if err != nil {
+			return nil, err
+		}
+		for i := range l.TextStyle {
+			l.TextStyle[i].Color = colorFail
+			l.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(-3)}
+		}
+		c.p.Add(l)
+	}
+	if err := c.boundLine(1.25, "paired bound 1.25"); err != nil {
+		return nil, err
+	}
+	return c.svg(names)
+}
+
+// ChartFile is one chart written beside report.md.
+type ChartFile struct {
+	Name string
+	SVG  []byte
+}
+
+// Charts renders every chart report.md links: ChartMedianR, ChartRatios
+// and ChartPairs.
+func (r *Report) Charts() ([]ChartFile, error) {
+	var out []ChartFile
+	for _, f := range []struct {
+		name string
+		draw func() ([]byte, error)
+	}{{ChartMedianR, r.MedianRChartSVG}, {ChartRatios, r.RatiosChartSVG}, {ChartPairs, r.PairedRatiosChartSVG}} {
+		b, err := f.draw()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ChartFile{f.name, b})
+	}
+	return out, nil
 }

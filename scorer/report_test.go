@@ -112,7 +112,7 @@ func TestReportDeterministic(t *testing.T) {
 	if !bytes.Equal(ja, jb) || !bytes.Equal(a.Markdown(true), b.Markdown(true)) {
 		t.Fatal("same input, different report bytes")
 	}
-	for _, f := range []func(*Report) ([]byte, error){(*Report).MedianRChartSVG, (*Report).RatiosChartSVG} {
+	for _, f := range []func(*Report) ([]byte, error){(*Report).MedianRChartSVG, (*Report).RatiosChartSVG, (*Report).PairedRatiosChartSVG} {
 		sa, err := f(a)
 		if err != nil {
 			t.Fatal(err)

@@ -16,8 +16,6 @@ import (
 	"verdict/tui"
 )
 
-func init() { register(newAdjudicateCmd) }
-
 func newAdjudicateCmd(a *app) *cobra.Command {
 	var allowed, out, decisions string
 	var sf signingFlags
@@ -100,7 +98,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		}
 		// Everything that can refuse is checked above, so that a refusal
 		// creates no decision log.
-		if err := requireTerminal("adjudicate", "`verdict disagreements` and `verdict resolve --from CHOICES.json`"); err != nil {
+		if err := a.requireTerminal("adjudicate", "`verdict disagreements` and `verdict resolve --from CHOICES.json`"); err != nil {
 			return err
 		}
 		log, err := adjudication.OpenDecisions(decisions, fs[0], fs[1])

@@ -14,8 +14,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newAdmitCmd) }
-
 // newAdmitCmd builds `verdict admit CAMPAIGN [--plan PLAN.json] [--format text|json]`.
 func newAdmitCmd(a *app) *cobra.Command {
 	var planPath string
@@ -295,6 +293,9 @@ func (o admitOutput) result() (bool, string) {
 			}
 			if n := len(s.CeilingsExceeded); n > 0 {
 				why = append(why, fmt.Sprintf("%d ceilings exceeded", n))
+			}
+			if n := len(s.Validity.Planned); n > 0 {
+				why = append(why, fmt.Sprintf("%s (%d planned sessions not started)", scorer.ReasonCampaignIncomplete, n))
 			}
 			parts = append(parts, "admission refused: "+strings.Join(why, ", "))
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -233,22 +232,8 @@ func (d *diskCampaign) write(t *testing.T) string {
 // runCmd runs the verdict command line capturing stdout.
 func admRun(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	old := os.Stdout
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Stdout = w
-	done := make(chan []byte)
-	go func() {
-		var b bytes.Buffer
-		b.ReadFrom(r)
-		done <- b.Bytes()
-	}()
-	code := run(args)
-	w.Close()
-	os.Stdout = old
-	return code, string(<-done)
+	code, out, _ := runCLI(t, args...)
+	return code, out
 }
 
 // admitJSONOut runs `verdict admit DIR --format json [extra...]` and decodes it.
@@ -263,6 +248,7 @@ func admitJSONOut(t *testing.T, dir string, extra ...string) (int, map[string]an
 }
 
 func TestAdmitPassingCampaign(t *testing.T) {
+	t.Parallel()
 	dir := newDiskCampaign(t).write(t)
 	code, m, out := admitJSONOut(t, dir)
 	adm := m["admission"].(map[string]any)
@@ -281,6 +267,7 @@ func TestAdmitPassingCampaign(t *testing.T) {
 
 // Each control fails for its own reason code through `verdict admit`.
 func TestAdmitControlsThroughCommandLine(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		control string
 		mut     func(d *diskCampaign)
@@ -375,6 +362,7 @@ func admList(v any) []any {
 // C23 as a valid failure: failed draft, not-dispatched reviews, admitted,
 // both workflows charged D, every pair still counted.
 func TestAdmitFailedSharedDraftIsValidFailure(t *testing.T) {
+	t.Parallel()
 	d := newDiskCampaign(t)
 	id := d.session("T5", 3, campaign.RoleDraft)
 	k := campaign.ErrorTimeout
@@ -402,6 +390,7 @@ func TestAdmitFailedSharedDraftIsValidFailure(t *testing.T) {
 // would exceed a ceiling, admits the one that exactly reaches it, and
 // exits 1.
 func TestAdmitPlanReplayC18(t *testing.T) {
+	t.Parallel()
 	// One triplet is infrastructure-invalid (cross-arm leakage): the plan
 	// replaces it, the only dispatch the rerun rules let through.
 	d := newDiskCampaign(t)
@@ -440,6 +429,7 @@ func TestAdmitPlanReplayC18(t *testing.T) {
 // The proposed live manifest is refused, each missing identity named, and
 // every planned dispatch refused.
 func TestAdmitLiveManifestRefused(t *testing.T) {
+	t.Parallel()
 	live := filepath.Join("..", "..", "fixtures", "live")
 	b, err := os.ReadFile(filepath.Join(live, "manifest.json"))
 	if err != nil {
@@ -470,6 +460,7 @@ func TestAdmitLiveManifestRefused(t *testing.T) {
 // The admission controls through `verdict check`: each fails admission
 // (exit 1) for its own reason code; C14 shows as a failing gate.
 func TestCheckAdmissionControls(t *testing.T) {
+	t.Parallel()
 	checkJSON := func(t *testing.T, dir string) (int, map[string]any, string) {
 		code, out := admRun(t, "check", dir, "--format", "json")
 		var m map[string]any
@@ -542,6 +533,7 @@ func TestCheckAdmissionControls(t *testing.T) {
 // so, naming the failed gate; a passing campaign's result line says every
 // part passed.
 func TestAdmitResultSaysWhyExitIsOne(t *testing.T) {
+	t.Parallel()
 	d := newDiskCampaign(t)
 	r := d.Receipts[d.session("T6", 1, campaign.RoleReviewB)]
 	*r.EndMonotonicNS = *r.StartMonotonicNS + 200_000_000_000

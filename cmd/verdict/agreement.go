@@ -12,8 +12,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newAgreementCmd) }
-
 // agreementReport is what `verdict agreement` prints: the sheets and the
 // one agreement definition (adjudication.AgreementOf), the same object
 // report.json records under "agreement".

@@ -17,6 +17,7 @@ import (
 // "all fields" counts the graded fields of the required kinds only: the
 // oracle-defect flags are in their own row.
 func TestAgreementCommandMatchesReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: 2, Repetitions: 1})
 	if err != nil {

@@ -13,8 +13,6 @@ import (
 	"verdict/pipeline"
 )
 
-func init() { register(newBlindCmd) }
-
 // blindReport is the machine form of `verdict blind`.
 type blindReport struct {
 	Notice        string              `json:"notice,omitempty"`
@@ -95,10 +93,10 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		if len(args) == 1 {
 			fsys = pipeline.DirFS(args[0])
 		} else {
-			if embeddedCampaign == nil {
+			if a.embedded == nil {
 				return usagef("blind: this build has no embedded campaign; name a campaign directory")
 			}
-			fsys = embeddedCampaign()
+			fsys = a.embedded()
 		}
 		res, err := pipeline.Blind(fsys, blinding.Options{Raters: rs, Key: key}, tokens)
 		if err != nil {

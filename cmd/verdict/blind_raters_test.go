@@ -12,6 +12,7 @@ import (
 // raters (CONTRACT §5: two source-based ratings); one, three, or one name
 // twice is a usage error (exit 2) and writes nothing.
 func TestBlindNeedsTwoDistinctRaters(t *testing.T) {
+	t.Parallel()
 	for _, raters := range []string{"ann", "ann,bob,cy", "ann,ann"} {
 		out := filepath.Join(t.TempDir(), "out")
 		if code, _ := chkRunCaptured(t, "blind", "--out", out, "--raters", raters); code != 2 {
@@ -28,6 +29,7 @@ func TestBlindNeedsTwoDistinctRaters(t *testing.T) {
 // with exit 1 and reason output-exists, and changes no byte there; the
 // earlier sealed map stays the one the signed sheets need.
 func TestBlindRefusesExistingOutput(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if code, _ := chkRunCaptured(t, "blind", "--out", out, "--raters", "ann,bob"); code != 0 {
 		t.Fatalf("first blind: exit %d", code)

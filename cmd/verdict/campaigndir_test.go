@@ -15,6 +15,7 @@ import (
 // has the bytes the manifest binds; it refuses the file with
 // path-escapes-campaign (exit 1).
 func TestCheckRefusesSymlinkOutOfCampaign(t *testing.T) {
+	t.Parallel()
 	fsys := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	dir := chkWriteDir(t, fsys)
 	task := campaign.TaskTextPath("T1")

@@ -19,13 +19,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newCheckCmd) }
-
-// embeddedCampaign returns the default campaign of `verdict check` when no
-// directory is given, or nil when this build has none. The fixtures
-// package sets it (see check_default.go).
-var embeddedCampaign func() fs.FS
-
 func newCheckCmd(a *app) *cobra.Command {
 	var format *string
 	var previous, previousReport string
@@ -60,10 +53,10 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				}
 				fsys = pipeline.DirFS(name)
 			} else {
-				if embeddedCampaign == nil {
+				if a.embedded == nil {
 					return usagef("check: this build has no embedded campaign; name a campaign directory")
 				}
-				fsys = embeddedCampaign()
+				fsys = a.embedded()
 			}
 			opts := pipeline.CheckOptions{PreviousDir: previous}
 			if previousReport != "" {
@@ -323,6 +316,8 @@ func (r *checkReport) writeText(w io.Writer) error {
 	switch {
 	case len(r.Refusals) > 0:
 		b.WriteString("result: REFUSED\n")
+	case !r.Admitted && len(r.Admission) == 1 && r.Admission[0].Reason == scorer.ReasonCampaignIncomplete:
+		b.WriteString("result: INCOMPLETE (sessions planned, not started; not admitted for scoring)\n")
 	case !r.Admitted:
 		b.WriteString("result: NOT ADMITTED\n")
 	default:

@@ -19,6 +19,7 @@ import (
 // campaign with scored failures, a refused receipt and links inside and
 // out of the campaign.
 func TestCheckSameOnReferencePath(t *testing.T) {
+	t.Parallel()
 	good := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 2))
 	camp := campaigntest.Campaign(t, campaigntest.Options{}, 3, 2)
 	camp[campaign.ResponsePath("S1")] = &fstest.MapFile{Data: []byte(`{"final": {"claims": []}, "reconciliation": null}`)}

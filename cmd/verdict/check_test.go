@@ -33,26 +33,12 @@ func chkWriteDir(t *testing.T, fsys fstest.MapFS) string {
 // runCaptured runs the real command line and returns its exit code and stdout.
 func chkRunCaptured(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	out, err := os.CreateTemp(t.TempDir(), "stdout")
-	if err != nil {
-		t.Fatal(err)
-	}
-	errf, err := os.CreateTemp(t.TempDir(), "stderr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldOut, oldErr := os.Stdout, os.Stderr
-	os.Stdout, os.Stderr = out, errf
-	code := run(args)
-	os.Stdout, os.Stderr = oldOut, oldErr
-	b, err := os.ReadFile(out.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return code, string(b)
+	code, out, _ := runCLI(t, args...)
+	return code, out
 }
 
 func TestCheckAdmitted(t *testing.T) {
+	t.Parallel()
 	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
 	code, out := chkRunCaptured(t, "check", dir)
 	if code != 0 {
@@ -77,6 +63,7 @@ func TestCheckAdmitted(t *testing.T) {
 }
 
 func TestCheckRefused(t *testing.T) {
+	t.Parallel()
 	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	src := campaign.SourcePath("synthetic/repo1", "src/t1/f2.ts")
 	f[src] = &fstest.MapFile{Data: bytes.Replace(f[src].Data, []byte("= 2;"), []byte("= 3;"), 1)}
@@ -93,6 +80,7 @@ func TestCheckRefused(t *testing.T) {
 }
 
 func TestCheckNotAdmitted(t *testing.T) {
+	t.Parallel()
 	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseEvaluation, Admissible: true}, 4, 1))
 	code, out := chkRunCaptured(t, "check", dir)
 	if code != 1 || !strings.Contains(out, "task-count") || !strings.Contains(out, "result: NOT ADMITTED") {
@@ -101,6 +89,7 @@ func TestCheckNotAdmitted(t *testing.T) {
 }
 
 func TestCheckScoredFailureIsNotRefusal(t *testing.T) {
+	t.Parallel()
 	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	f[campaign.ResponsePath("S2")] = &fstest.MapFile{Data: []byte(`{"final": {"final": 1}}`)}
 	campaigntest.Rebind(t, f)
@@ -112,6 +101,7 @@ func TestCheckScoredFailureIsNotRefusal(t *testing.T) {
 }
 
 func TestCheckUsage(t *testing.T) {
+	t.Parallel()
 	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
 	for _, args := range [][]string{
 		{"check", dir, "--format", "yaml"},
@@ -129,6 +119,7 @@ func TestCheckUsage(t *testing.T) {
 // TestCheckDefault runs check on the embedded SYNTHETIC campaign, the
 // README's main command.
 func TestCheckDefault(t *testing.T) {
+	t.Parallel()
 	code, out := chkRunCaptured(t, "check")
 	if code != 0 || !strings.HasPrefix(out, "SYNTHETIC") || !strings.Contains(out, "result: ADMITTED") {
 		t.Fatalf("exit %d\n%s", code, out)

@@ -14,8 +14,6 @@ import (
 	"verdict/scorer"
 )
 
-func init() { register(newControlsCmd) }
-
 func newControlsCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "controls",

@@ -16,14 +16,14 @@ import (
 // the command line: it exits 0, every row behaves as specified, the
 // passing campaign passes, and the JSON bytes are identical across runs.
 func TestControlsCommand(t *testing.T) {
+	t.Parallel()
 	var outs [2][]byte
 	for i := range outs {
-		var buf, errBuf bytes.Buffer
-		err := runSub(&app{stdout: &buf, stderr: &errBuf}, "controls", "--format", "json")
-		if code := exitCode(err); code != 0 {
-			t.Fatalf("run %d: exit %d (%v)\n%s", i, code, err, errBuf.String())
+		code, out, errOut := runCLI(t, "controls", "--format", "json")
+		if code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", i, code, errOut)
 		}
-		outs[i] = buf.Bytes()
+		outs[i] = []byte(out)
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Error("controls --format json output differs between runs")
@@ -54,9 +54,10 @@ func (rejectAll) Score(fs.FS, string) (*scorer.Report, error) {
 // is among the failures (CLI-HANDOFF: "A verifier that rejects everything
 // is not acceptable").
 func TestControlsFailWithVerifierThatRejectsEverything(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	err := runControls(&app{stdout: &buf, stderr: io.Discard}, rejectAll{}, "json")
-	if code := exitCode(err); code != 1 {
+	if code := exitCode(err, "text", io.Discard, io.Discard); code != 1 {
 		t.Fatalf("exit %d, want 1 (%v)", code, err)
 	}
 	var out controlsOutput

@@ -11,6 +11,7 @@ import (
 // `ssh-keygen -Y verify`, so `verdict verify` refuses it too
 // (signature-malformed); the untouched .sig verifies.
 func TestVerifyRefusesArmourSSHKeygenRefuses(t *testing.T) {
+	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
 	allowed := keys + "allowed_signers"
 	sig, err := os.ReadFile(p("sheet-ann.json.sig"))

@@ -17,6 +17,7 @@ import (
 // byte for byte as it was, whether or not it ends in a newline; a torn
 // journal header (a crash while creating the journal) is still mended.
 func TestJournalRefusesFileThatIsNotAJournal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bundle, b := gradeTestBundle(t, dir)
 	grades := filepath.Join(dir, "grades.json")
@@ -52,6 +53,7 @@ func TestJournalRefusesFileThatIsNotAJournal(t *testing.T) {
 // holds anything (output-not-empty) and leaves it untouched; a path that
 // is a file is refused too.
 func TestDemoRefusesNonEmptyOut(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	key := filepath.Join(dir, "keys", "id_ed25519")
 	os.MkdirAll(filepath.Dir(key), 0o700)
@@ -111,6 +113,7 @@ func feedFIFO(path string) func() {
 // check, blind and score, never read; a 300 MB response is refused before
 // it is read (file-too-large).
 func TestOnlyRegularFilesWithinCaps(t *testing.T) {
+	t.Parallel()
 	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
 	resp, _ := filepath.Glob(filepath.Join(dir, "responses", "*.json"))
 	if len(resp) == 0 {

@@ -20,6 +20,7 @@ import (
 // reads leak-findings.json: every variant's item is flagged at that claim,
 // with a rule for each finding made in context, and no ordinary text is.
 func TestBlindFlagsLeakVariants(t *testing.T) {
+	t.Parallel()
 	fsys := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 12, 3)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for n := range fixtures.LeakVariants {

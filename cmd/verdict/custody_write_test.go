@@ -51,6 +51,7 @@ func buildVerdict(t *testing.T) string {
 // and the pair verifies. An existing sheet is still never overwritten
 // (record-exists).
 func TestFreezeRetryAfterOrphanSignature(t *testing.T) {
+	t.Parallel()
 	p, keys := gradedPair(t, t.TempDir())
 	os.WriteFile(p("sheet-ann.json.sig"), []byte("-----BEGIN SSH SIGNATURE-----\ntorn"), 0o644)
 	freeze := []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys + "rater-ann", "--name", "ann",
@@ -71,6 +72,7 @@ func TestFreezeRetryAfterOrphanSignature(t *testing.T) {
 // default 6), and requires each time that what is left is either no
 // sheet, after which a retry succeeds, or a complete pair that verifies.
 func TestFreezeKilledThenRetried(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -131,6 +133,7 @@ func TestFreezeKilledThenRetried(t *testing.T) {
 // other is refused (output-locked or record-exists), and the pair left
 // verifies.
 func TestFreezeRaceToOneOutput(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -23,8 +23,6 @@ import (
 	"verdict/scorer"
 )
 
-func init() { register(newDemoCmd) }
-
 // demoItemKey is the fixed item-ID key of the demo's blinding, so the demo
 // writes the same bytes every time. A real campaign draws a random key.
 var demoItemKey = bytes.Repeat([]byte{0x5a}, 32)
@@ -113,9 +111,9 @@ ran, whatever the decision; 2 on a usage error.`,
 		}
 		d := rep.Scorecard.Decision
 		fmt.Fprintf(a.stdout, "%s\n\nDecision: %s\n%s\n\n", scorer.SyntheticNotice, d.Kind, d.Summary)
-		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s)\n",
+		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s, %s)\n",
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
-			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios)
+			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs)
 		fmt.Fprint(a.stdout, scoreAgainHint(filepath.Join(out, "campaign"), filepath.Join(out, "ratings")))
 		return nil
 	}
@@ -133,15 +131,14 @@ func scoreAgainHint(campaignDir, ratingsDir string) string {
 
 // quietApp is an app whose output is discarded (sub-steps of the chain).
 func quietApp(a *app, w io.Writer) *app {
-	return &app{cfg: a.cfg, stdout: w, stderr: w, clock: a.clock}
+	return &app{cfg: a.cfg, stdin: a.stdin, stdout: w, stderr: w, clock: a.clock, embedded: a.embedded, tui: a.tui, isTerminal: a.isTerminal}
 }
 
 // runSub runs one verdict subcommand in-process through the same public
 // entry point as the command line.
 func runSub(a *app, args ...string) error {
 	root := &cobra.Command{Use: "verdict", SilenceUsage: true, SilenceErrors: true}
-	for _, f := range commandFactories {
-		c := f(a)
+	for _, c := range commands(a) {
 		wrapArgs(c)
 		root.AddCommand(c)
 	}

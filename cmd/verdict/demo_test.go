@@ -14,6 +14,7 @@ import (
 // report.md, the charts) is byte-identical, because the demo stamps its
 // journals with a fixed clock and signs with fixed times.
 func TestDemoReproducible(t *testing.T) {
+	t.Parallel()
 	dirs := [2]string{t.TempDir(), t.TempDir()}
 	for _, d := range dirs {
 		code, out, errOut := runCapture(t, "demo", "--out", d)
@@ -59,6 +60,7 @@ func TestDemoReproducible(t *testing.T) {
 // TestDemoFlagsUsage: a negative --tasks, a --repetitions below 1 and
 // --repetitions without --tasks are usage errors (exit 2) that name the flag.
 func TestDemoFlagsUsage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--tasks", "-1"},
 		{"--tasks", "2", "--repetitions", "0"},

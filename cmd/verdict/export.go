@@ -12,8 +12,6 @@ import (
 	"verdict/scorer"
 )
 
-func init() { register(newExportCmd) }
-
 func newExportCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",

@@ -35,6 +35,7 @@ func col(t *testing.T, header []string, name string) int {
 // after the verified reveal; without the reveal --unblinded is refused, and
 // a changed sheet refuses the export.
 func TestExportGradesBlindedUntilReveal(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	if code, out := chkRunCaptured(t, "demo", "--out", dir); code != 0 && code != 1 {
 		t.Fatalf("demo exit %d\n%s", code, out)
@@ -96,6 +97,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 // score report; a fraction is three columns, an unknown value an empty
 // cell with its reason (never 0), and --out never replaces a file.
 func TestExportReportTables(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	if code, out := chkRunCaptured(t, "demo", "--out", dir); code != 0 && code != 1 {
 		t.Fatalf("demo exit %d\n%s", code, out)

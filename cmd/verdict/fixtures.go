@@ -12,12 +12,6 @@ import (
 	"verdict/fixtures"
 )
 
-func init() {
-	register(newFixturesCmd)
-	// The default input of `verdict check` is the embedded SYNTHETIC campaign.
-	embeddedCampaign = fixtures.Campaign
-}
-
 // newFixturesCmd is `verdict fixtures`, the SYNTHETIC fixture tools.
 func newFixturesCmd(a *app) *cobra.Command {
 	c := &cobra.Command{

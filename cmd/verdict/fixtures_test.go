@@ -13,6 +13,7 @@ import (
 // left out and the output lists those placed); a requested specimen whose
 // run is missing is a usage error naming it.
 func TestFixturesGenerateSmallShapes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ tasks, reps, placed string }{
 		{"3", "1", "specimens placed: none"},
 		{"8", "2", "specimens placed: C09, C12, C14\n"},
@@ -33,6 +34,7 @@ func TestFixturesGenerateSmallShapes(t *testing.T) {
 // user words (no Go identifier) and says the campaigns are structurally
 // valid while check admits only the 8 tasks × 3 repetitions shape.
 func TestFixturesGenerateHelpWording(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runCapture(t, "fixtures", "generate", "--help")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)

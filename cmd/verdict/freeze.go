@@ -11,8 +11,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newFreezeCmd) }
-
 func newFreezeCmd(a *app) *cobra.Command {
 	var journal, bundle, out string
 	var sf signingFlags
@@ -30,6 +28,7 @@ ungraded and never overwrites an existing sheet.`,
 	c.Flags().StringVar(&bundle, "bundle", "", "the rater's bundle")
 	c.Flags().StringVar(&out, "out", "", "sheet file to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
+	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if journal == "" || bundle == "" || out == "" {
 			return usagef("--journal, --bundle and --out are required")
@@ -68,6 +67,9 @@ ungraded and never overwrites an existing sheet.`,
 		}
 		if err := adjudication.WriteSigned(out, data, sig); err != nil {
 			return refusal(a, err)
+		}
+		if *format == "json" {
+			return printWritten(a, sheet.Synthetic, out, data, sheet.Signer)
 		}
 		if sheet.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)

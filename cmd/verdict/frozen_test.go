@@ -20,6 +20,7 @@ import (
 // pointer and CONTRACT §5; the frozen rates under another card id are
 // admitted (SYNTHETIC campaigns).
 func TestCheckReferencePriceCard(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		change func(*campaign.PriceCard)

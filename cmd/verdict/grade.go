@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"verdict/campaign"
 	"verdict/internal/plural"
+	"verdict/verr"
 
 	"github.com/spf13/cobra"
 
 	"verdict/adjudication"
 	"verdict/blinding"
 )
-
-func init() { register(newGradeCmd) }
 
 // gradeInput is one grade of a --from file (adjudication.GradeInput).
 type gradeInput = adjudication.GradeInput
@@ -84,7 +83,7 @@ nothing.`,
 		}
 		data, err := campaign.ReadRegular(from, campaign.FileGrades)
 		if err != nil {
-			return err
+			return refusal(a, err)
 		}
 		in, err := adjudication.DecodeGradesFile(from, data)
 		if err != nil {
@@ -108,7 +107,11 @@ nothing.`,
 			n, err := j.AppendBatch(gs)
 			saved += n
 			if err != nil {
-				gradeErr = fmt.Errorf("grade %d of %s: %w", start+n+1, from, err) // 1-based position
+				// The refused grade is named in the user's grades file: its
+				// 1-based position in the text, its JSON pointer in the refusal.
+				p := refusalProblem(err)
+				gradeErr = &campaign.Error{Reason: p.Reason, File: from, Pointer: fmt.Sprintf("/%d", start+n), Rule: p.Rule,
+					Detail: fmt.Sprintf("grade %d of %s: %s", start+n+1, from, p.Message), Err: err}
 			}
 		}
 		st := j.State()
@@ -118,13 +121,16 @@ nothing.`,
 			Recovered int64                `json:"torn_bytes_recovered"`
 			Graded    int                  `json:"graded_fields"`
 			Ungraded  []adjudication.Field `json:"ungraded"`
-			Error     string               `json:"error,omitempty"`
-		}{syntheticNotice(b.Synthetic), saved, j.Recovered(), len(st.Grades), st.Ungraded, ""}
+			// Refusal is the refused grade, in the one problem form of a
+			// refusal (omitted when every grade was saved).
+			Refusal *verr.Problem `json:"refusal,omitempty"`
+		}{syntheticNotice(b.Synthetic), saved, j.Recovered(), len(st.Grades), st.Ungraded, nil}
 		if rep.Ungraded == nil {
 			rep.Ungraded = []adjudication.Field{}
 		}
 		if gradeErr != nil {
-			rep.Error = gradeErr.Error()
+			p := refusalProblem(gradeErr)
+			rep.Refusal = &p
 		}
 		if *format == "json" {
 			if err := writeJSON(a.stdout, rep); err != nil {

@@ -17,6 +17,7 @@ import (
 // negative spent_ms (and a malformed grades file) under malformed-grades
 // with the file and JSON pointer, exit 1, and writes no grade.
 func TestGradeRefusesMalformedGradesFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key, Raters: []string{"ann", "bob"}})
 	if err != nil {
@@ -67,6 +68,7 @@ func gradeTestBundle(t *testing.T, dir string) (string, *blinding.Bundle) {
 // --from and leaves no field ungraded. --template with --from is a usage
 // error.
 func TestGradeTemplate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bundle, b := gradeTestBundle(t, dir)
 	code, out := chkRunCaptured(t, "grade", bundle, "--template")
@@ -109,6 +111,7 @@ func TestGradeTemplate(t *testing.T) {
 // is written with the valid kinds listed, and the JSON pointer keeps the
 // 0-based index.
 func TestGradeErrorPositionsOneBased(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bundle, b := gradeTestBundle(t, dir)
 	item := b.Items[0].ID
@@ -140,6 +143,7 @@ func TestGradeErrorPositionsOneBased(t *testing.T) {
 // TestGradeJSONNotice: grade's JSON report of a synthetic bundle carries
 // the SYNTHETIC notice as its first member, like every command's JSON.
 func TestGradeJSONNotice(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bundle, b := gradeTestBundle(t, dir)
 	from := filepath.Join(dir, "g.json")

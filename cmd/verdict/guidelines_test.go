@@ -21,6 +21,7 @@ import (
 // (file-unlisted), and `verdict blind` carries the bound text into every
 // rater's bundle, where rate and adjudicate show it on g.
 func TestGuidelinesBoundAndCarried(t *testing.T) {
+	t.Parallel()
 	const text = "# SYNTHETIC rating guidelines\n\nA claim about a default value needs the line that sets it.\n"
 	fsys := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	fsys[campaign.GuidelinesFile] = &fstest.MapFile{Data: []byte(text), Mode: 0o644}

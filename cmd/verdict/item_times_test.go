@@ -17,6 +17,7 @@ import (
 // a grade); and verify refuses a re-signed sheet whose item_times are not
 // positive, sorted and about graded items (bad-item-times).
 func TestSheetItemTimes(t *testing.T) {
+	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
 	b, _, err := blinding.LoadBundle(p("bundle-ann.json"))
 	if err != nil {

@@ -14,8 +14,6 @@ import (
 	"verdict/tui"
 )
 
-func init() { register(newLedgerCmd) }
-
 func newLedgerCmd(a *app) *cobra.Command {
 	var theme string
 	c := &cobra.Command{
@@ -42,7 +40,7 @@ same structural findings.`,
 			if err != nil {
 				return err
 			}
-			if err := requireTerminal("ledger", "`verdict check --format json` for the same structural findings"); err != nil {
+			if err := a.requireTerminal("ledger", "`verdict check --format json` for the same structural findings"); err != nil {
 				return err
 			}
 			if err := tui.Ledger(cmd.Context(), in, uiOpts); err != nil && !errors.Is(err, context.Canceled) {
@@ -56,7 +54,7 @@ same structural findings.`,
 }
 
 // ledgerInput strictly loads the campaign directory args[0], or with no
-// argument the embedded SYNTHETIC campaign (embeddedCampaign, the default
+// argument the embedded SYNTHETIC campaign (app.embedded, the default
 // of `verdict check`), and runs the structural validator over it. A path
 // that is not a directory is a usage error; a campaign that does not load
 // is a refusal.
@@ -69,10 +67,10 @@ func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
 		}
 		fsys = pipeline.DirFS(args[0])
 	} else {
-		if embeddedCampaign == nil {
+		if a.embedded == nil {
 			return tui.LedgerInput{}, usagef("ledger: this build has no embedded campaign; name a campaign directory")
 		}
-		fsys = embeddedCampaign()
+		fsys = a.embedded()
 	}
 	c, err := campaign.Load(fsys)
 	if err != nil {

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"verdict/campaign"
@@ -17,7 +19,8 @@ import (
 // a campaign directory gives the same input as the embedded campaign
 // written out.
 func TestLedgerDefaultsToEmbeddedCampaign(t *testing.T) {
-	a := &app{stdout: &bytes.Buffer{}}
+	t.Parallel()
+	a := newApp(strings.NewReader(""), &bytes.Buffer{}, io.Discard)
 	in, err := ledgerInput(a, nil)
 	if err != nil {
 		t.Fatal(err)

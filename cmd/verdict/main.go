@@ -4,46 +4,55 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run executes the command line and returns the process exit code. Exit
-// codes are decided here only (DESIGN "Command line"): 0 success; 1 the
-// input was refused or a gate failed; 2 usage error.
-func run(args []string) int {
-	root := newRootCmd()
+// run executes the command line args with the given standard streams and
+// returns the process exit code: a function of its arguments only.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runApp(newApp(stdin, stdout, stderr), args)
+}
+
+// runApp executes args with a (run, or a test's app with its own terminal
+// answer and UI options). Exit codes are decided here only (DESIGN
+// "Command line"): 0 success; 1 the input was refused or a gate failed;
+// 2 usage error.
+func runApp(a *app, args []string) int {
+	root := newRootCmd(a)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err != nil && isCobraUsage(err) {
 		err = &usageError{err}
 	}
-	return exitCode(err)
+	return exitCode(err, formatOf(cmd), a.stdout, a.stderr)
 }
 
-// exitCode maps an error returned by a command to the process exit code.
-func exitCode(err error) int {
+// exitCode maps an error returned by a command to the process exit code,
+// printing a refusal in the command's output format (printRefusal).
+func exitCode(err error, format string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintln(os.Stderr, "verdict:", err)
+		fmt.Fprintln(stderr, "verdict:", err)
 		return 2
 	}
 	var fe *failedError
 	if errors.As(err, &fe) {
 		// The report already said which gate or refusal; print the summary.
 		if fe.msg != "" {
-			fmt.Fprintln(os.Stderr, "verdict:", fe.msg)
+			fmt.Fprintln(stderr, "verdict:", fe.msg)
 		}
 		return 1
 	}
-	fmt.Fprintln(os.Stderr, "verdict:", err)
+	printRefusal(stdout, stderr, format, err)
 	return 1
 }
 

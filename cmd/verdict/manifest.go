@@ -9,8 +9,6 @@ import (
 	"verdict/assemble"
 )
 
-func init() { register(newManifestCmd) }
-
 func newManifestCmd(a *app) *cobra.Command {
 	var from string
 	var dry bool

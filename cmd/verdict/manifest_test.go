@@ -34,6 +34,7 @@ func liveCampaign(t *testing.T) string {
 // new responses and receipts after sessions ran, and refuses a changed
 // frozen input (frozen-input-changed) or a rebound result (result-rebound).
 func TestManifestBindsAndRefusesRebinding(t *testing.T) {
+	t.Parallel()
 	camp := liveCampaign(t)
 	live := "../../fixtures/live/manifest.json"
 	if code, out := chkRunCaptured(t, "manifest", camp); code != 1 || !strings.Contains(out, "manifest-missing") {
@@ -125,6 +126,7 @@ func TestManifestBindsAndRefusesRebinding(t *testing.T) {
 // TestManifestRefusesAfterBlinding: once verdict blind recorded a blinding
 // in the campaign, any change of a digest is refused (campaign-blinded).
 func TestManifestRefusesAfterBlinding(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	camp := filepath.Join(dir, "campaign")
 	if err := os.CopyFS(camp, fixtures.Campaign()); err != nil {

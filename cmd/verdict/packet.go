@@ -11,8 +11,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newPacketCmd) }
-
 // packetLine is one evidence item as `verdict packet` reports it.
 type packetLine struct {
 	ID         string `json:"id"`

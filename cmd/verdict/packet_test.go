@@ -58,6 +58,7 @@ var packetItems = []string{"src/lf.ts:1-2", "src/lf.ts:3-3", "src/crlf.ts:2-3", 
 // in the order given, cut by the loader's physical-line rule for LF, CRLF
 // and a missing final newline; a second run changes nothing.
 func TestPacketFromGitBlobs(t *testing.T) {
+	t.Parallel()
 	repo, commit := gitRepo(t, packetFiles)
 	// An uncommitted edit of the work tree must not reach the packet.
 	os.WriteFile(filepath.Join(repo, "src", "lf.ts"), []byte("changed in the work tree\n"), 0o644)
@@ -105,6 +106,7 @@ func TestPacketFromGitBlobs(t *testing.T) {
 // past the last physical line (a final newline makes no line), a source
 // file already in the campaign with other bytes, and malformed items.
 func TestPacketRefusals(t *testing.T) {
+	t.Parallel()
 	repo, commit := gitRepo(t, packetFiles)
 	camp := t.TempDir()
 	base := []string{"packet", camp, "--task", "T1", "--repo", "synthetic-owner/synthetic-repo=" + repo}

@@ -8,6 +8,7 @@ import (
 // TestCheckSummaryPlural: check's refusal summary says "1 refusal" and
 // "1 admission failure", never "1 refusals".
 func TestCheckSummaryPlural(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		r    checkReport
 		want string

@@ -18,6 +18,7 @@ var problemMembers = regexp.MustCompile(`\{\s*"reason": "[^"]*",\s*"file": "[^"]
 // TestRefusalsShareOneJSONForm: check, admit and validate print a refusal
 // as the same {reason, file, pointer, rule, message} object.
 func TestRefusalsShareOneJSONForm(t *testing.T) {
+	t.Parallel()
 	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	src := campaign.SourcePath("synthetic/repo1", "src/t1/f2.ts")
 	f[src] = &fstest.MapFile{Data: bytes.Replace(f[src].Data, []byte("= 2;"), []byte("= 3;"), 1)}

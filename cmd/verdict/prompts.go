@@ -10,8 +10,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newPromptsCmd) }
-
 // promptJSON is one rendered prompt in `verdict prompts --format json`.
 type promptJSON struct {
 	Role   campaign.Role `json:"role"`
@@ -68,6 +66,21 @@ else, so that its digest can be checked with any sha256 tool.`,
 				writeAdmissionRefusal(a.stdout, "", r)
 			}
 			return failed("campaign refused")
+		}
+		if raw == string(campaign.RoleDraft) {
+			// The draft's prompt holds no draft: a runner renders it
+			// before the shared draft has run.
+			for _, t := range cam.Tasks {
+				if t.Entry.ID == task {
+					b, err := campaign.RenderPrompt(campaign.RoleDraft, cam.Prompts, t, nil)
+					if err != nil {
+						fmt.Fprintln(a.stdout, err)
+						return failed("%v", err)
+					}
+					_, err = a.stdout.Write(b)
+					return err
+				}
+			}
 		}
 		ps, err := campaign.RenderPrompts(cam, task, rep)
 		if err != nil {

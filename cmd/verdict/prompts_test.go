@@ -9,6 +9,7 @@ import (
 )
 
 func TestPromptsCommand(t *testing.T) {
+	t.Parallel()
 	dir := newDiskCampaign(t).write(t)
 	code, out := admRun(t, "prompts", dir, "--task", "T3", "--repetition", "2", "--format", "json")
 	if code != 0 {

@@ -17,8 +17,6 @@ import (
 	"verdict/tui"
 )
 
-func init() { register(newRateCmd) }
-
 func newRateCmd(a *app) *cobra.Command {
 	var journal, out, theme string
 	var sf signingFlags
@@ -83,7 +81,7 @@ freeze do the same without a terminal.`,
 				return refusal(a, fmt.Errorf("%s exists: this bundle's sheet is already frozen", out))
 			}
 		}
-		if err := requireTerminal("rate", "`verdict grade BUNDLE --from GRADES.json` and `verdict freeze`"); err != nil {
+		if err := a.requireTerminal("rate", "`verdict grade BUNDLE --from GRADES.json` and `verdict freeze`"); err != nil {
 			return err
 		}
 		j, err := adjudication.Open(journal, b)

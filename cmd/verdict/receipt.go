@@ -10,8 +10,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newReceiptCmd) }
-
 // receiptImportReport is `verdict receipt import --format json`.
 type receiptImportReport struct {
 	Session string             `json:"session"`

@@ -121,6 +121,7 @@ func codexLog(t *testing.T, text []byte, m *campaign.Meter, terminal string) str
 // timing file give back, byte for byte, the response and receipt the
 // SYNTHETIC campaign holds, and check admits the campaign again.
 func TestReceiptImportResponsesAPI(t *testing.T) {
+	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
 	before, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "campaign", "receipts", "S1.json"))
 	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
@@ -156,6 +157,7 @@ func TestReceiptImportResponsesAPI(t *testing.T) {
 // null and is listed; a failed turn is an error the importer does not
 // classify.
 func TestReceiptImportCodexExec(t *testing.T) {
+	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
 	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", codexLog(t, resp, rc.Meter, "turn.completed"),
 		"--timing", timingOf(t, rc, nil), "--format", "json")
@@ -200,6 +202,7 @@ func TestReceiptImportCodexExec(t *testing.T) {
 // service tier and cache-write tokens is recorded in priced_modifiers,
 // never priced, and check refuses it at admission (unsupported-modifier).
 func TestReceiptImportPricedModifier(t *testing.T) {
+	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
 	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
 		"--log", responsesLog(t, resp, rc, "priority", map[string]any{"cache_write_tokens": 12}), "--timing", timingOf(t, rc, nil))
@@ -237,6 +240,7 @@ func TestReceiptImportPricedModifier(t *testing.T) {
 // completed turn, contradictory counts, a timing file for another session,
 // and usage errors.
 func TestReceiptImportRefusals(t *testing.T) {
+	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
 	log := responsesLog(t, resp, rc, "default", nil)
 	timing := timingOf(t, rc, nil)

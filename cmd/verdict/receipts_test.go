@@ -40,6 +40,7 @@ var receiptMutations = []struct {
 // naming the same session and record in the execution-validity
 // prerequisite (CONTRACT §5 Required records; §2 serial, one host).
 func TestReceiptRulesThroughCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true})
 	if err != nil {
@@ -110,6 +111,7 @@ func TestReceiptRulesThroughCommands(t *testing.T) {
 // (R=0, critical completion failed, valid failure), and check still
 // admits the campaign (CONTRACT §4).
 func TestOverBoundReviewIsScoredFailure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Specimen: "R-bound-review"})
 	if err != nil {
@@ -143,6 +145,7 @@ func TestOverBoundReviewIsScoredFailure(t *testing.T) {
 // replacement of an infrastructure-invalid triplet and refuses a second;
 // the actual charge no receipt recorded is printed unknown.
 func TestAdmitPlanRefusesRerunsThroughCommand(t *testing.T) {
+	t.Parallel()
 	passing, err := fixtures.Generate(fixtures.Options{Passing: true})
 	if err != nil {
 		t.Fatal(err)

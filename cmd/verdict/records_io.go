@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/adjudication"
+	"verdict/blinding"
 	"verdict/campaign"
 )
 
@@ -85,12 +85,21 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// refusal reports a refused input: prints it and returns the exit-1 error.
-func refusal(a *app, err error) error {
-	var ce *campaign.Error
-	if errors.As(err, &ce) {
-		fmt.Fprintln(a.stdout, "REFUSED:", err.Error())
-		return failed("%s", ce.Reason)
-	}
-	return err
+// writtenRecord is the --format json output of freeze, resolve and reveal:
+// the SYNTHETIC notice of a synthetic record, the record written, the
+// SHA-256 of its bytes, its detached signature and its signer.
+type writtenRecord struct {
+	Notice    string              `json:"notice,omitempty"`
+	Synthetic bool                `json:"synthetic"`
+	Record    string              `json:"record"`
+	SHA256    string              `json:"sha256"`
+	Signature string              `json:"signature"`
+	Signer    adjudication.Signer `json:"signer"`
+}
+
+// printWritten prints the JSON form of a record written at out with bytes
+// data (writtenRecord).
+func printWritten(a *app, synthetic bool, out string, data []byte, signer adjudication.Signer) error {
+	return writeJSON(a.stdout, writtenRecord{Notice: syntheticNotice(synthetic), Synthetic: synthetic, Record: out,
+		SHA256: blinding.Digest(data), Signature: out + ".sig", Signer: signer})
 }

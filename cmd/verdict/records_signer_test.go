@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,7 +180,7 @@ func TestAllowedSignersFromConfig(t *testing.T) {
 	mustRun(t, 1, "verify", "--allowed-signers", p("missing"), sheets[0])
 
 	for _, cmd := range []string{"verify", "disagreements", "resolve", "reveal", "adjudicate"} {
-		root := newRootCmd()
+		root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard))
 		sub, _, err := root.Find([]string{cmd})
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +196,7 @@ func TestAllowedSignersFromConfig(t *testing.T) {
 // names no rater, in text and JSON; --show-raters (coordinator) adds the
 // names in that same order.
 func TestDisagreementsBlindToRaters(t *testing.T) {
+	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
 	allowed := keys + "allowed_signers"
 	base := []string{"disagreements", p("sheet-bob.json"), p("sheet-ann.json"), "--allowed-signers", allowed}

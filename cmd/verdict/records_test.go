@@ -38,7 +38,7 @@ func gradesFile(t *testing.T, path string, b *blinding.Bundle, flip bool, skipLa
 
 func mustRun(t *testing.T, want int, args ...string) {
 	t.Helper()
-	if got := run(args); got != want {
+	if got, _, _ := runCLI(t, args...); got != want {
 		t.Fatalf("verdict %v: exit %d, want %d", args, got, want)
 	}
 }
@@ -47,6 +47,7 @@ func mustRun(t *testing.T, want int, args ...string) {
 // verify and agreement end to end on the synthetic test bundles with the
 // test-only keys, and checks the results with the real ssh-keygen.
 func TestRecordsCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key, Raters: []string{"ann", "bob"}})
 	if err != nil {
@@ -76,7 +77,7 @@ func TestRecordsCommands(t *testing.T) {
 	// Reveal refuses before adjudication exists.
 	revealArgs := []string{"reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"), "--map", p("sealed-map.json"),
 		"--allowed-signers", allowed, "--key", keys + "coordinator-dee", "--name", "dee", "--out", p("reveal.json"), "--time", "2026-03-05T00:00:00Z"}
-	if code := run(revealArgs); code == 0 {
+	if code, _, _ := runCLI(t, revealArgs...); code == 0 {
 		t.Fatal("reveal without adjudication succeeded")
 	}
 	// Choices: take ann's value for every disputed field.
@@ -130,6 +131,7 @@ func TestRecordsCommands(t *testing.T) {
 // fixed item key: same bytes, no leak findings, and the sealed map is
 // private to the coordinator (mode 0600).
 func TestBlindFixtureCampaign(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	camp := filepath.Join(dir, "campaign")
 	if err := os.CopyFS(camp, fixtures.Campaign()); err != nil {

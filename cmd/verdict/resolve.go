@@ -13,11 +13,6 @@ import (
 	"verdict/campaign"
 )
 
-func init() {
-	register(newDisagreementsCmd)
-	register(newResolveCmd)
-}
-
 // loadFrozenSheets reads two sheets with their signatures and verifies them
 // against allowed_signers (a sheet that does not verify is not frozen).
 func loadFrozenSheets(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, error) {
@@ -44,12 +39,10 @@ func loadFrozenSheetFiles(a *app, allowedPath string, paths []string) ([2]adjudi
 	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
 	for i, ch := range checks {
 		if !ch.OK {
-			fmt.Fprintf(a.stdout, "REFUSED: %s is not a frozen sheet: %s: %s\n", ch.File, ch.Reason, ch.Detail)
-			return out, nil, nil, failed("%s", ch.Reason)
+			return out, nil, nil, refusal(a, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: "DESIGN Signed records", Detail: "not a frozen sheet: " + ch.Detail})
 		}
 		if ch.Kind != "sheet" {
-			fmt.Fprintf(a.stdout, "REFUSED: %s is a %s, not a rating sheet\n", ch.File, ch.Kind)
-			return out, nil, nil, failed("not a sheet")
+			return out, nil, nil, refusal(a, &campaign.Error{Reason: ReasonNotASheet, File: ch.File, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("a %s, not a rating sheet", ch.Kind)})
 		}
 		s, err := adjudication.ParseSheet(ch.File, files[i].Data)
 		if err != nil {
@@ -103,15 +96,18 @@ func signCheckWrite(v any, key ssh.Signer, ns string, allowed []adjudication.All
 	return data, nil
 }
 
+// ReasonNotASheet: a record given where a rating sheet is needed is
+// another kind of record (an adjudication or a reveal).
+const ReasonNotASheet campaign.Reason = "not-a-sheet"
+
 // signedRecordResult turns an error of signCheckWrite into the command's
 // result: a refusal prints one "REFUSED:" line and exits 1 with its reason.
 func signedRecordResult(a *app, err error) error {
 	var r *recordRefusal
 	if errors.As(err, &r) {
-		fmt.Fprintln(a.stdout, "REFUSED: "+r.Error())
-		return failed("%s", r.reason)
+		return refusal(a, &campaign.Error{Reason: campaign.Reason(r.reason), File: r.out, Rule: "DESIGN Signed records", Detail: "would not verify, nothing written: " + r.detail})
 	}
-	return err
+	return refusal(a, err)
 }
 
 func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
@@ -219,6 +215,7 @@ verify against allowed_signers.`,
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
+	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if allowed = allowedSigners(a, allowed); allowed == "" || from == "" || out == "" {
 			return usagef("--allowed-signers (or allowed_signers in the config), --from and --out are required")
@@ -250,6 +247,9 @@ verify against allowed_signers.`,
 		rec, err := signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
 		if err != nil {
 			return signedRecordResult(a, err)
+		}
+		if *format == "json" {
+			return printWritten(a, adj.Synthetic, out, rec, adj.Signer)
 		}
 		if adj.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)

@@ -12,7 +12,9 @@ import (
 	"verdict/campaign"
 )
 
-func init() { register(newRevealCmd) }
+// ReasonRecordMissing: a sheet or the adjudication a reveal must bind does
+// not exist yet.
+const ReasonRecordMissing campaign.Reason = "record-missing"
 
 func newRevealCmd(a *app) *cobra.Command {
 	var allowed, adjPath, mapPath, out string
@@ -33,6 +35,7 @@ sheets and of the adjudication and the sealed map's commitment.`,
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "reveal record to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
+	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		allowed = allowedSigners(a, allowed)
 		if len(sheets) != 2 || adjPath == "" || mapPath == "" || allowed == "" || out == "" {
@@ -54,8 +57,8 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		for _, p := range append(append([]string{}, sheets...), adjPath) {
 			f, err := readRecordFile(p)
 			if errors.Is(err, fs.ErrNotExist) {
-				fmt.Fprintf(a.stdout, "REFUSED: %s does not exist: nothing can be revealed before both sheets are frozen and every disagreement is resolved\n", p)
-				return failed("unfrozen: %s", p)
+				return refusal(a, &campaign.Error{Reason: ReasonRecordMissing, File: p, Rule: "CONTRACT §5 two frozen ratings before reveal",
+					Detail: "does not exist: nothing can be revealed before both sheets are frozen and every disagreement is resolved"})
 			}
 			if err != nil {
 				return err
@@ -64,8 +67,7 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		}
 		for _, ch := range adjudication.Verify(as, files, adjudication.VerifyOptions{}) {
 			if !ch.OK {
-				fmt.Fprintf(a.stdout, "REFUSED: %s is not frozen and usable: %s: %s\n", ch.File, ch.Reason, ch.Detail)
-				return failed("%s", ch.Reason)
+				return refusal(a, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: "CONTRACT §5 two frozen ratings before reveal", Detail: "not frozen and usable: " + ch.Detail})
 			}
 		}
 		var sheetsF [2]adjudication.FrozenSheet
@@ -94,6 +96,9 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		data, err := signCheckWrite(rev, key, adjudication.NamespaceReveal, as, files, out)
 		if err != nil {
 			return signedRecordResult(a, err)
+		}
+		if *format == "json" {
+			return printWritten(a, rev.Synthetic, out, data, rev.Signer)
 		}
 		if rev.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)

@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"verdict/fixtures"
+	"verdict/tui"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -35,25 +38,75 @@ func (e *failedError) Error() string { return "failed: " + e.msg }
 // failed returns a failedError with a one-line summary.
 func failed(format string, a ...any) error { return &failedError{fmt.Sprintf(format, a...)} }
 
-// commandFactories is the list of subcommand constructors; each command
-// file adds its constructor in an init function.
-var commandFactories []func(*app) *cobra.Command
+// commands is every subcommand of verdict, listed in one place. Each is
+// built for one run from a (its streams, configuration and defaults): no
+// command keeps state between runs.
+func commands(a *app) []*cobra.Command {
+	return []*cobra.Command{
+		newAdjudicateCmd(a),
+		newAdmitCmd(a),
+		newAgreementCmd(a),
+		newBlindCmd(a),
+		newCheckCmd(a),
+		newControlsCmd(a),
+		newDemoCmd(a),
+		newDisagreementsCmd(a),
+		newExportCmd(a),
+		newFixturesCmd(a),
+		newFreezeCmd(a),
+		newGradeCmd(a),
+		newLedgerCmd(a),
+		newManifestCmd(a),
+		newPacketCmd(a),
+		newPromptsCmd(a),
+		newRateCmd(a),
+		newReceiptCmd(a),
+		newResolveCmd(a),
+		newRevealCmd(a),
+		newScoreCmd(a),
+		newValidateCmd(a),
+		newVerifyCmd(a),
+		newVersionCmd(a),
+	}
+}
 
-// register adds a subcommand constructor.
-func register(f func(*app) *cobra.Command) { commandFactories = append(commandFactories, f) }
-
-// app carries what every command shares: configuration and output streams.
+// app carries what every command of one run shares: configuration, the
+// standard streams and the defaults a test may replace. It is made per
+// run (newApp); nothing of it lives in package variables.
 type app struct {
 	cfg    *viper.Viper
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 	// clock, when set, stamps journal entries instead of the real clock
 	// (the SYNTHETIC demo injects a fixed clock for reproducible bytes).
 	clock func() time.Time
+	// embedded is the default campaign of check, blind and ledger (the
+	// embedded SYNTHETIC campaign, DESIGN "Defaults and embedded input");
+	// nil in a build without one.
+	embedded func() fs.FS
+	// tui are the options ledger, rate and adjudicate run their program
+	// with: the zero value is the process's terminal; a test drives a
+	// program through a pipe.
+	tui tui.Options
+	// isTerminal reports whether standard input and output are terminals
+	// (the terminal UIs refuse otherwise).
+	isTerminal func() bool
 }
 
-func newRootCmd() *cobra.Command {
-	a := &app{cfg: viper.New(), stdout: os.Stdout, stderr: os.Stderr}
+// newApp is the app of one run with the given standard streams: a new
+// configuration, the embedded campaign, and isTerminal true only when
+// both stdin and stdout are terminal files.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{cfg: viper.New(), stdin: stdin, stdout: stdout, stderr: stderr, embedded: fixtures.Campaign,
+		isTerminal: func() bool { return isTerminalFile(stdin) && isTerminalFile(stdout) }}
+}
+
+// newRootCmd is the root command of one run of a.
+func newRootCmd(a *app) *cobra.Command {
+	if a.cfg == nil {
+		a.cfg = viper.New()
+	}
 	var cfgFile string
 	root := &cobra.Command{
 		Use:           "verdict",
@@ -66,10 +119,9 @@ func newRootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&cfgFile, "config", "", "config file (default: $XDG_CONFIG_HOME/verdict/verdict.yaml)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
-	for _, f := range commandFactories {
-		root.AddCommand(f(a))
-	}
+	root.AddCommand(commands(a)...)
 	wrapArgs(root)
+	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	return root

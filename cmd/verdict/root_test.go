@@ -11,11 +11,12 @@ import (
 // parent command is a usage error (exit 2) that names the word, at the root
 // and below it; a parent command alone prints its help (exit 0).
 func TestUnknownSubcommandIsUsageError(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"bogus"}, {"fixtures", "bogus"}, {"fixtures", "bogus", "more"}} {
 		if code, _ := chkRunCaptured(t, args...); code != 2 {
 			t.Errorf("verdict %s: exit %d, want 2", strings.Join(args, " "), code)
 		}
-		root := newRootCmd()
+		root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard))
 		root.SetArgs(args)
 		root.SetOut(io.Discard)
 		err := root.Execute()

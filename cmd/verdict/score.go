@@ -16,10 +16,7 @@ import (
 	"verdict/internal/fsutil"
 	"verdict/pipeline"
 	"verdict/scorer"
-	"verdict/verr"
 )
-
-func init() { register(newScoreCmd) }
 
 func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
@@ -57,11 +54,7 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		defer restore()
 		rep, err := pipeline.Score(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
 		if err != nil {
-			fmt.Fprintln(a.stdout, "score refused:")
-			for _, e := range verr.Flatten(err) {
-				fmt.Fprintln(a.stdout, "  "+e.Error())
-			}
-			return failed("score refused the input")
+			return refusal(a, err)
 		}
 		if out != "" {
 			if err := writeReport(rep, out); err != nil {
@@ -148,7 +141,7 @@ func textStyle(w io.Writer) string {
 	return "dark"
 }
 
-// writeReport writes report.json, report.md and the two SVG charts into
+// writeReport writes report.json, report.md and the SVG charts into
 // dir, each atomically (fsutil). report.json is streamed to its file
 // (Report.WriteJSON), never held whole.
 func writeReport(r *scorer.Report, dir string) error {
@@ -158,19 +151,15 @@ func writeReport(r *scorer.Report, dir string) error {
 	if err := writeReportJSON(r, filepath.Join(dir, "report.json")); err != nil {
 		return err
 	}
-	mr, err := r.MedianRChartSVG()
+	charts, err := r.Charts()
 	if err != nil {
 		return err
 	}
-	rt, err := r.RatiosChartSVG()
-	if err != nil {
+	if err := fsutil.WriteFile(filepath.Join(dir, "report.md"), r.Markdown(true), 0o644); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{"report.md", r.Markdown(true)}, {scorer.ChartMedianR, mr}, {scorer.ChartRatios, rt}} {
-		if err := fsutil.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+	for _, f := range charts {
+		if err := fsutil.WriteFile(filepath.Join(dir, f.Name), f.SVG, 0o644); err != nil {
 			return err
 		}
 	}

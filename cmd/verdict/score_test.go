@@ -17,6 +17,7 @@ import (
 // checks that score refuses a changed sheet byte and a reveal that does not
 // name the sheets used, and exits 1 on the default campaign's failing gates.
 func TestDemoChainAndScoreRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: 8, Repetitions: 3})
 	if err != nil {
@@ -30,13 +31,13 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	if rep.Scorecard.Decision.Kind != scorer.DecisionAllGatesPass {
 		t.Fatalf("passing campaign: %s", rep.Scorecard.Decision.Summary)
 	}
-	for _, f := range []string{"report.json", "report.md", scorer.ChartMedianR, scorer.ChartRatios} {
+	for _, f := range []string{"report.json", "report.md", scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs} {
 		if _, err := os.Stat(filepath.Join(dir, "report", f)); err != nil {
 			t.Errorf("report file %s: %v", f, err)
 		}
 	}
 	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
-	if code := run([]string{"score", camp, "--ratings", ratings, "--format", "json"}); code != 0 {
+	if code, _, _ := runCLI(t, "score", camp, "--ratings", ratings, "--format", "json"); code != 0 {
 		t.Fatalf("score exit %d, want 0", code)
 	}
 	// A changed byte in a signed sheet is refused.
@@ -48,7 +49,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 		!strings.Contains(err.Error(), "signature") {
 		t.Errorf("changed sheet: %v", err)
 	}
-	if code := run([]string{"score", camp, "--ratings", ratings}); code != 1 {
+	if code, _, _ := runCLI(t, "score", camp, "--ratings", ratings); code != 1 {
 		t.Errorf("changed sheet: exit %d, want 1", code)
 	}
 	os.WriteFile(sheet, orig, 0o600)
@@ -78,7 +79,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 		}
 	}
 	// Usage error.
-	if code := run([]string{"score", camp}); code != 2 {
+	if code, _, _ := runCLI(t, "score", camp); code != 2 {
 		t.Errorf("missing --ratings: exit %d, want 2", code)
 	}
 }
@@ -89,6 +90,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 // prerequisites; score still computes and reports every run, task, pair
 // and gate (CONTRACT: report every run).
 func TestScoreLargeCampaignReportsEveryScorecard(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the whole chain")
 	}
@@ -120,6 +122,7 @@ func TestScoreLargeCampaignReportsEveryScorecard(t *testing.T) {
 // escape codes, no padding spaces, the SYNTHETIC notice on line 1. The
 // Markdown starts with the notice and the JSON's first member is it.
 func TestScoreTextNotTerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, out, errOut := runCapture(t, "demo", "--out", dir); code != 0 {
 		t.Fatalf("demo exit %d\n%s%s", code, out, errOut)

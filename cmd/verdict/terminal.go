@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -10,17 +8,12 @@ import (
 	"verdict/tui"
 )
 
-// tuiOptions are the options ledger, rate and adjudicate run their program
-// with: the zero value (the process's terminal). Tests replace it to drive
-// a program through a pipe.
-var tuiOptions tui.Options
-
 // addThemeFlag adds --theme to a terminal-UI command.
 func addThemeFlag(c *cobra.Command, theme *string) {
 	c.Flags().StringVar(theme, "theme", "", "colours: light, dark or auto (ask the terminal for its background; default; config key theme); NO_COLOR removes every colour")
 }
 
-// uiOptions returns the options a terminal-UI command runs with: tuiOptions
+// uiOptions returns the options a terminal-UI command runs with: a.tui
 // and the theme of --theme (or the config key theme). A theme that is not
 // light, dark or auto is a usage error.
 func uiOptions(a *app, theme string) (tui.Options, error) {
@@ -31,7 +24,7 @@ func uiOptions(a *app, theme string) (tui.Options, error) {
 	if err != nil {
 		return tui.Options{}, usagef("--theme: %v", err)
 	}
-	o := tuiOptions
+	o := a.tui
 	o.Theme = th
 	return o, nil
 }
@@ -42,10 +35,10 @@ func uiOptions(a *app, theme string) (tui.Options, error) {
 // same result instead.
 const ReasonNoTerminal campaign.Reason = "no-terminal"
 
-// stdioIsTerminal reports whether both standard input and standard output
-// are terminals. Tests replace it to exercise both answers.
-var stdioIsTerminal = func() bool {
-	return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd())
+// isTerminalFile reports whether s is a file that is a terminal.
+func isTerminalFile(s any) bool {
+	f, ok := s.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(f.Fd())
 }
 
 // requireTerminal returns nil when stdin and stdout are terminals, else an
@@ -53,8 +46,8 @@ var stdioIsTerminal = func() bool {
 // UI and which command (instead) works without one. It is called before the
 // UI starts and before anything is written, so a refusal changes nothing
 // on disk.
-func requireTerminal(name, instead string) error {
-	if stdioIsTerminal() {
+func (a *app) requireTerminal(name, instead string) error {
+	if a.isTerminal != nil && a.isTerminal() {
 		return nil
 	}
 	return failed("%s: verdict %s is a terminal UI and standard input or output is not a terminal; without a terminal use %s", ReasonNoTerminal, name, instead)

@@ -10,11 +10,9 @@ import (
 	"verdict/tui"
 )
 
-// withTerminal sets what stdioIsTerminal answers for the test.
-func withTerminal(t *testing.T, is bool) {
-	old := stdioIsTerminal
-	stdioIsTerminal = func() bool { return is }
-	t.Cleanup(func() { stdioIsTerminal = old })
+// terminal sets what the run's terminal check answers.
+func terminal(is bool) func(*app) {
+	return func(a *app) { a.isTerminal = func() bool { return is } }
 }
 
 // TestTerminalUIsRefuseWithoutTerminal: ledger, rate and adjudicate
@@ -22,7 +20,7 @@ func withTerminal(t *testing.T, is bool) {
 // names the non-interactive command to use, before the program starts and
 // before any journal or decision log is created.
 func TestTerminalUIsRefuseWithoutTerminal(t *testing.T) {
-	withTerminal(t, false)
+	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
 	for _, tc := range []struct {
 		args    []string
@@ -34,7 +32,7 @@ func TestTerminalUIsRefuseWithoutTerminal(t *testing.T) {
 		{[]string{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
 			"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")}, "verdict resolve", p("adj.decisions.jsonl")},
 	} {
-		code, _, stderr := runCapture(t, tc.args...)
+		code, _, stderr := runCLIWith(t, terminal(false), tc.args...)
 		if code != 1 || !strings.Contains(stderr, string(ReasonNoTerminal)) || !strings.Contains(stderr, tc.instead) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%s without a terminal: exit %d, stderr %q; want exit 1 and one no-terminal line naming %q", tc.args[0], code, stderr, tc.instead)
 		}
@@ -51,7 +49,7 @@ func TestTerminalUIsRefuseWithoutTerminal(t *testing.T) {
 // adjudicate mid-way with every decision saved exits 0 and says where the
 // decision log is and how to resume; the saved decision is resumed.
 func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
-	withTerminal(t, true)
+	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
 	args := []string{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
 		"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")}
@@ -59,16 +57,17 @@ func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
 	session := func(keys string) (int, string) {
 		t.Helper()
 		r, w := io.Pipe()
-		old := tuiOptions
-		tuiOptions = tui.Options{Input: r, Output: io.Discard, Width: 100, Height: 30}
-		defer func() { tuiOptions = old }()
+		set := func(a *app) {
+			terminal(true)(a)
+			a.tui = tui.Options{Input: r, Output: io.Discard, Width: 100, Height: 30}
+		}
 		type result struct {
 			code   int
 			stdout string
 		}
 		done := make(chan result, 1)
 		go func() {
-			code, stdout, _ := runCapture(t, args...)
+			code, stdout, _ := runCLIWith(t, set, args...)
 			done <- result{code, stdout}
 		}()
 		lines := func() int { b, _ := os.ReadFile(logPath); return strings.Count(string(b), "\n") }
@@ -113,7 +112,7 @@ func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
 // TestThemeFlag: ledger, rate and adjudicate take --theme light|dark|auto;
 // any other theme is a usage error (exit 2) before anything is written.
 func TestThemeFlag(t *testing.T) {
-	withTerminal(t, false)
+	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
 	for _, args := range [][]string{
 		{"ledger"},
@@ -121,13 +120,13 @@ func TestThemeFlag(t *testing.T) {
 		{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
 			"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")},
 	} {
-		code, _, stderr := runCapture(t, append(args, "--theme", "sepia")...)
+		code, _, stderr := runCLIWith(t, terminal(false), append(args, "--theme", "sepia")...)
 		if code != 2 || !strings.Contains(stderr, "want light, dark or auto") {
 			t.Errorf("%s --theme sepia: exit %d, stderr %q; want exit 2 naming the themes", args[0], code, stderr)
 		}
 		for _, th := range []string{"light", "dark", "auto"} {
 			// Valid themes pass the flag and reach the terminal check.
-			if code, _, stderr := runCapture(t, append(args, "--theme", th)...); code != 1 || !strings.Contains(stderr, string(ReasonNoTerminal)) {
+			if code, _, stderr := runCLIWith(t, terminal(false), append(args, "--theme", th)...); code != 1 || !strings.Contains(stderr, string(ReasonNoTerminal)) {
 				t.Errorf("%s --theme %s: exit %d, stderr %q", args[0], th, code, stderr)
 			}
 		}

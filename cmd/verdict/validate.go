@@ -15,8 +15,6 @@ import (
 	"verdict/verr"
 )
 
-func init() { register(newValidateCmd) }
-
 // validateReport is the output of "verdict validate" (--format json): the
 // inputs, the role, the strict loader's refusal of the packet or of the
 // whole response (null when none), the refusal of B's reconciliation

@@ -62,24 +62,7 @@ const validB = `{
 // runCapture runs the command line with stdout and stderr captured.
 func runCapture(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	dir := t.TempDir()
-	outF, err := os.Create(filepath.Join(dir, "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	errF, err := os.Create(filepath.Join(dir, "err"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldOut, oldErr := os.Stdout, os.Stderr
-	os.Stdout, os.Stderr = outF, errF
-	code = run(args)
-	os.Stdout, os.Stderr = oldOut, oldErr
-	outF.Close()
-	errF.Close()
-	o, _ := os.ReadFile(outF.Name())
-	e, _ := os.ReadFile(errF.Name())
-	return code, string(o), string(e)
+	return runCLI(t, args...)
 }
 
 func writeResponse(t *testing.T, dir, name, body string) string {

@@ -10,8 +10,6 @@ import (
 	"verdict/blinding"
 )
 
-func init() { register(newVerifyCmd) }
-
 // verifyReport is the --format json output of verify: the SYNTHETIC notice
 // when any record is synthetic (DESIGN "Defaults and embedded input") and
 // one check per record in input order.

@@ -9,8 +9,6 @@ import (
 	"verdict/internal/buildinfo"
 )
 
-func init() { register(newVersionCmd) }
-
 // newVersionCmd is `verdict version`: the running build's module path and
 // version, VCS revision and time, and Go version (buildinfo.Build), the same
 // values every report's provenance records.

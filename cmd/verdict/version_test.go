@@ -18,6 +18,7 @@ import (
 // the running binary; a test binary has no VCS stamp, so its revision is
 // printed as unknown rather than guessed.
 func TestVersionPrintsBuild(t *testing.T) {
+	t.Parallel()
 	code, out := chkRunCaptured(t, "version")
 	if code != 0 || strings.TrimSpace(out) != buildinfo.Read().String() || !strings.Contains(out, "revision unknown") {
 		t.Fatalf("exit %d: %q", code, out)
@@ -33,6 +34,7 @@ func TestVersionPrintsBuild(t *testing.T) {
 // the build, the SHA-256 of the exact manifest.json bytes and every embedded
 // schema digest.
 func TestReportRecordsProvenance(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	if code, out := chkRunCaptured(t, "demo", "--out", dir); code != 0 && code != 1 {
 		t.Fatalf("demo exit %d\n%s", code, out)

@@ -1,0 +1,53 @@
+package blinding
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"verdict/campaign"
+)
+
+// TestFileContentDigestsEqualEncoded: the content and obligations digests
+// computed from a canonical bundle file's own bytes equal those computed
+// by encoding its items again, for texts with escapes, HTML characters,
+// non-ASCII, empty and absent arrays, and items in any order.
+func TestFileContentDigestsEqualEncoded(t *testing.T) {
+	texts := []string{"plain", "<a href=\"x\">&amp;</a>", "tab\tand \\ backslash", "é ✓ 中文 \u2028", "line\nbreak", "\x1b[31mred\x1b[0m"}
+	for n := range 4 {
+		b := &Bundle{Format: BundleFormat, Rater: "r", ShuffleSeed: strings.Repeat("0", 64), MapCommitment: strings.Repeat("1", 64), Guidelines: texts[n]}
+		for i := range n * 3 {
+			it := Item{ID: fmt.Sprintf("item-%016x", (i*7919)%97), TaskText: texts[i%len(texts)], Evidence: []Excerpt{}}
+			if i%2 == 0 {
+				it.Obligations = []Obligation{{ID: "O1", Text: texts[(i+1)%len(texts)], EvidenceIDs: []string{"E1"}, AcceptedAlternatives: []string{texts[(i+2)%len(texts)]}}}
+			}
+			if i%3 == 1 {
+				it.Obligations = []Obligation{}
+			}
+			it.Final.Claims = []campaign.Claim{{ID: "C1", Text: texts[(i+3)%len(texts)], Status: campaign.ClaimSourceBacked, EvidenceIDs: []string{"E1"}}}
+			b.Items = append(b.Items, it)
+		}
+		var err error
+		if b.ContentDigest, b.ObligationsDigest, err = contentDigests(b.Items); err != nil {
+			t.Fatal(err)
+		}
+		data, err := MarshalCanonical(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, o, err := fileContentDigests(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c != b.ContentDigest || o != b.ObligationsDigest {
+			t.Fatalf("%d items: file digests %s %s, encoded %s %s", len(b.Items), c, o, b.ContentDigest, b.ObligationsDigest)
+		}
+		p, err := ParseBundle("b.json", data)
+		if err != nil {
+			t.Fatalf("%d items: %v", len(b.Items), err)
+		}
+		if d, _ := p.Digest(); d != Digest(data) {
+			t.Fatal("the parsed bundle's digest is not its file's")
+		}
+	}
+}

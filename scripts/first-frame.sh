@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# First frame of `verdict rate` on a SYNTHETIC bundle of 100 maximum-size
+# items (scripts/maxbundle), measured as a whole process in tmux at 120x40:
+# from starting the command in an existing tmux window until the pane shows
+# the first item's task. The time tmux itself needs to run a command and
+# show its output (measured the same way with printf) is subtracted.
+# Also reads the CPU time (user + system) the process used up to that frame
+# from /proc, which a loaded machine does not inflate as it does wall time.
+# Prints every run and the medians in ms.
+# FRAME_TEXT sets the text that marks the first frame (default: the first
+# item's task panel; "fields" for builds that open on the grading screen).
+# Usage: RUNS=9 scripts/first-frame.sh [VERDICT_BINARY]   (builds ./cmd/verdict if absent)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+runs="${RUNS:-9}"
+work="$(mktemp -d)"
+sess="verdict-ff-$$"
+sock="verdict-ff-$$"
+tmux() { command tmux -L "$sock" "$@"; }
+cleanup() { tmux kill-server 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+bin="${1:-}"
+if [ -z "$bin" ]; then
+  bin="$work/verdict"
+  (cd "$root" && go build -o "$bin" ./cmd/verdict)
+fi
+(cd "$root" && go run ./scripts/maxbundle -out "$work/bundle.json" -items 100) >&2
+
+now_ms() { date +%s%3N; }
+# time_until CMD TEXT: start CMD in a fresh window, wait for TEXT, print ms.
+time_until() {
+  tmux kill-session -t "$sess" 2>/dev/null || true
+  tmux new-session -d -s "$sess" -x 120 -y 40 "sleep 30"
+  sleep 0.3
+  local t0 t1
+  t0=$(now_ms)
+  tmux respawn-pane -k -t "$sess" "$1"
+  while ! tmux capture-pane -p -t "$sess" | grep -qF -- "$2"; do
+    if [ $(( $(now_ms) - t0 )) -gt 10000 ]; then echo "FAIL: $2 not shown" >&2; tmux capture-pane -p -t "$sess" >&2; exit 1; fi
+    sleep 0.002
+  done
+  t1=$(now_ms)
+  local pid cpu=0
+  pid=$(tmux display-message -p -t "$sess" '#{pane_pid}')
+  if [ -r "/proc/$pid/stat" ]; then
+    cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$pid/stat")
+  fi
+  echo "$((t1 - t0)) $cpu"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+base=$(for i in $(seq "$runs"); do time_until "printf 'tmux-ready'; sleep 30" "tmux-ready" | cut -d' ' -f1; done | median)
+echo "tmux start-up median: ${base} ms" >&2
+frames=()
+cpus=()
+for i in $(seq "$runs"); do
+  j="$work/journal-$i.jsonl"
+  read -r ms cpu < <(time_until "exec env NO_COLOR=1 '$bin' rate '$work/bundle.json' --journal '$j'" "${FRAME_TEXT:-Task of item 1/100}")
+  frames+=($((ms - base)))
+  cpus+=("$cpu")
+  echo "run $i: $ms ms wall ($((ms - base)) ms after tmux start-up), $cpu ms CPU" >&2
+done
+med=$(printf '%s\n' "${frames[@]}" | median)
+cmed=$(printf '%s\n' "${cpus[@]}" | median)
+echo "first frame median: ${med} ms wall (tmux start-up subtracted), ${cmed} ms CPU; ${runs} runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
