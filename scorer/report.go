@@ -7,10 +7,6 @@ import (
 	"slices"
 	"verdict/adjudication"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
-
 	"verdict/campaign"
 	"verdict/internal/buildinfo"
 )
@@ -192,7 +188,5 @@ func (r *Report) JSON() ([]byte, error) {
 // report of a 10,000-session campaign (tens of megabytes) is never held
 // whole. Errors are w's write errors or an unencodable value.
 func (r *Report) WriteJSON(w io.Writer) error {
-	opts := []jsonv2.Options{jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  ")}
-	// The encoder ends the top-level value with a newline, as Encode does.
-	return jsonv2.MarshalEncode(jsontext.NewEncoder(w, opts...), r, opts...)
+	return campaign.EncodeJSON(w, r)
 }

@@ -509,6 +509,10 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		r.viewer = nil
 		r.screen = screenGrade
 	case tea.KeyPressMsg:
+		if r.screen == screenEvidence && r.viewer.closes(m) {
+			r.viewer, r.screen = nil, screenGrade
+			break
+		}
 		if r.screen == screenAnswer && r.grade.grades(m) {
 			// Below 110 columns the answer is full screen: the value and
 			// field keys keep working there.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -375,9 +374,4 @@ func writeReplayText(w io.Writer, r *scorer.AdmissionReplay) {
 
 // admitJSON writes v as indented JSON with a final newline; struct field
 // order is fixed, so the bytes are deterministic.
-func admitJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func admitJSON(w io.Writer, v any) error { return writeJSON(w, v) }
