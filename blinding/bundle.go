@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,7 +16,6 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"verdict/campaign"
 )
@@ -568,31 +566,14 @@ func Digest(b []byte) string {
 // struct fields in declaration order, two-space indentation, no HTML
 // escaping and one final newline. The same value always gives the same
 // bytes; every digest of this package and of adjudication is over them.
-func MarshalCanonical(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := encodeCanonical(&buf, v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// encodeCanonical writes the canonical bytes of v (MarshalCanonical) to w.
-func encodeCanonical(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func MarshalCanonical(v any) ([]byte, error) { return campaign.MarshalJSON(v) }
 
 // streamCanonical writes the same bytes as encodeCanonical, streamed: the
 // encoder flushes to w as it goes instead of building the whole text (and
 // its indented copy) in memory. It is encoding/json's semantics as
 // go-json-experiment states them (jsonv1.DefaultOptionsV1) with HTML
 // escaping off and two-space indentation, and one final newline.
-func streamCanonical(w io.Writer, v any) error {
-	enc := jsontext.NewEncoder(w, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  "))
-	return jsonv2.MarshalEncode(enc, v, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  "))
-}
+func streamCanonical(w io.Writer, v any) error { return campaign.EncodeJSON(w, v) }
 
 // compareWriter consumes want as bytes are written and records whether
 // the written bytes differ from its prefix; after the last write the two

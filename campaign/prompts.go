@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -197,14 +196,11 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 
 // packetBytes serializes a packet's evidence items as the prompt shows them.
 func packetBytes(p Packet) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(p.Items); err != nil {
+	b, err := MarshalJSON(p.Items)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	return bytes.TrimRight(b, "\n"), nil
 }
 
 // RenderPrompts renders the D, A and B prompts of one repetition of a task

@@ -39,20 +39,25 @@ type Admission struct {
 
 // Admitted reports whether the campaign is admitted: no identity is
 // missing, the manifest design is admitted, execution is valid and no
-// ceiling is exceeded.
+// ceiling is exceeded, and no session is planned but not started (a
+// campaign in progress is not admitted for scoring).
 func (a *Admission) Admitted() bool {
-	return len(a.MissingIdentities) == 0 && len(a.Manifest) == 0 && a.Validity.Valid && len(a.CeilingsExceeded) == 0
+	return len(a.MissingIdentities) == 0 && len(a.Manifest) == 0 && a.Validity.Valid && len(a.CeilingsExceeded) == 0 && len(a.Validity.Planned) == 0
 }
 
 // Failures lists the admission failures of `verdict check` in their fixed
 // order: manifest admission, exceeded ceilings, execution validity
-// findings.
+// findings, and last campaign-incomplete when sessions are planned but
+// not started.
 func (a *Admission) Failures() []*campaign.Error {
 	var out []*campaign.Error
 	out = append(out, a.Manifest...)
 	out = append(out, a.CeilingsExceeded...)
 	for _, f := range a.Validity.Findings {
 		out = append(out, f.Error())
+	}
+	if e := scorer.IncompleteError(a.Validity.Planned); e != nil {
+		out = append(out, e)
 	}
 	return out
 }

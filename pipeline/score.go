@@ -59,7 +59,9 @@ type ScoreOptions struct {
 	AfterLoad func()
 }
 
-// Score is the whole score pipeline: strictly load the campaign, scan the
+// Score is the whole score pipeline: strictly load the campaign, refuse a
+// campaign in progress (scorer.ReasonCampaignIncomplete: sessions planned,
+// not started), scan the
 // bundles for leaks, verify every signed record against allowed_signers
 // (any failing record refuses), require the reveal to name the exact
 // sheets and adjudication and to commit to the sealed map, settle every
@@ -94,6 +96,10 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	}
 	if opt.AfterLoad != nil {
 		opt.AfterLoad()
+	}
+	// A campaign in progress is refused before anything is scored.
+	if e := scorer.IncompleteError(scorer.PlannedSessions(c)); e != nil {
+		return scorer.ScoreInput{}, ctx, e
 	}
 	// Everything score needs of the campaign is computed now (the leak
 	// tokens, the response count, and the campaign's side of the score
@@ -133,7 +139,8 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	}
 	prep, findings := scorer.PrepareScoreInput(c)
 	ctx.Findings = findings
-	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests()}
+	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
+		PromptRevision: scorer.BRevision(c)}
 	c = nil
 	rec, err := verifyRecords(r, allowed, blinding.NewScanner(tokens), guidelines, derived, mapBytes)
 	if err != nil {

@@ -98,7 +98,8 @@ type SessionAccount struct {
 	Repetition int                    `json:"repetition"`
 	Role       campaign.Role          `json:"role"`
 	Status     campaign.ReceiptStatus `json:"status"`
-	// Dispatched is false for a not-dispatched review (C23).
+	// Dispatched is false for a not-dispatched review (C23) and for a
+	// planned session that has not started (Planned).
 	Dispatched bool `json:"dispatched"`
 	// Superseded marks an invalid original triplet replaced by the one
 	// permitted infrastructure replacement: billed, not compared.
@@ -256,8 +257,13 @@ func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccoun
 		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = UnknownMoney(why), UnknownMoney(why), UnknownMoney(why), UnknownMoney(why)
 		a.Duration, a.Validation, a.Assembly = UnknownNanos(why), UnknownNanos(why), UnknownNanos(why)
 	}
+	if Planned(s) {
+		// Planned, not started: nothing consumed yet, nothing known.
+		unknownAll(ReasonSessionPlanned)
+		return a
+	}
 	if r == nil {
-		a.Dispatched = true // a session listed in a run is presumed started
+		a.Dispatched = true // a response without a receipt: it started
 		unknownAll(ReasonMissingTerminalReceipt)
 		return a
 	}

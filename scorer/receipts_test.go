@@ -69,6 +69,29 @@ func TestReceiptIssuesTable(t *testing.T) {
 		}, nil},
 		{"other host", func(c *campaign.Campaign) { session(c, "T6", 1, campaign.RoleDraft).Receipt.Host = sp("other host") },
 			[]campaign.Reason{ReasonHostMismatch}},
+		{"UTC and monotonic durations 2 s apart agree", func(c *campaign.Campaign) {
+			skewMonotonic(session(c, "T6", 2, campaign.RoleReviewA).Receipt, ClockTolerance)
+		}, nil},
+		{"UTC and monotonic durations 2 s + 1 ns apart: a clock jump", func(c *campaign.Campaign) {
+			skewMonotonic(session(c, "T6", 2, campaign.RoleReviewA).Receipt, ClockTolerance+1)
+		}, []campaign.Reason{ReasonReceiptClocksDisagree}},
+		{"a planned run has nothing to check", func(c *campaign.Campaign) {
+			for _, role := range []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB} {
+				plan(session(c, "T7", 3, role))
+			}
+		}, nil},
+		{"reviews that ran while their draft is planned", func(c *campaign.Campaign) { plan(session(c, "T7", 2, campaign.RoleDraft)) },
+			// The reviews' inputs embed a draft output the campaign does not hold.
+			[]campaign.Reason{ReasonDeliveredInputMismatch, ReasonDeliveredInputMismatch, ReasonReviewBeforeDraftEnded, ReasonReviewBeforeDraftEnded}},
+		{"an arm that ran while the arm declared first is planned", func(c *campaign.Campaign) {
+			role := campaign.RoleReviewA
+			for _, r := range c.Manifest.Runs {
+				if r.Task == "T8" && r.Repetition == 1 && r.Order == campaign.OrderBFirst {
+					role = campaign.RoleReviewB
+				}
+			}
+			plan(session(c, "T8", 1, role))
+		}, []campaign.Reason{ReasonArmOrderViolated}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,4 +131,50 @@ func TestSessionBoundInclusive(t *testing.T) {
 	if k, _ := SessionBound(r); k != campaign.ErrorBudget {
 		t.Errorf("8,001 output: %q", k)
 	}
+}
+
+// plan makes a session planned, not started: no receipt, no response.
+func plan(s *campaign.Session) {
+	s.Receipt, s.Raw, s.RawSHA256, s.RawSize, s.Response, s.Failure = nil, nil, "", 0, nil, nil
+}
+
+// TestPlannedSessionsAreNotInvalid: a session with neither receipt nor
+// response is planned (ExecutionValidity lists it, no finding, and
+// IncompleteError names it); a response without a receipt is a start
+// without a terminal receipt (C15).
+func TestPlannedSessionsAreNotInvalid(t *testing.T) {
+	c := testCampaign(campaign.PhaseEvaluation, 8, 3)
+	last := c.Manifest.Runs[len(c.Manifest.Runs)-1]
+	for _, role := range []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB} {
+		plan(session(c, last.Task, last.Repetition, role))
+	}
+	v := ExecutionValidity(c)
+	want := []string{last.Sessions.Draft, last.Sessions.ReviewA, last.Sessions.ReviewB}
+	if !v.Valid || !slices.Equal(v.Planned, want) || !slices.Equal(PlannedSessions(c), want) {
+		t.Fatalf("valid %v planned %v findings %+v", v.Valid, v.Planned, v.Findings)
+	}
+	if e := IncompleteError(v.Planned); e == nil || e.Reason != ReasonCampaignIncomplete || e.Pointer != "/runs" {
+		t.Fatalf("incomplete: %+v", e)
+	}
+	if IncompleteError(nil) != nil {
+		t.Fatal("a complete campaign is incomplete")
+	}
+	b, _ := Consumed(c)
+	if b.Sessions != int64(3*len(c.Manifest.Runs)-3) {
+		t.Errorf("planned sessions consumed: %d sessions", b.Sessions)
+	}
+	s := session(c, "T1", 1, campaign.RoleReviewB)
+	s.Receipt = nil
+	v = ExecutionValidity(c)
+	if v.Valid || v.Findings[0].Reason != ReasonMissingTerminalReceipt || v.Findings[0].Session != s.ID {
+		t.Fatalf("a response without a receipt: %+v", v.Findings)
+	}
+}
+
+// skewMonotonic sets a receipt's monotonic end so that its monotonic
+// duration is its UTC duration less d.
+func skewMonotonic(r *campaign.Receipt, d time.Duration) {
+	st, _ := time.Parse(time.RFC3339Nano, *r.StartedUTC)
+	en, _ := time.Parse(time.RFC3339Nano, *r.EndedUTC)
+	*r.EndMonotonicNS = *r.StartMonotonicNS + int64(en.Sub(st)-d)
 }

@@ -7,10 +7,6 @@ import (
 	"slices"
 	"verdict/adjudication"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
-
 	"verdict/campaign"
 	"verdict/internal/buildinfo"
 )
@@ -72,6 +68,11 @@ type Provenance struct {
 	Build          buildinfo.Build         `json:"build"`
 	ManifestSHA256 string                  `json:"manifest_sha256"`
 	Schemas        []campaign.SchemaDigest `json:"schemas"`
+	// PromptRevision is B's instruction as a unified diff labelled v1.1
+	// against the frozen v1.0 text (BRevision); omitted when B's
+	// instruction is the frozen one (CONTRACT §5 "Record both rounds and
+	// any v1.1 prompt diff").
+	PromptRevision *PromptRevision `json:"prompt_revision,omitempty"`
 }
 
 // ReportContext is what the caller adds to a Scorecard to make a report.
@@ -187,7 +188,5 @@ func (r *Report) JSON() ([]byte, error) {
 // report of a 10,000-session campaign (tens of megabytes) is never held
 // whole. Errors are w's write errors or an unencodable value.
 func (r *Report) WriteJSON(w io.Writer) error {
-	opts := []jsonv2.Options{jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  ")}
-	// The encoder ends the top-level value with a newline, as Encode does.
-	return jsonv2.MarshalEncode(jsontext.NewEncoder(w, opts...), r, opts...)
+	return campaign.EncodeJSON(w, r)
 }

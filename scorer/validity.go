@@ -143,6 +143,11 @@ type ValidityReport struct {
 	Replaced       []ValidityFinding `json:"replaced_findings"`
 	Triplets       []TripletValidity `json:"triplets"`
 	ScoredFailures []ScoredFailure   `json:"scored_failures"`
+	// Planned are the sessions the manifest lists that have not started
+	// (Planned: no receipt, no response), in manifest order. They are not
+	// findings; while any is planned the campaign is incomplete
+	// (IncompleteError) and not admitted for scoring.
+	Planned []string `json:"planned_sessions"`
 }
 
 // modelSideKind reports whether an error kind is a model outcome, a valid
@@ -156,8 +161,9 @@ func modelSideKind(k campaign.ErrorKind) bool {
 }
 
 // ExecutionValidity checks every session's receipt against the manifest
-// and the contract's validity rules: a start without a terminal receipt is
-// invalid (C15); every receipt is checked against what it describes
+// and the contract's validity rules: a session with neither receipt nor
+// response is planned, not started (Planned; listed in Planned, not a
+// finding); a start without a terminal receipt is invalid (C15); every receipt is checked against what it describes
 // (ReceiptIssues: required records, delivered input and output identity,
 // metering, order in time, host); wrong model, source hash, task bytes,
 // permissions or leaked arm state is invalid, retained and charged (C17);
@@ -232,8 +238,13 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 		}
 		for j := range 3 {
 			s := sess[j]
-			if s == nil || s.Receipt == nil {
-				add(j, ReasonMissingTerminalReceipt, "", RuleRequiredRecords, "no receipt for session %s (%s): a start without a response/error/interruption receipt is an invalid execution (C15)", ids[j], roles[j])
+			if Planned(s) {
+				// Planned, not started: neither receipt nor response.
+				rep.Planned = append(rep.Planned, ids[j])
+				continue
+			}
+			if s.Receipt == nil {
+				add(j, ReasonMissingTerminalReceipt, "", RuleRequiredRecords, "session %s (%s) has a response file but no receipt: a start without a response/error/interruption receipt is an invalid execution (C15)", ids[j], roles[j])
 				continue
 			}
 			r := s.Receipt
@@ -387,7 +398,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 // overlap, a relabelled or unverified error, a review dispatched after a
 // failed draft) is not replaceable.
 var replaceableReasons = []campaign.Reason{
-	ReasonMissingTerminalReceipt, ReasonReceiptRecordMissing, ReasonReceiptRecordUnexpected, ReasonReceiptEndBeforeStart,
+	ReasonMissingTerminalReceipt, ReasonReceiptRecordMissing, ReasonReceiptRecordUnexpected, ReasonReceiptEndBeforeStart, ReasonReceiptClocksDisagree,
 	ReasonMeterIncomplete, ReasonOutputMismatch, ReasonDeliveredInputMismatch, ReasonWrongTaskBytes, ReasonWrongSourceHash,
 	ReasonWrongPermissions, ReasonToolCalls, ReasonArmStateLeaked, ReasonInfrastructureInvalid,
 }

@@ -124,6 +124,10 @@ func wrapLines(lines []string, w int) []string {
 		if id, _, ok := strings.Cut(text, "  "); ok && !strings.Contains(id, " ") {
 			hang += ansi.StringWidth(id) + 2
 		}
+		// A numbered source line ("  16 │ code"): continue under the code.
+		if num, _, ok := strings.Cut(ansi.Strip(text), " │ "); ok && num != "" && strings.Trim(num, "0123456789") == "" {
+			hang = lead + ansi.StringWidth(num) + 3
+		}
 		hang = min(hang, w/2)
 		parts := strings.Split(ansi.Wrap(text, w-hang, ""), "\n")
 		out = append(out, pad(strings.Repeat(" ", lead)+parts[0], w))

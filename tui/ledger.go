@@ -70,23 +70,31 @@ type ledgerRow struct {
 }
 
 type ledger struct {
-	c        *Common
-	keys     LedgerKeyMap
-	in       LedgerInput
-	rows     []ledgerRow
-	visible  []int // indexes into rows
-	cursor   int   // index into visible
-	offset   int   // first visible list line
-	filter   bool
-	detailY  int
-	viewer   *evidenceViewer
-	w, h     int
-	nReviewB int
-	nFind    int
+	c       *Common
+	keys    LedgerKeyMap
+	in      LedgerInput
+	rows    []ledgerRow
+	visible []int // indexes into rows
+	cursor  int   // index into visible
+	offset  int   // first visible list line
+	filter  bool
+	detailY int
+	viewer  *evidenceViewer
+	// search finds text in the rows (/); searching while it is shown.
+	search    *searchScreen
+	searching bool
+	w, h      int
+	nReviewB  int
+	nFind     int
 }
 
 func newLedger(c *Common, in LedgerInput) *ledger {
 	l := &ledger{c: c, keys: DefaultLedgerKeyMap(), in: in}
+	l.search = newSearchScreen(c, l.find, func(h searchHit) tea.Cmd {
+		l.searching, l.cursor, l.detailY = false, h.index, 0
+		l.setEnabled()
+		return nil
+	}, func() tea.Cmd { l.searching = false; return nil })
 	l.build()
 	l.refilter()
 	return l
@@ -243,7 +251,15 @@ func (l *ledger) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return l, nil
 	}
 	if l.viewer != nil {
+		if k, ok := msg.(tea.KeyPressMsg); ok && l.viewer.closes(k) {
+			l.viewer = nil
+			return l, nil
+		}
 		_, cmd := l.viewer.Update(msg)
+		return l, cmd
+	}
+	if l.searching {
+		_, cmd := l.search.Update(msg)
 		return l, cmd
 	}
 	k, ok := msg.(tea.KeyPressMsg)
@@ -277,8 +293,30 @@ func (l *ledger) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		l.detailY++
 	case key.Matches(k, l.keys.DetailUp):
 		l.detailY = max(l.detailY-1, 0)
+	case key.Matches(k, l.keys.Search):
+		l.searching = true
+		return l, l.search.open()
 	}
 	return l, nil
+}
+
+// Capturing reports whether the search query has the keyboard.
+func (l *ledger) Capturing() bool { return l.searching && l.search.Capturing() }
+
+// find searches the visible rows: their line and their detail.
+func (l *ledger) find(q string) []searchHit {
+	var hits []searchHit
+	for i, ri := range l.visible {
+		r := &l.rows[ri]
+		text := ansi.Strip(l.rowLine(r) + " " + strings.Join(l.detail(r), " "))
+		if t := matchIn(text, q, l.w-20); t != "" {
+			hits = append(hits, searchHit{i, -1, fmt.Sprintf("row %d", i+1), t})
+			if len(hits) == maxHits {
+				break
+			}
+		}
+	}
+	return hits
 }
 
 func (l *ledger) move(d int) {
@@ -570,6 +608,9 @@ func (l *ledger) View() tea.View {
 	if l.viewer != nil {
 		return l.viewer.View()
 	}
+	if l.searching {
+		return l.search.View()
+	}
 	st := l.c.Styles
 	if len(l.visible) == 0 {
 		msg := "no review-B answer in this campaign"
@@ -602,9 +643,8 @@ func (l *ledger) View() tea.View {
 	det := l.detail(l.current())
 	wrapped := wrapLines(det, l.w)
 	dh := l.h - lh - 1
-	l.detailY = min(l.detailY, max(len(wrapped)-dh, 0))
-	end := min(l.detailY+dh, len(wrapped))
-	b.WriteString(strings.Join(wrapped[l.detailY:end], "\n"))
+	// What does not fit scrolls (J, ctrl+d) with a mark, never cut.
+	b.WriteString(strings.Join(scrollWindow(st, wrapped, &l.detailY, dh), "\n"))
 	return tea.NewView(b.String())
 }
 
@@ -613,7 +653,10 @@ func (l *ledger) ShortHelp() []key.Binding {
 	if l.viewer != nil {
 		return l.viewer.ShortHelp()
 	}
-	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.NextFinding, l.keys.Filter, l.keys.Evidence}
+	if l.searching {
+		return l.search.ShortHelp()
+	}
+	return []key.Binding{l.keys.Down, l.keys.Up, l.keys.NextFinding, l.keys.Filter, l.keys.Evidence, l.keys.Search}
 }
 
 // FullHelp implements help.KeyMap.
@@ -621,8 +664,11 @@ func (l *ledger) FullHelp() [][]key.Binding {
 	if l.viewer != nil {
 		return l.viewer.FullHelp()
 	}
+	if l.searching {
+		return l.search.FullHelp()
+	}
 	return [][]key.Binding{
 		{l.keys.Up, l.keys.Down, l.keys.PageUp, l.keys.PageDown, l.keys.Top, l.keys.Bottom},
-		{l.keys.NextFinding, l.keys.PrevFinding, l.keys.Filter, l.keys.Evidence, l.keys.DetailDown, l.keys.DetailUp},
+		{l.keys.NextFinding, l.keys.PrevFinding, l.keys.Filter, l.keys.Evidence, l.keys.DetailDown, l.keys.DetailUp, l.keys.Search},
 	}
 }

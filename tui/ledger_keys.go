@@ -14,6 +14,8 @@ type LedgerKeyMap struct {
 	Evidence key.Binding
 	// DetailUp and DetailDown scroll the detail pane.
 	DetailUp, DetailDown key.Binding
+	// Search finds text or an ID in the rows and their details.
+	Search key.Binding
 }
 
 // DefaultLedgerKeyMap returns the ledger screen's bindings.
@@ -31,5 +33,6 @@ func DefaultLedgerKeyMap() LedgerKeyMap {
 		Evidence:    key.NewBinding(key.WithKeys("e", "enter"), key.WithHelp("e", "evidence")),
 		DetailUp:    key.NewBinding(key.WithKeys("ctrl+u", "K"), key.WithHelp("K", "detail up")),
 		DetailDown:  key.NewBinding(key.WithKeys("ctrl+d", "J"), key.WithHelp("J", "detail down")),
+		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 	}
 }

@@ -364,3 +364,26 @@ func TestLedgerControlCharactersShownVisibly(t *testing.T) {
 	}
 	t.Fatalf("ledger obligation text not shown visibly:\n%s", screen(m))
 }
+
+// TestLedgerSearch: / finds text or an ID in the ledger's rows and
+// details, and enter moves the cursor to the row found; q is text while
+// the query is typed.
+func TestLedgerSearch(t *testing.T) {
+	m, l := newTestLedger(80, 24)
+	m = press(m, "/", "q", "u", "e", "u", "e")
+	if !l.Capturing() || !strings.Contains(screen(m), "/ queue") {
+		t.Fatalf("query:\n%s", screen(m))
+	}
+	for range 5 {
+		m = press(m, "backspace")
+	}
+	m = press(m, "A", "9", "enter")
+	s := screen(m)
+	if !strings.Contains(s, "hits") || !strings.Contains(s, "A9") {
+		t.Fatalf("search A9:\n%s", s)
+	}
+	m = press(m, "enter")
+	if l.searching || !strings.Contains(strings.Join(l.detail(l.current()), " "), "A9") {
+		t.Fatalf("enter did not open the row naming A9:\n%s", screen(m))
+	}
+}

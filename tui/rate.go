@@ -509,6 +509,10 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		r.viewer = nil
 		r.screen = screenGrade
 	case tea.KeyPressMsg:
+		if r.screen == screenEvidence && r.viewer.closes(m) {
+			r.viewer, r.screen = nil, screenGrade
+			break
+		}
 		if r.screen == screenAnswer && r.grade.grades(m) {
 			// Below 110 columns the answer is full screen: the value and
 			// field keys keep working there.
@@ -675,8 +679,21 @@ func (r *rater) View() tea.View {
 	return r.active().View()
 }
 
-// ShortHelp implements help.KeyMap.
-func (r *rater) ShortHelp() []key.Binding { return r.active().ShortHelp() }
+// ShortHelp implements help.KeyMap: on the full-screen answer the value
+// keys, which work there, come first.
+func (r *rater) ShortHelp() []key.Binding {
+	if r.screen == screenAnswer {
+		k := r.grade.keys
+		return append([]key.Binding{k.Values[0], k.Values[1], k.Values[2], k.Down, k.Up}, r.answer.ShortHelp()...)
+	}
+	return r.active().ShortHelp()
+}
 
 // FullHelp implements help.KeyMap.
-func (r *rater) FullHelp() [][]key.Binding { return r.active().FullHelp() }
+func (r *rater) FullHelp() [][]key.Binding {
+	if r.screen == screenAnswer {
+		k := r.grade.keys
+		return [][]key.Binding{{k.Values[0], k.Values[1], k.Values[2], k.Down, k.Up}, r.answer.ShortHelp()}
+	}
+	return r.active().FullHelp()
+}

@@ -324,3 +324,12 @@ func TestThemeFollowsBackground(t *testing.T) {
 		t.Fatal("a forced light theme followed the terminal")
 	}
 }
+
+// TestCitedLinesWrapUnderCode: a long cited line continues under its code,
+// past the line number.
+func TestCitedLinesWrapUnderCode(t *testing.T) {
+	got := wrapLines([]string{"  16 │ export async function loadConfig(options: LoadOptions): Promise<ConfigObject> {"}, 40)
+	if len(got) < 2 || !strings.HasPrefix(got[1], strings.Repeat(" ", 7)) || strings.HasPrefix(got[1], strings.Repeat(" ", 8)) {
+		t.Fatalf("continuation not under the code:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -294,6 +293,9 @@ func (o admitOutput) result() (bool, string) {
 			if n := len(s.CeilingsExceeded); n > 0 {
 				why = append(why, fmt.Sprintf("%d ceilings exceeded", n))
 			}
+			if n := len(s.Validity.Planned); n > 0 {
+				why = append(why, fmt.Sprintf("%s (%d planned sessions not started)", scorer.ReasonCampaignIncomplete, n))
+			}
 			parts = append(parts, "admission refused: "+strings.Join(why, ", "))
 		}
 	}
@@ -372,9 +374,4 @@ func writeReplayText(w io.Writer, r *scorer.AdmissionReplay) {
 
 // admitJSON writes v as indented JSON with a final newline; struct field
 // order is fixed, so the bytes are deterministic.
-func admitJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func admitJSON(w io.Writer, v any) error { return writeJSON(w, v) }

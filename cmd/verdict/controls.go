@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"verdict/campaign"
 	"verdict/fixtures"
 	"verdict/scorer"
 )
@@ -76,14 +75,11 @@ func runControls(a *app, ev fixtures.Evaluator, format string) error {
 		}
 	}
 	if format == "json" {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		b, err := campaign.MarshalJSON(out)
+		if err != nil {
 			return err
 		}
-		if _, err := a.stdout.Write(buf.Bytes()); err != nil {
+		if _, err := a.stdout.Write(b); err != nil {
 			return err
 		}
 	} else if err := writeControlsText(a.stdout, out); err != nil {

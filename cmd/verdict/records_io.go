@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -78,12 +77,9 @@ func (f *signingFlags) resolve(a *app) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+// writeJSON writes v to w in verdict's one JSON output form
+// (campaign.EncodeJSON).
+func writeJSON(w io.Writer, v any) error { return campaign.EncodeJSON(w, v) }
 
 // writtenRecord is the --format json output of freeze, resolve and reveal:
 // the SYNTHETIC notice of a synthetic record, the record written, the

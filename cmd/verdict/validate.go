@@ -228,8 +228,4 @@ func validWord(ok bool) string {
 
 // writeValidateJSON writes v as indented JSON with a final newline. Struct fields
 // keep their declared order, so the bytes are deterministic.
-func writeValidateJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeValidateJSON(w io.Writer, v any) error { return writeJSON(w, v) }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -27,12 +26,7 @@ report.md record the same values under provenance.`,
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		b := buildinfo.Read()
 		if *format == "json" {
-			out, err := json.MarshalIndent(b, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(a.stdout, "%s\n", out)
-			return err
+			return writeJSON(a.stdout, b)
 		}
 		_, err := fmt.Fprintln(a.stdout, b.String())
 		return err
