@@ -108,6 +108,7 @@ func TestRateValueKeysOnNarrowAnswer(t *testing.T) {
 		t.Fatalf("field keys on the answer: field %d", r.field)
 	}
 	r.field = 0
+	r.setEnabled()
 	if r.screen != screenAnswer {
 		t.Fatalf("screen %d, want the answer", r.screen)
 	}
