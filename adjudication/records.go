@@ -308,11 +308,25 @@ func CheckResolution(d Disagreement, final, note string) error {
 	return nil
 }
 
-// Choice is an adjudicator's decision for one field (input to NewAdjudication).
+// Choice is an adjudicator's decision for one field (input to
+// NewAdjudication): one entry of the choices file `verdict resolve --from`
+// reads, {"item","kind","target","final","note"}; note may be "" or
+// absent.
 type Choice struct {
 	Field
 	Final string `json:"final"`
-	Note  string `json:"note,omitempty"`
+	Note  string `json:"note"`
+}
+
+// ChoiceTemplate is the choices file for the disputes ds to be filled in:
+// one Choice per disputed field, in the order of ds, with final and note
+// empty. Unfilled, NewAdjudication refuses it (ReasonBadValue).
+func ChoiceTemplate(ds []Disagreement) []Choice {
+	out := make([]Choice, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, Choice{Field: d.Field})
+	}
+	return out
 }
 
 // NewAdjudication builds the adjudication of two frozen sheets from one

@@ -26,8 +26,9 @@ const (
 const ruleTiming = "CONTRACT §5 Required records: UTC and monotonic request start/end, request IDs, input hashes and byte counts"
 
 // Timing is the small file a runner writes beside each session's log,
-// since no log format records monotonic time: every member may be null
-// or absent (unknown), and an unknown value stays null in the receipt.
+// since no log format records monotonic time: every member but
+// ValidationNS and AssemblyNS may be null or absent (unknown), and an
+// unknown value stays null in the receipt.
 type Timing struct {
 	// SessionID, when given, must be the imported session.
 	SessionID *string `json:"session_id"`
@@ -57,7 +58,8 @@ type Timing struct {
 	TaskSHA256   *string `json:"task_sha256"`
 	PacketSHA256 *string `json:"packet_sha256"`
 	// ValidationNS and AssemblyNS are the runner's own validation and
-	// prompt-assembly durations.
+	// prompt-assembly durations. Unlike every other member they are
+	// required: the receipt format has no unknown for them.
 	ValidationNS *int64 `json:"validation_ns"`
 	AssemblyNS   *int64 `json:"assembly_ns"`
 }
@@ -187,15 +189,18 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 			unknown("%s: not in the timing file", f.name)
 		}
 	}
-	if tm.ValidationNS != nil {
-		r.ValidationNS = *tm.ValidationNS
-	} else {
-		unknown("validation_ns: not in the timing file (the receipt format has no unknown here: recorded as 0)")
-	}
-	if tm.AssemblyNS != nil {
-		r.AssemblyNS = *tm.AssemblyNS
-	} else {
-		unknown("assembly_ns: not in the timing file (the receipt format has no unknown here: recorded as 0)")
+	// The receipt format has no unknown for these two durations, and 0
+	// would be an invented value: the timing file must give them.
+	for _, f := range []struct {
+		name string
+		v    *int64
+		dst  *int64
+	}{{"validation_ns", tm.ValidationNS, &r.ValidationNS}, {"assembly_ns", tm.AssemblyNS, &r.AssemblyNS}} {
+		if f.v == nil || *f.v < 0 {
+			return nil, &campaign.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/" + f.name, Rule: ruleTiming,
+				Detail: fmt.Sprintf("%s is required: the receipt records it as a count, and verdict never writes 0 for a value it does not know", f.name)}
+		}
+		*f.dst = *f.v
 	}
 	switch {
 	case log.Model != nil && tm.Model != nil && *log.Model != *tm.Model:

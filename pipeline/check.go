@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"verdict/campaign"
+	"verdict/internal/buildinfo"
 	"verdict/scorer"
 	"verdict/verr"
 )
@@ -47,12 +48,34 @@ type Checked struct {
 	Findings []scorer.Finding
 	// Admission is every admission rule of the loaded campaign.
 	Admission *Admission
+	// Revision is B's instruction as a v1.1 diff: against the previous
+	// round's text when one was given, else against the frozen v1.0 text;
+	// nil when B's instruction did not change (CONTRACT §5 "Record both
+	// rounds and any v1.1 prompt diff").
+	Revision *scorer.PromptRevision
+	// RoundIssues are the round-discipline violations found against the
+	// previous round (CheckOptions.PreviousDir); each fails admission.
+	RoundIssues []*campaign.Error
+}
+
+// CheckOptions names the previous round a campaign is checked against
+// (CONTRACT §5 round discipline): the previous campaign's directory and,
+// for an evaluation, the round-2 report.json bytes and their file name.
+type CheckOptions struct {
+	PreviousDir string
+	Report      []byte
+	ReportFile  string
 }
 
 // Check strictly loads the campaign fsys, counts its sessions, runs the
 // structural validator on every decoded answer and evaluates admission
 // (Admit without a plan). The structural validator runs beside admission.
-func Check(fsys fs.FS) *Checked {
+func Check(fsys fs.FS) *Checked { return CheckWith(fsys, CheckOptions{}) }
+
+// CheckWith is Check, and when opts.PreviousDir is set, round discipline
+// against that previous campaign (scorer.RoundDiscipline): the previous
+// campaign is loaded strictly and its manifest bytes hashed.
+func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 	out := &Checked{}
 	c, err := campaign.Load(fsys)
 	if err != nil {
@@ -95,5 +118,16 @@ func Check(fsys fs.FS) *Checked {
 	}()
 	out.Admission = Admit(c, nil)
 	<-done
+	out.Revision = scorer.BRevision(c)
+	if opts.PreviousDir != "" {
+		in := scorer.RoundInput{Report: opts.Report, ReportFile: opts.ReportFile, Build: buildinfo.Read()}
+		in.Previous, in.PreviousRefusal = LoadDir(opts.PreviousDir)
+		in.PreviousManifest, _ = campaign.ReadRegularFS(DirFS(opts.PreviousDir), campaign.ManifestFile, campaign.FileManifest)
+		rc := scorer.RoundDiscipline(c, in)
+		out.RoundIssues = rc.Issues
+		if c.Manifest.Phase == campaign.PhaseDevelopmentRound2 {
+			out.Revision = rc.Revision
+		}
+	}
 	return out
 }

@@ -115,7 +115,8 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	}
 	prep, findings := scorer.PrepareScoreInput(c)
 	ctx.Findings = findings
-	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests()}
+	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
+		PromptRevision: scorer.BRevision(c)}
 	c = nil
 	rec, err := verifyRecords(r, blinding.NewScanner(tokens), guidelines)
 	if err != nil {

@@ -162,6 +162,8 @@ func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
 		add(ReasonMissingIdentity, campaign.ManifestFile, identityPointer(name), RuleIdentities, "execution identity %s is not bound", name)
 	}
 	out = append(out, FrozenIdentityIssues(c)...)
+	out = append(out, RoundIssues(m)...)
+	out = append(out, RevisionLeaks(c)...)
 	if !seedPattern.MatchString(m.Seed) {
 		add(ReasonSeedMissing, campaign.ManifestFile, "/seed", RuleSelection, "no frozen seed recorded before task selection")
 	}

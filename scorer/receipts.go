@@ -31,6 +31,11 @@ const (
 	ReasonReceiptRecordUnexpected campaign.Reason = "receipt-record-unexpected"
 	// ReasonReceiptEndBeforeStart: the UTC or monotonic end is before its start.
 	ReasonReceiptEndBeforeStart campaign.Reason = "receipt-end-before-start"
+	// ReasonReceiptClocksDisagree: the receipt's UTC duration (ended_utc −
+	// started_utc) and monotonic duration (end_monotonic_ns −
+	// start_monotonic_ns) differ by more than ClockTolerance: a clock jump,
+	// a contradicted record (CONTRACT §5 Required records).
+	ReasonReceiptClocksDisagree campaign.Reason = "receipt-clocks-disagree"
 	// ReasonDeliveredInputMismatch: input_sha256/input_bytes differ from
 	// the exact prompt bytes `verdict prompts` renders for the session's
 	// role (wrong delivered input, C17).
@@ -60,6 +65,12 @@ const (
 	// ReasonHostMismatch: a receipt's host is not the manifest's execution.host.
 	ReasonHostMismatch campaign.Reason = "host-mismatch"
 )
+
+// ClockTolerance is the largest difference, inclusive, between one
+// receipt's UTC duration and its monotonic duration that still agrees: 2
+// seconds, room for a UTC clock read at whole seconds and a slow NTP slew.
+// A larger difference is a clock jump (ReasonReceiptClocksDisagree).
+const ClockTolerance = 2 * time.Second
 
 // Record names of RequiredRecords, as receipt JSON members. "input" stands
 // for input_sha256 and input_bytes, "output" for output_sha256 and
@@ -212,7 +223,8 @@ type interval struct {
 //
 //   - required records by status (RequiredRecords): receipt-record-missing,
 //     receipt-record-unexpected; an end before its start (UTC or
-//     monotonic): receipt-end-before-start;
+//     monotonic): receipt-end-before-start; UTC and monotonic durations
+//     that differ by more than ClockTolerance: receipt-clocks-disagree;
 //   - delivered input: input_sha256 and input_bytes equal the SHA-256 and
 //     length of the exact prompt bytes campaign.RenderPrompt (the bytes
 //     `verdict prompts` prints) renders for the session's role from the
@@ -304,6 +316,11 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 				add(run, s, ReasonReceiptEndBeforeStart, "/ended_utc", RuleRequiredRecords, "ended_utc %s is before started_utc %s", *r.EndedUTC, *r.StartedUTC)
 			case r.StartMonotonicNS != nil && r.EndMonotonicNS != nil && *r.EndMonotonicNS < *r.StartMonotonicNS:
 				add(run, s, ReasonReceiptEndBeforeStart, "/end_monotonic_ns", RuleRequiredRecords, "end_monotonic_ns %d is before start_monotonic_ns %d", *r.EndMonotonicNS, *r.StartMonotonicNS)
+			}
+			if d, ok := clockDisagreement(r, st, en, okS, okE); ok {
+				add(run, s, ReasonReceiptClocksDisagree, "/ended_utc", RuleRequiredRecords,
+					"the UTC times span %s but the monotonic readings %s: they differ by %s, more than the %s tolerance (a clock jump)",
+					en.Sub(st), time.Duration(*r.EndMonotonicNS-*r.StartMonotonicNS), d, ClockTolerance)
 			}
 			if okS {
 				starts[j], started[j] = st, true
@@ -407,6 +424,21 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 		}
 	}
 	return out
+}
+
+// clockDisagreement returns how far a receipt's UTC duration and its
+// monotonic duration differ, and whether that is more than ClockTolerance.
+// It decides nothing (ok false) when a time is missing or invalid, or an
+// end is before its start: those records have their own rules.
+func clockDisagreement(r *campaign.Receipt, st, en time.Time, okS, okE bool) (time.Duration, bool) {
+	if !okS || !okE || r.StartMonotonicNS == nil || r.EndMonotonicNS == nil || en.Before(st) || *r.EndMonotonicNS < *r.StartMonotonicNS {
+		return 0, false
+	}
+	d := en.Sub(st) - time.Duration(*r.EndMonotonicNS-*r.StartMonotonicNS)
+	if d < 0 {
+		d = -d
+	}
+	return d, d > ClockTolerance
 }
 
 // statusName renders a receipt status; "" is a start without a terminal receipt.

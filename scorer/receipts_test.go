@@ -69,6 +69,12 @@ func TestReceiptIssuesTable(t *testing.T) {
 		}, nil},
 		{"other host", func(c *campaign.Campaign) { session(c, "T6", 1, campaign.RoleDraft).Receipt.Host = sp("other host") },
 			[]campaign.Reason{ReasonHostMismatch}},
+		{"UTC and monotonic durations 2 s apart agree", func(c *campaign.Campaign) {
+			skewMonotonic(session(c, "T6", 2, campaign.RoleReviewA).Receipt, ClockTolerance)
+		}, nil},
+		{"UTC and monotonic durations 2 s + 1 ns apart: a clock jump", func(c *campaign.Campaign) {
+			skewMonotonic(session(c, "T6", 2, campaign.RoleReviewA).Receipt, ClockTolerance+1)
+		}, []campaign.Reason{ReasonReceiptClocksDisagree}},
 		{"a planned run has nothing to check", func(c *campaign.Campaign) {
 			for _, role := range []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB} {
 				plan(session(c, "T7", 3, role))
@@ -163,4 +169,12 @@ func TestPlannedSessionsAreNotInvalid(t *testing.T) {
 	if v.Valid || v.Findings[0].Reason != ReasonMissingTerminalReceipt || v.Findings[0].Session != s.ID {
 		t.Fatalf("a response without a receipt: %+v", v.Findings)
 	}
+}
+
+// skewMonotonic sets a receipt's monotonic end so that its monotonic
+// duration is its UTC duration less d.
+func skewMonotonic(r *campaign.Receipt, d time.Duration) {
+	st, _ := time.Parse(time.RFC3339Nano, *r.StartedUTC)
+	en, _ := time.Parse(time.RFC3339Nano, *r.EndedUTC)
+	*r.EndMonotonicNS = *r.StartMonotonicNS + int64(en.Sub(st)-d)
 }

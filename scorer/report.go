@@ -68,6 +68,11 @@ type Provenance struct {
 	Build          buildinfo.Build         `json:"build"`
 	ManifestSHA256 string                  `json:"manifest_sha256"`
 	Schemas        []campaign.SchemaDigest `json:"schemas"`
+	// PromptRevision is B's instruction as a unified diff labelled v1.1
+	// against the frozen v1.0 text (BRevision); omitted when B's
+	// instruction is the frozen one (CONTRACT §5 "Record both rounds and
+	// any v1.1 prompt diff").
+	PromptRevision *PromptRevision `json:"prompt_revision,omitempty"`
 }
 
 // ReportContext is what the caller adds to a Scorecard to make a report.

@@ -284,6 +284,9 @@ func (r *Report) markdownProvenance(b *bytes.Buffer) {
 		p("| schema %s SHA-256 | `%s` |\n", mdEscape(s.Name), s.SHA256)
 	}
 	p("\nThe SHA-256 of every signed record used is listed with the recorded human decisions.\n")
+	if rv := pv.PromptRevision; rv != nil {
+		p("\nB's instruction is revision %s (`%s`), unified diff against the frozen v1.0 text:\n\n```diff\n%s```\n", rv.Label, mdEscape(rv.File), rv.Diff)
+	}
 }
 
 // markdownCostTime writes the complete cost-and-time section from the

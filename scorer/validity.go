@@ -398,7 +398,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 // overlap, a relabelled or unverified error, a review dispatched after a
 // failed draft) is not replaceable.
 var replaceableReasons = []campaign.Reason{
-	ReasonMissingTerminalReceipt, ReasonReceiptRecordMissing, ReasonReceiptRecordUnexpected, ReasonReceiptEndBeforeStart,
+	ReasonMissingTerminalReceipt, ReasonReceiptRecordMissing, ReasonReceiptRecordUnexpected, ReasonReceiptEndBeforeStart, ReasonReceiptClocksDisagree,
 	ReasonMeterIncomplete, ReasonOutputMismatch, ReasonDeliveredInputMismatch, ReasonWrongTaskBytes, ReasonWrongSourceHash,
 	ReasonWrongPermissions, ReasonToolCalls, ReasonArmStateLeaked, ReasonInfrastructureInvalid,
 }

@@ -528,6 +528,10 @@ func (a *adjudicator) noteDone(m noteDoneMsg) tea.Cmd {
 func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 	switch a.screen {
 	case adjEvidence:
+		if a.viewer.closes(k) {
+			a.viewer, a.screen = nil, adjMain
+			return nil
+		}
 		_, cmd := a.viewer.Update(k)
 		return cmd
 	case adjNote:

@@ -66,6 +66,10 @@ func sourceOf(it *campaign.EvidenceItem) *evidenceSource {
 // closeEvidenceMsg asks the owner to close the evidence viewer.
 type closeEvidenceMsg struct{}
 
+// closes reports whether k closes the viewer; owners close it at once on
+// such a key, so that keys typed right after it reach the screen below.
+func (v *evidenceViewer) closes(k tea.KeyPressMsg) bool { return key.Matches(k, v.keys.Back) }
+
 // evidenceViewer shows evidence excerpts with their real line numbers and
 // the cited lines marked ("▶" in the gutter and the Cited style).
 type evidenceViewer struct {

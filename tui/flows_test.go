@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"verdict/adjudication"
 )
 
 // waitUntil polls cond (the renderer writes only changed cells, so the
@@ -128,3 +130,19 @@ func TestFlowFreeze(t *testing.T) {
 
 // c2root wraps the rater in a root model to render the whole screen.
 func (r *rater) c2root() tea.Model { return newRoot(r.c, r, r.title, r.statusLine) }
+
+// TestFlowTypeAheadAfterEvidence: e, esc and a value key typed at once in
+// a running program grade the field: esc closes the evidence viewer at
+// once, so the value key reaches the grading screen.
+func TestFlowTypeAheadAfterEvidence(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	tm := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitStart(t, tm)
+	typeKeys(tm, "esc", "e", "esc", "2", "e", "esc", "1")
+	waitGraded(t, e, 2)
+	typeKeys(tm, "q")
+	r := finalRater(t, tm)
+	if g, _ := e.j.Value(r.fields[0][0]); g.Value != adjudication.ValueNotAddressed {
+		t.Fatalf("first field %+v", g)
+	}
+}

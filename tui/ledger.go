@@ -251,6 +251,10 @@ func (l *ledger) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return l, nil
 	}
 	if l.viewer != nil {
+		if k, ok := msg.(tea.KeyPressMsg); ok && l.viewer.closes(k) {
+			l.viewer = nil
+			return l, nil
+		}
 		_, cmd := l.viewer.Update(msg)
 		return l, cmd
 	}

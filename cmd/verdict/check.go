@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 
 func newCheckCmd(a *app) *cobra.Command {
 	var format *string
+	var previous, previousReport string
 	cmd := &cobra.Command{
 		Use:   "check [CAMPAIGN]",
 		Short: "Strictly load a campaign, print counts, schema digests, refusals, structural findings and admission",
@@ -27,6 +29,14 @@ source files, truth, responses and receipts. It prints the counts, the
 SHA-256 of every embedded JSON Schema, every refusal, the scored failures
 of model answers (EVALUATOR-CONTROLS C16), the structural findings and the
 admission report.
+
+Round discipline (CONTRACT §5): with --previous DIR (the round-1 campaign
+of a round-2 campaign, or the round-2 campaign of an evaluation, with
+--previous-report FILE its report.json) check refuses when anything but
+B's instruction changed, when the revised B text names a task, source or
+oracle fact, when the evaluation's round 2 did not pass, and when the
+previous_round binding does not match. B's change is shown as a unified
+diff labelled v1.1 (without --previous, against the frozen v1.0 text).
 
 Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 		Args: cobra.MaximumNArgs(1),
@@ -46,7 +56,23 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				}
 				fsys = a.embedded()
 			}
-			rep := buildCheckReport(fsys, name)
+			opts := pipeline.CheckOptions{PreviousDir: previous}
+			if previousReport != "" {
+				if previous == "" {
+					return usagef("check: --previous-report needs --previous DIR")
+				}
+				b, err := os.ReadFile(previousReport)
+				if err != nil {
+					return fmt.Errorf("check: reading the round-2 report: %w", err)
+				}
+				opts.Report, opts.ReportFile = b, filepath.ToSlash(previousReport)
+			}
+			if previous != "" {
+				if st, err := os.Stat(previous); err != nil || !st.IsDir() {
+					return usagef("check: --previous %s is not a campaign directory", previous)
+				}
+			}
+			rep := buildCheckReportWith(fsys, name, opts)
 			var err error
 			if *format == "json" {
 				err = rep.writeJSON(a.stdout)
@@ -63,6 +89,8 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 		},
 	}
 	format = formatFlag(cmd, "text", "json")
+	cmd.Flags().StringVar(&previous, "previous", "", "the previous round's campaign directory: round 1 for a round-2 campaign, round 2 for an evaluation (CONTRACT §5)")
+	cmd.Flags().StringVar(&previousReport, "previous-report", "", "the round-2 report.json whose decision admitted this evaluation (with --previous)")
 	return cmd
 }
 
@@ -122,15 +150,30 @@ type checkReport struct {
 	// CostTimeGates are the cost-and-time scorecard gates (CONTRACT §4;
 	// C14, C20); reported here, decided by score, not part of admission.
 	CostTimeGates []scorer.Gate `json:"cost_time_gates"`
+	// PreviousRound is the previous campaign directory checked with
+	// --previous ("" when none was given).
+	PreviousRound string `json:"previous_round_checked"`
+	// PromptRevision is B's instruction as a unified diff labelled v1.1
+	// (against the previous round with --previous, else against the frozen
+	// v1.0 text); null when B's instruction is unchanged (CONTRACT §5).
+	PromptRevision *scorer.PromptRevision `json:"prompt_revision"`
 }
 
 // buildCheckReport is the report of `verdict check` on the campaign fsys
 // named name: pipeline.Check in the report's JSON shape.
 func buildCheckReport(fsys fs.FS, name string) *checkReport {
+	return buildCheckReportWith(fsys, name, pipeline.CheckOptions{})
+}
+
+// buildCheckReportWith is buildCheckReport with round discipline against
+// a previous round (pipeline.CheckWith); its violations are admission
+// failures.
+func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []verr.Problem{}, ScoredFailures: []verr.Problem{}, LedgerRefusals: []verr.Problem{}, Findings: []scorer.Finding{}, Admission: []verr.Problem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
-	ch := pipeline.Check(fsys)
+	ch := pipeline.CheckWith(fsys, opts)
+	rep.PreviousRound = opts.PreviousDir
 	if ch.MissingIdentities != nil {
 		rep.MissingIdentities = ch.MissingIdentities
 	}
@@ -161,6 +204,10 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 	for _, e := range ch.Admission.Failures() {
 		rep.Admission = append(rep.Admission, problemOf(e))
 	}
+	for _, e := range ch.RoundIssues {
+		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	rep.PromptRevision = ch.Revision
 	rep.Admitted = len(rep.Admission) == 0
 	rep.NextDispatch = &ch.Admission.NextDispatch
 	rep.CostTimeGates = ch.Admission.Accounting.Gates
@@ -229,6 +276,17 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("structural findings", fl)
 	section("admission failures", strs(r.Admission))
+	if r.PreviousRound != "" {
+		fmt.Fprintf(&b, "round discipline checked against the previous round %s\n", r.PreviousRound)
+	}
+	if rv := r.PromptRevision; rv != nil {
+		fmt.Fprintf(&b, "B instruction %s (%s), unified diff:\n", rv.Label, rv.File)
+		for _, l := range strings.SplitAfter(strings.TrimSuffix(rv.Diff, "\n"), "\n") {
+			b.WriteString("  " + strings.TrimSuffix(l, "\n") + "\n")
+		}
+	} else {
+		b.WriteString("B instruction: v1.0 (the frozen PROMPTS.md text)\n")
+	}
 	section("missing identities", r.MissingIdentities)
 	if d := r.NextDispatch; d != nil {
 		state := "admitted"

@@ -168,9 +168,9 @@ func copyFS(fsys fs.FS, dir string) error {
 	})
 }
 
-// ReasonOutputNotEmpty: demo --out names a directory that holds files (or
-// a path that is not a directory); demo writes only into a new or empty
-// directory, so nothing the user owns is replaced.
+// ReasonOutputNotEmpty: demo --out or score --out names a directory that
+// holds files (or a path that is not a directory); both write only into a
+// new or empty directory, so nothing the user owns is replaced or deleted.
 const ReasonOutputNotEmpty campaign.Reason = "output-not-empty"
 
 // emptyOutputDir returns nil when dir does not exist or is an empty
@@ -193,7 +193,7 @@ func emptyOutputDir(dir string) error {
 	}
 	if len(ents) > 0 {
 		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
-			Detail: fmt.Sprintf("--out holds %d entries (first %q); demo writes only into a new or empty directory", len(ents), ents[0].Name())}
+			Detail: fmt.Sprintf("--out holds %d entries (first %q); verdict writes only into a new or empty directory and never replaces a file", len(ents), ents[0].Name())}
 	}
 	return nil
 }

@@ -30,22 +30,13 @@ func TestGuidelinesBoundAndCarried(t *testing.T) {
 		t.Fatalf("unbound guidelines: exit %d, want 1 with %s\n%s", code, campaign.ReasonFileUnlisted, out)
 	}
 
-	var m map[string]any
-	if err := json.Unmarshal(fsys[campaign.ManifestFile].Data, &m); err != nil {
-		t.Fatal(err)
+	bind(t, fsys, "\xff\xfe not UTF-8\n")
+	code, out = chkRunCaptured(t, "check", chkWriteDir(t, fsys))
+	if code != 1 || !strings.Contains(out, string(campaign.ReasonInvalidUTF8)) {
+		t.Fatalf("guidelines that are not UTF-8: exit %d, want 1 with %s\n%s", code, campaign.ReasonInvalidUTF8, out)
 	}
-	sum := sha256.Sum256([]byte(text))
-	files := m["files"].([]any)
-	files = append(files, map[string]any{"path": campaign.GuidelinesFile, "sha256": hex.EncodeToString(sum[:])})
-	slices.SortFunc(files, func(a, b any) int {
-		return strings.Compare(a.(map[string]any)["path"].(string), b.(map[string]any)["path"].(string))
-	})
-	m["files"] = files
-	mb, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys[campaign.ManifestFile] = &fstest.MapFile{Data: mb, Mode: 0o644}
+	fsys = campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
+	bind(t, fsys, text)
 	dir := chkWriteDir(t, fsys)
 	if code, out := chkRunCaptured(t, "check", dir); code != 0 {
 		t.Fatalf("bound guidelines: exit %d\n%s", code, out)
@@ -71,4 +62,27 @@ func TestGuidelinesBoundAndCarried(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(plain, "bundle-ann.json")); strings.Contains(string(b), `"guidelines"`) {
 		t.Fatal("a campaign without guidelines wrote a guidelines member")
 	}
+}
+
+// bind writes text as the campaign's guidelines.md and binds it in the
+// manifest.
+func bind(t *testing.T, fsys fstest.MapFS, text string) {
+	t.Helper()
+	fsys[campaign.GuidelinesFile] = &fstest.MapFile{Data: []byte(text), Mode: 0o644}
+	var m map[string]any
+	if err := json.Unmarshal(fsys[campaign.ManifestFile].Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(text))
+	files := m["files"].([]any)
+	files = append(files, map[string]any{"path": campaign.GuidelinesFile, "sha256": hex.EncodeToString(sum[:])})
+	slices.SortFunc(files, func(a, b any) int {
+		return strings.Compare(a.(map[string]any)["path"].(string), b.(map[string]any)["path"].(string))
+	})
+	m["files"] = files
+	mb, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys[campaign.ManifestFile] = &fstest.MapFile{Data: mb, Mode: 0o644}
 }

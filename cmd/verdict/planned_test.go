@@ -62,7 +62,7 @@ func TestPlannedSessionsThroughCommands(t *testing.T) {
 		t.Fatalf("admit --plan with a rerun and an unknown run: exit %d\n%s", code, out)
 	}
 
-	code, out = chkRunCaptured(t, "score", dir, "--ratings", t.TempDir())
+	code, out = runCombined(t, "score", dir, "--ratings", t.TempDir())
 	if code != 1 || !strings.Contains(out, string(scorer.ReasonCampaignIncomplete)) {
 		t.Fatalf("score: exit %d\n%s", code, out)
 	}

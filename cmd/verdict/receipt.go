@@ -54,9 +54,10 @@ reasoning count, so its meter stays null and admission refuses it
 
 The timing file is JSON with request_id, started_utc, ended_utc,
 start_monotonic_ns, end_monotonic_ns, input_sha256, input_bytes (the bytes
-verdict prompts renders for the session's role), host, and optionally
-session_id, model, permission_policy, task_sha256, packet_sha256,
-validation_ns and assembly_ns. No log format records monotonic time.
+verdict prompts renders for the session's role), host, validation_ns and
+assembly_ns (required: the receipt has no unknown for them), and optionally
+session_id, model, permission_policy, task_sha256 and packet_sha256. No log
+format records monotonic time.
 
 Every receipt value neither file gives stays null and is listed; verdict check
 then refuses what the contract requires. A priced modifier the log reports

@@ -256,6 +256,7 @@ func TestReceiptImportRefusals(t *testing.T) {
 		{"error kind for a completed turn", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timing, "--error-kind", "refusal"}, 1, "log-inconsistent"},
 		{"cached above input", []string{"--session", "S1", "--log", codexLog(t, resp, &bad, "turn.completed"), "--timing", timing}, 1, "log-inconsistent"},
 		{"timing of another session", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"session_id": "S2"})}, 1, "timing-malformed"},
+		{"timing without validation_ns", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"validation_ns": nil})}, 1, "timing-malformed"},
 		{"unknown timing member", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"extra": 1})}, 1, "timing-malformed"},
 		{"not a response object", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", timing, "--timing", timing}, 1, "log-malformed"},
 		{"unknown log format", []string{"--session", "S1", "--log-format", "other", "--log", log, "--timing", timing}, 2, ""},

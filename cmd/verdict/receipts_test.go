@@ -31,6 +31,7 @@ var receiptMutations = []struct {
 	{"R08-overlap", scorer.ReasonSessionsOverlap, "/started_utc"},
 	{"R09-arm-order", scorer.ReasonArmOrderViolated, "/started_utc"},
 	{"R10-host", scorer.ReasonHostMismatch, "/host"},
+	{"R13-clock-jump", scorer.ReasonReceiptClocksDisagree, "/ended_utc"},
 }
 
 // TestReceiptRulesThroughCommands: each receipt rule, applied to the

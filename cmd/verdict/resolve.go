@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -200,6 +201,7 @@ coordinator) adds them, in text and in JSON ("raters").`,
 
 func newResolveCmd(a *app) *cobra.Command {
 	var allowed, from, out string
+	var template bool
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "resolve SHEET SHEET --from CHOICES.json --allowed-signers FILE --key KEYFILE --name NAME --out ADJUDICATION.json",
@@ -208,15 +210,31 @@ func newResolveCmd(a *app) *cobra.Command {
 one per disputed field (see "verdict disagreements"), and writes the signed
 adjudication (namespace verdict-adjudication). A final value neither rater chose
 needs a note; confirming an oracle defect needs a reason note. Both sheets must
-verify against allowed_signers.`,
+verify against allowed_signers.
+
+resolve SHEET SHEET --template --allowed-signers FILE [--out CHOICES.json]
+writes that choices file for the open disputes instead (to stdout without
+--out; an existing --out file is never replaced): every disputed field with
+"final" and "note" empty, in the order "verdict disagreements" lists them.
+Fill in each final (and a note where one is needed) and pass it to --from.`,
 		Args: cobra.ExactArgs(2),
 	}
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
-	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
+	c.Flags().StringVar(&out, "out", "", "adjudication file to write (with --template: the new choices file)")
+	c.Flags().BoolVar(&template, "template", false, "write the choices file for the open disputes (final and note empty) instead of resolving")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if template {
+			if from != "" {
+				return usagef("resolve: --template and --from exclude each other")
+			}
+			if allowed = allowedSigners(a, allowed); allowed == "" {
+				return usagef("--allowed-signers (or allowed_signers in the config) is required")
+			}
+			return writeChoiceTemplate(a, allowed, args, out)
+		}
 		if allowed = allowedSigners(a, allowed); allowed == "" || from == "" || out == "" {
 			return usagef("--allowed-signers (or allowed_signers in the config), --from and --out are required")
 		}
@@ -258,4 +276,49 @@ verify against allowed_signers.`,
 		return nil
 	}
 	return c
+}
+
+// writeChoiceTemplate verifies the two sheets and writes the choices file
+// of their open disputes (adjudication.ChoiceTemplate) to out, a new file
+// (an existing one is refused, never replaced), or to stdout when out is
+// "". The SYNTHETIC notice of synthetic sheets goes to stderr, so the file
+// keeps the exact shape --from reads.
+func writeChoiceTemplate(a *app, allowed string, sheets []string, out string) error {
+	if out != "" {
+		if _, err := os.Lstat(out); err == nil {
+			return usagef("resolve --template: --out %s exists; a template never replaces a file", out)
+		}
+	}
+	fs, err := loadFrozenSheets(a, allowed, sheets)
+	if err != nil {
+		return err
+	}
+	ds, err := adjudication.Disagreements(fs[0].Sheet, fs[1].Sheet)
+	if err != nil {
+		return refusal(a, err)
+	}
+	if fs[0].Sheet.Synthetic || fs[1].Sheet.Synthetic {
+		fmt.Fprintln(a.stderr, blinding.SyntheticNotice)
+	}
+	b, err := campaign.MarshalJSON(adjudication.ChoiceTemplate(ds))
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		_, err = a.stdout.Write(b)
+		return err
+	}
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "choices template for %d disputed field(s) written to %s\n", len(ds), out)
+	return nil
 }

@@ -29,7 +29,9 @@ against allowed_signers; it refuses if any record fails or the reveal does
 not name the exact sheets and adjudication used. It settles every field
 (agreed, or adjudicated), unblinds items with the sealed map, combines them
 with the structural findings and the accounting, and prints the report.
-With --out DIR it writes report.json, report.md and the SVG charts there.
+With --out DIR it writes report.json, report.md and the SVG charts there;
+DIR must be new or empty (an existing file, or a directory that holds
+anything, is refused: output-not-empty), so no file is replaced.
 Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).`,
 		Args: cobra.ExactArgs(1),
 	}
@@ -37,7 +39,7 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 	c.Flags().StringVar(&ratings, "ratings", "", "directory with sheet-*.json, adjudication.json, reveal.json (each with .sig), sealed-map.json, bundle-*.json")
 	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (default: DIR/allowed_signers)")
 	c.Flags().StringVar(&mapFile, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
-	c.Flags().StringVar(&out, "out", "", "write report.json, report.md and charts to this directory")
+	c.Flags().StringVar(&out, "out", "", "write report.json, report.md and charts to this new or empty directory")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if ratings == "" {
 			return usagef("score: --ratings DIR is required")
@@ -47,6 +49,11 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		}
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
+		}
+		if out != "" {
+			if err := emptyOutputDir(out); err != nil {
+				return refusal(a, err)
+			}
 		}
 		// The memory limit covers scoring and printing; the text view is
 		// rendered one section at a time (Report.WriteText).
