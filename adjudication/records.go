@@ -469,11 +469,6 @@ func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
 	return parseAdjudication(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
 }
 
-// ParseReveal strictly decodes canonical reveal bytes.
-func ParseReveal(file string, data []byte) (*Reveal, error) {
-	return parseReveal(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
-}
-
 // parseSheet decodes a sheet with decode (a strict canonical decoder of
 // the record's bytes) and checks its format.
 func parseSheet(file string, decode func(any) error) (*Sheet, error) {
