@@ -104,8 +104,8 @@ func (f forgery) apply(t *testing.T, ratings, keys string) {
 	}
 	adjSHA := blinding.Digest(signWith(t, p("adjudication.json"), a, filepath.Join(keys, "adjudicator-cho"), adjudication.NamespaceAdjudication))
 	data, _ = os.ReadFile(p("reveal.json"))
-	r, err := adjudication.ParseReveal("reveal.json", data)
-	if err != nil {
+	r := &adjudication.Reveal{}
+	if err := blinding.UnmarshalStrict("reveal.json", data, r); err != nil {
 		t.Fatal(err)
 	}
 	r.MapCommitment, r.Adjudication.SHA256 = commit, adjSHA
