@@ -119,8 +119,9 @@ func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Forma
 
 // NewSheet freezes a complete journal state into a sheet for bundle b
 // (digest bundleDigest) signed by name/role with key's fingerprint at t.
-// It refuses with ReasonUngraded while any required field is ungraded and
-// with ReasonBadRole unless role is RoleRater.
+// It refuses with ReasonUngraded while any required field is ungraded,
+// with ReasonBadRole unless role is RoleRater, and with ReasonOtherBundle
+// when b was made for another rater than name.
 func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, name string, role Role, key ssh.PublicKey, t time.Time) (*Sheet, error) {
 	if len(st.Ungraded) > 0 {
 		return nil, &campaign.Error{Reason: ReasonUngraded, Rule: "issue: freezing refuses while any field is ungraded",
@@ -129,6 +130,10 @@ func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, 
 	s, err := signerFor(name, role, RoleRater, key)
 	if err != nil {
 		return nil, err
+	}
+	if b.Rater != name {
+		return nil, &campaign.Error{Reason: ReasonOtherBundle, Rule: "DESIGN Chain of custody: a sheet binds the bundle made for its signer",
+			Detail: fmt.Sprintf("the bundle was made for rater %s; %s cannot freeze a sheet on it", b.Rater, name)}
 	}
 	grades := slices.Clone(st.Grades)
 	for i := range grades {
