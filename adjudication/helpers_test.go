@@ -11,7 +11,7 @@ import (
 
 func testBundles(t testing.TB) *blinding.Result {
 	t.Helper()
-	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key})
+	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key, Raters: []string{"ann", "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}

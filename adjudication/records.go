@@ -119,8 +119,9 @@ func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Forma
 
 // NewSheet freezes a complete journal state into a sheet for bundle b
 // (digest bundleDigest) signed by name/role with key's fingerprint at t.
-// It refuses with ReasonUngraded while any required field is ungraded and
-// with ReasonBadRole unless role is RoleRater.
+// It refuses with ReasonUngraded while any required field is ungraded,
+// with ReasonBadRole unless role is RoleRater, and with ReasonOtherBundle
+// when b was made for another rater than name.
 func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, name string, role Role, key ssh.PublicKey, t time.Time) (*Sheet, error) {
 	if len(st.Ungraded) > 0 {
 		return nil, &campaign.Error{Reason: ReasonUngraded, Rule: "issue: freezing refuses while any field is ungraded",
@@ -129,6 +130,10 @@ func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, 
 	s, err := signerFor(name, role, RoleRater, key)
 	if err != nil {
 		return nil, err
+	}
+	if b.Rater != name {
+		return nil, &campaign.Error{Reason: ReasonOtherBundle, Rule: "DESIGN Chain of custody: a sheet binds the bundle made for its signer",
+			Detail: fmt.Sprintf("the bundle was made for rater %s; %s cannot freeze a sheet on it", b.Rater, name)}
 	}
 	grades := slices.Clone(st.Grades)
 	for i := range grades {
@@ -469,51 +474,43 @@ func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
 	return parseAdjudication(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
 }
 
-// ParseReveal strictly decodes canonical reveal bytes.
-func ParseReveal(file string, data []byte) (*Reveal, error) {
-	return parseReveal(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+// signedRecord is a record kind parseKind decodes: a pointer to a
+// Sheet, Adjudication or Reveal, which names its format.
+type signedRecord[T any] interface {
+	*T
+	recordFormat() string
 }
 
-// parseSheet decodes a sheet with decode (a strict canonical decoder of
-// the record's bytes) and checks its format.
+func (s *Sheet) recordFormat() string        { return s.Format }
+func (a *Adjudication) recordFormat() string { return a.Format }
+func (r *Reveal) recordFormat() string       { return r.Format }
+
+// parseKind is the one record parser: it decodes a record of kind T with
+// decode (a strict canonical decoder of the record's bytes or stream;
+// ReasonMalformedRecord when it fails) and checks that its format is
+// want.
+func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, want string) (*T, error) {
+	var v T
+	if err := decode(&v); err != nil {
+		return nil, &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
+	}
+	if got := P(&v).recordFormat(); got != want {
+		return nil, formatErr(file, got, want)
+	}
+	return &v, nil
+}
+
+// parseSheet, parseAdjudication and parseReveal are parseKind of each kind.
 func parseSheet(file string, decode func(any) error) (*Sheet, error) {
-	var s Sheet
-	if err := parseRecord(file, decode, &s); err != nil {
-		return nil, err
-	}
-	if s.Format != SheetFormat {
-		return nil, formatErr(file, s.Format, SheetFormat)
-	}
-	return &s, nil
+	return parseKind[Sheet](file, decode, SheetFormat)
 }
 
 func parseAdjudication(file string, decode func(any) error) (*Adjudication, error) {
-	var a Adjudication
-	if err := parseRecord(file, decode, &a); err != nil {
-		return nil, err
-	}
-	if a.Format != AdjudicationFormat {
-		return nil, formatErr(file, a.Format, AdjudicationFormat)
-	}
-	return &a, nil
+	return parseKind[Adjudication](file, decode, AdjudicationFormat)
 }
 
 func parseReveal(file string, decode func(any) error) (*Reveal, error) {
-	var r Reveal
-	if err := parseRecord(file, decode, &r); err != nil {
-		return nil, err
-	}
-	if r.Format != RevealFormat {
-		return nil, formatErr(file, r.Format, RevealFormat)
-	}
-	return &r, nil
-}
-
-func parseRecord(file string, decode func(any) error, v any) error {
-	if err := decode(v); err != nil {
-		return &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
-	}
-	return nil
+	return parseKind[Reveal](file, decode, RevealFormat)
 }
 
 func formatErr(file, got, want string) error {

@@ -36,19 +36,6 @@ const (
 // is ssh-keygen's default (sha512).
 const HashAlgorithm = sshsig.HashSHA512
 
-// NamespaceFor returns the namespace a role signs in ("" for an unknown role).
-func NamespaceFor(r Role) string {
-	switch r {
-	case RoleRater:
-		return NamespaceRating
-	case RoleAdjudicator:
-		return NamespaceAdjudication
-	case RoleCoordinator:
-		return NamespaceReveal
-	}
-	return ""
-}
-
 // Signing refusals.
 const (
 	// ReasonKeyUnreadable: the key file cannot be read or parsed, is

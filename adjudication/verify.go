@@ -354,6 +354,7 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		if a.matches(head.Signer.Name) && bytes.Equal(a.Key.Marshal(), sig.PublicKey.Marshal()) {
 			listed = true
 			if a.allows(k.ns) {
+				checkRecordFields(&c)
 				return c
 			}
 		}
@@ -394,7 +395,16 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 			}
 		}
 	}
-	for _, s := range sheets {
+	for i, s := range sheets {
+		if s.sheet.BundleRater != s.sheet.Signer.Name {
+			s.fail(ReasonOtherBundle, "the sheet is signed by %s but rates the bundle made for %s; a sheet binds its own signer's bundle", s.sheet.Signer.Name, s.sheet.BundleRater)
+		}
+		for _, o := range sheets[i+1:] {
+			if s.sheet.BundleDigest == o.sheet.BundleDigest {
+				s.fail(ReasonOtherBundle, "sheets %s and %s rate one bundle; the two sheets bind the two different bundles of one blinding", s.File, o.File)
+				o.fail(ReasonOtherBundle, "sheets %s and %s rate one bundle; the two sheets bind the two different bundles of one blinding", s.File, o.File)
+			}
+		}
 		if len(opt.Bundles) > 0 {
 			bd, ok := opt.Bundles[s.sheet.BundleDigest]
 			if !ok {
@@ -427,6 +437,11 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 		c := &checks[i]
 		if c.adj != nil {
 			checkNamesSheets(c, c.adj.Sheets, sheets, bySHA)
+			for _, r := range c.adj.Sheets {
+				if s := bySHA[r.SHA256]; c.Reason == "" && s != nil && s.sheet != nil {
+					checkNamed(c, r, s, c.adj.ContentDigest, c.adj.ObligationsDigest, c.adj.MapCommitment)
+				}
+			}
 			if c.Reason == "" && len(sheets) == 2 {
 				if err := CheckAdjudication(c.adj, FrozenSheet{sheets[0].sheet, sheets[0].SHA256}, FrozenSheet{sheets[1].sheet, sheets[1].SHA256}); err != nil {
 					c.fail(reasonOf(err), "%v", err)
@@ -445,6 +460,26 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 				if c.Reason == "" && s.sheet.MapCommitment != c.rev.MapCommitment {
 					c.fail(ReasonSheetMismatch, "the reveal's map commitment is not the sheets' bundles' commitment")
 				}
+			}
+			for _, r := range c.rev.Sheets {
+				if s := bySHA[r.SHA256]; c.Reason == "" && s != nil && s.sheet != nil {
+					checkNamed(c, r, s, c.rev.ContentDigest, "", c.rev.MapCommitment)
+				}
+			}
+			if a, ok := bySHA[c.rev.Adjudication.SHA256]; c.Reason == "" && ok && a.adj != nil {
+				if c.rev.Adjudication.Name != a.adj.Signer.Name {
+					c.fail(ReasonBadRecordLabel, "labels the adjudication as %q; it is signed by %q", c.rev.Adjudication.Name, a.adj.Signer.Name)
+				}
+				checkAfter(c, a)
+			}
+			if c.Reason == "" {
+				var others []*Check
+				for k := range checks {
+					if checks[k].sheet != nil || checks[k].adj != nil {
+						others = append(others, &checks[k])
+					}
+				}
+				checkRoles(c, others)
 			}
 		}
 	}

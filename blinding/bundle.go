@@ -230,6 +230,29 @@ func Bundled(s *campaign.Session) bool {
 // bundles for leaks with DefaultLeakTokens(c). Errors are *campaign.Error
 // with one of this package's reasons.
 func Build(c *campaign.Campaign, opt Options) (*Result, error) {
+	return build(c, opt, true)
+}
+
+// Derive builds the bundles and the sealed map of c again under the
+// sealed map m's own item-ID key, for m's raters, without the leak scan
+// (DESIGN Chain of custody: score derives every bundle item again from the
+// campaign through the sealed map). A map whose key is not 64 hex digits
+// gives ReasonBadKey. The caller compares the result with the map and the
+// bundles it was given: any difference means they were not made from this
+// campaign by this map.
+func Derive(c *campaign.Campaign, m *SealedMap) (*Result, error) {
+	key, err := hex.DecodeString(m.Key)
+	if err != nil {
+		return nil, &campaign.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: "the sealed map's key is not hex"}
+	}
+	raters := make([]string, 0, len(m.Raters))
+	for _, r := range m.Raters {
+		raters = append(raters, r.Rater)
+	}
+	return build(c, Options{Key: key, Raters: raters}, false)
+}
+
+func build(c *campaign.Campaign, opt Options, scanLeaks bool) (*Result, error) {
 	raters := opt.Raters
 	if len(raters) == 0 {
 		var err error
@@ -297,7 +320,10 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Map: m, MapBytes: mapBytes}
-	scan := NewScanner(DefaultLeakTokens(c))
+	var scan *Scanner
+	if scanLeaks {
+		scan = NewScanner(DefaultLeakTokens(c))
+	}
 	for _, r := range raters {
 		s := ShuffleSeed(seed, r)
 		order := slices.Clone(items)
@@ -315,7 +341,9 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 		}
 		res.Bundles = append(res.Bundles, b)
 		res.BundleBytes = append(res.BundleBytes, bb)
-		res.Findings = append(res.Findings, scan.ScanBundle(b)...)
+		if scan != nil {
+			res.Findings = append(res.Findings, scan.ScanBundle(b)...)
+		}
 	}
 	return res, nil
 }

@@ -10,9 +10,3 @@ type Reason = verr.Reason
 // error type): reason code, campaign-relative file, JSON pointer, rule and
 // sentence. errors.Is(err, r) reports true when err.Reason == r.
 type Error = verr.Error
-
-// IsRefusal reports whether err is or wraps a *Error (a refusal of input).
-func IsRefusal(err error) bool {
-	var e *Error
-	return asError(err, &e)
-}

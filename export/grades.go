@@ -50,7 +50,9 @@ type GradesRequest struct {
 }
 
 // Grades exports one row per graded field of the two frozen sheets: item,
-// field kind and target, each rater's name, value, note and time spent,
+// field kind and target, each rater's name, value, note and time spent on
+// the field's item (Sheet.ItemTimes, milliseconds; empty with its reason
+// when the sheet records none),
 // whether the field was agreed, adjudicated or is still open, the final
 // value and the adjudicator's note, and the SHA-256 of the sheets and the
 // adjudication it comes from. Every record is verified first
@@ -187,6 +189,14 @@ func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication
 	slices.SortFunc(fields, func(a, b adjudication.Field) int {
 		return cmp.Or(cmp.Compare(a.Item, b.Item), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Target, b.Target))
 	})
+	// Time is recorded per item (Sheet.ItemTimes), so every field of an
+	// item shows the rater's time on that item.
+	times := [2]map[string]int64{{}, {}}
+	for i, s := range two {
+		for _, it := range s.Sheet.ItemTimes {
+			times[i][it.Item] = it.SpentMS
+		}
+	}
 	resolved := map[adjudication.Field]adjudication.Resolution{}
 	if adj != nil {
 		for _, r := range adj.Resolutions {
@@ -225,7 +235,11 @@ func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication
 			} else {
 				r.null(n + "_value")
 			}
-			r.unknown(n+"_time_spent_ms", "a frozen sheet records no time per grade", n+"_time_spent_ms")
+			if ms, ok := times[i][f.Item]; ok {
+				r.int(n+"_time_spent_ms", ms)
+			} else {
+				r.unknown(n+"_time_spent_ms", "the frozen sheet records no time for this item", n+"_time_spent_ms")
+			}
 		}
 		switch res, ok := resolved[f]; {
 		case has[0] && has[1] && vals[0] == vals[1]:

@@ -113,12 +113,36 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 			ctx.Responses++
 		}
 	}
+	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
+	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		return scorer.ScoreInput{}, ctx, err
+	}
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, &campaign.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
+	}
+	allowed, err := adjudication.ParseAllowedSigners(r.AllowedSigners, allowedBytes)
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, err
+	}
+	// The sealed map is read once: its bytes are derived again from the
+	// campaign here and checked against the reveal's commitment later.
+	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
+	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		return scorer.ScoreInput{}, ctx, err
+	}
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, &campaign.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
+	}
+	derived, err := deriveCustody(c, r.Map, mapBytes)
+	if err != nil {
+		return scorer.ScoreInput{}, ctx, err
+	}
 	prep, findings := scorer.PrepareScoreInput(c)
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
 		PromptRevision: scorer.BRevision(c)}
 	c = nil
-	rec, err := verifyRecords(r, blinding.NewScanner(tokens), guidelines)
+	rec, err := verifyRecords(r, allowed, blinding.NewScanner(tokens), guidelines, derived, mapBytes)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
@@ -151,24 +175,14 @@ type verified struct {
 // sealed map, and converts the records into consensus input. Every bundle
 // must carry the campaign's rating guidelines (blinding.Bundle.Guidelines)
 // exactly.
-func verifyRecords(r Ratings, scan *blinding.Scanner, guidelines string) (*verified, error) {
+func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blinding.Scanner, guidelines string, derived *derivation, mapBytes []byte) (*verified, error) {
 	out := &verified{}
-	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
-	if e := (*campaign.Error)(nil); errors.As(err, &e) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
-	}
-	allowed, err := adjudication.ParseAllowedSigners(r.AllowedSigners, allowedBytes)
-	if err != nil {
-		return nil, err
-	}
 	// Bundles (for the "sheet for another bundle" check and the leak scan),
 	// streamed one at a time: a bundle holds every final answer in full.
 	bundlePaths, _ := filepath.Glob(filepath.Join(r.Dir, "bundle-*.json"))
 	sort.Strings(bundlePaths)
 	bundles := map[string]*blinding.Bundle{}
+	seen := map[string]bool{}
 	for _, p := range bundlePaths {
 		hdr, digest, found, err := scanBundleFile(p, scan)
 		if err != nil {
@@ -178,10 +192,17 @@ func verifyRecords(r Ratings, scan *blinding.Scanner, guidelines string) (*verif
 			return nil, &campaign.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
 				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 		}
+		if err := derived.checkBundle(p, hdr.Rater, digest); err != nil {
+			return nil, err
+		}
+		seen[hdr.Rater] = true
 		bundles[digest] = hdr
 		for _, f := range found {
 			out.leaks = append(out.leaks, f.String())
 		}
+	}
+	if err := derived.missingBundles(r.Dir, seen); err != nil {
+		return nil, err
 	}
 	// Records, verified one at a time and streamed from their files
 	// (adjudication.VerifyRecordFile): two sheets of a 10,000-session
@@ -244,13 +265,6 @@ func verifyRecords(r Ratings, scan *blinding.Scanner, guidelines string) (*verif
 	if !rev.Names(sheets[0].SHA256, sheets[1].SHA256, adjSHA) {
 		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
 			Detail: "the reveal does not name the exact sheets and adjudication used"}
-	}
-	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
-	if e := (*campaign.Error)(nil); errors.As(err, &e) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
 	if blinding.Digest(mapBytes) != rev.MapCommitment {
 		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: r.Map, Rule: ruleScore,

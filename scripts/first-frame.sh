@@ -28,9 +28,12 @@ fi
 
 now_ms() { date +%s%3N; }
 # time_until CMD TEXT: start CMD in a fresh window, wait for TEXT, print ms.
+# One session for every run (killing the last session stops the server,
+# and starting another at once can race with its exit).
+tmux new-session -d -s "$sess" -x 120 -y 40 "sleep 600"
 time_until() {
-  tmux kill-session -t "$sess" 2>/dev/null || true
-  tmux new-session -d -s "$sess" -x 120 -y 40 "sleep 30"
+  tmux respawn-pane -k -t "$sess" "clear; sleep 600"
+  tmux clear-history -t "$sess"
   sleep 0.3
   local t0 t1
   t0=$(now_ms)
@@ -55,7 +58,7 @@ frames=()
 cpus=()
 for i in $(seq "$runs"); do
   j="$work/journal-$i.jsonl"
-  read -r ms cpu < <(time_until "exec env NO_COLOR=1 '$bin' rate '$work/bundle.json' --journal '$j'" "${FRAME_TEXT:-Task of item 1/100}")
+  read -r ms cpu < <(time_until "exec env NO_COLOR=1 ${FF_ENV:-} '$bin' rate '$work/bundle.json' --journal '$j'" "${FRAME_TEXT:-Task of item 1/100}")
   frames+=($((ms - base)))
   cpus+=("$cpu")
   echo "run $i: $ms ms wall ($((ms - base)) ms after tmux start-up), $cpu ms CPU" >&2

@@ -55,7 +55,7 @@ func (p *gradePane) setEnabled(active, reading bool) {
 	p.keys.NextItem.SetEnabled(active && many)
 	p.keys.PrevItem.SetEnabled(active && many)
 	p.keys.NextUngraded.SetEnabled(grading && s.nGraded < s.nTotal)
-	p.keys.Evidence.SetEnabled(active && len(fieldEvidence(s.curItem(), f)) > 0)
+	p.keys.Evidence.SetEnabled((active || reading) && len(fieldEvidence(s.curItem(), f)) > 0)
 	p.keys.Note.SetEnabled(grading)
 	p.keys.Oracle.SetEnabled(grading && (f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty))
 	p.keys.Answer.SetEnabled(active && !p.wide())
@@ -71,15 +71,15 @@ func (p *gradePane) setEnabled(active, reading bool) {
 	p.keys.DetailDown.SetEnabled(active)
 }
 
-// grades reports whether k is a value or field key: they also work while
-// the answer is shown full screen.
+// grades reports whether k is a value, field or evidence key: they also
+// work while the answer is shown full screen.
 func (p *gradePane) grades(k tea.KeyPressMsg) bool {
 	for _, b := range p.keys.Values {
 		if key.Matches(k, b) {
 			return true
 		}
 	}
-	return key.Matches(k, p.keys.Up, p.keys.Down)
+	return key.Matches(k, p.keys.Up, p.keys.Down, p.keys.Evidence)
 }
 
 // Init implements tea.Model.

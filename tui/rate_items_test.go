@@ -103,9 +103,22 @@ func TestRateValueKeysOnNarrowAnswer(t *testing.T) {
 	if g, ok := e.j.Value(f); !ok || g.Value != adjudication.ValueNotAddressed || r.screen != screenAnswer {
 		t.Fatalf("value key on the answer: %+v %v screen %d", g, ok, r.screen)
 	}
-	press(m, "j", "k", "j")
+	m = press(m, "j", "k", "j")
 	if r.field != 2 {
 		t.Fatalf("field keys on the answer: field %d", r.field)
+	}
+	r.field = 0
+	r.setEnabled()
+	if r.screen != screenAnswer {
+		t.Fatalf("screen %d, want the answer", r.screen)
+	}
+	m = press(m, "e")
+	if r.screen != screenEvidence {
+		t.Fatalf("e on the answer: screen %d", r.screen)
+	}
+	press(m, "esc")
+	if r.screen != screenGrade {
+		t.Fatalf("esc from evidence: screen %d", r.screen)
 	}
 }
 

@@ -55,7 +55,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 	var theme string
 	addThemeFlag(c, &theme)
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
-	c.RunE = func(cmd *cobra.Command, args []string) error {
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		uiOpts, err := uiOptions(a, theme)
 		if err != nil {
 			return err
@@ -109,7 +109,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 			}
 			return refusal(a, err)
 		}
-		defer log.Close()
+		defer closeInto(&err, log)
 		in := tui.AdjudicateInput{Bundle: b, Signer: tui.Signer{Name: sf.name, Fingerprint: adjudication.Fingerprint(key.PublicKey())}, Meaning: adjudication.AdjudicationMeaning}
 		in.UseDecisionLog(log)
 		in.Disputes = inGivenOrder(in.Disputes, fs[0].SHA256 != ord[0].SHA256)

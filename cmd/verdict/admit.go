@@ -149,19 +149,6 @@ func newAdmissionSection(ad *pipeline.Admission) admissionSection {
 	return s
 }
 
-// failed reports whether admission refused the campaign or a cost/time gate failed.
-func (s admissionSection) failed() bool {
-	if !s.Admitted {
-		return true
-	}
-	for _, g := range s.Gates {
-		if !g.Pass {
-			return true
-		}
-	}
-	return false
-}
-
 // writeText renders the section for the terminal, in fixed order.
 func (s admissionSection) writeText(w io.Writer) {
 	verdict := "admitted"

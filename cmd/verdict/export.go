@@ -40,8 +40,8 @@ as verdict score, so the reveal must exist) into one row per ` + map[string]stri
 	if name == "grades" {
 		long = `Export grades writes one row per graded field of the two frozen rating sheets:
 item, field kind and target; each rater's name, value, note and time spent
-(a frozen sheet records no time per grade, so that cell is empty with its
-reason); whether the field was agreed, adjudicated or is still open; the final
+on the field's item in milliseconds (from the frozen sheet's item_times;
+empty with its reason when the sheet records none); whether the field was agreed, adjudicated or is still open; the final
 value and the adjudicator's note; and the SHA-256 of both sheets and of the
 adjudication. Every signed record is verified first; one that does not verify
 refuses the export (record-refused).

@@ -46,22 +46,25 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	h, rows := readCSV(t, out)
-	settled, final, arm, spent := col(t, h, "settled"), col(t, h, "final_value"), col(t, h, "arm"), col(t, h, "rater_1_time_spent_ms_unknown")
+	settled, final, arm := col(t, h, "settled"), col(t, h, "final_value"), col(t, h, "arm")
+	spent, why := col(t, h, "rater_1_time_spent_ms"), col(t, h, "rater_1_time_spent_ms_unknown")
 	kinds := map[string]int{}
 	for _, r := range rows {
 		kinds[r[settled]]++
-		if r[final] == "" || (r[arm] != "A" && r[arm] != "B") || r[spent] == "" {
+		// Time spent is known, or empty with its reason; never both.
+		if r[final] == "" || (r[arm] != "A" && r[arm] != "B") || (r[spent] == "") == (r[why] == "") {
 			t.Fatalf("row %v", r)
 		}
 	}
 	if kinds["agreed"] == 0 || kinds["adjudicated"] == 0 || kinds["open"] != 0 {
 		t.Fatalf("settled counts %v", kinds)
 	}
-	// JSONL: the same rows, time spent null (never 0).
+	// JSONL: the same rows; an unknown time is null (never 0).
 	code, jl := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--format", "jsonl")
 	lines := strings.Split(strings.TrimSpace(jl), "\n")
 	var first map[string]any
-	if code != 0 || len(lines) != len(rows) || json.Unmarshal([]byte(lines[0]), &first) != nil || first["rater_1_time_spent_ms"] != nil {
+	if code != 0 || len(lines) != len(rows) || json.Unmarshal([]byte(lines[0]), &first) != nil ||
+		(first["rater_1_time_spent_ms"] == nil) == (first["rater_1_time_spent_ms_unknown"] == nil) {
 		t.Fatalf("jsonl: exit %d, %d lines for %d rows: %s", code, len(lines), len(rows), lines[0])
 	}
 	// Before the reveal: blinded columns only, --unblinded refused.

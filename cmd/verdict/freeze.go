@@ -29,7 +29,7 @@ ungraded and never overwrites an existing sheet.`,
 	c.Flags().StringVar(&out, "out", "", "sheet file to write")
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	format := formatFlag(c, "text", "json")
-	c.RunE = func(cmd *cobra.Command, args []string) error {
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		if journal == "" || bundle == "" || out == "" {
 			return usagef("--journal, --bundle and --out are required")
 		}
@@ -52,7 +52,7 @@ ungraded and never overwrites an existing sheet.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		defer j.Close()
+		defer closeInto(&err, j)
 		jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
 		if err != nil {
 			return err

@@ -66,7 +66,7 @@ nothing.`,
 	c.Flags().StringVar(&journal, "journal", "", "journal file (created if absent)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of grades")
 	c.Flags().BoolVar(&template, "template", false, "print every required field of BUNDLE as a JSON grades array with empty values")
-	c.RunE = func(cmd *cobra.Command, args []string) error {
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		if template {
 			if journal != "" || from != "" {
 				return usagef("--template takes neither --journal nor --from")
@@ -93,7 +93,7 @@ nothing.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		defer j.Close()
+		defer closeInto(&err, j)
 		// Grades are saved in batches of gradeBatch with one fsync each; a
 		// grade is saved once its batch returned.
 		saved := 0

@@ -43,7 +43,7 @@ freeze do the same without a terminal.`,
 	c.Flags().StringVar(&out, "out", "", "sheet file written when freezing (default: sheet-NAME.json beside the bundle)")
 	addThemeFlag(c, &theme)
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
-	c.RunE = func(cmd *cobra.Command, args []string) error {
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		bundlePath := args[0]
 		uiOpts, err := uiOptions(a, theme)
 		if err != nil {
@@ -92,7 +92,7 @@ freeze do the same without a terminal.`,
 			}
 			return refusal(a, err)
 		}
-		defer j.Close()
+		defer closeInto(&err, j)
 		in := tui.RateInput{Bundle: b, Journal: j, Signer: tui.Signer{Name: sf.name}, Meaning: adjudication.SheetMeaning}
 		if key != nil {
 			in.Signer.Fingerprint = adjudication.Fingerprint(key.PublicKey())

@@ -99,3 +99,12 @@ func printWritten(a *app, synthetic bool, out string, data []byte, signer adjudi
 	return writeJSON(a.stdout, writtenRecord{Notice: syntheticNotice(synthetic), Synthetic: synthetic, Record: out,
 		SHA256: blinding.Digest(data), Signature: out + ".sig", Signer: signer})
 }
+
+// closeInto closes c (a journal or decision log the command wrote) and
+// sets *err to the close error when the command had none: a failed close
+// of a written file is reported, never dropped.
+func closeInto(err *error, c io.Closer) {
+	if cerr := c.Close(); *err == nil && cerr != nil {
+		*err = cerr
+	}
+}

@@ -53,13 +53,13 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 		t.Errorf("changed sheet: exit %d, want 1", code)
 	}
 	os.WriteFile(sheet, orig, 0o600)
-	// A bundle whose bytes differ from the ones the sheet signed is refused
-	// (the streamed bundle digest no longer matches the sheet's bundle_digest).
+	// A bundle whose bytes differ from the ones the campaign derives through
+	// the sealed map is refused before any sheet is read.
 	bundle := filepath.Join(ratings, "bundle-ann.json")
 	origBundle, _ := os.ReadFile(bundle)
 	os.WriteFile(bundle, bytes.Replace(origBundle, []byte(`"rater": "ann"`), []byte(`"rater":  "ann"`), 1), 0o600)
 	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil ||
-		!strings.Contains(err.Error(), "other-bundle") {
+		!strings.Contains(err.Error(), string(pipeline.ReasonBundleItemMismatch)) {
 		t.Errorf("changed bundle: %v", err)
 	}
 	os.WriteFile(bundle, origBundle, 0o600)

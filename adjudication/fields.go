@@ -1,0 +1,155 @@
+package adjudication
+
+import (
+	"fmt"
+	"time"
+
+	"verdict/campaign"
+)
+
+// Refusals of a signed record's own statements (DESIGN "Chain of custody":
+// every field of a signed record is checked; issue "signed records hold
+// statements nobody checks").
+const (
+	// ReasonBadRecordTime: time_utc is not RFC 3339 UTC in whole seconds
+	// ("2026-03-04T05:06:07Z"), or the records are out of causal order: an
+	// adjudication dated before a sheet it resolves, a reveal dated before
+	// a record it binds.
+	ReasonBadRecordTime campaign.Reason = "bad-record-time"
+	// ReasonBadRecordMeaning: the meaning statement is not the fixed text
+	// of the record's role (SheetMeaning, AdjudicationMeaning,
+	// RevealMeaning).
+	ReasonBadRecordMeaning campaign.Reason = "bad-record-meaning"
+	// ReasonBadRecordDigest: a digest member is not 64 lowercase hex
+	// digits, or is not the digest of the record or content it names (an
+	// adjudication's or reveal's content, obligations or map digest that is
+	// not its sheets').
+	ReasonBadRecordDigest campaign.Reason = "bad-record-digest"
+	// ReasonBadRecordLabel: an adjudication or reveal labels a sheet (or
+	// the adjudication) with another name than the signer of the record it
+	// names by digest.
+	ReasonBadRecordLabel campaign.Reason = "bad-record-label"
+	// ReasonRoleReused: one person or one key holds two roles of a
+	// campaign: the coordinator who signs the reveal is one of the raters
+	// or the adjudicator (CONTRACT §5 "a documented third adjudicator";
+	// the coordinator is none of them).
+	ReasonRoleReused campaign.Reason = "role-reused"
+)
+
+// ParseRecordTime parses a record's time_utc: RFC 3339 in UTC ("Z") in
+// whole seconds, exactly as FormatTime writes it. Any other form is
+// refused with ReasonBadRecordTime.
+func ParseRecordTime(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil || FormatTime(t) != s {
+		return time.Time{}, &campaign.Error{Reason: ReasonBadRecordTime, Pointer: "/time_utc", Rule: ruleRecords,
+			Detail: fmt.Sprintf("time_utc %q is not an RFC 3339 UTC time in whole seconds such as 2026-03-04T05:06:07Z", s)}
+	}
+	return t, nil
+}
+
+// isDigest reports whether s is a SHA-256 digest as verdict writes them:
+// 64 lowercase hex digits.
+func isDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRecordFields checks one decoded record's own statements: its time,
+// its meaning and the form of every digest it carries.
+func checkRecordFields(c *Check) {
+	type digest struct{ member, value string }
+	var at, meaning, want string
+	var ds []digest
+	switch {
+	case c.sheet != nil:
+		s := c.sheet
+		at, meaning, want = s.TimeUTC, s.Meaning, SheetMeaning
+		ds = []digest{{"bundle_digest", s.BundleDigest}, {"content_digest", s.ContentDigest}, {"obligations_digest", s.ObligationsDigest},
+			{"map_commitment", s.MapCommitment}, {"journal_digest", s.JournalDigest}}
+	case c.adj != nil:
+		a := c.adj
+		at, meaning, want = a.TimeUTC, a.Meaning, AdjudicationMeaning
+		ds = []digest{{"content_digest", a.ContentDigest}, {"obligations_digest", a.ObligationsDigest}, {"map_commitment", a.MapCommitment},
+			{"sheets/0/sha256", a.Sheets[0].SHA256}, {"sheets/1/sha256", a.Sheets[1].SHA256}}
+	case c.rev != nil:
+		r := c.rev
+		at, meaning, want = r.TimeUTC, r.Meaning, RevealMeaning
+		ds = []digest{{"map_commitment", r.MapCommitment}, {"content_digest", r.ContentDigest},
+			{"sheets/0/sha256", r.Sheets[0].SHA256}, {"sheets/1/sha256", r.Sheets[1].SHA256}, {"adjudication/sha256", r.Adjudication.SHA256}}
+	default:
+		return
+	}
+	if _, err := ParseRecordTime(at); err != nil {
+		c.fail(ReasonBadRecordTime, "time_utc %q is not an RFC 3339 UTC time in whole seconds", at)
+		return
+	}
+	if meaning != want {
+		c.fail(ReasonBadRecordMeaning, "meaning %q is not the fixed meaning of a %s: %q", meaning, c.Kind, want)
+		return
+	}
+	for _, d := range ds {
+		if !isDigest(d.value) {
+			c.fail(ReasonBadRecordDigest, "%s %q is not a SHA-256 digest (64 lowercase hex digits)", d.member, d.value)
+			return
+		}
+	}
+}
+
+// recordTime returns the parsed time of a verified record (zero when it is
+// not one of the three kinds or does not parse: checkRecordFields refused
+// it then).
+func (c *Check) recordTime() time.Time {
+	var s string
+	switch {
+	case c.sheet != nil:
+		s = c.sheet.TimeUTC
+	case c.adj != nil:
+		s = c.adj.TimeUTC
+	case c.rev != nil:
+		s = c.rev.TimeUTC
+	}
+	t, _ := ParseRecordTime(s)
+	return t
+}
+
+// checkAfter refuses c (ReasonBadRecordTime) when it is dated before the
+// record it names, other.
+func checkAfter(c, other *Check) {
+	if c.recordTime().Before(other.recordTime()) {
+		c.fail(ReasonBadRecordTime, "the %s is dated %s, before the %s %s it names (dated %s)", c.Kind, FormatTime(c.recordTime()), other.Kind, other.File, FormatTime(other.recordTime()))
+	}
+}
+
+// checkNamed checks what an adjudication or reveal states about one sheet
+// it names: the label is the sheet's signer, the record is not dated
+// before it, and its content (and obligations and map) digests are the
+// sheet's.
+func checkNamed(c *Check, ref RecordRef, s *Check, content, obligations, mapCommitment string) {
+	if ref.Name != s.sheet.Signer.Name {
+		c.fail(ReasonBadRecordLabel, "labels sheet %s as %q; it is signed by %q", ref.SHA256, ref.Name, s.sheet.Signer.Name)
+	}
+	checkAfter(c, s)
+	if content != s.sheet.ContentDigest || (obligations != "" && obligations != s.sheet.ObligationsDigest) || mapCommitment != s.sheet.MapCommitment {
+		c.fail(ReasonBadRecordDigest, "its content, obligations or map digest is not that of the sheet %s it names", s.File)
+	}
+}
+
+// checkRoles refuses a reveal signed by a rater or the adjudicator, by
+// name or by key (ReasonRoleReused).
+func checkRoles(rev *Check, others []*Check) {
+	for _, o := range others {
+		if o.Signer.Name == rev.Signer.Name || o.Signer.KeyFingerprint == rev.Signer.KeyFingerprint {
+			rev.fail(ReasonRoleReused, "the reveal is signed by %s (%s), who also signed %s as %s; the coordinator holds no other role",
+				rev.Signer.Name, rev.Signer.KeyFingerprint, o.File, o.Signer.Role)
+			return
+		}
+	}
+}
