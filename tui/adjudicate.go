@@ -138,8 +138,10 @@ type adjudicator struct {
 	viewer        *evidenceViewer
 	answer        *answerPane
 	panel         *panel
-	list          *disputeList
-	search        *searchScreen
+	// onTask is set while the panel shows the current item's task.
+	onTask bool
+	list   *disputeList
+	search *searchScreen
 	// shown are the bundle's items as screens draw them (shownCopy);
 	// seen marks the items whose task was shown on arrival.
 	shown map[string]*blinding.Item
@@ -286,7 +288,7 @@ func (a *adjudicator) showTask() {
 	a.panel.open("Task of "+it.ID+" (esc: back to the dispute)", func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	})
-	a.screen = adjPanel
+	a.screen, a.onTask = adjPanel, true
 }
 
 // allowed returns the values the adjudicator may choose for d.
@@ -408,6 +410,9 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		cmd = a.key(m)
+		if a.screen != adjPanel && a.status == hintTaskFirst {
+			a.setStatus("", false)
+		}
 	default:
 		switch a.screen {
 		case adjNote:
@@ -544,6 +549,12 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		_, cmd := a.answer.Update(k)
 		return cmd
 	case adjPanel:
+		if a.onTask && pressedAny(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Sign) {
+			// The item's task is on screen first: say so, decide nothing.
+			a.panel.hint = hintTaskFirst
+			a.setStatus(hintTaskFirst, true)
+			return nil
+		}
 		_, cmd := a.panel.Update(k)
 		return cmd
 	case adjList:
@@ -620,7 +631,7 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		a.showTask()
 	case key.Matches(k, a.keys.Codebook):
 		a.panel.open(guidelinesPanel(a.in.Bundle))
-		a.screen = adjPanel
+		a.screen, a.onTask = adjPanel, false
 	case key.Matches(k, a.keys.List):
 		a.list.cur = a.cur
 		a.screen = adjList

@@ -403,3 +403,28 @@ func TestAdjudicateSeesWholeItem(t *testing.T) {
 		t.Fatalf("search opened dispute %d", a.cur)
 	}
 }
+
+// TestAdjudicateDecisionKeyOnTaskSaysSo: 1, 2, v or S typed on the task
+// panel decides nothing and says why on the panel and the status line.
+func TestAdjudicateDecisionKeyOnTaskSaysSo(t *testing.T) {
+	e := &adjEnv{}
+	m := NewAdjudicateModel(e.input(), testOptions(80, 24))
+	a := m.(*root).child.(*adjudicator)
+	for _, k := range []string{"1", "2", "v", "S"} {
+		m = press(m, k)
+		if a.screen != adjPanel || a.decisions[0] != nil || a.queue.len() != 0 || a.status != hintTaskFirst {
+			t.Fatalf("%s on the task: screen %d status %q", k, a.screen, a.status)
+		}
+		if s := screen(m); strings.Count(s, "task shown first") != 2 {
+			t.Fatalf("%s on the task: hint not on panel and status line:\n%s", k, s)
+		}
+	}
+	m = press(m, "esc")
+	if a.screen != adjMain || a.status != "" {
+		t.Fatalf("after esc: screen %d status %q", a.screen, a.status)
+	}
+	_ = press(m, "1")
+	if a.decisions[0] == nil && a.queue.len() == 0 {
+		t.Fatal("1 after esc decided nothing")
+	}
+}
