@@ -474,46 +474,43 @@ func ParseAdjudication(file string, data []byte) (*Adjudication, error) {
 	return parseAdjudication(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
 }
 
-// parseSheet decodes a sheet with decode (a strict canonical decoder of
-// the record's bytes) and checks its format.
+// signedRecord is a record kind parseKind decodes: a pointer to a
+// Sheet, Adjudication or Reveal, which names its format.
+type signedRecord[T any] interface {
+	*T
+	recordFormat() string
+}
+
+func (s *Sheet) recordFormat() string        { return s.Format }
+func (a *Adjudication) recordFormat() string { return a.Format }
+func (r *Reveal) recordFormat() string       { return r.Format }
+
+// parseKind is the one record parser: it decodes a record of kind T with
+// decode (a strict canonical decoder of the record's bytes or stream;
+// ReasonMalformedRecord when it fails) and checks that its format is
+// want.
+func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, want string) (*T, error) {
+	var v T
+	if err := decode(&v); err != nil {
+		return nil, &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
+	}
+	if got := P(&v).recordFormat(); got != want {
+		return nil, formatErr(file, got, want)
+	}
+	return &v, nil
+}
+
+// parseSheet, parseAdjudication and parseReveal are parseKind of each kind.
 func parseSheet(file string, decode func(any) error) (*Sheet, error) {
-	var s Sheet
-	if err := parseRecord(file, decode, &s); err != nil {
-		return nil, err
-	}
-	if s.Format != SheetFormat {
-		return nil, formatErr(file, s.Format, SheetFormat)
-	}
-	return &s, nil
+	return parseKind[Sheet](file, decode, SheetFormat)
 }
 
 func parseAdjudication(file string, decode func(any) error) (*Adjudication, error) {
-	var a Adjudication
-	if err := parseRecord(file, decode, &a); err != nil {
-		return nil, err
-	}
-	if a.Format != AdjudicationFormat {
-		return nil, formatErr(file, a.Format, AdjudicationFormat)
-	}
-	return &a, nil
+	return parseKind[Adjudication](file, decode, AdjudicationFormat)
 }
 
 func parseReveal(file string, decode func(any) error) (*Reveal, error) {
-	var r Reveal
-	if err := parseRecord(file, decode, &r); err != nil {
-		return nil, err
-	}
-	if r.Format != RevealFormat {
-		return nil, formatErr(file, r.Format, RevealFormat)
-	}
-	return &r, nil
-}
-
-func parseRecord(file string, decode func(any) error, v any) error {
-	if err := decode(v); err != nil {
-		return &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
-	}
-	return nil
+	return parseKind[Reveal](file, decode, RevealFormat)
 }
 
 func formatErr(file, got, want string) error {

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,39 +35,34 @@ func newAgreementCmd(a *app) *cobra.Command {
 per truth obligation (with --bundle, which groups the items that share one
 frozen obligation) and over all fields, each with n. A statistic that cannot be
 computed (fewer than two paired values, no variation) is shown as undefined with
-its reason, never as 0. With --allowed-signers the sheets are verified first.`,
+its reason, never as 0. Both sheets are verified first against allowed_signers
+(--allowed-signers, else the config key allowed_signers, else the file
+allowed_signers in the first SHEET's directory, where verdict blind's
+ratings directory keeps it); a sheet that does not verify is refused.`,
 		Args: cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&bundle, "bundle", "", "a bundle of the rated content, for per-obligation agreement")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "verify both sheets against this allowed_signers file first")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheets are verified against (default: allowed_signers beside the first SHEET)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		var fs [2]adjudication.FrozenSheet
-		if allowed != "" {
-			var err error
-			if fs, err = loadFrozenSheets(a, allowed, args); err != nil {
-				return err
-			}
-		} else {
-			for i, p := range args {
-				data, err := campaign.ReadRegular(p, campaign.FileRecord)
-				if err != nil {
-					return err
-				}
-				s, err := adjudication.ParseSheet(p, data)
-				if err != nil {
-					return refusal(a, err)
-				}
-				fs[i] = adjudication.FrozenSheet{Sheet: s, SHA256: blinding.Digest(data)}
-			}
-			// Without allowed_signers the signers are unverified, but two
-			// sheets naming one rater or one key are never two raters.
-			if a0, a1 := fs[0].Sheet.Signer, fs[1].Sheet.Signer; a0.Name == a1.Name || a0.KeyFingerprint == a1.KeyFingerprint {
-				return refusal(a, &campaign.Error{Reason: adjudication.ReasonSharedKey, File: args[1], Pointer: "/signer", Rule: "DESIGN Signed records",
-					Detail: fmt.Sprintf("sheets %s and %s are signed by one rater or with one key (%s, %s)", args[0], args[1], a1.Name, a1.KeyFingerprint)})
+		// Statistics of sheets that do not verify are not evidence
+		// (DESIGN "Signed records"): both sheets are always verified.
+		if allowed = allowedSigners(a, allowed); allowed == "" {
+			allowed = filepath.Join(filepath.Dir(args[0]), "allowed_signers")
+			if _, err := os.Lstat(allowed); errors.Is(err, fs.ErrNotExist) {
+				return usagef("no %s: pass --allowed-signers FILE (the sheets are always verified; statistics of unverified sheets are not reported)", allowed)
 			}
 		}
-		ord := adjudication.OrderSheets(fs[0], fs[1])
+		sh, err := loadFrozenSheets(a, allowed, args)
+		if err != nil {
+			return err
+		}
+		// Two sheets naming one rater or one key are never two raters.
+		if a0, a1 := sh[0].Sheet.Signer, sh[1].Sheet.Signer; a0.Name == a1.Name || a0.KeyFingerprint == a1.KeyFingerprint {
+			return refusal(a, &campaign.Error{Reason: adjudication.ReasonSharedKey, File: args[1], Pointer: "/signer", Rule: "DESIGN Signed records",
+				Detail: fmt.Sprintf("sheets %s and %s are signed by one rater or with one key (%s, %s)", args[0], args[1], a1.Name, a1.KeyFingerprint)})
+		}
+		ord := adjudication.OrderSheets(sh[0], sh[1])
 		if _, err := adjudication.Disagreements(ord[0].Sheet, ord[1].Sheet); err != nil {
 			return refusal(a, err)
 		}

@@ -67,8 +67,8 @@ func TestSheetItemTimes(t *testing.T) {
 	allowed := keys + "allowed_signers"
 	mustRun(t, 0, "verify", "--allowed-signers", allowed, p("timed/sheet-ann.json"))
 
-	_, plain, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--format", "json")
-	_, timed, _ := runCapture(t, "agreement", p("timed/sheet-ann.json"), p("sheet-bob.json"), "--format", "json")
+	_, plain, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--format", "json", "--allowed-signers", allowed)
+	_, timed, _ := runCapture(t, "agreement", p("timed/sheet-ann.json"), p("sheet-bob.json"), "--format", "json", "--allowed-signers", allowed)
 	stats := func(out string) string {
 		var v struct {
 			Agreement json.RawMessage `json:"agreement"`

@@ -132,19 +132,72 @@ func TestRecordOutputsSaySynthetic(t *testing.T) {
 }
 
 // TestAgreementRefusesOneRaterTwice: agreement between two sheets of one
-// rater (or one key) is not inter-rater agreement; it is refused even
-// without --allowed-signers (DESIGN "Signed records": both raters using
-// one key).
+// rater (or one key) is not inter-rater agreement; it is refused even when
+// both sheets verify (DESIGN "Signed records": both raters using one key).
 func TestAgreementRefusesOneRaterTwice(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()
 	p, keys := frozenPair(t, dir)
+	allowed := keys + "allowed_signers"
 	mustRun(t, 0, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
 		"--out", p("sheet-ann-again.json"), "--time", "2026-03-04T06:00:00Z")
-	if code, out, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-ann-again.json")); code != 1 || !strings.Contains(out, string(adjudication.ReasonSharedKey)) {
+	if code, out, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-ann-again.json"), "--allowed-signers", allowed); code != 1 || !strings.Contains(out, string(adjudication.ReasonSharedKey)) {
 		t.Fatalf("agreement of ann with ann: exit %d\n%s", code, out)
 	}
+	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed)
+}
+
+// TestAgreementVerifiesSheets: agreement reports statistics only of sheets
+// that verify against allowed_signers (DESIGN "Signed records"). A sheet
+// edited after signing, kept with its old signature, is refused with the
+// verification's reason code and no statistic is printed; without
+// --allowed-signers the allowed_signers beside the first sheet is used, and
+// when there is none the command says how to name one (usage, exit 2).
+func TestAgreementVerifiesSheets(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	allowed := keys + "allowed_signers"
+	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed)
+
+	// No allowed_signers beside the sheets and none named: usage error.
+	code, out, errOut := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
+	if code != 2 || !strings.Contains(out+errOut, "--allowed-signers") || strings.Contains(out, "kappa") {
+		t.Fatalf("agreement without allowed_signers: exit %d\n%s%s", code, out, errOut)
+	}
+	// The default: allowed_signers in the first sheet's directory.
+	ab, err := os.ReadFile(allowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p("allowed_signers"), ab, 0o600)
 	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
+
+	// bob's sheet with one grade changed, beside its old signature.
+	data, err := os.ReadFile(p("sheet-bob.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := strings.Replace(string(data), `"not_addressed"`, `"addressed"`, 1)
+	if tampered == string(data) {
+		tampered = strings.Replace(string(data), `"addressed"`, `"not_addressed"`, 1)
+	}
+	if tampered == string(data) {
+		t.Fatal("no grade to change in the sheet")
+	}
+	os.MkdirAll(p("x"), 0o755)
+	os.WriteFile(p("x/sheet-bob.json"), []byte(tampered), 0o600)
+	sig, _ := os.ReadFile(p("sheet-bob.json.sig"))
+	os.WriteFile(p("x/sheet-bob.json.sig"), sig, 0o600)
+	for _, args := range [][]string{
+		{"agreement", p("sheet-ann.json"), p("x/sheet-bob.json")},
+		{"agreement", p("sheet-ann.json"), p("x/sheet-bob.json"), "--allowed-signers", allowed, "--format", "json"},
+	} {
+		code, out, errOut := runCapture(t, args...)
+		if code != 1 || !strings.Contains(out+errOut, string(adjudication.ReasonBadSignature)) || strings.Contains(out, "kappa") || strings.Contains(out, `"agreement"`) {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
 }
 
 // TestAllowedSignersFromConfig: verify, disagreements, resolve and reveal
