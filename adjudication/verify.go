@@ -63,7 +63,10 @@ type AllowedSigner struct {
 
 // ParseAllowedSigners parses an allowed_signers file. Blank lines and
 // comments are skipped. cert-authority, valid-after and valid-before are
-// refused (ReasonBadAllowedSigners) rather than ignored.
+// refused (ReasonBadAllowedSigners) rather than ignored. Unlike
+// ssh-keygen, a line without namespaces="..." lets its key sign in no
+// namespace: each record kind's namespace is a role (DESIGN "Signed
+// records"), and a key allowed every role could rate and adjudicate alike.
 func ParseAllowedSigners(file string, data []byte) ([]AllowedSigner, error) {
 	var out []AllowedSigner
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -349,10 +352,10 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		c.fail(ReasonFingerprintMismatch, "record names key %s but was signed with %s", head.Signer.KeyFingerprint, fp)
 		return c
 	}
-	listed := false
+	listed, line := false, 0
 	for _, a := range allowed {
 		if a.matches(head.Signer.Name) && bytes.Equal(a.Key.Marshal(), sig.PublicKey.Marshal()) {
-			listed = true
+			listed, line = true, a.Line
 			if a.allows(k.ns) {
 				checkRecordFields(&c)
 				return c
@@ -360,7 +363,9 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		}
 	}
 	if listed {
-		c.fail(ReasonKeyNotAllowedForRole, "%s's key is not allowed to sign in %q (role %s)", head.Signer.Name, k.ns, k.role)
+		c.fail(ReasonKeyNotAllowedForRole, "%s's key is not allowed to sign in %q (role %s): allowed_signers line %d does not list that namespace; "+
+			"verdict reads namespaces as roles and a line without namespaces= allows none. A %s's line reads: %s namespaces=%q %s",
+			head.Signer.Name, k.ns, k.role, line, k.role, head.Signer.Name, k.ns, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sig.PublicKey))))
 	} else {
 		c.fail(ReasonSignerNotAllowed, "no allowed_signers line for principal %q with key %s", head.Signer.Name, Fingerprint(sig.PublicKey))
 	}

@@ -535,8 +535,10 @@ func TestCheckAdmissionControls(t *testing.T) {
 func TestAdmitResultSaysWhyExitIsOne(t *testing.T) {
 	t.Parallel()
 	d := newDiskCampaign(t)
-	r := d.Receipts[d.session("T6", 1, campaign.RoleReviewB)]
-	*r.EndMonotonicNS = *r.StartMonotonicNS + 200_000_000_000
+	// One outlier pair's cost (C14): admitted, but a cost gate fails. (A
+	// stretched monotonic end alone would now contradict its UTC end:
+	// receipt-clocks-disagree, an invalid execution.)
+	d.Receipts[d.session("T1", 2, campaign.RoleReviewB)].Meter.OutputTokens = 7000
 	dir := d.write(t)
 	plan := `{"format":"verdict-admission-plan/1","prior_consumption":{"sessions":0,"replacement_sessions":0,"wall_ns":0,"input_tokens":0,"output_tokens":0,"reference_micro_usd":0,"actual_micro_usd":0},
 "dispatches":[{"id":"P1","task":"T1","repetition":4,"role":"draft","replacement":false}]}`

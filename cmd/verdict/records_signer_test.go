@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -384,5 +385,31 @@ func TestAdjudicateShowsSheetsInGivenOrder(t *testing.T) {
 	}
 	if shown[0].Values == in.Disputes[0].Values {
 		t.Error("values not swapped from the canonical order")
+	}
+}
+
+// TestKeyNotAllowedForRoleSaysWhatToAdd: an allowed_signers file written as
+// for git (no namespaces=) lets no key sign a verdict record; the refusal
+// (key-not-allowed-for-role) names the line and shows the line to write,
+// with the role's namespace and the signer's key.
+func TestKeyNotAllowedForRoleSaysWhatToAdd(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	ab, err := os.ReadFile(keys + "allowed_signers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := regexp.MustCompile(` namespaces="[^"]*"`).ReplaceAllString(string(ab), "")
+	os.WriteFile(p("plain_signers"), []byte(plain), 0o600)
+	var annLine string
+	for _, l := range strings.Split(string(ab), "\n") {
+		if strings.HasPrefix(l, "ann ") {
+			annLine = strings.TrimSpace(l)
+		}
+	}
+	code, out, errOut := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", p("plain_signers"))
+	if code != 1 || !strings.Contains(out, string(adjudication.ReasonKeyNotAllowedForRole)) || annLine == "" || !strings.Contains(out, annLine) {
+		t.Fatalf("disagreements with a git-style allowed_signers: exit %d, want 1 and the line %q\n%s%s", code, annLine, out, errOut)
 	}
 }
