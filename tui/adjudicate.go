@@ -299,6 +299,18 @@ func allowedFor(d *Dispute) []string {
 	return adjudication.AllowedValues(d.Field.Kind)
 }
 
+// otherValues returns the allowed values of d that neither rating chose:
+// what v can add. A two-valued field where the raters disagree has none.
+func otherValues(d *Dispute) []string {
+	var out []string
+	for _, v := range allowedFor(d) {
+		if v != d.Values[0] && v != d.Values[1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func showValue(v string, k adjudication.Kind) string {
 	if v == "" && k == adjudication.KindOracleDefect {
 		return "no flag (not a defect)"
@@ -311,7 +323,7 @@ func (a *adjudicator) setEnabled() {
 	main := (a.screen == adjMain || a.screen == adjAnswer) && !a.signed && len(a.in.Disputes) > 0
 	a.keys.First.SetEnabled(main)
 	a.keys.Second.SetEnabled(main)
-	a.keys.Other.SetEnabled(main)
+	a.keys.Other.SetEnabled(main && a.dispute() != nil && len(otherValues(a.dispute())) > 0)
 	a.keys.Note.SetEnabled(main && a.dispute() != nil && a.decided(a.cur))
 	a.keys.Up.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
 	a.keys.Down.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
@@ -763,7 +775,11 @@ func (a *adjudicator) disputeLines(w, h int) []string {
 			add(wrapLines([]string{st.Warn.Render("… ") + s + st.Muted.Render(" (saving)")}, w)...)
 		}
 	} else {
-		add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
+		if len(otherValues(&d)) > 0 {
+			add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
+		} else {
+			add(st.Warn.Render("open: choose 1 or 2 (the field has no other value)"))
+		}
 	}
 	if a.screen == adjOther {
 		add("", st.Header.Render("Choose the final value:"))
