@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"verdict/campaign"
-	"verdict/scorer"
 	"verdict/fixtures"
+	"verdict/scorer"
 )
 
 // importFixture copies the embedded SYNTHETIC campaign, takes session id's
