@@ -20,10 +20,19 @@
 //
 // The rater's program is a container (rate.go) over one shared state and
 // one component per screen: the grading pane (grade.go), the item list
-// (list.go), the final answer (answer.go), the note editor (note.go), the
-// freeze confirmation (freeze.go) and the evidence viewer; each has its
-// key map in its own *_keys.go. Grades and decisions wait in the one save
-// queue (savequeue.go) until their durable save returned.
+// (list.go), the final answer laid out per element and following the
+// graded field (answer.go), the note editor (note.go), the freeze
+// confirmation (freeze.go), the reading panel for the task and the
+// codebook (panel.go, codebook.go), search (search.go) and the evidence
+// viewer; each has its key map in its own *_keys.go. The adjudicator and
+// the ledger reuse the answer, note, panel, search and evidence
+// components. Grades and decisions wait in the one save queue
+// (savequeue.go) until their durable save returned.
+//
+// Every text that comes from a bundle, a campaign or a sheet is drawn from
+// a copy whose control and format characters are shown as ⟨U+XXXX⟩
+// (visible.go): no answer can move the cursor, change colours or hide
+// part of itself on a rater's terminal.
 //
 // Structure: every screen is a Component (tea.Model + help.KeyMap +
 // SetSize). A Common value carries the terminal size and the styles (the

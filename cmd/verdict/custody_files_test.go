@@ -102,7 +102,7 @@ func runWithin(t *testing.T, d time.Duration, unblock func(), args ...string) (i
 // check, blind and score, never read; a 300 MB response is refused before
 // it is read (file-too-large).
 func TestOnlyRegularFilesWithinCaps(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it bounds each run's wall time.
 	dir := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1))
 	resp, _ := filepath.Glob(filepath.Join(dir, "responses", "*.json"))
 	if len(resp) == 0 {

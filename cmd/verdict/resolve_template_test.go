@@ -54,7 +54,7 @@ func TestResolveTemplateFilledIsAccepted(t *testing.T) {
 
 	resolve := func(from, adj string) (int, string) {
 		return runCombined(t, append(append([]string{"resolve"}, sheets...), "--from", from, "--allowed-signers", allowed,
-			"--key", filepath.Join(dir, "keys", "adjudicator-cho"), "--name", "cho", "--out", adj, "--time", "2026-09-06T10:00:00Z")...)
+			"--key", filepath.Join(dir, "keys", "adjudicator-cho"), "--name", "cho", "--out", adj, "--time", demoAdjTime)...)
 	}
 	if code, out := resolve(tpl, filepath.Join(t.TempDir(), "adjudication.json")); code != 1 || !strings.Contains(out, string(adjudication.ReasonBadValue)) {
 		t.Fatalf("unfilled template: exit %d\n%s", code, out)

@@ -49,7 +49,7 @@ func TestTerminalUIsRefuseWithoutTerminal(t *testing.T) {
 // adjudicate mid-way with every decision saved exits 0 and says where the
 // decision log is and how to resume; the saved decision is resumed.
 func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it bounds the program's wall time.
 	p, keys := frozenPair(t, t.TempDir())
 	args := []string{"adjudicate", p("bundle-ann.json"), p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys + "allowed_signers",
 		"--key", keys + "adjudicator-cho", "--name", "cho", "--out", p("adj.json")}
