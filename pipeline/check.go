@@ -56,6 +56,10 @@ type Checked struct {
 	// RoundIssues are the round-discipline violations found against the
 	// previous round (CheckOptions.PreviousDir); each fails admission.
 	RoundIssues []*campaign.Error
+	// RoundNotes are round-discipline issues reported without failing
+	// admission: the unverified previous round of a synthetic manifest
+	// (scorer.UnverifiedRound).
+	RoundNotes []*campaign.Error
 }
 
 // CheckOptions names the previous round a campaign is checked against
@@ -127,6 +131,15 @@ func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 		out.RoundIssues = rc.Issues
 		if c.Manifest.Phase == campaign.PhaseDevelopmentRound2 {
 			out.Revision = rc.Revision
+		}
+	} else if u := scorer.UnverifiedRound(&c.Manifest); u != nil {
+		// B's frozen-check exemption rests on a previous round nobody
+		// verified: a real manifest is not admitted, a synthetic one is
+		// reported.
+		if c.Manifest.Synthetic {
+			out.RoundNotes = append(out.RoundNotes, u)
+		} else {
+			out.RoundIssues = append(out.RoundIssues, u)
 		}
 	}
 	return out

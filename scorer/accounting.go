@@ -493,8 +493,9 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 			p.ReviewCostRatio = RatioOf(moneyExact(p.B.ReviewCost), moneyExact(p.A.ReviewCost))
 			p.ReviewTimeRatio = RatioOf(nanosExact(p.B.ReviewTime), nanosExact(p.A.ReviewTime))
 		} else {
-			p.ReviewCostRatio = Ratio{Why: ReasonNotDispatched}
-			p.ReviewTimeRatio = Ratio{Why: ReasonNotDispatched}
+			why := undispatchedWhy(p)
+			p.ReviewCostRatio = Ratio{Why: why}
+			p.ReviewTimeRatio = Ratio{Why: why}
 		}
 		rep.AllocatedCostA = rep.AllocatedCostA.Add(p.A.Cost)
 		rep.AllocatedCostB = rep.AllocatedCostB.Add(p.B.Cost)
@@ -538,19 +539,31 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 }
 
 // reviewExact returns a pair's review-only cost or time for an arm; it is
-// unknown (ReasonNotDispatched) for a not-dispatched review.
+// unknown (undispatchedWhy) when a review was not dispatched.
 func reviewExact(p PairAccount, arm string, cost bool) Exact {
 	w := p.A
 	if arm == "B" {
 		w = p.B
 	}
 	if !p.A.ReviewDispatched || !p.B.ReviewDispatched {
-		return Exact{Why: ReasonNotDispatched}
+		return Exact{Why: undispatchedWhy(p)}
 	}
 	if cost {
 		return moneyExact(w.ReviewCost)
 	}
 	return nanosExact(w.ReviewTime)
+}
+
+// undispatchedWhy is why a pair with an undispatched review has no
+// review-only value: session-planned when a review is planned, not started
+// (a campaign in progress), otherwise not-dispatched (C23).
+func undispatchedWhy(p PairAccount) campaign.Reason {
+	for _, w := range []Workflow{p.A, p.B} {
+		if !w.ReviewDispatched && w.ReviewCost.Why == ReasonSessionPlanned {
+			return ReasonSessionPlanned
+		}
+	}
+	return ReasonNotDispatched
 }
 
 // medianOf is the exact median of f over pairs.

@@ -159,6 +159,9 @@ func TestPlannedSessionsAreNotInvalid(t *testing.T) {
 	if IncompleteError(nil) != nil {
 		t.Fatal("a complete campaign is incomplete")
 	}
+	if r := Accounting(c).Aggregate.ReviewCostRatio; r.Why != ReasonSessionPlanned {
+		t.Errorf("review-only ratio of a campaign in progress: unknown for %q, want %q", r.Why, ReasonSessionPlanned)
+	}
 	b, _ := Consumed(c)
 	if b.Sessions != int64(3*len(c.Manifest.Runs)-3) {
 		t.Errorf("planned sessions consumed: %d sessions", b.Sessions)

@@ -39,6 +39,12 @@ const (
 	// ReasonPreviousRoundRefused: the previous campaign is refused by the
 	// strict loader.
 	ReasonPreviousRoundRefused campaign.Reason = "previous-round-refused"
+	// ReasonPreviousRoundUnverified: a manifest names a previous round but
+	// check was not given that round (--previous DIR), so B's exemption
+	// from the frozen prompt check (FrozenIdentityIssues) rests on an
+	// unverified claim. It fails admission of a real manifest and is
+	// reported for a synthetic one.
+	ReasonPreviousRoundUnverified campaign.Reason = "previous-round-unverified"
 	// ReasonRoundChanged: something other than B's instruction changed
 	// between the rounds (A, D and common texts, schemas, frozen documents,
 	// execution and consumer identities, tasks, packets, truth, sample
@@ -135,6 +141,26 @@ func RoundIssues(m *campaign.Manifest) []*campaign.Error {
 		add(ReasonPreviousRoundReport, "/previous_round/report_sha256", "round 1 is inspected, not decided: a round-2 manifest binds no round-1 report")
 	}
 	return out
+}
+
+// UnverifiedRound is the issue of a round-2 or evaluation manifest that
+// names a previous round when that round is not checked (no --previous):
+// B's instruction is exempt from the frozen check only because of
+// previous_round (FrozenIdentityIssues), so the exemption holds only once
+// RoundDiscipline has verified the round. nil when the manifest names no
+// previous round (RoundIssues decides whether it must).
+func UnverifiedRound(m *campaign.Manifest) *campaign.Error {
+	p := m.PreviousRound
+	if p == nil {
+		return nil
+	}
+	flags := "--previous DIR"
+	if m.Phase == campaign.PhaseEvaluation {
+		flags = "--previous DIR --previous-report FILE"
+	}
+	return &campaign.Error{Reason: ReasonPreviousRoundUnverified, File: campaign.ManifestFile, Pointer: "/previous_round", Rule: RuleRounds,
+		Detail: fmt.Sprintf("the manifest names a previous round (%s %q, manifest %s) that was not verified, so B's instruction is not checked against the frozen text; give check %s to verify it",
+			p.Phase, p.CampaignID, p.ManifestSHA256, flags)}
 }
 
 // RoundInput is the previous round a campaign is checked against.

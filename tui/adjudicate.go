@@ -138,8 +138,10 @@ type adjudicator struct {
 	viewer        *evidenceViewer
 	answer        *answerPane
 	panel         *panel
-	list          *disputeList
-	search        *searchScreen
+	// onTask is set while the panel shows the current item's task.
+	onTask bool
+	list   *disputeList
+	search *searchScreen
 	// shown are the bundle's items as screens draw them (shownCopy);
 	// seen marks the items whose task was shown on arrival.
 	shown map[string]*blinding.Item
@@ -286,7 +288,7 @@ func (a *adjudicator) showTask() {
 	a.panel.open("Task of "+it.ID+" (esc: back to the dispute)", func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	})
-	a.screen = adjPanel
+	a.screen, a.onTask = adjPanel, true
 }
 
 // allowed returns the values the adjudicator may choose for d.
@@ -295,6 +297,18 @@ func allowedFor(d *Dispute) []string {
 		return []string{adjudication.ValueDefective, adjudication.ValueWithdrawn}
 	}
 	return adjudication.AllowedValues(d.Field.Kind)
+}
+
+// otherValues returns the allowed values of d that neither rating chose:
+// what v can add. A two-valued field where the raters disagree has none.
+func otherValues(d *Dispute) []string {
+	var out []string
+	for _, v := range allowedFor(d) {
+		if v != d.Values[0] && v != d.Values[1] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func showValue(v string, k adjudication.Kind) string {
@@ -309,7 +323,7 @@ func (a *adjudicator) setEnabled() {
 	main := (a.screen == adjMain || a.screen == adjAnswer) && !a.signed && len(a.in.Disputes) > 0
 	a.keys.First.SetEnabled(main)
 	a.keys.Second.SetEnabled(main)
-	a.keys.Other.SetEnabled(main)
+	a.keys.Other.SetEnabled(main && a.dispute() != nil && len(otherValues(a.dispute())) > 0)
 	a.keys.Note.SetEnabled(main && a.dispute() != nil && a.decided(a.cur))
 	a.keys.Up.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
 	a.keys.Down.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
@@ -408,6 +422,9 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		cmd = a.key(m)
+		if a.screen != adjPanel && a.status == hintTaskFirst {
+			a.setStatus("", false)
+		}
 	default:
 		switch a.screen {
 		case adjNote:
@@ -544,6 +561,12 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		_, cmd := a.answer.Update(k)
 		return cmd
 	case adjPanel:
+		if a.onTask && pressedAny(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Sign) {
+			// The item's task is on screen first: say so, decide nothing.
+			a.panel.hint = hintTaskFirst
+			a.setStatus(hintTaskFirst, true)
+			return nil
+		}
 		_, cmd := a.panel.Update(k)
 		return cmd
 	case adjList:
@@ -620,7 +643,7 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		a.showTask()
 	case key.Matches(k, a.keys.Codebook):
 		a.panel.open(guidelinesPanel(a.in.Bundle))
-		a.screen = adjPanel
+		a.screen, a.onTask = adjPanel, false
 	case key.Matches(k, a.keys.List):
 		a.list.cur = a.cur
 		a.screen = adjList
@@ -752,7 +775,11 @@ func (a *adjudicator) disputeLines(w, h int) []string {
 			add(wrapLines([]string{st.Warn.Render("… ") + s + st.Muted.Render(" (saving)")}, w)...)
 		}
 	} else {
-		add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
+		if len(otherValues(&d)) > 0 {
+			add(st.Warn.Render("open: choose 1, 2 or v (another value with a note)"))
+		} else {
+			add(st.Warn.Render("open: choose 1 or 2 (the field has no other value)"))
+		}
 	}
 	if a.screen == adjOther {
 		add("", st.Header.Render("Choose the final value:"))

@@ -90,12 +90,12 @@ func TestAdjudicateGolden(t *testing.T) {
 			keys []string
 		}{
 			{"start", nil},
-			{"other", []string{"v"}},
+			{"other", []string{"j", "v"}},
 			{"note", []string{"j", "v", "3", "w"}},
 			{"oracle", []string{"k"}},
 			{"evidence", []string{"e"}},
 			{"sign_refused", []string{"S"}},
-			{"signed", []string{"1", "2", "v", "3", "n", "e", "w", "enter", "1", "1", "S", "y"}},
+			{"signed", []string{"1", "v", "3", "n", "e", "w", "enter", "1", "1", "S", "y"}},
 			{"help", []string{"?"}},
 			{"citation", []string{"j", "j"}},
 			{"answer", []string{"j", "j", "a"}},
@@ -130,13 +130,27 @@ func TestAdjudicateBindings(t *testing.T) {
 	if a.decisions[1].Final != "not_credited" || a.cur != 2 {
 		t.Fatalf("2: %+v", a.decisions[1])
 	}
-	// v opens the other-value chooser; 3 is disabled for a citation (two values).
+	// A citation has two values and both raters chose one: v, which could
+	// add no value, is off, left out of the help and does nothing.
+	if a.keys.Other.Enabled() || strings.Contains(screen(m), "other value") || !strings.Contains(screen(m), "no other value") {
+		t.Fatalf("v offered on a two-valued field:\n%s", screen(m))
+	}
 	m = press(m, "v")
-	if a.screen != adjOther || a.keys.Values[2].Enabled() {
+	if a.screen != adjMain {
+		t.Fatal("v opened the chooser on a two-valued field")
+	}
+	// On the oracle-defect dispute (defective against no flag) v offers
+	// the withdrawal and opens the chooser; esc leaves it.
+	m = press(m, "j")
+	if !a.keys.Other.Enabled() || !strings.Contains(screen(m), "other value") {
+		t.Fatalf("v not offered:\n%s", screen(m))
+	}
+	m = press(m, "v")
+	if a.screen != adjOther || !a.keys.Values[1].Enabled() || a.keys.Values[2].Enabled() {
 		t.Fatal("v")
 	}
-	m = press(m, "esc")
-	if a.screen != adjMain {
+	m = press(m, "esc", "k")
+	if a.screen != adjMain || a.cur != 2 {
 		t.Fatal("esc from chooser")
 	}
 	// k/up and j/down move; tab goes to the next open dispute.
@@ -228,7 +242,7 @@ func TestAdjudicateOtherValueNeedsNote(t *testing.T) {
 func TestFlowAdjudicateDispute(t *testing.T) {
 	e := &adjEnv{}
 	tm := teatest.NewTestModel(t, NewAdjudicateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
-	typeKeys(tm, "esc", "2", "1", "v", "2", "1", "S", "y")
+	typeKeys(tm, "esc", "2", "1", "2", "1", "S", "y")
 	waitUntil(t, "signature", func() bool { e.mu.Lock(); defer e.mu.Unlock(); return len(e.signed) == 1 })
 	typeKeys(tm, "q")
 	a := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
@@ -401,5 +415,30 @@ func TestAdjudicateSeesWholeItem(t *testing.T) {
 	press(m, "enter")
 	if a.cur != 0 || a.screen != adjMain {
 		t.Fatalf("search opened dispute %d", a.cur)
+	}
+}
+
+// TestAdjudicateDecisionKeyOnTaskSaysSo: 1, 2, v or S typed on the task
+// panel decides nothing and says why on the panel and the status line.
+func TestAdjudicateDecisionKeyOnTaskSaysSo(t *testing.T) {
+	e := &adjEnv{}
+	m := NewAdjudicateModel(e.input(), testOptions(80, 24))
+	a := m.(*root).child.(*adjudicator)
+	for _, k := range []string{"1", "2", "v", "S"} {
+		m = press(m, k)
+		if a.screen != adjPanel || a.decisions[0] != nil || a.queue.len() != 0 || a.status != hintTaskFirst {
+			t.Fatalf("%s on the task: screen %d status %q", k, a.screen, a.status)
+		}
+		if s := screen(m); strings.Count(s, "task shown first") != 2 {
+			t.Fatalf("%s on the task: hint not on panel and status line:\n%s", k, s)
+		}
+	}
+	m = press(m, "esc")
+	if a.screen != adjMain || a.status != "" {
+		t.Fatalf("after esc: screen %d status %q", a.screen, a.status)
+	}
+	_ = press(m, "1")
+	if a.decisions[0] == nil && a.queue.len() == 0 {
+		t.Fatal("1 after esc decided nothing")
 	}
 }

@@ -18,6 +18,9 @@ type panel struct {
 	text func() []string
 	// back leaves the panel.
 	back func() tea.Cmd
+	// hint, when set, is shown under the title until the panel closes or
+	// opens again (say why a key did nothing here).
+	hint string
 	y    int
 	w, h int
 }
@@ -28,7 +31,24 @@ func newPanel(c *Common, keys PanelKeyMap, back func() tea.Cmd) *panel {
 
 // open shows title and text from the top.
 func (p *panel) open(title string, text func() []string) {
-	p.title, p.text, p.y = title, text, 0
+	p.title, p.text, p.y, p.hint = title, text, 0, ""
+}
+
+// hintTaskFirst is what the task panel says when a grading key is typed
+// on it: an item is never graded before its task was on screen.
+const hintTaskFirst = "task shown first: esc, then grade (the key was not applied)"
+
+// pressedAny reports whether k is one of the keys of bs, enabled or not:
+// it finds keys typed on a screen where those bindings are off.
+func pressedAny(k tea.KeyPressMsg, bs ...key.Binding) bool {
+	for _, b := range bs {
+		for _, s := range b.Keys() {
+			if k.String() == s {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (p *panel) body() []string {
@@ -73,10 +93,15 @@ func (p *panel) View() tea.View {
 	lines := p.body()
 	h := max(p.h-1, 1)
 	head := st.Header.Render(p.title)
+	out := []string{}
+	if p.hint != "" {
+		out = append(out, st.Finding.Render(p.hint))
+		h = max(h-1, 1)
+	}
 	if len(lines) > h {
 		head += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d (j/k, space)", p.y+1, min(p.y+h, len(lines)), len(lines)))
 	}
-	out := []string{head}
+	out = append([]string{head}, out...)
 	out = append(out, lines[min(p.y, len(lines)):min(p.y+h, len(lines))]...)
 	return tea.NewView(strings.Join(out, "\n"))
 }

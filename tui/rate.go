@@ -354,6 +354,8 @@ type rater struct {
 	panel  *panel
 	search *searchScreen
 	viewer *evidenceViewer
+	// onTask is set while the panel shows the current item's task.
+	onTask bool
 	w, h   int
 }
 
@@ -388,13 +390,25 @@ func (r *rater) showTask() {
 	r.panel.open(fmt.Sprintf("Task of item %d/%d · %s (esc: back to grading)", r.item+1, len(r.fields), it.ID), func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	})
-	r.screen = screenPanel
+	r.screen, r.onTask = screenPanel, true
 }
 
 // showCodebook opens the campaign's guidelines and the built-in codebook.
 func (r *rater) showCodebook() {
 	r.panel.open(guidelinesPanel(r.in.Bundle))
-	r.screen = screenPanel
+	r.screen, r.onTask = screenPanel, false
+}
+
+// blockedOnTask reports whether k is a grading key (a value or F) typed on
+// the task panel; it then says so on the panel and the status line.
+func (r *rater) blockedOnTask(k tea.KeyPressMsg) bool {
+	g := r.grade.keys
+	if r.screen != screenPanel || !r.onTask || !pressedAny(k, g.Values[0], g.Values[1], g.Values[2], g.Freeze) {
+		return false
+	}
+	r.panel.hint = hintTaskFirst
+	r.setStatus(hintTaskFirst, true)
+	return true
 }
 
 func (r *rater) result() RateResult {
@@ -456,6 +470,9 @@ func (r *rater) SetSize(w, h int) {
 // Update implements tea.Model.
 func (r *rater) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := r.route(msg)
+	if r.screen != screenPanel && r.status == hintTaskFirst {
+		r.setStatus("", false)
+	}
 	r.afterKey()
 	r.setEnabled()
 	return r, cmd
@@ -509,6 +526,9 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		r.viewer = nil
 		r.screen = screenGrade
 	case tea.KeyPressMsg:
+		if r.blockedOnTask(m) {
+			break
+		}
 		if r.screen == screenEvidence && r.viewer.closes(m) {
 			r.viewer, r.screen = nil, screenGrade
 			break

@@ -531,3 +531,45 @@ func TestRateListAlignedInColour(t *testing.T) {
 		t.Fatalf("freeze without signer:\n%s", s)
 	}
 }
+
+// TestRateGradeKeyOnTaskSaysSo: a value key or F typed on the task panel
+// grades nothing and freezes nothing, and the panel and the status line
+// say why until the panel closes; at the next item's arrival too.
+func TestRateGradeKeyOnTaskSaysSo(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	m, r := newArrivingRater(e, 80, 24)
+	for _, k := range []string{"1", "2", "3", "F"} {
+		m = press(m, k)
+		if r.screen != screenPanel || r.nGraded != 0 || r.status != hintTaskFirst {
+			t.Fatalf("%s on the task: screen %d graded %d status %q", k, r.screen, r.nGraded, r.status)
+		}
+		if s := screen(m); strings.Count(s, "task shown first") != 2 {
+			t.Fatalf("%s on the task: hint not on panel and status line:\n%s", k, s)
+		}
+	}
+	m = press(m, "j") // scrolling keeps the hint
+	if r.panel.hint != hintTaskFirst {
+		t.Fatal("hint lost on scrolling")
+	}
+	m = press(m, "esc")
+	if r.screen != screenGrade || r.status != "" || strings.Contains(screen(m), "task shown first") {
+		t.Fatalf("after esc: screen %d status %q", r.screen, r.status)
+	}
+	for range len(r.fields[0]) {
+		m = press(m, "1")
+	}
+	if r.item != 1 || r.screen != screenPanel || r.panel.hint != "" {
+		t.Fatalf("arrival at item 2: item %d screen %d hint %q", r.item, r.screen, r.panel.hint)
+	}
+	graded := r.nGraded
+	m = press(m, "1")
+	if r.nGraded != graded || r.panel.hint != hintTaskFirst {
+		t.Fatalf("1 at arrival: graded %d→%d hint %q", graded, r.nGraded, r.panel.hint)
+	}
+	// The codebook panel is not the task: no hint there.
+	m = press(m, "esc", "g", "1")
+	if r.panel.hint != "" || r.status == hintTaskFirst {
+		t.Fatalf("codebook: hint %q status %q", r.panel.hint, r.status)
+	}
+	_ = m
+}

@@ -157,6 +157,9 @@ type checkReport struct {
 	// (against the previous round with --previous, else against the frozen
 	// v1.0 text); null when B's instruction is unchanged (CONTRACT §5).
 	PromptRevision *scorer.PromptRevision `json:"prompt_revision"`
+	// RoundNotes are round-discipline issues reported without failing
+	// admission (a synthetic manifest's unverified previous round).
+	RoundNotes []verr.Problem `json:"round_notes"`
 }
 
 // buildCheckReport is the report of `verdict check` on the campaign fsys
@@ -171,7 +174,7 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []verr.Problem{}, ScoredFailures: []verr.Problem{}, LedgerRefusals: []verr.Problem{}, Findings: []scorer.Finding{}, Admission: []verr.Problem{},
-		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}}
+		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}, RoundNotes: []verr.Problem{}}
 	ch := pipeline.CheckWith(fsys, opts)
 	rep.PreviousRound = opts.PreviousDir
 	if ch.MissingIdentities != nil {
@@ -206,6 +209,9 @@ func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *
 	}
 	for _, e := range ch.RoundIssues {
 		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	for _, e := range ch.RoundNotes {
+		rep.RoundNotes = append(rep.RoundNotes, problemOf(e))
 	}
 	rep.PromptRevision = ch.Revision
 	rep.Admitted = len(rep.Admission) == 0
@@ -276,6 +282,9 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("structural findings", fl)
 	section("admission failures", strs(r.Admission))
+	if len(r.RoundNotes) > 0 {
+		section("round notes (not admission failures: synthetic campaign)", strs(r.RoundNotes))
+	}
 	if r.PreviousRound != "" {
 		fmt.Fprintf(&b, "round discipline checked against the previous round %s\n", r.PreviousRound)
 	}

@@ -60,10 +60,17 @@ else, so that its digest can be checked with any sha256 tool.`,
 		if raw != "" && raw != string(campaign.RoleDraft) && raw != string(campaign.RoleReviewA) && raw != string(campaign.RoleReviewB) {
 			return usagef("--raw %q: want draft, review-a or review-b", raw)
 		}
+		// With --raw, stdout carries exactly one prompt's bytes or nothing:
+		// refusals go to stderr so that a digest of stdout is never the
+		// digest of an error message.
+		errw := a.stdout
+		if raw != "" {
+			errw = a.stderr
+		}
 		cam, err := pipeline.LoadDir(args[0])
 		if err != nil {
 			for _, r := range admissionRefusalsOf(verr.Flatten(err)) {
-				writeAdmissionRefusal(a.stdout, "", r)
+				writeAdmissionRefusal(errw, "", r)
 			}
 			return failed("campaign refused")
 		}
@@ -74,7 +81,7 @@ else, so that its digest can be checked with any sha256 tool.`,
 				if t.Entry.ID == task {
 					b, err := campaign.RenderPrompt(campaign.RoleDraft, cam.Prompts, t, nil)
 					if err != nil {
-						fmt.Fprintln(a.stdout, err)
+						fmt.Fprintln(errw, err)
 						return failed("%v", err)
 					}
 					_, err = a.stdout.Write(b)
@@ -84,7 +91,7 @@ else, so that its digest can be checked with any sha256 tool.`,
 		}
 		ps, err := campaign.RenderPrompts(cam, task, rep)
 		if err != nil {
-			fmt.Fprintln(a.stdout, err)
+			fmt.Fprintln(errw, err)
 			return failed("%v", err)
 		}
 		all := []campaign.RenderedPrompt{ps.Draft, ps.ReviewA, ps.ReviewB}

@@ -49,3 +49,26 @@ func TestPromptsCommand(t *testing.T) {
 		t.Fatalf("missing --task exit %d", c)
 	}
 }
+
+// TestPromptsRawRefusalOnStderr: with --raw, stdout carries one prompt's
+// bytes or nothing; a refused campaign's refusal and an unknown task's
+// error go to stderr, so a digest of stdout never hashes an error message.
+func TestPromptsRawRefusalOnStderr(t *testing.T) {
+	t.Parallel()
+	dir := newDiskCampaign(t).write(t)
+	var out, errb strings.Builder
+	if code := run([]string{"prompts", dir, "--task", "T9", "--raw", "review-b"}, strings.NewReader(""), &out, &errb); code != 1 || out.Len() != 0 || errb.Len() == 0 {
+		t.Fatalf("unknown task: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	m := filepath.Join(dir, "manifest.json")
+	b, _ := os.ReadFile(m)
+	if err := os.WriteFile(m, append(b, 'x'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"prompts", dir, "--task", "T3", "--raw", "review-b"}, strings.NewReader(""), &out, &errb)
+	if code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "campaign refused") || len(errb.String()) < 40 {
+		t.Fatalf("refused campaign: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}

@@ -191,3 +191,29 @@ func TestCheckEvaluationAgainstRoundTwo(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckUnverifiedPreviousRound: without --previous, a round-2 manifest
+// that names a previous round leaves B's frozen-check exemption unverified
+// (previous-round-unverified): a real (non-synthetic) manifest is not
+// admitted and the refusal says to give --previous; a synthetic one is
+// admitted with the issue reported as a round note (text and JSON).
+func TestCheckUnverifiedPreviousRound(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const clean = "Before answering, compare every disposition with the revised final answer once more."
+	_, r2 := roundPairDirs(t, clean, nil)
+	code, rep, got := checkRounds(t, r2)
+	if code != 0 || len(got) != 0 || len(rep.RoundNotes) != 1 || rep.RoundNotes[0].Reason != scorer.ReasonPreviousRoundUnverified {
+		t.Fatalf("synthetic: exit %d, admission %v, round notes %+v", code, got, rep.RoundNotes)
+	}
+	_, text := chkRunCaptured(t, "check", r2)
+	if !strings.Contains(text, "round notes") || !strings.Contains(text, "previous-round-unverified") || !strings.Contains(text, "--previous DIR") {
+		t.Fatalf("synthetic text output lacks the round note:\n%s", text)
+	}
+
+	_, real := roundPairDirs(t, clean, func(_ fstest.MapFS, m *campaign.Manifest) { m.Synthetic = false })
+	code, rep, got = checkRounds(t, real)
+	msg := strings.Join(got[scorer.ReasonPreviousRoundUnverified], "\n")
+	if code != 1 || !strings.Contains(msg, "manifest.json#/previous_round") || !strings.Contains(msg, "--previous DIR") || len(rep.RoundNotes) != 0 {
+		t.Fatalf("real: exit %d, admission %v, round notes %+v", code, got, rep.RoundNotes)
+	}
+}
