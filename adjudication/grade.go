@@ -11,6 +11,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/visible"
 )
 
 // Kind is a grade kind of the shared grade vocabulary.
@@ -124,7 +125,9 @@ const (
 	// ReasonNoteRequired: an oracle-defect flag (or an adjudicated value
 	// outside the two raters' values) has no note.
 	ReasonNoteRequired campaign.Reason = "note-required"
-	// ReasonBadNote: a note is not trimmed or over 2,048 Unicode scalar values.
+	// ReasonBadNote: a note is not trimmed, over 2,048 Unicode scalar values,
+	// or holds a control or format character other than line feed
+	// (visible.NeedsNotation: ESC, C1, bidi overrides, zero-width marks).
 	ReasonBadNote campaign.Reason = "bad-note"
 )
 
@@ -224,6 +227,12 @@ func checkNote(n string) error {
 	}
 	if c := len([]rune(n)); c > MaxNote {
 		return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: fmt.Sprintf("note has %d Unicode scalar values, max %d", c, MaxNote)}
+	}
+	for i, r := range n {
+		if visible.NeedsNotation(r) {
+			return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades,
+				Detail: fmt.Sprintf("note holds the control or format character U+%04X at byte %d (shown as %s); notes are plain text", r, i, visible.Text(string(r)))}
+		}
 	}
 	return nil
 }

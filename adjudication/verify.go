@@ -339,6 +339,10 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 			return c
 		}
 	}
+	if err := checkRecordNotes(c.sheet, c.adj); err != nil {
+		c.fail(ReasonBadNote, "%v", err)
+		return c
+	}
 	c.Signer = head.Signer
 	if sig.Namespace != k.ns {
 		c.fail(ReasonWrongNamespace, "signed in namespace %q; a %s is signed in %q", sig.Namespace, k.kind, k.ns)
@@ -518,4 +522,26 @@ func reasonOf(err error) campaign.Reason {
 		return e.Reason
 	}
 	return ReasonMalformedRecord
+}
+
+// checkRecordNotes applies the note rules (checkNote: trimmed, at most
+// MaxNote scalar values, no control or format character) to every note of
+// a signed sheet or adjudication, so that a note signed outside `verdict
+// grade` or `verdict resolve` is refused as those commands refuse it.
+func checkRecordNotes(s *Sheet, a *Adjudication) error {
+	if s != nil {
+		for i, g := range s.Grades {
+			if err := checkNote(g.Note); err != nil {
+				return fmt.Errorf("/grades/%d/note (%s): %w", i, g.Field, err)
+			}
+		}
+	}
+	if a != nil {
+		for i, r := range a.Resolutions {
+			if err := checkNote(r.Note); err != nil {
+				return fmt.Errorf("/resolutions/%d/note (%s): %w", i, r.Field, err)
+			}
+		}
+	}
+	return nil
 }

@@ -108,6 +108,24 @@ type contextRule struct {
 
 const numberWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|a few|several|dozens? of|hundreds of|thousands of)`
 
+// sep is what may stand between two letters of a spelled-out word in
+// armStem: nothing, or one space, dot, hyphen or underscore.
+const sep = `[\s.\-_]?`
+
+// armStem is a regular expression matching word letter by letter with
+// sep between the letters ("r e c o n c", "re-conc"), so that B's ledger
+// vocabulary is found however it is split.
+func armStem(word string) string {
+	var b strings.Builder
+	for i, r := range word {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(regexp.QuoteMeta(string(r)))
+	}
+	return b.String()
+}
+
 // contextRules are the arm-vocabulary, money and token-count rules. The
 // arm letter after "review", "reviewer", "arm", "condition" or "variant"
 // must be a capital, or "b", or joined by "-" or "_": "review a file" is
@@ -128,6 +146,10 @@ var contextRules = []contextRule{
 	{FindingArmVocabulary, `"ordinary review": the contract's name for arm A`,
 		[]string{"ordinary"},
 		regexp.MustCompile(`(?i)\bordinary\s+review\b`), nil},
+	{FindingArmVocabulary, "B's ledger vocabulary in any inflection or look-alike spelling (ledger(s), reconcile(d/s), reconciling, reconciliation(s); Latin I, 1 or | for l, letters split by spaces, dots or hyphens)",
+		nil,
+		regexp.MustCompile(`(?i)\b(?:` + armStem("reconc") + sep + `[il1|]` + sep + `[il1|]|` + `[il1]` + sep + armStem("edger") + `)`),
+		regexp.MustCompile(`\b(?:ledgers?|reconcil\w*)\b`)},
 	{FindingMoney, "a money amount (currency sign or unit with a number)",
 		[]string{"$", "usd", "dollar", "cent", "€", "£", "¢", "eur", "gbp"},
 		regexp.MustCompile(`(?i)(?:[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d(?:[\d,.]*\d)?\s?(?:usd|eur|gbp|dollars?|cents?|¢)(?:\b|$)|\b` + numberWords + `(?:[\s-]+` + numberWords + `)*\s+(?:dollars?|cents?)\b)`),

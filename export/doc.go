@@ -9,4 +9,10 @@
 // A fraction is three columns, X_num, X_den and X_decimal; a ratio X_exact
 // and X_decimal; money X_pico_usd and X_usd. Output is deterministic: rows
 // are sorted and the column order is fixed.
+//
+// Every text cell is written as the screens show it (internal/visible):
+// a control or format character (ESC, BEL, C1, bidi override, zero-width
+// mark) becomes "⟨U+XXXX⟩" and a tab four spaces, in CSV and JSONL alike,
+// so no exported value can act on a terminal. Cells are not guarded
+// against spreadsheet formulas (a value starting with "=").
 package export

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"verdict/internal/visible"
 )
 
 // Table is one export: fixed columns and rows of cells.
@@ -32,7 +34,10 @@ type row struct {
 
 func (t *Table) newRow() *row { return &row{t: t, vals: map[string]Cell{}} }
 
-func (r *row) set(col, v string) { r.vals[col] = Cell{Value: v} }
+// set sets col to v as the screens show it (visible.Text): a note or any
+// other text read from a signed record never reaches a terminal or a
+// spreadsheet with raw control or format characters.
+func (r *row) set(col, v string) { r.vals[col] = Cell{Value: visible.Text(v)} }
 
 func (r *row) null(col string) { r.vals[col] = Cell{Null: true} }
 

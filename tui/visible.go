@@ -1,57 +1,16 @@
 package tui
 
 import (
-	"fmt"
 	"reflect"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"verdict/internal/visible"
 )
 
-// visibleText returns s as a screen may show it: every control character
-// (C0 except line feed, DEL, C1) and every Unicode format character (bidi
-// overrides, zero-width characters) is written as "⟨U+XXXX⟩", so that no
-// text from a bundle, campaign or sheet can move the cursor, change
-// colours or hide part of itself on a rater's terminal (issue 12 item 10).
-// A tab becomes four spaces and CRLF a line feed; invalid UTF-8 bytes are
-// shown as "⟨0xNN⟩".
-func visibleText(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || r == '\t' || needsNotation(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
-			// CRLF is one line break.
-		case needsNotation(r):
-			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-func needsNotation(r rune) bool {
-	if r == '\n' {
-		return false
-	}
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
-}
+// visibleText is visible.Text, the one rendering of control and format
+// characters that screens and text exports share: no text from a bundle,
+// campaign or sheet can move the cursor, change colours or hide part of
+// itself on a rater's terminal (issue 12 item 10).
+var visibleText = visible.Text
 
 // shownCopy returns a deep copy of v in which every string (and every
 // []byte, taken as text) is passed through visibleText. Screens draw only
