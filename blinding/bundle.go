@@ -180,11 +180,16 @@ type Options struct {
 // order) with its canonical bytes, the sealed map with its bytes, and the
 // leak-scan findings over every bundle.
 type Result struct {
-	Bundles     []*Bundle
+	Bundles []*Bundle
+	// BundleBytes are the canonical bytes of each bundle; Derive leaves
+	// them nil (it keeps only BundleDigests).
 	BundleBytes [][]byte
-	Map         *SealedMap
-	MapBytes    []byte
-	Findings    []Finding
+	// BundleDigests are the SHA-256 (hex) of each bundle's canonical bytes,
+	// in Bundles order.
+	BundleDigests []string
+	Map           *SealedMap
+	MapBytes      []byte
+	Findings      []Finding
 }
 
 var raterRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
@@ -230,7 +235,7 @@ func Bundled(s *campaign.Session) bool {
 // bundles for leaks with DefaultLeakTokens(c). Errors are *campaign.Error
 // with one of this package's reasons.
 func Build(c *campaign.Campaign, opt Options) (*Result, error) {
-	return build(c, opt, true)
+	return build(c, opt, true, true)
 }
 
 // Derive builds the bundles and the sealed map of c again under the
@@ -239,7 +244,10 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 // campaign through the sealed map). A map whose key is not 64 hex digits
 // gives ReasonBadKey. The caller compares the result with the map and the
 // bundles it was given: any difference means they were not made from this
-// campaign by this map.
+// campaign by this map. The bundles' canonical bytes are hashed while they
+// are encoded and never held: Result.BundleBytes is nil and
+// Result.BundleDigests holds their SHA-256 (a bundle of 10,000 sessions is
+// about 100 MB).
 func Derive(c *campaign.Campaign, m *SealedMap) (*Result, error) {
 	key, err := hex.DecodeString(m.Key)
 	if err != nil {
@@ -249,10 +257,13 @@ func Derive(c *campaign.Campaign, m *SealedMap) (*Result, error) {
 	for _, r := range m.Raters {
 		raters = append(raters, r.Rater)
 	}
-	return build(c, Options{Key: key, Raters: raters}, false)
+	return build(c, Options{Key: key, Raters: raters}, false, false)
 }
 
-func build(c *campaign.Campaign, opt Options, scanLeaks bool) (*Result, error) {
+// build makes the bundles and the sealed map of c; scanLeaks adds the
+// leak scan, keepBytes keeps each bundle's canonical bytes (else they are
+// only hashed, streamed).
+func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Result, error) {
 	raters := opt.Raters
 	if len(raters) == 0 {
 		var err error
@@ -278,6 +289,10 @@ func build(c *campaign.Campaign, opt Options, scanLeaks bool) (*Result, error) {
 	var items []Item
 	var mapItems []MapItem
 	seen := map[string]string{}
+	// One task text string per task, shared by its items (strings are
+	// immutable): a copy per item would hold every task text once per
+	// session.
+	texts := map[string]string{}
 	for _, s := range c.Sessions {
 		if !Bundled(s) {
 			continue
@@ -291,7 +306,12 @@ func build(c *campaign.Campaign, opt Options, scanLeaks bool) (*Result, error) {
 			return nil, &campaign.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.ID, id)}
 		}
 		seen[id] = s.ID
-		items = append(items, makeItem(id, t, s.Response.Final))
+		text, ok := texts[t.Entry.ID]
+		if !ok {
+			text = string(t.Text)
+			texts[t.Entry.ID] = text
+		}
+		items = append(items, makeItem(id, text, t, s.Response.Final))
 		mapItems = append(mapItems, MapItem{Item: id, Task: t.Entry.ID, Repetition: s.Run.Repetition, Session: s.ID, Role: s.Role})
 	}
 	if len(items) == 0 {
@@ -335,12 +355,21 @@ func build(c *campaign.Campaign, opt Options, scanLeaks bool) (*Result, error) {
 		if b.Synthetic {
 			b.Notice = SyntheticNotice
 		}
-		bb, err := MarshalCanonical(b)
-		if err != nil {
-			return nil, err
-		}
 		res.Bundles = append(res.Bundles, b)
-		res.BundleBytes = append(res.BundleBytes, bb)
+		if keepBytes {
+			bb, err := MarshalCanonical(b)
+			if err != nil {
+				return nil, err
+			}
+			res.BundleBytes = append(res.BundleBytes, bb)
+			res.BundleDigests = append(res.BundleDigests, Digest(bb))
+		} else {
+			h := sha256.New()
+			if err := streamCanonical(h, b); err != nil {
+				return nil, err
+			}
+			res.BundleDigests = append(res.BundleDigests, hex.EncodeToString(h.Sum(nil)))
+		}
 		if scan != nil {
 			res.Findings = append(res.Findings, scan.ScanBundle(b)...)
 		}
@@ -348,8 +377,10 @@ func build(c *campaign.Campaign, opt Options, scanLeaks bool) (*Result, error) {
 	return res, nil
 }
 
-func makeItem(id string, t *campaign.Task, f campaign.Final) Item {
-	it := Item{ID: id, TaskText: string(t.Text), Final: f, Evidence: []Excerpt{}, Obligations: []Obligation{}}
+// makeItem is the item id of task t with final answer f; text is the
+// task's text as a string.
+func makeItem(id, text string, t *campaign.Task, f campaign.Final) Item {
+	it := Item{ID: id, TaskText: text, Final: f, Evidence: []Excerpt{}, Obligations: []Obligation{}}
 	for _, e := range t.Packet.Items {
 		it.Evidence = append(it.Evidence, Excerpt{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt})
 	}

@@ -174,3 +174,31 @@ func TestUnmarshalStrictCanonicalCompare(t *testing.T) {
 		}
 	}
 }
+
+// Derive hashes the bundles while encoding them instead of holding their
+// bytes; its digests must be those of the bytes Build writes.
+func TestDeriveDigestsAreBuildBytes(t *testing.T) {
+	res := build(t)
+	m, err := blinding.ParseSealedMap("sealed-map.json", res.MapBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := blinding.Derive(synth.Campaign(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.BundleBytes != nil {
+		t.Fatal("Derive kept the bundles' bytes")
+	}
+	if !bytes.Equal(d.MapBytes, res.MapBytes) {
+		t.Fatal("derived map bytes differ from the built ones")
+	}
+	if len(d.BundleDigests) != len(res.BundleBytes) {
+		t.Fatalf("derived %d bundle digests, built %d bundles", len(d.BundleDigests), len(res.BundleBytes))
+	}
+	for i, bb := range res.BundleBytes {
+		if d.BundleDigests[i] != blinding.Digest(bb) || res.BundleDigests[i] != blinding.Digest(bb) {
+			t.Errorf("bundle %d: derived digest %s, built digest %s, digest of the bytes %s", i, d.BundleDigests[i], res.BundleDigests[i], blinding.Digest(bb))
+		}
+	}
+}

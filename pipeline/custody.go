@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -60,15 +62,16 @@ func deriveCustody(c *campaign.Campaign, mapPath string, mapBytes []byte) (*deri
 	}
 	d := &derivation{bundleDigest: map[string]string{}, order: map[string][]string{}, items: map[string]string{}}
 	for i, b := range res.Bundles {
-		d.bundleDigest[b.Rater] = blinding.Digest(res.BundleBytes[i])
+		d.bundleDigest[b.Rater] = res.BundleDigests[i]
 		for _, it := range b.Items {
 			d.order[b.Rater] = append(d.order[b.Rater], it.ID)
 			if _, ok := d.items[it.ID]; !ok {
-				cb, err := blinding.MarshalCanonical(it)
-				if err != nil {
+				// Hashed while encoded, as the bundle was.
+				h := sha256.New()
+				if err := campaign.EncodeJSON(h, it); err != nil {
 					return nil, err
 				}
-				d.items[it.ID] = blinding.Digest(cb)
+				d.items[it.ID] = hex.EncodeToString(h.Sum(nil))
 			}
 		}
 	}
