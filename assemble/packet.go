@@ -209,6 +209,29 @@ type fileBytes struct {
 // writeNew writes every file under dir unless one of them exists with other
 // bytes (ReasonFileDiffers, nothing written) or is not a regular file.
 func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
+	out, err := compareExisting(dir, files, rule)
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range files {
+		if out[i].Unchanged {
+			continue
+		}
+		if err := mkdirBeneath(dir, path.Dir(f.path)); err != nil {
+			return nil, &campaign.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		if err := fsutil.WriteFile(p, f.data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// compareExisting is writeNew's refusal, without writing: each file as
+// Written (Unchanged when dir holds it with the same bytes), or
+// ReasonFileDiffers when dir holds one with other bytes.
+func compareExisting(dir string, files []fileBytes, rule string) ([]Written, error) {
 	out := make([]Written, len(files))
 	for i, f := range files {
 		out[i] = Written{Path: f.path, SHA256: blinding.Digest(f.data)}
@@ -222,18 +245,6 @@ func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
 		default:
 			return nil, &campaign.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule,
 				Detail: fmt.Sprintf("already exists with other bytes (SHA-256 %s, new %s); it is not replaced", blinding.Digest(old), out[i].SHA256)}
-		}
-	}
-	for i, f := range files {
-		if out[i].Unchanged {
-			continue
-		}
-		if err := mkdirBeneath(dir, path.Dir(f.path)); err != nil {
-			return nil, &campaign.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		if err := fsutil.WriteFile(p, f.data, 0o644); err != nil {
-			return nil, err
 		}
 	}
 	return out, nil

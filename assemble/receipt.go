@@ -282,17 +282,26 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 // receipt into the campaign dir. A file already there with other bytes is
 // refused (ReasonFileDiffers) and nothing is written.
 func WriteImport(dir string, im *Imported) error {
+	files, err := importFiles(dir, im)
+	if err != nil {
+		return err
+	}
+	w, err := writeNew(dir, files, ruleResults)
+	im.Files = w
+	return err
+}
+
+// importFiles are the files WriteImport writes for im, or
+// ReasonFileDiffers when the log holds no response but dir has one.
+func importFiles(dir string, im *Imported) ([]fileBytes, error) {
 	var files []fileBytes
 	if im.Response != nil {
 		files = append(files, fileBytes{campaign.ResponsePath(im.Receipt.SessionID), im.Response})
 	} else if _, err := readRegular(filepath.Join(dir, filepath.FromSlash(campaign.ResponsePath(im.Receipt.SessionID)))); !errors.Is(err, fs.ErrNotExist) {
-		return &campaign.Error{Reason: ReasonFileDiffers, File: campaign.ResponsePath(im.Receipt.SessionID), Rule: ruleResults,
+		return nil, &campaign.Error{Reason: ReasonFileDiffers, File: campaign.ResponsePath(im.Receipt.SessionID), Rule: ruleResults,
 			Detail: "a response file exists but the log holds no response"}
 	}
-	files = append(files, fileBytes{campaign.ReceiptPath(im.Receipt.SessionID), im.ReceiptBytes})
-	w, err := writeNew(dir, files, ruleResults)
-	im.Files = w
-	return err
+	return append(files, fileBytes{campaign.ReceiptPath(im.Receipt.SessionID), im.ReceiptBytes}), nil
 }
 
 // checkLogCounts refuses a log whose counts contradict one another.

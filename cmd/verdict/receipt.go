@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"verdict/assemble"
 	"verdict/campaign"
+	"verdict/scorer"
+	"verdict/verr"
 )
 
 // receiptImportReport is `verdict receipt import --format json`.
@@ -17,6 +21,9 @@ type receiptImportReport struct {
 	Files   []assemble.Written `json:"files"`
 	Unknown []string           `json:"unknown"`
 	Notes   []string           `json:"notes"`
+	// Inadmissible are admission's findings on a receipt written with
+	// --keep-inadmissible (omitted when there are none).
+	Inadmissible []verr.Problem `json:"inadmissible,omitempty"`
 }
 
 func newReceiptCmd(a *app) *cobra.Command {
@@ -30,6 +37,7 @@ func newReceiptCmd(a *app) *cobra.Command {
 
 func newReceiptImportCmd(a *app) *cobra.Command {
 	var session, logFile, logFormat, timingFile, errorKind string
+	var keep bool
 	c := &cobra.Command{
 		Use:   "import CAMPAIGN --session S --log FILE --log-format FORMAT --timing FILE [--error-kind KIND]",
 		Short: "Write responses/S.json and receipts/S.json from a run's log and the runner's timing file",
@@ -52,20 +60,41 @@ reasoning inside output_tokens (not added again). codex exec --json reports no
 reasoning count, so its meter stays null and admission refuses it
 (meter-incomplete).
 
-The timing file is JSON with request_id, started_utc, ended_utc,
-start_monotonic_ns, end_monotonic_ns, input_sha256, input_bytes (the bytes
-verdict prompts renders for the session's role), host, validation_ns and
-assembly_ns (required: the receipt has no unknown for them), and optionally
-session_id, model, permission_policy, task_sha256 and packet_sha256. No log
-format records monotonic time.
+The timing file is one JSON object. Members (all are needed for a receipt
+that admission accepts; "optional" ones only when another source gives them):
+  required by import (the receipt has no unknown for them):
+    validation_ns, assembly_ns
+  required for admission (CONTRACT §5 Required records; null fails it):
+    request_id, started_utc, ended_utc, start_monotonic_ns,
+    end_monotonic_ns, input_sha256, input_bytes (the bytes verdict prompts
+    renders for the session's role), host
+  required for admission, compared with the manifest (CONTRACT §2, C17):
+    task_sha256 (the frozen task text), packet_sha256 (the frozen packet),
+    permission_policy (execution.permission_policy)
+  model: compared with execution.model (wrong-model otherwise); optional
+    here only when the log reports it (responses-api-json does, codex
+    exec --json does not)
+  session_id: optional; when given it must be --session
+No log format records monotonic time.
 
-Every receipt value neither file gives stays null and is listed; verdict check
-then refuses what the contract requires. A priced modifier the log reports
-(cache-write tokens, a service tier other than the standard one) is recorded
-in priced_modifiers and never priced: admission refuses it
-(unsupported-modifier). A failed turn is an error whose error_kind stays null
-unless --error-kind gives the coordinator's classification: the importer never
+Every receipt value neither file gives stays null and is listed ("unknown
+(left null)"); nothing is recorded as 0 for an unknown. A priced modifier the
+log reports (cache-write tokens, a service tier other than the standard one)
+is recorded in priced_modifiers and never priced (unsupported-modifier at
+admission). A failed turn is an error whose error_kind stays null unless
+--error-kind gives the coordinator's classification: the importer never
 labels an error, least of all as infrastructure.
+
+Before writing, import runs admission's execution-validity rules on the
+campaign as it will be once this receipt is written and bound. When the
+receipt would fail admission it lists the reasons, writes nothing and exits
+1 (receipt-inadmissible): correct the timing file (or the log) and import
+again. A receipt once bound is never rebound, so --keep-inadmissible is for
+a real run whose record must be kept as evidence: it writes the receipt,
+lists the reasons and still exits 1; such a run is recovered only by one
+replacement triplet (a new run with runs[].replaces), never by replacing
+the receipt. A finding that compares the session with a sibling of its run
+(order in time, overlap, host) waits until no sibling is still planned.
 
 A response or receipt already in the campaign with other bytes is refused
 (file-differs). Bind the new files with verdict manifest afterwards.
@@ -78,6 +107,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 	c.Flags().StringVar(&logFile, "log", "", "the run's log (required)")
 	c.Flags().StringVar(&logFormat, "log-format", assemble.LogCodexExec, "log format: "+assemble.LogCodexExec+"|"+assemble.LogResponsesAPI)
 	c.Flags().StringVar(&timingFile, "timing", "", "the runner's timing file (required)")
+	c.Flags().BoolVar(&keep, "keep-inadmissible", false, "write the receipt even when admission will refuse it (a real run's record is evidence; exit 1 still)")
 	c.Flags().StringVar(&errorKind, "error-kind", "", "the coordinator's classification of a failed turn (model_timeout, refusal, malformed_output, budget_exhausted, infrastructure)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if session == "" || logFile == "" || timingFile == "" {
@@ -107,10 +137,25 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		if err != nil {
 			return refusal(a, err)
 		}
+		// Admission's receipt rules on the receipt about to be written: once
+		// bound it is never rebound, so say now that it would fail.
+		inadmissible, err := importAdmission(args[0], im)
+		if err != nil {
+			return refusal(a, err)
+		}
+		if len(inadmissible) > 0 && !keep {
+			head := &campaign.Error{Reason: ReasonReceiptInadmissible, File: campaign.ReceiptPath(session), Rule: campaign.RuleReceipt,
+				Detail: fmt.Sprintf("nothing written: admission would refuse this receipt for the %d reason(s) below. Correct the timing file and import again; "+
+					"to keep this run's record as evidence use --keep-inadmissible (it is then bound for good, and the run is recovered by one replacement triplet, runs[].replaces)", len(inadmissible))}
+			return refusal(a, errors.Join(append([]error{head}, inadmissible...)...))
+		}
 		if err := assemble.WriteImport(args[0], im); err != nil {
 			return refusal(a, err)
 		}
 		rep := receiptImportReport{Session: session, Status: string(im.Receipt.Status), Files: im.Files, Unknown: im.Unknown, Notes: im.Notes}
+		for _, e := range inadmissible {
+			rep.Inadmissible = append(rep.Inadmissible, refusalProblem(e))
+		}
 		if rep.Status == "" {
 			rep.Status = "no terminal receipt"
 		}
@@ -121,7 +166,10 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 			rep.Notes = []string{}
 		}
 		if *format == "json" {
-			return writeJSON(a.stdout, rep)
+			if err := writeJSON(a.stdout, rep); err != nil {
+				return err
+			}
+			return keptInadmissible(rep)
 		}
 		w := a.stdout
 		fmt.Fprintf(w, "session %s: %s\n", session, rep.Status)
@@ -139,7 +187,71 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		for _, u := range rep.Unknown {
 			fmt.Fprintln(w, "  "+u)
 		}
-		return nil
+		for _, p := range rep.Inadmissible {
+			fmt.Fprintf(w, "INADMISSIBLE: %s: %s\n", p.Reason, p.Message)
+		}
+		return keptInadmissible(rep)
 	}
 	return c
+}
+
+// ReasonReceiptInadmissible: receipt import kept (--keep-inadmissible) a
+// receipt that admission will refuse; the findings say why.
+const ReasonReceiptInadmissible campaign.Reason = "receipt-inadmissible"
+
+// keptInadmissible is the exit of an import that wrote a receipt admission
+// will refuse: 1, with the reason code.
+func keptInadmissible(rep receiptImportReport) error {
+	if len(rep.Inadmissible) == 0 {
+		return nil
+	}
+	return &failedError{msg: fmt.Sprintf("%s: receipts/%s.json was kept but will fail admission (%d finding(s)); replace the run (runs[].replaces) with one new triplet", ReasonReceiptInadmissible, rep.Session, len(rep.Inadmissible))}
+}
+
+// importAdmission runs admission's execution-validity rules
+// (scorer.ExecutionValidity, whose receipt rules are scorer.ReceiptIssues)
+// on the campaign as it will read once im is written and bound
+// (assemble.AfterImport) and returns the findings on im's session, as
+// errors. A finding that compares the session with another one (order in
+// time, overlap, one host) counts only when no session of its run is still
+// planned: importing the run's sessions in any order is not refused for a
+// sibling not yet imported. A campaign that would not load is returned as
+// the load's refusals: such a campaign cannot be admitted either.
+func importAdmission(dir string, im *assemble.Imported) ([]error, error) {
+	after, err := assemble.AfterImport(dir, im)
+	if err != nil {
+		return nil, err
+	}
+	c, err := campaign.Load(after)
+	if err != nil {
+		return []error{err}, nil
+	}
+	id := im.Receipt.SessionID
+	v := scorer.ExecutionValidity(c)
+	siblingPlanned := false
+	for _, run := range c.Manifest.Runs {
+		ids := []string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}
+		if !slices.Contains(ids, id) {
+			continue
+		}
+		for _, p := range v.Planned {
+			if slices.Contains(ids, p) {
+				siblingPlanned = true
+			}
+		}
+	}
+	var out []error
+	for _, f := range v.Findings {
+		if f.Session != id {
+			continue
+		}
+		switch f.Reason {
+		case scorer.ReasonArmOrderViolated, scorer.ReasonReviewBeforeDraftEnded, scorer.ReasonSessionsOverlap, scorer.ReasonHostMismatch:
+			if siblingPlanned {
+				continue
+			}
+		}
+		out = append(out, f.Error())
+	}
+	return out, nil
 }

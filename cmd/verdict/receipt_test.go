@@ -9,6 +9,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/fixtures"
+	"verdict/scorer"
 )
 
 // importFixture copies the embedded SYNTHETIC campaign, takes session id's
@@ -32,6 +33,34 @@ func importFixture(t *testing.T, id string) (string, []byte, campaign.Receipt) {
 	os.Remove(filepath.Join(camp, "responses", id+".json"))
 	os.Remove(filepath.Join(camp, "receipts", id+".json"))
 	return camp, resp, rc
+}
+
+// unbindSession removes session id's response and receipt from the
+// SYNTHETIC campaign's manifest "files", as before its first import.
+func unbindSession(t *testing.T, camp, id string) {
+	t.Helper()
+	mp := filepath.Join(camp, "manifest.json")
+	raw, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	var keep []any
+	for _, f := range m["files"].([]any) {
+		if p := f.(map[string]any)["path"]; p != "responses/"+id+".json" && p != "receipts/"+id+".json" {
+			keep = append(keep, f)
+		}
+	}
+	m["files"] = keep
+	out, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(mp, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // timingOf writes the runner timing file a receipt's values come from.
@@ -159,14 +188,25 @@ func TestReceiptImportResponsesAPI(t *testing.T) {
 func TestReceiptImportCodexExec(t *testing.T) {
 	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
-	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", codexLog(t, resp, rc.Meter, "turn.completed"),
-		"--timing", timingOf(t, rc, nil), "--format", "json")
-	if code != 0 {
+	unbindSession(t, camp, "S1")
+	log, timing := codexLog(t, resp, rc.Meter, "turn.completed"), timingOf(t, rc, nil)
+	// Admission would refuse the null meter: nothing is written, exit 1.
+	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", log, "--timing", timing)
+	if code != 1 || !strings.Contains(out, string(ReasonReceiptInadmissible)) || !strings.Contains(out, string(scorer.ReasonMeterIncomplete)) || !strings.Contains(out, "--keep-inadmissible") {
+		t.Fatalf("inadmissible receipt: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(camp, "receipts", "S1.json")); err == nil {
+		t.Fatal("an inadmissible receipt was written without --keep-inadmissible")
+	}
+	// --keep-inadmissible writes the record (evidence) and still exits 1.
+	code, out = chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", log, "--timing", timing, "--format", "json", "--keep-inadmissible")
+	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	var rep receiptImportReport
-	json.Unmarshal([]byte(out), &rep)
-	if rep.Status != "response" || len(rep.Unknown) != 2 || !strings.Contains(rep.Unknown[0], "meter: the log does not report reasoning tokens") {
+	json.Unmarshal([]byte(out[:strings.LastIndex(out, "}")+1]), &rep)
+	if rep.Status != "response" || len(rep.Unknown) != 2 || !strings.Contains(rep.Unknown[0], "meter: the log does not report reasoning tokens") ||
+		len(rep.Inadmissible) == 0 || rep.Inadmissible[0].Reason != scorer.ReasonMeterIncomplete {
 		t.Fatalf("%s", out)
 	}
 	gotResp, _ := os.ReadFile(filepath.Join(camp, "responses", "S1.json"))
@@ -176,12 +216,18 @@ func TestReceiptImportCodexExec(t *testing.T) {
 		t.Fatalf("receipt %+v, %v", got, err)
 	}
 	// A failed turn: status error, no response, error_kind left to the
-	// coordinator.
+	// coordinator, which admission refuses (error-kind-missing): kept only
+	// with --keep-inadmissible.
 	camp2, resp2, rc2 := importFixture(t, "S2")
+	unbindSession(t, camp2, "S2")
 	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil))
+	if code != 1 || !strings.Contains(out, string(scorer.ReasonErrorKindMissing)) {
+		t.Fatalf("failed turn without an error kind: exit %d\n%s", code, out)
+	}
+	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil), "--keep-inadmissible")
 	raw, _ = os.ReadFile(filepath.Join(camp2, "receipts", "S2.json"))
 	got, _ = campaign.DecodeReceipt(raw, "receipts/S2.json")
-	if code != 0 || got == nil || got.Status != campaign.StatusError || got.ErrorKind != nil || got.OutputSHA256 != nil || !strings.Contains(out, "error_kind: the log does not classify") {
+	if code != 1 || !strings.Contains(out, "INADMISSIBLE: "+string(scorer.ReasonErrorKindMissing)) || got == nil || got.Status != campaign.StatusError || got.ErrorKind != nil || got.OutputSHA256 != nil || !strings.Contains(out, "error_kind: the log does not classify") {
 		t.Fatalf("failed turn: exit %d\n%s", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(camp2, "responses", "S2.json")); err == nil {
@@ -189,7 +235,7 @@ func TestReceiptImportCodexExec(t *testing.T) {
 	}
 	os.Remove(filepath.Join(camp2, "receipts", "S2.json"))
 	if code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"),
-		"--timing", timingOf(t, rc2, nil), "--error-kind", "model_timeout"); code != 0 {
+		"--timing", timingOf(t, rc2, nil), "--error-kind", "model_timeout", "--keep-inadmissible"); code != 1 || strings.Contains(out, string(scorer.ReasonErrorKindMissing)) {
 		t.Fatalf("with --error-kind: exit %d\n%s", code, out)
 	}
 	raw, _ = os.ReadFile(filepath.Join(camp2, "receipts", "S2.json"))
@@ -200,13 +246,20 @@ func TestReceiptImportCodexExec(t *testing.T) {
 
 // TestReceiptImportPricedModifier: a log reporting a Fast (priority)
 // service tier and cache-write tokens is recorded in priced_modifiers,
-// never priced, and check refuses it at admission (unsupported-modifier).
+// never priced; import says before writing that admission refuses it
+// (unsupported-modifier), keeps it with --keep-inadmissible, and check
+// then refuses it at admission.
 func TestReceiptImportPricedModifier(t *testing.T) {
 	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
-	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
-		"--log", responsesLog(t, resp, rc, "priority", map[string]any{"cache_write_tokens": 12}), "--timing", timingOf(t, rc, nil))
-	if code != 0 || !strings.Contains(out, "priced modifier /service_tier=priority") {
+	unbindSession(t, camp, "S1")
+	args := []string{"receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
+		"--log", responsesLog(t, resp, rc, "priority", map[string]any{"cache_write_tokens": 12}), "--timing", timingOf(t, rc, nil)}
+	if code, out := chkRunCaptured(t, args...); code != 1 || !strings.Contains(out, string(scorer.ReasonUnsupportedModifier)) {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	code, out := chkRunCaptured(t, append(args, "--keep-inadmissible")...)
+	if code != 1 || !strings.Contains(out, "priced modifier /service_tier=priority") || !strings.Contains(out, "INADMISSIBLE: "+string(scorer.ReasonUnsupportedModifier)) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	raw, _ := os.ReadFile(filepath.Join(camp, "receipts", "S1.json"))
@@ -214,20 +267,6 @@ func TestReceiptImportPricedModifier(t *testing.T) {
 	if got == nil || strings.Join(got.PricedModifiers, " ") != "/service_tier=priority /usage/input_tokens_details/cache_write_tokens=12" {
 		t.Fatalf("priced_modifiers: %s", raw)
 	}
-	// Unbind the old receipt (a session not yet bound), bind, check.
-	mpath := filepath.Join(camp, "manifest.json")
-	mraw, _ := os.ReadFile(mpath)
-	var m map[string]any
-	json.Unmarshal(mraw, &m)
-	var files []any
-	for _, f := range m["files"].([]any) {
-		if f.(map[string]any)["path"] != "receipts/S1.json" {
-			files = append(files, f)
-		}
-	}
-	m["files"] = files
-	mraw, _ = json.MarshalIndent(m, "", "  ")
-	os.WriteFile(mpath, mraw, 0o644)
 	if code, out := chkRunCaptured(t, "manifest", camp); code != 0 || !strings.Contains(out, "added   receipts/S1.json") {
 		t.Fatalf("manifest: exit %d\n%s", code, out)
 	}
