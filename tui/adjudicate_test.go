@@ -132,24 +132,24 @@ func TestAdjudicateBindings(t *testing.T) {
 	}
 	// A citation has two values and both raters chose one: v, which could
 	// add no value, is off, left out of the help and does nothing.
-	if a.keys.Other.Enabled() || strings.Contains(screen(m), "other value") || !strings.Contains(screen(m), "no other value") {
+	if a.keys.Other.Enabled() || strings.Contains(screen(m), "v other value") || !strings.Contains(screen(m), "no other value") {
 		t.Fatalf("v offered on a two-valued field:\n%s", screen(m))
 	}
 	m = press(m, "v")
 	if a.screen != adjMain {
 		t.Fatal("v opened the chooser on a two-valued field")
 	}
-	// On the oracle-defect dispute (defective against no flag) v offers
-	// the withdrawal and opens the chooser; esc leaves it.
-	m = press(m, "j")
-	if !a.keys.Other.Enabled() || !strings.Contains(screen(m), "other value") {
+	// On the uncertainty dispute (credited against not credited) v offers
+	// falsely resolved and opens the chooser; esc leaves it.
+	m = press(m, "k")
+	if !a.keys.Other.Enabled() || !strings.Contains(screen(m), "v other value") {
 		t.Fatalf("v not offered:\n%s", screen(m))
 	}
 	m = press(m, "v")
-	if a.screen != adjOther || !a.keys.Values[1].Enabled() || a.keys.Values[2].Enabled() {
+	if a.screen != adjOther || !a.keys.Values[2].Enabled() {
 		t.Fatal("v")
 	}
-	m = press(m, "esc", "k")
+	m = press(m, "esc", "j")
 	if a.screen != adjMain || a.cur != 2 {
 		t.Fatal("esc from chooser")
 	}
