@@ -62,6 +62,11 @@ func isDigest(s string) bool {
 	return true
 }
 
+// ReasonSyntheticMismatch: a signed record's synthetic flag differs from
+// that of the bundle or sheets it binds (a record made from a synthetic
+// campaign may not pass as real, nor the reverse).
+const ReasonSyntheticMismatch campaign.Reason = "synthetic-mismatch"
+
 // checkRecordFields checks one decoded record's own statements: its time,
 // its meaning and the form of every digest it carries.
 func checkRecordFields(c *Check) {

@@ -420,6 +420,8 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 				s.fail(ReasonOtherBundle, "sheet is for bundle %s, which is not among the bundles given", s.sheet.BundleDigest)
 			} else if bd.ContentDigest != s.sheet.ContentDigest || bd.ObligationsDigest != s.sheet.ObligationsDigest || bd.Rater != s.sheet.BundleRater {
 				s.fail(ReasonOtherBundle, "sheet's content or obligations digest differs from its bundle's")
+			} else if bd.Synthetic != s.sheet.Synthetic {
+				s.fail(ReasonSyntheticMismatch, "the sheet says synthetic %t, its bundle says synthetic %t", s.sheet.Synthetic, bd.Synthetic)
 			}
 		}
 		if s.sheet.ContentDigest != sheets[0].sheet.ContentDigest || s.sheet.ObligationsDigest != sheets[0].sheet.ObligationsDigest {
@@ -444,6 +446,11 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 	}
 	for i := range checks {
 		c := &checks[i]
+		for _, sh := range sheets {
+			if c.Reason == "" && (c.adj != nil && c.adj.Synthetic != sh.sheet.Synthetic || c.rev != nil && c.rev.Synthetic != sh.sheet.Synthetic) {
+				c.fail(ReasonSyntheticMismatch, "the %s's synthetic flag differs from the sheet %s's", c.Kind, sh.File)
+			}
+		}
 		if c.adj != nil {
 			checkNamesSheets(c, c.adj.Sheets, sheets, bySHA)
 			for _, r := range c.adj.Sheets {

@@ -60,6 +60,9 @@ type Checked struct {
 	// admission: the unverified previous round of a synthetic manifest
 	// (scorer.UnverifiedRound).
 	RoundNotes []*campaign.Error
+	// Replacements are the campaign's replacement triplets, each with the
+	// triplet it replaces and why that one was invalid (scorer.Replacements).
+	Replacements []scorer.Replacement
 }
 
 // CheckOptions names the previous round a campaign is checked against
@@ -122,6 +125,7 @@ func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 	}()
 	out.Admission = Admit(c, nil)
 	<-done
+	out.Replacements = scorer.Replacements(c, out.Admission.Validity)
 	out.Revision = scorer.BRevision(c)
 	if opts.PreviousDir != "" {
 		in := scorer.RoundInput{Report: opts.Report, ReportFile: opts.ReportFile, Build: buildinfo.Read()}

@@ -460,3 +460,81 @@ func strOr(s *string) string {
 	}
 	return *s
 }
+
+// Replacement is one replacement triplet (runs[].replaces) as check shows
+// it: which run replaces which triplet, and why the original was invalid
+// (CONTRACT §5: one replacement, of a triplet whose invalidity is verified
+// infrastructure).
+type Replacement struct {
+	// Run is the replacement's index in manifest runs[]; Task and
+	// Repetition name the triplet.
+	Run        int    `json:"run"`
+	Task       string `json:"task"`
+	Repetition int    `json:"repetition"`
+	// Sessions are the replacement's draft, review A and review B.
+	Sessions [3]string `json:"sessions"`
+	// Replaces is the shared draft the manifest names; Original is the
+	// index of the replaced run (-1 when none matches) and
+	// OriginalSessions its sessions.
+	Replaces         string    `json:"replaces"`
+	Original         int       `json:"original_run"`
+	OriginalSessions [3]string `json:"original_sessions"`
+	// Reasons are the validity reasons of the original triplet (empty when
+	// it is valid: then the replacement is refused).
+	Reasons []campaign.Reason `json:"original_invalid_reasons"`
+	// Claims are the original sessions' receipts' infrastructure_invalid
+	// statements, "SESSION: reason". verdict checks them against the
+	// receipts and responses it holds, not against the platform: an
+	// outage or recorder loss is the runner's claim.
+	Claims []string `json:"infrastructure_claims"`
+}
+
+// Replacements lists every replacement triplet of the campaign with the
+// triplet it replaces and the reasons that made that triplet invalid
+// (rep is ExecutionValidity(c)).
+func Replacements(c *campaign.Campaign, rep ValidityReport) []Replacement {
+	m := &c.Manifest
+	byID := map[string]*campaign.Session{}
+	for _, s := range c.Sessions {
+		byID[s.ID] = s
+	}
+	var out []Replacement
+	for i, run := range m.Runs {
+		if run.Replaces == nil {
+			continue
+		}
+		r := Replacement{Run: i, Task: run.Task, Repetition: run.Repetition, Replaces: *run.Replaces, Original: replacedRun(m, i),
+			Sessions: [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}, Reasons: []campaign.Reason{}, Claims: []string{}}
+		if o := r.Original; o >= 0 {
+			or := m.Runs[o].Sessions
+			r.OriginalSessions = [3]string{or.Draft, or.ReviewA, or.ReviewB}
+			if o < len(rep.Triplets) {
+				r.Reasons = append(r.Reasons, rep.Triplets[o].Reasons...)
+			}
+			for _, id := range r.OriginalSessions {
+				if s := byID[id]; s != nil && s.Receipt != nil && s.Receipt.InfrastructureInvalid != nil {
+					r.Claims = append(r.Claims, id+": "+*s.Receipt.InfrastructureInvalid)
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// String is the replacement in one line, as check prints it.
+func (r Replacement) String() string {
+	why := "the original triplet is valid"
+	if len(r.Reasons) > 0 {
+		why = "original invalid: " + joinReasons(r.Reasons)
+	}
+	claims := "no infrastructure claim"
+	if len(r.Claims) > 0 {
+		claims = "infrastructure claimed (not verifiable by verdict): " + strings.Join(r.Claims, ", ")
+	}
+	orig := "no earlier run"
+	if r.Original >= 0 {
+		orig = fmt.Sprintf("run %d (%s, %s, %s)", r.Original, r.OriginalSessions[0], r.OriginalSessions[1], r.OriginalSessions[2])
+	}
+	return fmt.Sprintf("run %d (%s r%d: %s, %s, %s) replaces %s; %s; %s", r.Run, r.Task, r.Repetition, r.Sessions[0], r.Sessions[1], r.Sessions[2], orig, why, claims)
+}

@@ -339,6 +339,13 @@ func (a *adjudicator) setEnabled() {
 	a.keys.Confirm.SetEnabled(a.screen == adjSign && (a.canSign() || a.canSignAfterSave()))
 	a.keys.Save.SetEnabled(a.screen == adjNote)
 	a.keys.Cancel.SetEnabled(a.screen == adjOther || a.screen == adjSign)
+	// After signing nothing is left to cancel: esc goes back to the
+	// (read-only) disputes.
+	if a.screen == adjSign && a.signed {
+		a.keys.Cancel.SetHelp("esc", "back")
+	} else {
+		a.keys.Cancel.SetHelp("esc", "cancel")
+	}
 	var vals []string
 	if d := a.dispute(); d != nil {
 		vals = allowedFor(d)

@@ -442,3 +442,35 @@ func TestAdjudicateDecisionKeyOnTaskSaysSo(t *testing.T) {
 		t.Fatal("1 after esc decided nothing")
 	}
 }
+
+// TestAdjudicateAfterSignStatusWrappedEscBack: after signing, the status
+// line holds the whole record (wrapped, not cut), esc is "back", not
+// "cancel", and it returns to the disputes, where nothing can be decided.
+func TestAdjudicateAfterSignStatusWrappedEscBack(t *testing.T) {
+	e := &adjEnv{}
+	in := e.input()
+	in.Sign = func([]Decision) (string, error) { return longRecord, nil }
+	m := NewAdjudicateModel(in, testOptions(80, 24))
+	a := m.(*root).child.(*adjudicator)
+	m = press(m, "esc", "1", "1", "1", "1", "S", "y")
+	if !a.signed {
+		t.Fatalf("not signed:\n%s", screen(m))
+	}
+	s := screen(m)
+	for _, w := range strings.Fields("adjudication signed: " + longRecord) {
+		if !strings.Contains(s, w) {
+			t.Fatalf("status cut: %q missing:\n%s", w, s)
+		}
+	}
+	if strings.Contains(s, "…") || strings.Contains(s, "esc cancel") || !strings.Contains(s, "esc back") {
+		t.Fatalf("after signing:\n%s", s)
+	}
+	if lines := strings.Split(s, "\n"); len(lines) != 24 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	m = press(m, "esc", "2")
+	if a.screen != adjMain || a.keys.First.Enabled() || a.keys.Sign.Enabled() {
+		t.Fatalf("esc after signing: screen %d", a.screen)
+	}
+	_ = m
+}

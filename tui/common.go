@@ -219,8 +219,20 @@ func (r *root) resize() {
 	if r.c.Width <= 0 || r.c.Height <= 0 {
 		return
 	}
-	h := r.c.Height - 2 - lipgloss.Height(r.helpView())
+	h := r.c.Height - 1 - len(r.statusLines()) - lipgloss.Height(r.helpView())
 	r.child.SetSize(r.c.Width, max(h, 1))
+}
+
+// statusLines is the status line wrapped to the width (a long status,
+// such as a signed record's digest and signature, is never cut), each
+// line padded to the width.
+func (r *root) statusLines() []string {
+	w := r.c.Width
+	lines := strings.Split(ansi.Wrap(r.status(), w, " "), "\n")
+	for i, l := range lines {
+		lines[i] = pad(l, w)
+	}
+	return lines
 }
 
 // View implements tea.Model: title bar, the child, a status line and help.
@@ -234,10 +246,10 @@ func (r *root) View() tea.View {
 	title := r.c.Styles.Title.Render(pad(" "+r.title(), w))
 	body := r.child.View().Content
 	hv := r.helpView()
-	bodyH := r.c.Height - 2 - lipgloss.Height(hv)
+	status := r.statusLines()
+	bodyH := r.c.Height - 1 - len(status) - lipgloss.Height(hv)
 	body = fit(body, w, max(bodyH, 1))
-	status := pad(r.status(), w)
-	v.SetContent(title + "\n" + body + "\n" + status + "\n" + hv)
+	v.SetContent(title + "\n" + body + "\n" + strings.Join(status, "\n") + "\n" + hv)
 	return v
 }
 

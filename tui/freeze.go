@@ -22,7 +22,15 @@ func newFreezeScreen(s *rateState) *freezeScreen {
 	return &freezeScreen{s: s, keys: DefaultFreezeKeyMap()}
 }
 
-func (f *freezeScreen) setEnabled() { f.keys.Confirm.SetEnabled(f.s.canFreeze()) }
+func (f *freezeScreen) setEnabled() {
+	f.keys.Confirm.SetEnabled(f.s.canFreeze())
+	// Once frozen nothing is left to cancel: esc goes back to the grades.
+	if f.s.frozen {
+		f.keys.Cancel.SetHelp("esc", "back")
+	} else {
+		f.keys.Cancel.SetHelp("esc", "cancel")
+	}
+}
 
 // Init implements tea.Model.
 func (f *freezeScreen) Init() tea.Cmd { return nil }

@@ -573,3 +573,36 @@ func TestRateGradeKeyOnTaskSaysSo(t *testing.T) {
 	}
 	_ = m
 }
+
+// longRecord is a signed record's description as the commands give it:
+// longer than a status line at 80 columns.
+const longRecord = "sheet-rater-1.json (sha256 60fee4cf98cb14e2a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718, signature sheet-rater-1.json.sig by rater-1 SHA256:synthetic)"
+
+// TestRateAfterFreezeStatusWrappedEscBack: after freezing, the status
+// line holds the whole record (wrapped, not cut) and esc is "back", not
+// "cancel".
+func TestRateAfterFreezeStatusWrappedEscBack(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	in := e.input()
+	in.Freeze = func() (string, error) { return longRecord, nil }
+	m := NewRateModel(in, testOptions(80, 24))
+	r := m.(*root).child.(*rater)
+	m = press(m, "esc")
+	gradeAll(t, m, r)
+	m = press(m, "F", "y")
+	if !r.frozen {
+		t.Fatal("not frozen")
+	}
+	s := screen(m)
+	for _, w := range strings.Fields("frozen and signed: " + longRecord) {
+		if !strings.Contains(s, w) {
+			t.Fatalf("status cut: %q missing:\n%s", w, s)
+		}
+	}
+	if strings.Contains(s, "…") || strings.Contains(s, "esc cancel") || !strings.Contains(s, "esc back") {
+		t.Fatalf("after freezing:\n%s", s)
+	}
+	if lines := strings.Split(s, "\n"); len(lines) != 24 {
+		t.Fatalf("%d lines", len(lines))
+	}
+}

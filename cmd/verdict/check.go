@@ -160,6 +160,10 @@ type checkReport struct {
 	// RoundNotes are round-discipline issues reported without failing
 	// admission (a synthetic manifest's unverified previous round).
 	RoundNotes []verr.Problem `json:"round_notes"`
+	// Replacements are the replacement triplets, each naming the triplet
+	// it replaces, why that one was invalid and the infrastructure claims
+	// of its receipts, which verdict cannot verify against the platform.
+	Replacements []scorer.Replacement `json:"replacements"`
 }
 
 // buildCheckReport is the report of `verdict check` on the campaign fsys
@@ -174,7 +178,7 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []verr.Problem{}, ScoredFailures: []verr.Problem{}, LedgerRefusals: []verr.Problem{}, Findings: []scorer.Finding{}, Admission: []verr.Problem{},
-		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}, RoundNotes: []verr.Problem{}}
+		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}, RoundNotes: []verr.Problem{}, Replacements: []scorer.Replacement{}}
 	ch := pipeline.CheckWith(fsys, opts)
 	rep.PreviousRound = opts.PreviousDir
 	if ch.MissingIdentities != nil {
@@ -209,6 +213,9 @@ func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *
 	}
 	for _, e := range ch.RoundIssues {
 		rep.Admission = append(rep.Admission, problemOf(e))
+	}
+	if ch.Replacements != nil {
+		rep.Replacements = ch.Replacements
 	}
 	for _, e := range ch.RoundNotes {
 		rep.RoundNotes = append(rep.RoundNotes, problemOf(e))
@@ -282,6 +289,11 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("structural findings", fl)
 	section("admission failures", strs(r.Admission))
+	rl := make([]string, len(r.Replacements))
+	for i, x := range r.Replacements {
+		rl[i] = x.String()
+	}
+	section("replacement triplets (infrastructure claims come from the receipts; verdict cannot verify them against the platform)", rl)
 	if len(r.RoundNotes) > 0 {
 		section("round notes (not admission failures: synthetic campaign)", strs(r.RoundNotes))
 	}

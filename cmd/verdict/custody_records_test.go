@@ -76,6 +76,11 @@ func TestScoreCustodyForgeries(t *testing.T) {
 		{name: "swapped sheet labels", forge: fixtures.Forgery{Adjudication: func(a *adjudication.Adjudication) {
 			a.Sheets[0].Name, a.Sheets[1].Name = a.Sheets[1].Name, a.Sheets[0].Name
 		}}, want: "bad-record-label"},
+		{name: "sheet of a synthetic bundle says real", forge: fixtures.Forgery{Sheet: func(name string, s *adjudication.Sheet, _ map[string]string) {
+			if name == "ann" {
+				s.Synthetic, s.Notice = false, ""
+			}
+		}}, want: "synthetic-mismatch"},
 		{name: "reveal signed by the adjudicator", forge: fixtures.Forgery{RevealKey: "adjudicator-cho", Reveal: func(r *adjudication.Reveal) { r.Signer.Name = "cho" }}, allow: "cho", want: "role-reused"},
 	}
 	for _, c := range cases {
