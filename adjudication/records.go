@@ -124,7 +124,7 @@ func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Forma
 // when b was made for another rater than name.
 func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, name string, role Role, key ssh.PublicKey, t time.Time) (*Sheet, error) {
 	if len(st.Ungraded) > 0 {
-		return nil, &campaign.Error{Reason: ReasonUngraded, Rule: "issue: freezing refuses while any field is ungraded",
+		return nil, &campaign.Error{Reason: ReasonUngraded, Rule: "DESIGN Roles: a rater grades every final answer, then freezes and signs",
 			Detail: fmt.Sprintf("%d field(s) ungraded, first %s", len(st.Ungraded), st.Ungraded[0])}
 	}
 	s, err := signerFor(name, role, RoleRater, key)

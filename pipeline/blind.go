@@ -76,10 +76,18 @@ func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, er
 // bundle-<rater>.json per rater and leak-findings.json (canonical JSON,
 // [] when there is no finding).
 func WriteBlinding(dir string, b *Blinded) error {
+	return WriteBlindingMap(dir, filepath.Join(dir, "sealed-map.json"), b)
+}
+
+// WriteBlindingMap is WriteBlinding with the sealed map written to
+// mapPath (mode 0600) instead of dir/sealed-map.json, so that the
+// coordinator can keep the unblinding map out of the directory handed to
+// the raters. mapPath must not exist (BlindOutputsFree checks dir only).
+func WriteBlindingMap(dir, mapPath string, b *Blinded) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := fsutil.WriteFile(filepath.Join(dir, "sealed-map.json"), b.MapBytes, 0o600); err != nil {
+	if err := fsutil.WriteFile(mapPath, b.MapBytes, 0o600); err != nil {
 		return err
 	}
 	for i, bu := range b.Bundles {

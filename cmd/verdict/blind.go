@@ -5,11 +5,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"verdict/assemble"
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/pipeline"
 )
 
@@ -34,10 +37,10 @@ type blindBundleReport struct {
 }
 
 func newBlindCmd(a *app) *cobra.Command {
-	var out, raters, keyHex string
+	var out, mapOut, raters, keyHex string
 	var tokens []string
 	c := &cobra.Command{
-		Use:   "blind [CAMPAIGN] --out DIR",
+		Use:   "blind [CAMPAIGN] --out DIR [--map-out FILE]",
 		Short: "Write one anonymised bundle per rater and the sealed unblinding map",
 		Long: `blind writes bundle-<rater>.json for every rater, sealed-map.json (for the
 coordinator only: it holds the secret item-ID key and unblinds every item) and
@@ -59,11 +62,17 @@ bundle digests); from then on verdict manifest refuses to rebind any file
 
 --out must not already hold a blinding: when sealed-map.json,
 leak-findings.json or any bundle-*.json exists there, blind refuses (exit 1,
-reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
+reason output-exists) and writes nothing, as freeze never replaces a sheet.
+
+--map-out FILE writes the sealed map there instead of DIR/sealed-map.json:
+keep it apart from DIR, which goes to the raters (a rater holding the map can
+unblind every item). FILE must not exist (output-exists, exit 1). Pass it to
+reveal --map and score --map.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&out, "out", "", "output directory (required; must not already hold bundles or a sealed map)")
+	c.Flags().StringVar(&mapOut, "map-out", "", "write the sealed map to this new file instead of DIR/sealed-map.json (keep it out of the raters' directory; pass it to reveal and score --map)")
 	c.Flags().StringVar(&raters, "raters", blinding.DefaultRaters, "the two distinct rater names, comma-separated")
 	c.Flags().StringVar(&keyHex, "item-key", "", "64 hex digits: fixed item-ID key for reproducible synthetic output (default: random)")
 	c.Flags().StringSliceVar(&tokens, "leak-token", nil, "extra revealing token for the leak scan (repeatable)")
@@ -80,6 +89,14 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		}
 		if err := pipeline.BlindOutputsFree(out, rs); err != nil {
 			return refusal(a, err)
+		}
+		mapPath := filepath.Join(out, "sealed-map.json")
+		if mapOut != "" {
+			mapPath = mapOut
+			if _, err := os.Lstat(mapOut); err == nil {
+				return refusal(a, &campaign.Error{Reason: pipeline.ReasonOutputExists, File: mapOut, Rule: "a sealed unblinding map is never replaced",
+					Detail: "--map-out names an existing file; blind never replaces a sealed map"})
+			}
 		}
 		key := make([]byte, 32)
 		if keyHex != "" {
@@ -110,7 +127,7 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 				return refusal(a, err)
 			}
 		}
-		if err := pipeline.WriteBlinding(out, res); err != nil {
+		if err := pipeline.WriteBlindingMap(out, mapPath, res); err != nil {
 			return err
 		}
 		rep := blindReport{Items: len(res.Map.Items), MapCommitment: blinding.Digest(res.MapBytes),
@@ -138,7 +155,7 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.`,
 		if rep.BlindingRecord != "" {
 			fmt.Fprintf(w, "blinding recorded in the campaign: %s\n", rep.BlindingRecord)
 		}
-		fmt.Fprintf(w, "sealed map: sealed-map.json (coordinator only)\nleak scan: %d finding(s)\n", len(rep.Findings))
+		fmt.Fprintf(w, "sealed map: %s (coordinator only: never give it to a rater)\nleak scan: %d finding(s)\n", mapPath, len(rep.Findings))
 		for _, f := range rep.Findings {
 			fmt.Fprintln(w, "  "+f.String())
 		}

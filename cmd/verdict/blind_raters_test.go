@@ -70,3 +70,29 @@ func TestBlindRefusesExistingOutput(t *testing.T) {
 	}
 	mustNotExist(t, filepath.Join(only, "bundle-ann.json"), filepath.Join(only, "bundle-bob.json"))
 }
+
+// TestBlindMapOut: --map-out writes the sealed map (mode 0600) outside the
+// raters' directory, which then holds no map; an existing --map-out file
+// is refused (exit 1, output-exists) and nothing is written.
+func TestBlindMapOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, mapOut := filepath.Join(dir, "raters"), filepath.Join(dir, "sealed-map.json")
+	if code, stdout := chkRunCaptured(t, "blind", "--out", out, "--raters", "ann,bob", "--map-out", mapOut); code != 0 || !strings.Contains(stdout, mapOut) {
+		t.Fatalf("blind --map-out: exit %d\n%s", code, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "sealed-map.json")); err == nil {
+		t.Fatal("the sealed map was written into the raters' directory")
+	}
+	fi, err := os.Stat(mapOut)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("sealed map at --map-out: %v %v", fi, err)
+	}
+	out2 := filepath.Join(dir, "raters2")
+	if code, stdout := chkRunCaptured(t, "blind", "--out", out2, "--raters", "ann,bob", "--map-out", mapOut); code != 1 || !strings.Contains(stdout, string(pipeline.ReasonOutputExists)) {
+		t.Fatalf("existing --map-out: exit %d\n%s", code, stdout)
+	}
+	if _, err := os.Stat(out2); err == nil {
+		t.Fatal("a refused blind wrote its output directory")
+	}
+}

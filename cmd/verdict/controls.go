@@ -16,7 +16,7 @@ import (
 func newControlsCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "controls",
-		Short: "run every control C01–C23 and every mutation through check and score; print expected and observed results",
+		Short: "Run every control C01–C23 and every mutation through check and score; print expected and observed results",
 		Long: `controls runs the expected-result table of EVALUATOR-CONTROLS (package
 fixtures): the passing SYNTHETIC campaign, every control C01–C23 (with the
 variants of C17 and C18) and every mutation of the passing campaign. Each

@@ -58,7 +58,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var tasks, reps int
 	c := &cobra.Command{
 		Use:   "demo [--out DIR] [--tasks N --repetitions R]",
-		Short: "run the whole chain on the embedded SYNTHETIC campaign and print the decision",
+		Short: "Run the whole chain on the embedded SYNTHETIC campaign and print the decision",
 		Long: `demo writes the embedded SYNTHETIC campaign to a temporary directory (or
 --out), checks it, blinds it for two fixture raters, grades every item from
 the fixture answer key (the second rater disagrees on a few fields), freezes
@@ -114,6 +114,7 @@ ran, whatever the decision; 2 on a usage error.`,
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
 			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs)
 		fmt.Fprint(a.stdout, scoreAgainHint(filepath.Join(out, "campaign"), filepath.Join(out, "ratings")))
+		fmt.Fprintf(a.stdout, "The directory %s is left for you to inspect; demo never deletes it: remove it when done.\n", out)
 		return nil
 	}
 	return c

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -411,5 +412,41 @@ func TestKeyNotAllowedForRoleSaysWhatToAdd(t *testing.T) {
 	code, out, errOut := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", p("plain_signers"))
 	if code != 1 || !strings.Contains(out, string(adjudication.ReasonKeyNotAllowedForRole)) || annLine == "" || !strings.Contains(out, annLine) {
 		t.Fatalf("disagreements with a git-style allowed_signers: exit %d, want 1 and the line %q\n%s%s", code, annLine, out, errOut)
+	}
+}
+
+// TestDisagreementsShowNotesResolvePrintsSignature: disagreements' text
+// shows each rater's note on a disputed field (as its JSON does), and
+// resolve prints its signature line (file, key, namespace) as freeze does.
+func TestDisagreementsShowNotesResolvePrintsSignature(t *testing.T) {
+	t.Parallel()
+	p, keys := frozenPair(t, t.TempDir())
+	allowed := keys + "allowed_signers"
+	// bob's grades again, with a note on every claim he grades otherwise.
+	var in []map[string]any
+	data, _ := os.ReadFile(p("grades-bob.json"))
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatal(err)
+	}
+	const note = "SYNTHETIC bob disagrees"
+	for _, g := range in {
+		if g["target"] == "C1" {
+			g["note"] = note
+		}
+	}
+	data, _ = json.Marshal(in)
+	os.WriteFile(p("grades-bob2.json"), data, 0o600)
+	mustRun(t, 0, "grade", p("bundle-bob.json"), "--journal", p("journal-bob2.jsonl"), "--from", p("grades-bob2.json"))
+	mustRun(t, 0, "freeze", "--journal", p("journal-bob2.jsonl"), "--bundle", p("bundle-bob.json"), "--key", keys+"rater-bob", "--name", "bob",
+		"--out", p("sheet-bob2.json"), "--time", "2026-03-04T05:06:07Z")
+	code, out, errOut := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob2.json"), "--allowed-signers", allowed)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("note of the second rating: %q", note)) {
+		t.Fatalf("disagreements text has no note %q: exit %d\n%s%s", note, code, out, errOut)
+	}
+
+	code, out, errOut = runCapture(t, "resolve", p("sheet-ann.json"), p("sheet-bob.json"), "--from", p("choices.json"), "--allowed-signers", keys+"allowed_signers",
+		"--key", keys+"adjudicator-cho", "--name", "cho", "--out", p("adjudication.json"), "--time", "2026-03-05T05:06:07Z")
+	if code != 0 || !strings.Contains(out, "signed "+p("adjudication.json")+".sig with SHA256:") || !strings.Contains(out, "in namespace "+adjudication.NamespaceAdjudication) {
+		t.Fatalf("resolve: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -193,6 +193,11 @@ coordinator) adds them, in text and in JSON ("raters").`,
 		fmt.Fprintf(a.stdout, "%d disputed field(s) between the %s and the %s (sheet order as given)\n", len(ds), labels[0], labels[1])
 		for _, d := range ds {
 			fmt.Fprintf(a.stdout, "  %s: %s=%q %s=%q\n", d.Field, labels[0], d.Values[0], labels[1], d.Values[1])
+			for i, n := range d.Notes {
+				if n != "" {
+					fmt.Fprintf(a.stdout, "    note of the %s: %q\n", labels[i], n)
+				}
+			}
 		}
 		return nil
 	}
@@ -272,7 +277,8 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if adj.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
-		fmt.Fprintf(a.stdout, "resolved %d disputed field(s) by %s into %s\nsha256 %s\n", len(adj.Resolutions), adj.Signer.Name, out, blinding.Digest(rec))
+		fmt.Fprintf(a.stdout, "resolved %d disputed field(s) by %s (%s) into %s\nsha256 %s\nsigned %s with %s in namespace %s\n",
+			len(adj.Resolutions), adj.Signer.Name, adj.Signer.Role, out, blinding.Digest(rec), out+".sig", adj.Signer.KeyFingerprint, adjudication.NamespaceAdjudication)
 		return nil
 	}
 	return c

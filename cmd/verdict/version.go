@@ -28,8 +28,15 @@ report.md record the same values under provenance.`,
 		if *format == "json" {
 			return writeJSON(a.stdout, b)
 		}
-		_, err := fmt.Fprintln(a.stdout, b.String())
-		return err
+		if _, err := fmt.Fprintln(a.stdout, b.String()); err != nil {
+			return err
+		}
+		if b.Revision == nil {
+			// Say why, so that a missing revision is not read as a failed install.
+			_, err := fmt.Fprintln(a.stdout, "revision unknown: this binary carries no VCS stamp (built with -buildvcs=false, e.g. through GOFLAGS, or outside a git work tree); reports record it as null")
+			return err
+		}
+		return nil
 	}
 	return c
 }

@@ -16,11 +16,13 @@ import (
 
 // TestVersionPrintsBuild: `verdict version` prints the build information of
 // the running binary; a test binary has no VCS stamp, so its revision is
-// printed as unknown rather than guessed.
+// printed as unknown rather than guessed, with a line saying why (no VCS
+// stamp).
 func TestVersionPrintsBuild(t *testing.T) {
 	t.Parallel()
 	code, out := chkRunCaptured(t, "version")
-	if code != 0 || strings.TrimSpace(out) != buildinfo.Read().String() || !strings.Contains(out, "revision unknown") {
+	first, why, _ := strings.Cut(out, "\n")
+	if code != 0 || first != buildinfo.Read().String() || !strings.Contains(out, "revision unknown") || !strings.Contains(why, "no VCS stamp") || !strings.Contains(why, "-buildvcs=false") {
 		t.Fatalf("exit %d: %q", code, out)
 	}
 	code, out = chkRunCaptured(t, "version", "--format", "json")

@@ -19,8 +19,10 @@ const LockSuffix = ".lock"
 // is held on a separate file, path+LockSuffix (created with perm if absent),
 // because on Windows a lock is mandatory and would stop the writer's own
 // handle from writing the locked bytes. The lock is released by Unlock on
-// the returned value, or when the process ends. A lock already held gives
-// an error that matches ErrLocked.
+// the returned value, or when the process ends; the lock file itself stays
+// (removing it after release would let two writers hold locks on two
+// different files of the same name). A lock already held gives an error
+// that matches ErrLocked.
 func Lock(path string, perm fs.FileMode) (*flock.Flock, error) {
 	l := flock.New(path+LockSuffix, flock.SetPermissions(perm))
 	ok, err := l.TryLock()
