@@ -45,15 +45,46 @@ func (r *Report) WriteText(w io.Writer, style string, width int) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	tw := &textWriter{w: bw, plain: plain, start: true}
-	for _, sec := range markdownSections(r.Markdown(false)) {
+	md := r.Markdown(false)
+	// The word wrap breaks lines after a hyphen, which would split reason
+	// codes such as eligible-tasks across lines (and out of grep's reach):
+	// hyphens are rendered as non-breaking hyphens and restored after.
+	keep := !bytes.ContainsRune(md, nbHyphen)
+	if keep {
+		md = joinHyphens(md)
+	}
+	for _, sec := range markdownSections(md) {
 		out, err := tr.RenderBytes(sec)
 		if err != nil {
 			return err
+		}
+		if keep {
+			out = bytes.ReplaceAll(out, []byte(string(nbHyphen)), []byte("-"))
 		}
 		tw.write(out)
 	}
 	tw.end()
 	return bw.Flush()
+}
+
+// nbHyphen (U+2011 NON-BREAKING HYPHEN, one cell wide like "-") stands in
+// for "-" while the text view is word-wrapped.
+const nbHyphen = '\u2011'
+
+// joinHyphens replaces each hyphen between two ASCII letters or digits (a
+// hyphen inside a word or code, never Markdown syntax such as "- " or
+// "|---|") with nbHyphen.
+func joinHyphens(md []byte) []byte {
+	word := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	out := make([]byte, 0, len(md)+len(md)/16)
+	for i, c := range md {
+		if c == '-' && i > 0 && i+1 < len(md) && word(md[i-1]) && word(md[i+1]) {
+			out = append(out, string(nbHyphen)...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // textRenderer returns the glamour renderer of the text view in style
