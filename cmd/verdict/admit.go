@@ -190,7 +190,9 @@ func (s admissionSection) writeText(w io.Writer) {
 	for _, r := range s.CeilingsExceeded {
 		writeAdmissionRefusal(w, "    ", r)
 	}
-	nd := "admitted"
+	// The budget's verdict on one more dispatch only; whether the campaign
+	// is admitted is the result line.
+	nd := "within the budget ceilings (budget only; campaign admission is the result line)"
 	if !s.NextDispatch.Admitted {
 		nd = "PROHIBITED"
 	}

@@ -310,7 +310,9 @@ func (r *checkReport) writeText(w io.Writer) error {
 	}
 	section("missing identities", r.MissingIdentities)
 	if d := r.NextDispatch; d != nil {
-		state := "admitted"
+		// The budget's verdict on one more dispatch only; whether the
+		// campaign is admitted is the admission line.
+		state := "within the budget ceilings (budget only; campaign admission is the admission line)"
 		if !d.Admitted {
 			state = "PROHIBITED"
 		}

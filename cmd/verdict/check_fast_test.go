@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -76,5 +77,21 @@ func TestCheckSameOnReferencePath(t *testing.T) {
 		if c.failures && len(rep.ScoredFailures) != 2 || !c.failures && len(rep.Refusals) == 0 {
 			t.Fatalf("%d scored failures, %d refusals:\n%s", len(rep.ScoredFailures), len(rep.Refusals), out)
 		}
+	}
+}
+
+// TestNextDispatchIsNotAdmission: check's next-dispatch line says it is the
+// budget's verdict only, never a bare "admitted" that reads as campaign
+// admission.
+func TestNextDispatchIsNotAdmission(t *testing.T) {
+	t.Parallel()
+	_, out := chkRunCaptured(t, "check")
+	i := strings.Index(out, "next dispatch: ")
+	if i < 0 {
+		t.Fatalf("no next dispatch line:\n%s", out)
+	}
+	line, _, _ := strings.Cut(out[i:], "\n")
+	if strings.HasPrefix(line, "next dispatch: admitted") || !strings.Contains(line, "budget only") {
+		t.Fatalf("next dispatch line %q", line)
 	}
 }
