@@ -12,6 +12,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/internal/fsutil"
+	"verdict/verr"
 )
 
 // chainLog is the one hash-chained, append-only line log under Journal and
@@ -45,7 +46,7 @@ type chainLog struct {
 func openChainLog(path, rule, what string) (*chainLog, []byte, error) {
 	f, err := openLocked(path)
 	if errors.Is(err, fsutil.ErrLocked) {
-		return nil, nil, &campaign.Error{Reason: ReasonJournalLocked, File: path, Rule: rule, Detail: "another writer holds this " + what, Err: err}
+		return nil, nil, &verr.Error{Reason: ReasonJournalLocked, File: path, Rule: rule, Detail: "another writer holds this " + what, Err: err}
 	}
 	if err != nil {
 		return nil, nil, err
@@ -60,7 +61,7 @@ func openChainLog(path, rule, what string) (*chainLog, []byte, error) {
 
 // corrupt is a ReasonJournalCorrupt refusal of line (from 1).
 func (c *chainLog) corrupt(line int, format string, a ...any) error {
-	return &campaign.Error{Reason: ReasonJournalCorrupt, File: c.path, Pointer: fmt.Sprintf("/%d", line-1), Rule: c.rule,
+	return &verr.Error{Reason: ReasonJournalCorrupt, File: c.path, Pointer: fmt.Sprintf("/%d", line-1), Rule: c.rule,
 		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
 }
 
@@ -115,7 +116,7 @@ func (c *chainLog) replay(data []byte, accept func(line int, raw []byte) error) 
 // failed write left it in an unknown state.
 func (c *chainLog) usable() error {
 	if c.f == nil || c.broken != nil {
-		return &campaign.Error{Reason: ReasonJournalClosed, File: c.path, Rule: c.rule, Detail: c.what + " is closed or failed; reopen it", Err: c.broken}
+		return &verr.Error{Reason: ReasonJournalClosed, File: c.path, Rule: c.rule, Detail: c.what + " is closed or failed; reopen it", Err: c.broken}
 	}
 	return nil
 }
@@ -162,7 +163,7 @@ func (c *chainLog) close() error {
 // ReasonNotAJournal: the file named as a journal or decision log is not
 // one (its first line is not a header verdict writes). It is refused and
 // left untouched; only a verdict log's torn last line is ever cut off.
-const ReasonNotAJournal campaign.Reason = "not-a-journal"
+const ReasonNotAJournal verr.Reason = "not-a-journal"
 
 // logHeaderStart is how the header line of every journal and decision log
 // starts (Entry and DecisionEntry marshal seq, prev and time first).
@@ -201,7 +202,7 @@ func looksLikeHeader(line []byte) bool {
 // size is the byte length of the kept lines after any repair.
 func replayLines(f *os.File, data []byte, accept func(line int, raw []byte) error) (size, torn int64, err error) {
 	if first, _, _ := bytes.Cut(data, []byte{'\n'}); len(data) > 0 && !looksLikeHeader(first) {
-		return 0, 0, &campaign.Error{Reason: ReasonNotAJournal, File: f.Name(), Pointer: "/0", Rule: ruleJournal,
+		return 0, 0, &verr.Error{Reason: ReasonNotAJournal, File: f.Name(), Pointer: "/0", Rule: ruleJournal,
 			Detail: fmt.Sprintf("the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)}
 	}
 	line := 0

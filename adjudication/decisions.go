@@ -7,10 +7,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"verdict/verr"
 
 	jsonv2 "github.com/go-json-experiment/json"
-
-	"verdict/campaign"
 )
 
 // DecisionLogFormat is the "format" of a decision log's header entry.
@@ -151,7 +150,7 @@ func (l *DecisionLog) decode(line int, raw []byte, header DecisionEntry) (Decisi
 			return e, l.log.corrupt(line, "format %q, want %q", e.Format, DecisionLogFormat)
 		}
 		if e.Sheets == nil || *e.Sheets != *header.Sheets || e.ContentDigest != header.ContentDigest {
-			return e, &campaign.Error{Reason: ReasonSheetMismatch, File: l.path, Pointer: "/0/sheets", Rule: ruleDecisions,
+			return e, &verr.Error{Reason: ReasonSheetMismatch, File: l.path, Pointer: "/0/sheets", Rule: ruleDecisions,
 				Detail: "this decision log is for other rating sheets"}
 		}
 		return e, nil
@@ -169,7 +168,7 @@ func (l *DecisionLog) decode(line int, raw []byte, header DecisionEntry) (Decisi
 func (l *DecisionLog) check(c Choice) error {
 	i := slices.IndexFunc(l.disputes, func(d Disagreement) bool { return d.Field == c.Field })
 	if i < 0 {
-		return &campaign.Error{Reason: ReasonNotDisputed, File: l.path, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field", c.Field)}
+		return &verr.Error{Reason: ReasonNotDisputed, File: l.path, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field", c.Field)}
 	}
 	return CheckResolution(l.disputes[i], c.Final, c.Note)
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"verdict/adjudication"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // decisionSheets returns two frozen sheets of the synthetic test campaign
@@ -63,7 +63,7 @@ func TestDecisionLogResumeSupersedeLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Refusals change nothing.
-	var ce *campaign.Error
+	var ce *verr.Error
 	if err := l.Record(adjudication.Choice{Field: adjudication.Field{Item: ds[0].Field.Item, Kind: adjudication.KindCompleteness, Target: "nope"}, Final: "x"}); !errors.As(err, &ce) || ce.Reason != adjudication.ReasonNotDisputed {
 		t.Fatalf("undisputed field: %v", err)
 	}

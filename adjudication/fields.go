@@ -3,8 +3,7 @@ package adjudication
 import (
 	"fmt"
 	"time"
-
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Refusals of a signed record's own statements (DESIGN "Chain of custody":
@@ -15,25 +14,25 @@ const (
 	// ("2026-03-04T05:06:07Z"), or the records are out of causal order: an
 	// adjudication dated before a sheet it resolves, a reveal dated before
 	// a record it binds.
-	ReasonBadRecordTime campaign.Reason = "bad-record-time"
+	ReasonBadRecordTime verr.Reason = "bad-record-time"
 	// ReasonBadRecordMeaning: the meaning statement is not the fixed text
 	// of the record's role (SheetMeaning, AdjudicationMeaning,
 	// RevealMeaning).
-	ReasonBadRecordMeaning campaign.Reason = "bad-record-meaning"
+	ReasonBadRecordMeaning verr.Reason = "bad-record-meaning"
 	// ReasonBadRecordDigest: a digest member is not 64 lowercase hex
 	// digits, or is not the digest of the record or content it names (an
 	// adjudication's or reveal's content, obligations or map digest that is
 	// not its sheets').
-	ReasonBadRecordDigest campaign.Reason = "bad-record-digest"
+	ReasonBadRecordDigest verr.Reason = "bad-record-digest"
 	// ReasonBadRecordLabel: an adjudication or reveal labels a sheet (or
 	// the adjudication) with another name than the signer of the record it
 	// names by digest.
-	ReasonBadRecordLabel campaign.Reason = "bad-record-label"
+	ReasonBadRecordLabel verr.Reason = "bad-record-label"
 	// ReasonRoleReused: one person or one key holds two roles of a
 	// campaign: the coordinator who signs the reveal is one of the raters
 	// or the adjudicator (CONTRACT §5 "a documented third adjudicator";
 	// the coordinator is none of them).
-	ReasonRoleReused campaign.Reason = "role-reused"
+	ReasonRoleReused verr.Reason = "role-reused"
 )
 
 // ParseRecordTime parses a record's time_utc: RFC 3339 in UTC ("Z") in
@@ -42,7 +41,7 @@ const (
 func ParseRecordTime(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil || FormatTime(t) != s {
-		return time.Time{}, &campaign.Error{Reason: ReasonBadRecordTime, Pointer: "/time_utc", Rule: ruleRecords,
+		return time.Time{}, &verr.Error{Reason: ReasonBadRecordTime, Pointer: "/time_utc", Rule: ruleRecords,
 			Detail: fmt.Sprintf("time_utc %q is not an RFC 3339 UTC time in whole seconds such as 2026-03-04T05:06:07Z", s)}
 	}
 	return t, nil
@@ -65,7 +64,7 @@ func isDigest(s string) bool {
 // ReasonSyntheticMismatch: a signed record's synthetic flag differs from
 // that of the bundle or sheets it binds (a record made from a synthetic
 // campaign may not pass as real, nor the reverse).
-const ReasonSyntheticMismatch campaign.Reason = "synthetic-mismatch"
+const ReasonSyntheticMismatch verr.Reason = "synthetic-mismatch"
 
 // checkRecordFields checks one decoded record's own statements: its time,
 // its meaning and the form of every digest it carries.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"verdict/blinding"
-	"verdict/campaign"
 	"verdict/internal/visible"
+	"verdict/verr"
 )
 
 // Kind is a grade kind of the shared grade vocabulary.
@@ -117,18 +117,18 @@ type Grade struct {
 // Reasons for refusals of grades, journals and records (errors.Is).
 const (
 	// ReasonUnknownItem: a grade names an item that is not in the bundle.
-	ReasonUnknownItem campaign.Reason = "unknown-item"
+	ReasonUnknownItem verr.Reason = "unknown-item"
 	// ReasonUnknownField: the (kind, target) is not a field of that item.
-	ReasonUnknownField campaign.Reason = "unknown-field"
+	ReasonUnknownField verr.Reason = "unknown-field"
 	// ReasonBadValue: the value is not allowed for the kind.
-	ReasonBadValue campaign.Reason = "bad-grade-value"
+	ReasonBadValue verr.Reason = "bad-grade-value"
 	// ReasonNoteRequired: an oracle-defect flag (or an adjudicated value
 	// outside the two raters' values) has no note.
-	ReasonNoteRequired campaign.Reason = "note-required"
+	ReasonNoteRequired verr.Reason = "note-required"
 	// ReasonBadNote: a note is not trimmed, over 2,048 Unicode scalar values,
 	// or holds a control or format character other than line feed
 	// (visible.NeedsNotation: ESC, C1, bidi overrides, zero-width marks).
-	ReasonBadNote campaign.Reason = "bad-note"
+	ReasonBadNote verr.Reason = "bad-note"
 )
 
 const ruleGrades = "CONTRACT §4 semantic grades (GRADES vocabulary)"
@@ -174,7 +174,7 @@ func BundleFields(b *blinding.Bundle) []Field {
 
 // CheckGrade checks g against bundle b: the item exists, the field is one
 // of its required fields or an oracle_defect on one of its obligations,
-// the value is allowed, and the note rules hold. Errors are *campaign.Error
+// the value is allowed, and the note rules hold. Errors are *verr.Error
 // with ReasonUnknownItem, ReasonUnknownField, ReasonBadValue,
 // ReasonNoteRequired or ReasonBadNote.
 func CheckGrade(b *blinding.Bundle, g Grade) error {
@@ -186,7 +186,7 @@ func CheckGrade(b *blinding.Bundle, g Grade) error {
 }
 
 func unknownItem(id string) error {
-	return &campaign.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", id)}
+	return &verr.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", id)}
 }
 
 // checkItemGrade is CheckGrade for g on its (already found) item it.
@@ -196,41 +196,41 @@ func checkItemGrade(it *blinding.Item, g Grade) error {
 	}
 	if g.Kind == KindOracleDefect {
 		if !slices.ContainsFunc(it.Obligations, func(o blinding.Obligation) bool { return o.ID == g.Target }) {
-			return &campaign.Error{Reason: ReasonUnknownField, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: no truth obligation %q", g.Field, g.Target)}
+			return &verr.Error{Reason: ReasonUnknownField, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: no truth obligation %q", g.Field, g.Target)}
 		}
 		if g.Value == ValueWithdrawn {
 			return nil
 		}
 		if g.Value != ValueDefective {
-			return &campaign.Error{Reason: ReasonBadValue, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: value %q, want %q", g.Field, g.Value, ValueDefective)}
+			return &verr.Error{Reason: ReasonBadValue, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: value %q, want %q", g.Field, g.Value, ValueDefective)}
 		}
 		if g.Note == "" {
-			return &campaign.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: an oracle-defect flag needs a reason note", g.Field)}
+			return &verr.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: an oracle-defect flag needs a reason note", g.Field)}
 		}
 		return nil
 	}
 	if !slices.Contains(Kinds, g.Kind) {
-		return &campaign.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s: unknown kind %q; valid kinds: %s", g.Field, g.Kind, KindList())}
+		return &verr.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s: unknown kind %q; valid kinds: %s", g.Field, g.Kind, KindList())}
 	}
 	if !slices.Contains(RequiredFields(it), g.Field) {
-		return &campaign.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s is not a field of this item", g.Field)}
+		return &verr.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s is not a field of this item", g.Field)}
 	}
 	if !slices.Contains(allowed[g.Kind], g.Value) {
-		return &campaign.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: value %q, want one of %s", g.Field, g.Value, strings.Join(allowed[g.Kind], ", "))}
+		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: value %q, want one of %s", g.Field, g.Value, strings.Join(allowed[g.Kind], ", "))}
 	}
 	return nil
 }
 
 func checkNote(n string) error {
 	if n != strings.TrimSpace(n) {
-		return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: "note has leading or trailing white space"}
+		return &verr.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: "note has leading or trailing white space"}
 	}
 	if c := len([]rune(n)); c > MaxNote {
-		return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: fmt.Sprintf("note has %d Unicode scalar values, max %d", c, MaxNote)}
+		return &verr.Error{Reason: ReasonBadNote, Rule: ruleGrades, Detail: fmt.Sprintf("note has %d Unicode scalar values, max %d", c, MaxNote)}
 	}
 	for i, r := range n {
 		if visible.NeedsNotation(r) {
-			return &campaign.Error{Reason: ReasonBadNote, Rule: ruleGrades,
+			return &verr.Error{Reason: ReasonBadNote, Rule: ruleGrades,
 				Detail: fmt.Sprintf("note holds the control or format character U+%04X at byte %d (shown as %s); notes are plain text", r, i, visible.Text(string(r)))}
 		}
 	}
@@ -273,4 +273,4 @@ func splitTarget(t string) (string, int) {
 	return t[:i], n
 }
 
-func asCampaignError(err error, target **campaign.Error) bool { return errors.As(err, target) }
+func asCampaignError(err error, target **verr.Error) bool { return errors.As(err, target) }

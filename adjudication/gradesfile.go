@@ -12,14 +12,14 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // ReasonMalformedGrades: a grades file (the input of `verdict grade
 // --from`) does not decode strictly (syntax, duplicate or unknown keys,
 // invalid UTF-8, wrong types) or holds an invalid value, such as a
 // negative spent_ms or a kind outside the GRADES vocabulary.
-const ReasonMalformedGrades campaign.Reason = "malformed-grades"
+const ReasonMalformedGrades verr.Reason = "malformed-grades"
 
 // ruleGradesFile is the rule cited by DecodeGradesFile's refusals.
 const ruleGradesFile = "grades file: a JSON array of {item, kind, target, value, note, spent_ms}"
@@ -46,14 +46,14 @@ func (g GradeInput) Grade() Grade {
 // DecodeGradesFile strictly decodes the grades file named file: a JSON
 // array of GradeInput refusing duplicate keys, unknown keys, invalid UTF-8
 // and wrong types, a kind outside Kinds (the detail lists the valid kinds)
-// and a negative spent_ms. Every refusal is a *campaign.Error with
+// and a negative spent_ms. Every refusal is a *verr.Error with
 // ReasonMalformedGrades naming file and, where known, the JSON pointer
 // (0-based array index, RFC 6901, e.g. "/3/spent_ms"); the detail names
 // the grade by its 1-based position ("grade 4").
 func DecodeGradesFile(file string, data []byte) ([]GradeInput, error) {
 	var in []GradeInput
 	if err := jsonv2.Unmarshal(data, &in, jsonv2.RejectUnknownMembers(true)); err != nil {
-		e := &campaign.Error{Reason: ReasonMalformedGrades, File: file, Rule: ruleGradesFile, Detail: err.Error(), Err: err}
+		e := &verr.Error{Reason: ReasonMalformedGrades, File: file, Rule: ruleGradesFile, Detail: err.Error(), Err: err}
 		var se *jsonv2.SemanticError
 		var sy *jsontext.SyntacticError
 		switch {
@@ -68,15 +68,15 @@ func DecodeGradesFile(file string, data []byte) ([]GradeInput, error) {
 		return nil, e
 	}
 	if in == nil {
-		return nil, &campaign.Error{Reason: ReasonMalformedGrades, File: file, Rule: ruleGradesFile, Detail: "the file holds null, not an array of grades"}
+		return nil, &verr.Error{Reason: ReasonMalformedGrades, File: file, Rule: ruleGradesFile, Detail: "the file holds null, not an array of grades"}
 	}
 	for i, g := range in {
 		if !slices.Contains(Kinds, g.Kind) {
-			return nil, &campaign.Error{Reason: ReasonMalformedGrades, File: file, Pointer: "/" + strconv.Itoa(i) + "/kind", Rule: ruleGrades,
+			return nil, &verr.Error{Reason: ReasonMalformedGrades, File: file, Pointer: "/" + strconv.Itoa(i) + "/kind", Rule: ruleGrades,
 				Detail: fmt.Sprintf("grade %d: unknown kind %q; valid kinds: %s", i+1, g.Kind, KindList())}
 		}
 		if g.SpentMS < 0 {
-			return nil, &campaign.Error{Reason: ReasonMalformedGrades, File: file, Pointer: "/" + strconv.Itoa(i) + "/spent_ms", Rule: ruleGradesFile,
+			return nil, &verr.Error{Reason: ReasonMalformedGrades, File: file, Pointer: "/" + strconv.Itoa(i) + "/spent_ms", Rule: ruleGradesFile,
 				Detail: fmt.Sprintf("grade %d: spent_ms %d is negative; time spent is a count of milliseconds ≥ 0", i+1, g.SpentMS)}
 		}
 	}

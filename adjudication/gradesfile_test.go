@@ -4,8 +4,7 @@ import (
 	"errors"
 	"testing"
 	"time"
-
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // TestDecodeGradesFile: a negative spent_ms, an unknown or duplicate key and
@@ -26,7 +25,7 @@ func TestDecodeGradesFile(t *testing.T) {
 		{"not JSON", `[{`, ""},
 	} {
 		_, err := DecodeGradesFile("g.json", []byte(c.data))
-		var ce *campaign.Error
+		var ce *verr.Error
 		if !errors.As(err, &ce) || !errors.Is(err, ReasonMalformedGrades) || ce.File != "g.json" || (c.pointer != "" && ce.Pointer != c.pointer) {
 			t.Errorf("%s: %#v, want %s at %q", c.name, err, ReasonMalformedGrades, c.pointer)
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"verdict/adjudication"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // TestGradesFileUnknownKindListsKinds: a grades file whose grade names a
@@ -17,7 +17,7 @@ import (
 func TestGradesFileUnknownKindListsKinds(t *testing.T) {
 	data := `[{"item":"I1","kind":"claim","target":"C1","value":"supported"},{"item":"I1","kind":"support","target":"C1","value":"supported"}]`
 	_, err := adjudication.DecodeGradesFile("g.json", []byte(data))
-	var ce *campaign.Error
+	var ce *verr.Error
 	if !errors.As(err, &ce) || !errors.Is(err, adjudication.ReasonMalformedGrades) || ce.Pointer != "/1/kind" {
 		t.Fatalf("%v, want malformed-grades at /1/kind", err)
 	}
@@ -46,7 +46,7 @@ func TestGradesFilePositionsOneBased(t *testing.T) {
 		{`[{"item":"I1","kind":"claim","target":"C1","value":"supported"},{"item":"I1","kind":"claim","target":"C2","value":"x","extra":1}]`, "/1/extra", "grade 2:"},
 	} {
 		_, err := adjudication.DecodeGradesFile("g.json", []byte(c.data))
-		var ce *campaign.Error
+		var ce *verr.Error
 		if !errors.As(err, &ce) || ce.Pointer != c.pointer || !strings.HasPrefix(ce.Detail, c.detail) {
 			t.Errorf("%v, want pointer %s and detail starting %q", err, c.pointer, c.detail)
 		}

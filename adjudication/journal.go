@@ -13,7 +13,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // JournalFormat is the "format" of a journal's header entry.
@@ -22,15 +22,15 @@ const JournalFormat = "verdict-journal-v1"
 // Journal refusals (errors.Is).
 const (
 	// ReasonJournalLocked: another writer holds the journal's lock.
-	ReasonJournalLocked campaign.Reason = "journal-locked"
+	ReasonJournalLocked verr.Reason = "journal-locked"
 	// ReasonJournalCorrupt: an entry other than the last does not decode,
 	// breaks the hash chain or is not a valid grade; nothing is repaired.
-	ReasonJournalCorrupt campaign.Reason = "journal-corrupt"
+	ReasonJournalCorrupt verr.Reason = "journal-corrupt"
 	// ReasonJournalBundle: the journal was opened for a different bundle.
-	ReasonJournalBundle campaign.Reason = "journal-other-bundle"
+	ReasonJournalBundle verr.Reason = "journal-other-bundle"
 	// ReasonJournalClosed: the journal is closed or a failed write left it
 	// in an unknown state; reopen it.
-	ReasonJournalClosed campaign.Reason = "journal-closed"
+	ReasonJournalClosed verr.Reason = "journal-closed"
 )
 
 const ruleJournal = "append-only journal (Part 11 §11.10(e))"
@@ -173,7 +173,7 @@ func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, erro
 			return e, j.log.corrupt(line, "format %q, want %q", e.Format, JournalFormat)
 		}
 		if e.BundleDigest != bundleDigest || e.ContentDigest != j.bundle.ContentDigest {
-			return e, &campaign.Error{Reason: ReasonJournalBundle, File: j.path, Pointer: "/0/bundle_digest", Rule: ruleJournal,
+			return e, &verr.Error{Reason: ReasonJournalBundle, File: j.path, Pointer: "/0/bundle_digest", Rule: ruleJournal,
 				Detail: fmt.Sprintf("journal is for bundle %s, not %s", e.BundleDigest, bundleDigest)}
 		}
 		return e, nil

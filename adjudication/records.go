@@ -9,7 +9,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Record formats ("format" member of each record).
@@ -22,21 +22,21 @@ const (
 // Record refusals.
 const (
 	// ReasonUngraded: freezing was asked while a required field is ungraded.
-	ReasonUngraded campaign.Reason = "ungraded-fields"
+	ReasonUngraded verr.Reason = "ungraded-fields"
 	// ReasonOtherBundle: a record is for another bundle (content, bundle or
 	// obligations digest differs).
-	ReasonOtherBundle campaign.Reason = "other-bundle"
+	ReasonOtherBundle verr.Reason = "other-bundle"
 	// ReasonUnresolved: a disputed field has no adjudicated value.
-	ReasonUnresolved campaign.Reason = "unresolved-disagreement"
+	ReasonUnresolved verr.Reason = "unresolved-disagreement"
 	// ReasonNotDisputed: a resolution names a field that is not disputed
 	// (or names one twice).
-	ReasonNotDisputed campaign.Reason = "not-disputed"
+	ReasonNotDisputed verr.Reason = "not-disputed"
 	// ReasonSheetMismatch: an adjudication or reveal does not name the exact
 	// sheets (or adjudication, or map commitment) it is used with.
-	ReasonSheetMismatch campaign.Reason = "records-not-named"
+	ReasonSheetMismatch verr.Reason = "records-not-named"
 	// ReasonMalformedRecord: a record does not decode strictly or has the
 	// wrong format.
-	ReasonMalformedRecord campaign.Reason = "malformed-record"
+	ReasonMalformedRecord verr.Reason = "malformed-record"
 )
 
 const ruleRecords = "DESIGN Signed records; Part 11 §11.50, §11.70"
@@ -80,7 +80,7 @@ type ItemTime struct {
 // ReasonBadItemTimes: a sheet's item_times are not sorted by item, name an
 // item more than once or an item the sheet does not grade, or hold a time
 // that is not positive.
-const ReasonBadItemTimes campaign.Reason = "bad-item-times"
+const ReasonBadItemTimes verr.Reason = "bad-item-times"
 
 // checkItemTimes checks a sheet's item_times (ReasonBadItemTimes).
 func checkItemTimes(s *Sheet) error {
@@ -90,7 +90,7 @@ func checkItemTimes(s *Sheet) error {
 	}
 	for i, t := range s.ItemTimes {
 		bad := func(why string) error {
-			return &campaign.Error{Reason: ReasonBadItemTimes, Pointer: fmt.Sprintf("/item_times/%d", i), Rule: "rating sheet item_times",
+			return &verr.Error{Reason: ReasonBadItemTimes, Pointer: fmt.Sprintf("/item_times/%d", i), Rule: "rating sheet item_times",
 				Detail: fmt.Sprintf("item_times[%d] (%s): %s", i, t.Item, why)}
 		}
 		switch {
@@ -124,7 +124,7 @@ func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Forma
 // when b was made for another rater than name.
 func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, name string, role Role, key ssh.PublicKey, t time.Time) (*Sheet, error) {
 	if len(st.Ungraded) > 0 {
-		return nil, &campaign.Error{Reason: ReasonUngraded, Rule: "DESIGN Roles: a rater grades every final answer, then freezes and signs",
+		return nil, &verr.Error{Reason: ReasonUngraded, Rule: "DESIGN Roles: a rater grades every final answer, then freezes and signs",
 			Detail: fmt.Sprintf("%d field(s) ungraded, first %s", len(st.Ungraded), st.Ungraded[0])}
 	}
 	s, err := signerFor(name, role, RoleRater, key)
@@ -132,7 +132,7 @@ func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, 
 		return nil, err
 	}
 	if b.Rater != name {
-		return nil, &campaign.Error{Reason: ReasonOtherBundle, Rule: "DESIGN Chain of custody: a sheet binds the bundle made for its signer",
+		return nil, &verr.Error{Reason: ReasonOtherBundle, Rule: "DESIGN Chain of custody: a sheet binds the bundle made for its signer",
 			Detail: fmt.Sprintf("the bundle was made for rater %s; %s cannot freeze a sheet on it", b.Rater, name)}
 	}
 	grades := slices.Clone(st.Grades)
@@ -228,7 +228,7 @@ type Disagreement struct {
 // obligations give ReasonOtherBundle.
 func Disagreements(a, b *Sheet) ([]Disagreement, error) {
 	if a.ContentDigest != b.ContentDigest || a.ObligationsDigest != b.ObligationsDigest || a.MapCommitment != b.MapCommitment {
-		return nil, &campaign.Error{Reason: ReasonOtherBundle, Rule: ruleRecords, Detail: "the two sheets rate different bundle contents"}
+		return nil, &verr.Error{Reason: ReasonOtherBundle, Rule: ruleRecords, Detail: "the two sheets rate different bundle contents"}
 	}
 	var out []Disagreement
 	JoinGrades(a.Grades, b.Grades, func(f Field, ga, gb Grade) {
@@ -297,18 +297,18 @@ func CheckResolution(d Disagreement, final, note string) error {
 	}
 	if d.Field.Kind == KindOracleDefect {
 		if final != ValueDefective && final != ValueWithdrawn {
-			return &campaign.Error{Reason: ReasonBadValue, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: final %q, want %q or \"\" (not a defect)", d.Field, final, ValueDefective)}
+			return &verr.Error{Reason: ReasonBadValue, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: final %q, want %q or \"\" (not a defect)", d.Field, final, ValueDefective)}
 		}
 		if final == ValueDefective && note == "" {
-			return &campaign.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: confirming an oracle defect needs a reason note", d.Field)}
+			return &verr.Error{Reason: ReasonNoteRequired, Rule: "EVALUATOR-CONTROLS C22", Detail: fmt.Sprintf("%s: confirming an oracle defect needs a reason note", d.Field)}
 		}
 		return nil
 	}
 	if !slices.Contains(allowed[d.Field.Kind], final) {
-		return &campaign.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: final %q is not an allowed value", d.Field, final)}
+		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: final %q is not an allowed value", d.Field, final)}
 	}
 	if final != d.Values[0] && final != d.Values[1] && note == "" {
-		return &campaign.Error{Reason: ReasonNoteRequired, Rule: ruleRecords, Detail: fmt.Sprintf("%s: a final value neither rater chose needs a note", d.Field)}
+		return &verr.Error{Reason: ReasonNoteRequired, Rule: ruleRecords, Detail: fmt.Sprintf("%s: a final value neither rater chose needs a note", d.Field)}
 	}
 	return nil
 }
@@ -351,7 +351,7 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 	byField := map[Field]Choice{}
 	for _, c := range choices {
 		if _, dup := byField[c.Field]; dup || !slices.ContainsFunc(ds, func(d Disagreement) bool { return d.Field == c.Field }) {
-			return nil, &campaign.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
+			return nil, &verr.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
 		}
 		byField[c.Field] = c
 	}
@@ -365,7 +365,7 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 	for _, d := range ds {
 		c, ok := byField[d.Field]
 		if !ok {
-			return nil, &campaign.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed (%q vs %q) and has no final value", d.Field, d.Values[0], d.Values[1])}
+			return nil, &verr.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed (%q vs %q) and has no final value", d.Field, d.Values[0], d.Values[1])}
 		}
 		if err := CheckResolution(d, c.Final, c.Note); err != nil {
 			return nil, err
@@ -381,22 +381,22 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 func CheckAdjudication(adj *Adjudication, a, b FrozenSheet) error {
 	ord := OrderSheets(a, b)
 	if adj.Sheets[0].SHA256 != ord[0].SHA256 || adj.Sheets[1].SHA256 != ord[1].SHA256 {
-		return &campaign.Error{Reason: ReasonSheetMismatch, Rule: ruleRecords, Detail: "the adjudication does not name these two sheets"}
+		return &verr.Error{Reason: ReasonSheetMismatch, Rule: ruleRecords, Detail: "the adjudication does not name these two sheets"}
 	}
 	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
 	if err != nil {
 		return err
 	}
 	if len(adj.Resolutions) > len(ds) {
-		return &campaign.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: "the adjudication resolves fields that are not disputed"}
+		return &verr.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: "the adjudication resolves fields that are not disputed"}
 	}
 	for i, d := range ds {
 		if i >= len(adj.Resolutions) {
-			return &campaign.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed and unresolved", d.Field)}
+			return &verr.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed and unresolved", d.Field)}
 		}
 		r := adj.Resolutions[i]
 		if r.Field != d.Field || r.Values != d.Values {
-			return &campaign.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("resolution %d is for %s, want %s with values %q", i, r.Field, d.Field, d.Values)}
+			return &verr.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("resolution %d is for %s, want %s with values %q", i, r.Field, d.Field, d.Values)}
 		}
 		if err := CheckResolution(d, r.Final, r.Note); err != nil {
 			return err
@@ -448,7 +448,7 @@ func NewReveal(a, b FrozenSheet, adj *Adjudication, adjSHA256 string, mapBytes [
 	}
 	commit := blinding.Digest(mapBytes)
 	if a.Sheet.MapCommitment != commit || b.Sheet.MapCommitment != commit || adj.MapCommitment != commit {
-		return nil, &campaign.Error{Reason: ReasonSheetMismatch, Rule: ruleRecords, Detail: "the sealed map is not the one the bundles committed to"}
+		return nil, &verr.Error{Reason: ReasonSheetMismatch, Rule: ruleRecords, Detail: "the sealed map is not the one the bundles committed to"}
 	}
 	ord := OrderSheets(a, b)
 	r := &Reveal{Format: RevealFormat, Synthetic: a.Sheet.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: RevealMeaning,
@@ -492,7 +492,7 @@ func (r *Reveal) recordFormat() string       { return r.Format }
 func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, want string) (*T, error) {
 	var v T
 	if err := decode(&v); err != nil {
-		return nil, &campaign.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonMalformedRecord, File: file, Rule: "canonical JSON record", Detail: err.Error(), Err: err}
 	}
 	if got := P(&v).recordFormat(); got != want {
 		return nil, formatErr(file, got, want)
@@ -514,5 +514,5 @@ func parseReveal(file string, decode func(any) error) (*Reveal, error) {
 }
 
 func formatErr(file, got, want string) error {
-	return &campaign.Error{Reason: ReasonMalformedRecord, File: file, Pointer: "/format", Rule: ruleRecords, Detail: fmt.Sprintf("format %q, want %q", got, want)}
+	return &verr.Error{Reason: ReasonMalformedRecord, File: file, Pointer: "/format", Rule: ruleRecords, Detail: fmt.Sprintf("format %q, want %q", got, want)}
 }

@@ -14,7 +14,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 const keysDir = "../fixtures/keys"
@@ -224,8 +224,8 @@ func TestAdjudicationRefusals(t *testing.T) {
 	}
 }
 
-func reasons(cs []adjudication.Check) map[string]campaign.Reason {
-	m := map[string]campaign.Reason{}
+func reasons(cs []adjudication.Check) map[string]verr.Reason {
+	m := map[string]verr.Reason{}
 	for _, c := range cs {
 		m[c.File] = c.Reason
 	}

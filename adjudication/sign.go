@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Role is the role a signer signs a record in.
@@ -40,13 +41,13 @@ const HashAlgorithm = sshsig.HashSHA512
 const (
 	// ReasonKeyUnreadable: the key file cannot be read or parsed, is
 	// passphrase protected, or the agent does not hold the key.
-	ReasonKeyUnreadable campaign.Reason = "key-unreadable"
+	ReasonKeyUnreadable verr.Reason = "key-unreadable"
 	// ReasonBadRole: the role is not the role of this record kind.
-	ReasonBadRole campaign.Reason = "bad-role"
+	ReasonBadRole verr.Reason = "bad-role"
 	// ReasonBadSignerName: the signer name is empty, untrimmed, or holds a
 	// space, comma or quote (it must be usable as an allowed_signers
 	// principal).
-	ReasonBadSignerName campaign.Reason = "bad-signer-name"
+	ReasonBadSignerName verr.Reason = "bad-signer-name"
 )
 
 // Signer identifies who signed a record and in which role; KeyFingerprint
@@ -64,7 +65,7 @@ type Signer struct {
 func LoadKey(path string) (ssh.Signer, error) {
 	data, err := campaign.ReadRegular(path, campaign.FileKey)
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: err.Error(), Err: err}
 	}
 	if s, err := ssh.ParsePrivateKey(data); err == nil {
 		return s, nil
@@ -73,31 +74,31 @@ func LoadKey(path string) (ssh.Signer, error) {
 	} else {
 		var missing *ssh.PassphraseMissingError
 		if errors.As(err, &missing) {
-			return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "the key is passphrase protected; load it into ssh-agent and pass its .pub file"}
+			return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "the key is passphrase protected; load it into ssh-agent and pass its .pub file"}
 		}
-		return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "not an SSH private or public key: " + err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "not an SSH private or public key: " + err.Error(), Err: err}
 	}
 }
 
 func agentSigner(path string, pub ssh.PublicKey) (ssh.Signer, error) {
 	sock := os.Getenv("SSH_AUTH_SOCK")
 	if sock == "" {
-		return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "public key given but SSH_AUTH_SOCK is not set"}
+		return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "public key given but SSH_AUTH_SOCK is not set"}
 	}
 	conn, err := net.Dial("unix", sock)
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "ssh-agent: " + err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "ssh-agent: " + err.Error(), Err: err}
 	}
 	signers, err := agent.NewClient(conn).Signers()
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "ssh-agent: " + err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "ssh-agent: " + err.Error(), Err: err}
 	}
 	for _, s := range signers {
 		if bytes.Equal(s.PublicKey().Marshal(), pub.Marshal()) {
 			return s, nil
 		}
 	}
-	return nil, &campaign.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "ssh-agent does not hold this key"}
+	return nil, &verr.Error{Reason: ReasonKeyUnreadable, File: path, Detail: "ssh-agent does not hold this key"}
 }
 
 // Fingerprint returns the SHA-256 fingerprint of a public key ("SHA256:...").
@@ -118,10 +119,10 @@ func SignBytes(data []byte, key ssh.Signer, namespace string) ([]byte, error) {
 // fingerprint from key.
 func signerFor(name string, role, want Role, key ssh.PublicKey) (Signer, error) {
 	if role != want {
-		return Signer{}, &campaign.Error{Reason: ReasonBadRole, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("role %q cannot sign this record; want %q", role, want)}
+		return Signer{}, &verr.Error{Reason: ReasonBadRole, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("role %q cannot sign this record; want %q", role, want)}
 	}
 	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || strings.ContainsAny(name, " \t\n,\"") {
-		return Signer{}, &campaign.Error{Reason: ReasonBadSignerName, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("signer name %q must be non-empty without spaces, commas or quotes (it is the allowed_signers principal)", name)}
+		return Signer{}, &verr.Error{Reason: ReasonBadSignerName, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("signer name %q must be non-empty without spaces, commas or quotes (it is the allowed_signers principal)", name)}
 	}
 	return Signer{Name: name, Role: role, KeyFingerprint: Fingerprint(key)}, nil
 }

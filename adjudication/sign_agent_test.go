@@ -18,7 +18,7 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 
 	"verdict/adjudication"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // shortTempDir returns a fresh directory with a short path: a unix socket
@@ -164,7 +164,7 @@ func wantKeyUnreadable(t *testing.T, err error, detail string) {
 	if !errors.Is(err, adjudication.ReasonKeyUnreadable) {
 		t.Fatalf("err = %v, want %s", err, adjudication.ReasonKeyUnreadable)
 	}
-	var ce *campaign.Error
+	var ce *verr.Error
 	if !errors.As(err, &ce) || !strings.Contains(ce.Detail, detail) {
 		t.Fatalf("err = %v, want a detail containing %q", err, detail)
 	}

@@ -12,43 +12,43 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Verification refusals, one reason per way a record can fail
 // (issue "verdict verify"; DESIGN "Signed records").
 const (
 	// ReasonSignatureMissing: no detached FILE.sig beside the record.
-	ReasonSignatureMissing campaign.Reason = "signature-missing"
+	ReasonSignatureMissing verr.Reason = "signature-missing"
 	// ReasonSignatureMalformed: the .sig is not an armored SSH signature.
-	ReasonSignatureMalformed campaign.Reason = "signature-malformed"
+	ReasonSignatureMalformed verr.Reason = "signature-malformed"
 	// ReasonBadSignature: the signature does not verify over the record's
 	// bytes (a changed byte).
-	ReasonBadSignature campaign.Reason = "bad-signature"
+	ReasonBadSignature verr.Reason = "bad-signature"
 	// ReasonWrongNamespace: the signature's namespace is not the record
 	// kind's namespace.
-	ReasonWrongNamespace campaign.Reason = "wrong-namespace"
+	ReasonWrongNamespace verr.Reason = "wrong-namespace"
 	// ReasonFingerprintMismatch: the record's key fingerprint is not the
 	// signing key's.
-	ReasonFingerprintMismatch campaign.Reason = "fingerprint-mismatch"
+	ReasonFingerprintMismatch verr.Reason = "fingerprint-mismatch"
 	// ReasonSignerNotAllowed: no allowed_signers line has the record's
 	// signer name as principal with the signing key.
-	ReasonSignerNotAllowed campaign.Reason = "signer-not-allowed"
+	ReasonSignerNotAllowed verr.Reason = "signer-not-allowed"
 	// ReasonKeyNotAllowedForRole: the signer's key is listed but its
 	// namespaces option does not allow the record's role, or the record
 	// claims a role its kind cannot have.
-	ReasonKeyNotAllowedForRole campaign.Reason = "key-not-allowed-for-role"
+	ReasonKeyNotAllowedForRole verr.Reason = "key-not-allowed-for-role"
 	// ReasonSharedKey: two rating sheets (two raters) signed with one key
 	// or by one name.
-	ReasonSharedKey campaign.Reason = "raters-share-key"
+	ReasonSharedKey verr.Reason = "raters-share-key"
 	// ReasonAdjudicatorIsRater: the adjudication is signed with the key or
 	// under the name of one of the two raters whose sheets it resolves; the
 	// adjudicator is a third person (CONTRACT §5 "a documented third
 	// adjudicator").
-	ReasonAdjudicatorIsRater campaign.Reason = "adjudicator-is-rater"
+	ReasonAdjudicatorIsRater verr.Reason = "adjudicator-is-rater"
 	// ReasonBadAllowedSigners: an allowed_signers line does not parse or
 	// uses an option verdict does not support.
-	ReasonBadAllowedSigners campaign.Reason = "bad-allowed-signers"
+	ReasonBadAllowedSigners verr.Reason = "bad-allowed-signers"
 )
 
 // AllowedSigner is one line of an allowed_signers file (ssh-keygen(1)
@@ -78,7 +78,7 @@ func ParseAllowedSigners(file string, data []byte) ([]AllowedSigner, error) {
 			continue
 		}
 		bad := func(d string) error {
-			return &campaign.Error{Reason: ReasonBadAllowedSigners, File: file, Pointer: fmt.Sprintf("/%d", n-1), Rule: "ssh-keygen ALLOWED SIGNERS", Detail: fmt.Sprintf("line %d: %s", n, d)}
+			return &verr.Error{Reason: ReasonBadAllowedSigners, File: file, Pointer: fmt.Sprintf("/%d", n-1), Rule: "ssh-keygen ALLOWED SIGNERS", Detail: fmt.Sprintf("line %d: %s", n, d)}
 		}
 		var principals, rest string
 		if strings.HasPrefix(line, `"`) {
@@ -177,13 +177,13 @@ type RecordFile struct {
 // "adjudication", "reveal" or "" when it could not be told; OK is true
 // only when Reason is "".
 type Check struct {
-	File   string          `json:"file"`
-	Kind   string          `json:"kind"`
-	Signer Signer          `json:"signer"`
-	SHA256 string          `json:"sha256"`
-	OK     bool            `json:"ok"`
-	Reason campaign.Reason `json:"reason,omitempty"`
-	Detail string          `json:"detail,omitempty"`
+	File   string      `json:"file"`
+	Kind   string      `json:"kind"`
+	Signer Signer      `json:"signer"`
+	SHA256 string      `json:"sha256"`
+	OK     bool        `json:"ok"`
+	Reason verr.Reason `json:"reason,omitempty"`
+	Detail string      `json:"detail,omitempty"`
 
 	sheet *Sheet
 	adj   *Adjudication
@@ -203,7 +203,7 @@ func (c Check) Adjudication() *Adjudication { return c.adj }
 // when it is not one or did not decode); see Sheet.
 func (c Check) Reveal() *Reveal { return c.rev }
 
-func (c *Check) fail(r campaign.Reason, format string, a ...any) {
+func (c *Check) fail(r verr.Reason, format string, a ...any) {
 	if c.Reason == "" {
 		c.Reason, c.Detail, c.OK = r, fmt.Sprintf(format, a...), false
 	}
@@ -523,8 +523,8 @@ func checkNamesSheets(c *Check, named [2]RecordRef, sheets []*Check, bySHA map[s
 	}
 }
 
-func reasonOf(err error) campaign.Reason {
-	var e *campaign.Error
+func reasonOf(err error) verr.Reason {
+	var e *verr.Error
 	if ok := asCampaignError(err, &e); ok {
 		return e.Reason
 	}

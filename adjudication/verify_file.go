@@ -12,6 +12,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // VerifyRecordFile is VerifyRecord on the record stored in the file at
@@ -56,7 +57,7 @@ func (s *streamRecord) verify(sig *sshsig.Signature) error {
 		return err
 	}
 	if hex.EncodeToString(h.Sum(nil)) != s.d {
-		return &campaign.Error{Reason: blinding.ReasonChangedWhileRead, File: s.name, Rule: ruleRecords,
+		return &verr.Error{Reason: blinding.ReasonChangedWhileRead, File: s.name, Rule: ruleRecords,
 			Detail: "the file's bytes changed while it was being verified"}
 	}
 	return nil

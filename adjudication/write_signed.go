@@ -7,18 +7,18 @@ import (
 	"os"
 	"path/filepath"
 
-	"verdict/campaign"
 	"verdict/internal/fsutil"
+	"verdict/verr"
 )
 
 // Refusals of WriteSigned.
 const (
 	// ReasonRecordExists: the output record already exists; a signed
 	// record is never overwritten.
-	ReasonRecordExists campaign.Reason = "record-exists"
+	ReasonRecordExists verr.Reason = "record-exists"
 	// ReasonOutputLocked: another process is writing the same output
 	// record (it holds the lock FILE.lock).
-	ReasonOutputLocked campaign.Reason = "output-locked"
+	ReasonOutputLocked verr.Reason = "output-locked"
 )
 
 const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are written so that a crash leaves both or neither"
@@ -42,19 +42,19 @@ const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are
 func WriteSigned(path string, data, sig []byte) error {
 	lock, err := fsutil.Lock(path, 0o644)
 	if errors.Is(err, fsutil.ErrLocked) {
-		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "another process is writing this record (it holds " + path + ".lock)", Err: err}
+		return &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "another process is writing this record (it holds " + path + ".lock)", Err: err}
 	}
 	if err != nil {
-		return &campaign.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: err.Error(), Err: err}
 	}
 	defer lock.Unlock()
 	if _, err := os.Lstat(path); err == nil {
-		return &campaign.Error{Reason: ReasonRecordExists, File: path, Rule: ruleWriteSigned, Detail: fmt.Sprintf("%s exists; a signed record is never overwritten", path)}
+		return &verr.Error{Reason: ReasonRecordExists, File: path, Rule: ruleWriteSigned, Detail: fmt.Sprintf("%s exists; a signed record is never overwritten", path)}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if fi, err := os.Lstat(path + ".sig"); err == nil && !fi.Mode().IsRegular() {
-		return &campaign.Error{Reason: ReasonRecordExists, File: path + ".sig", Rule: ruleWriteSigned, Detail: "exists and is not a regular file"}
+		return &verr.Error{Reason: ReasonRecordExists, File: path + ".sig", Rule: ruleWriteSigned, Detail: "exists and is not a regular file"}
 	}
 	dir := filepath.Dir(path)
 	if err := fsutil.WriteFile(path+".sig", sig, 0o644); err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"verdict/blinding"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // BlindingFormat names the format of a blinding record.
@@ -63,7 +63,7 @@ func Blindings(dir string) ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonCampaignBlinded, File: BlindingsDir, Rule: ruleBlinded, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonCampaignBlinded, File: BlindingsDir, Rule: ruleBlinded, Detail: err.Error(), Err: err}
 	}
 	var out []string
 	for _, e := range ents {

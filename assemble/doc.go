@@ -13,7 +13,7 @@
 //     receipts/S.json.
 //
 // Nothing here calls a model (CLI-HANDOFF: no live mode). Refusals are
-// *campaign.Error values with their own reason codes. Files are written
+// *verr.Error values with their own reason codes. Files are written
 // atomically (fsutil) and a file the user already has is never replaced by
 // different bytes: that is refused instead.
 package assemble

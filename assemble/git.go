@@ -7,20 +7,19 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Refusals of reading a repository.
 const (
 	// ReasonCommitMissing: the commit is not a full object name of a commit
 	// present in the repository.
-	ReasonCommitMissing campaign.Reason = "commit-missing"
+	ReasonCommitMissing verr.Reason = "commit-missing"
 	// ReasonPathMissing: the path names no file (blob) at the commit.
-	ReasonPathMissing campaign.Reason = "path-missing"
+	ReasonPathMissing verr.Reason = "path-missing"
 	// ReasonGitFailed: the git binary could not be run or failed for
 	// another reason.
-	ReasonGitFailed campaign.Reason = "git-failed"
+	ReasonGitFailed verr.Reason = "git-failed"
 )
 
 const ruleCommit = "CONTRACT §3 packets: repository commit, relative file path, exact bytes"
@@ -58,20 +57,20 @@ func (g GitRepo) git(args ...string) ([]byte, []byte, error) {
 // binds one exact commit) and returns it.
 func (g GitRepo) Commit(commit string) (string, error) {
 	if !fullObjectName.MatchString(commit) {
-		return "", &campaign.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
+		return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
 			Detail: fmt.Sprintf("%q is not a full commit object name (40 lowercase hex digits)", commit)}
 	}
 	out, stderr, err := g.git("cat-file", "-t", commit)
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return "", &campaign.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
+			return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
 				Detail: fmt.Sprintf("commit %s is not in the repository: %s", commit, strings.TrimSpace(string(stderr)))}
 		}
-		return "", &campaign.Error{Reason: ReasonGitFailed, File: g.Dir, Rule: ruleCommit, Detail: err.Error(), Err: err}
+		return "", &verr.Error{Reason: ReasonGitFailed, File: g.Dir, Rule: ruleCommit, Detail: err.Error(), Err: err}
 	}
 	if t := strings.TrimSpace(string(out)); t != "commit" {
-		return "", &campaign.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
+		return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
 			Detail: fmt.Sprintf("%s is a %s, not a commit", commit, t)}
 	}
 	return commit, nil
@@ -86,20 +85,20 @@ func (g GitRepo) Blob(commit, path string) ([]byte, error) {
 	// directory or submodule; cat-file alone would follow none of them.
 	out, stderr, err := g.git("ls-tree", "--full-tree", "-z", commit, "--", path)
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonGitFailed, File: g.Dir, Rule: ruleCommit, Detail: strings.TrimSpace(string(stderr)), Err: err}
+		return nil, &verr.Error{Reason: ReasonGitFailed, File: g.Dir, Rule: ruleCommit, Detail: strings.TrimSpace(string(stderr)), Err: err}
 	}
 	entry := string(bytes.TrimSuffix(out, []byte{0}))
 	mode, rest, _ := strings.Cut(entry, " ")
 	_, name, _ := strings.Cut(rest, "\t")
 	if entry == "" || name != path {
-		return nil, &campaign.Error{Reason: ReasonPathMissing, File: spec, Rule: ruleCommit, Detail: fmt.Sprintf("%s does not exist at commit %s", path, commit)}
+		return nil, &verr.Error{Reason: ReasonPathMissing, File: spec, Rule: ruleCommit, Detail: fmt.Sprintf("%s does not exist at commit %s", path, commit)}
 	}
 	if mode != "100644" && mode != "100755" {
-		return nil, &campaign.Error{Reason: ReasonPathMissing, File: spec, Rule: ruleCommit, Detail: fmt.Sprintf("%s at commit %s is not a regular file (mode %s)", path, commit, mode)}
+		return nil, &verr.Error{Reason: ReasonPathMissing, File: spec, Rule: ruleCommit, Detail: fmt.Sprintf("%s at commit %s is not a regular file (mode %s)", path, commit, mode)}
 	}
 	blob, stderr, err := g.git("cat-file", "blob", spec)
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonGitFailed, File: spec, Rule: ruleCommit, Detail: strings.TrimSpace(string(stderr)), Err: err}
+		return nil, &verr.Error{Reason: ReasonGitFailed, File: spec, Rule: ruleCommit, Detail: strings.TrimSpace(string(stderr)), Err: err}
 	}
 	return blob, nil
 }

@@ -17,6 +17,7 @@ import (
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/internal/fsutil"
+	"verdict/verr"
 )
 
 // Refusals of binding a manifest.
@@ -24,19 +25,19 @@ const (
 	// ReasonFrozenInputChanged: a task, packet, truth, prompt or source
 	// file would be added, changed or removed after a session ran; the
 	// inputs are frozen before the first session (CONTRACT §3, §7).
-	ReasonFrozenInputChanged campaign.Reason = "frozen-input-changed"
+	ReasonFrozenInputChanged verr.Reason = "frozen-input-changed"
 	// ReasonResultRebound: a response or receipt already bound would get
 	// another digest or be removed; only new ones may be added.
-	ReasonResultRebound campaign.Reason = "result-rebound"
+	ReasonResultRebound verr.Reason = "result-rebound"
 	// ReasonCampaignBlinded: a blinding of the campaign exists
 	// (blindings/), so no digest may change at all.
-	ReasonCampaignBlinded campaign.Reason = "campaign-blinded"
+	ReasonCampaignBlinded verr.Reason = "campaign-blinded"
 	// ReasonManifestMissing: the campaign has no manifest.json and no
 	// proposed manifest to start from was given.
-	ReasonManifestMissing campaign.Reason = "manifest-missing"
+	ReasonManifestMissing verr.Reason = "manifest-missing"
 	// ReasonUnbindable: a file under a bound directory is not a regular
 	// file (a link, device or pipe), so it cannot be bound.
-	ReasonUnbindable campaign.Reason = "unbindable-file"
+	ReasonUnbindable verr.Reason = "unbindable-file"
 )
 
 const (
@@ -118,7 +119,7 @@ func Bind(dir string, opt BindOptions) (*BindResult, error) {
 	case errors.Is(err, fs.ErrNotExist) && opt.From != nil:
 		raw, res.Started = opt.From, true
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, &campaign.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity,
+		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity,
 			Detail: "the campaign has no manifest.json; start one from the proposed live manifest (--from)"}
 	case err != nil:
 		return nil, err
@@ -161,7 +162,7 @@ func Bind(dir string, opt BindOptions) (*BindResult, error) {
 		return nil, err
 	}
 	if res.Bytes, err = replaceMember(raw, "files", files); err != nil {
-		return nil, &campaign.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Rule: campaign.RuleManifest, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Rule: campaign.RuleManifest, Detail: err.Error(), Err: err}
 	}
 	if opt.DryRun || (!res.Started && bytes.Equal(res.Bytes, raw)) {
 		return res, nil
@@ -182,7 +183,7 @@ func checkRebind(dir string, changes []BindChange, old, now map[string]string) e
 		return err
 	} else if len(bl) > 0 {
 		c := changes[0]
-		return &campaign.Error{Reason: ReasonCampaignBlinded, File: c.Path, Rule: ruleBlinded,
+		return &verr.Error{Reason: ReasonCampaignBlinded, File: c.Path, Rule: ruleBlinded,
 			Detail: fmt.Sprintf("%s would be %s, but the campaign was blinded (%s); no digest changes after a blinding", c.Path, c.Change, strings.Join(bl, ", "))}
 	}
 	ran := false
@@ -195,10 +196,10 @@ func checkRebind(dir string, changes []BindChange, old, now map[string]string) e
 	for _, c := range changes {
 		switch {
 		case ran && inDirs(c.Path, frozenDirs):
-			return &campaign.Error{Reason: ReasonFrozenInputChanged, File: c.Path, Rule: ruleFrozen,
+			return &verr.Error{Reason: ReasonFrozenInputChanged, File: c.Path, Rule: ruleFrozen,
 				Detail: fmt.Sprintf("%s would be %s after sessions ran; tasks, packets, truth, prompts and sources are frozen", c.Path, c.Change)}
 		case c.Change != "added" && inDirs(c.Path, resultDirs):
-			return &campaign.Error{Reason: ReasonResultRebound, File: c.Path, Rule: ruleResults,
+			return &verr.Error{Reason: ReasonResultRebound, File: c.Path, Rule: ruleResults,
 				Detail: fmt.Sprintf("%s is bound as %s and would be %s; a recorded response or receipt is never rebound, only new ones are added", c.Path, c.Old, c.Change)}
 		}
 	}
@@ -233,7 +234,7 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 				return nil
 			}
 			if !e.Type().IsRegular() {
-				return &campaign.Error{Reason: ReasonUnbindable, File: p, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
+				return &verr.Error{Reason: ReasonUnbindable, File: p, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
 			}
 			b, err := fs.ReadFile(fsys, p)
 			if err != nil {
@@ -258,7 +259,7 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 			return nil, err
 		}
 		if !fi.Mode().IsRegular() {
-			return nil, &campaign.Error{Reason: ReasonUnbindable, File: f.Path, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
+			return nil, &verr.Error{Reason: ReasonUnbindable, File: f.Path, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
 		}
 		b, err := fs.ReadFile(fsys, f.Path)
 		if err != nil {
@@ -275,7 +276,7 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 // listed once. A manifest without "files" binds nothing yet.
 func boundFiles(raw []byte) ([]campaign.FileDigest, error) {
 	bad := func(ptr, format string, a ...any) error {
-		return &campaign.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Pointer: ptr, Rule: campaign.RuleManifest, Detail: fmt.Sprintf(format, a...)}
+		return &verr.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Pointer: ptr, Rule: campaign.RuleManifest, Detail: fmt.Sprintf(format, a...)}
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {

@@ -18,16 +18,17 @@ import (
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/internal/fsutil"
+	"verdict/verr"
 )
 
 // Refusals of building or writing a packet.
 const (
 	// ReasonItemSpec: an item is not written PATH:START-END with a
 	// canonical repository-relative path and 1 <= START <= END.
-	ReasonItemSpec campaign.Reason = "item-spec"
+	ReasonItemSpec verr.Reason = "item-spec"
 	// ReasonFileDiffers: a file already in the campaign holds other bytes
 	// than the ones verdict would write there; it is never replaced.
-	ReasonFileDiffers campaign.Reason = "file-differs"
+	ReasonFileDiffers verr.Reason = "file-differs"
 )
 
 // repositoryName is the packet schema's repository pattern.
@@ -50,7 +51,7 @@ func (s ItemSpec) String() string { return fmt.Sprintf("%s:%d-%d", s.Path, s.Sta
 // (campaign.CheckFilePath) and 1 <= START <= END; otherwise ReasonItemSpec.
 func ParseItemSpec(s string) (ItemSpec, error) {
 	bad := func(why string) error {
-		return &campaign.Error{Reason: ReasonItemSpec, Rule: rulePacket, Detail: fmt.Sprintf("%q: %s (want PATH:START-END)", s, why)}
+		return &verr.Error{Reason: ReasonItemSpec, Rule: rulePacket, Detail: fmt.Sprintf("%q: %s (want PATH:START-END)", s, why)}
 	}
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
@@ -138,7 +139,7 @@ type BuiltPacket struct {
 // returned, so a packet check would refuse is never written.
 func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 	if !repositoryName.MatchString(req.Repository) || campaign.CheckFilePath(req.Repository) != "" || strings.Contains(req.Repository, "..") {
-		return nil, &campaign.Error{Reason: ReasonItemSpec, File: campaign.PacketPath(req.Task), Pointer: "/items", Rule: rulePacket,
+		return nil, &verr.Error{Reason: ReasonItemSpec, File: campaign.PacketPath(req.Task), Pointer: "/items", Rule: rulePacket,
 			Detail: fmt.Sprintf("repository %q is not OWNER/NAME", req.Repository)}
 	}
 	commit, err := src.Commit(req.Commit)
@@ -159,7 +160,7 @@ func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 		}
 		lines := campaign.PhysicalLines(b)
 		if it.End > len(lines) {
-			return nil, &campaign.Error{Reason: campaign.ReasonLineBeyondFile, File: file, Pointer: fmt.Sprintf("/items/%d/end_line", i), Rule: campaign.RuleAuthenticity,
+			return nil, &verr.Error{Reason: campaign.ReasonLineBeyondFile, File: file, Pointer: fmt.Sprintf("/items/%d/end_line", i), Rule: campaign.RuleAuthenticity,
 				Detail: fmt.Sprintf("%s: end line %d is after the last physical line %d of %s at %s (a final newline makes no line)", it, it.End, len(lines), it.Path, commit)}
 		}
 		out.Packet.Items = append(out.Packet.Items, campaign.EvidenceItem{
@@ -218,7 +219,7 @@ func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
 			continue
 		}
 		if err := mkdirBeneath(dir, path.Dir(f.path)); err != nil {
-			return nil, &campaign.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
+			return nil, &verr.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
 		if err := fsutil.WriteFile(p, f.data, 0o644); err != nil {
@@ -239,11 +240,11 @@ func compareExisting(dir string, files []fileBytes, rule string) ([]Written, err
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return nil, &campaign.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
+			return nil, &verr.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
 		case bytes.Equal(old, f.data):
 			out[i].Unchanged = true
 		default:
-			return nil, &campaign.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule,
+			return nil, &verr.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule,
 				Detail: fmt.Sprintf("already exists with other bytes (SHA-256 %s, new %s); it is not replaced", blinding.Digest(old), out[i].SHA256)}
 		}
 	}

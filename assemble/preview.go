@@ -10,6 +10,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // AfterImport returns the campaign directory dir as it will read once
@@ -26,7 +27,7 @@ import (
 func AfterImport(dir string, im *Imported) (fs.FS, error) {
 	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
 	}
 	bound, err := boundFiles(raw)
 	if err != nil {
@@ -62,7 +63,7 @@ func AfterImport(dir string, im *Imported) (fs.FS, error) {
 	}
 	manifest, err := replaceMember(raw, "files", files)
 	if err != nil {
-		return nil, &campaign.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Rule: campaign.RuleManifest, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Rule: campaign.RuleManifest, Detail: err.Error(), Err: err}
 	}
 	over[campaign.ManifestFile] = &fstest.MapFile{Data: manifest, Mode: 0o644}
 	return overlayFS{base: os.DirFS(dir), over: over}, nil

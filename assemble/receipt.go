@@ -10,17 +10,18 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Refusals of importing a receipt.
 const (
 	// ReasonSessionUnknown: the manifest lists no run with that session.
-	ReasonSessionUnknown campaign.Reason = "session-unknown"
+	ReasonSessionUnknown verr.Reason = "session-unknown"
 	// ReasonTimingMalformed: the runner's timing file is not valid.
-	ReasonTimingMalformed campaign.Reason = "timing-malformed"
+	ReasonTimingMalformed verr.Reason = "timing-malformed"
 	// ReasonLogInconsistent: the log contradicts itself (total tokens not
 	// input plus output, cached above input, reasoning above output).
-	ReasonLogInconsistent campaign.Reason = "log-inconsistent"
+	ReasonLogInconsistent verr.Reason = "log-inconsistent"
 )
 
 const ruleTiming = "CONTRACT §5 Required records: UTC and monotonic request start/end, request IDs, input hashes and byte counts"
@@ -69,7 +70,7 @@ type Timing struct {
 func ParseTiming(data []byte, file string) (*Timing, error) {
 	var t Timing
 	if err := jsonv2.Unmarshal(data, &t, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return nil, &campaign.Error{Reason: ReasonTimingMalformed, File: file, Rule: ruleTiming, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonTimingMalformed, File: file, Rule: ruleTiming, Detail: err.Error(), Err: err}
 	}
 	return &t, nil
 }
@@ -125,7 +126,7 @@ type Imported struct {
 func Import(dir string, req ImportRequest) (*Imported, error) {
 	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
 	}
 	m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
 	if err != nil {
@@ -145,7 +146,7 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		}
 	}
 	if run == nil {
-		return nil, &campaign.Error{Reason: ReasonSessionUnknown, File: campaign.ManifestFile, Pointer: "/runs", Rule: campaign.RuleManifest,
+		return nil, &verr.Error{Reason: ReasonSessionUnknown, File: campaign.ManifestFile, Pointer: "/runs", Rule: campaign.RuleManifest,
 			Detail: fmt.Sprintf("no run lists session %s; write the run into the manifest first", req.Session)}
 	}
 	log, err := ParseRunLog(req.LogFormat, req.Log, req.LogFile)
@@ -157,7 +158,7 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		return nil, err
 	}
 	if tm.SessionID != nil && *tm.SessionID != req.Session {
-		return nil, &campaign.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/session_id", Rule: ruleTiming,
+		return nil, &verr.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/session_id", Rule: ruleTiming,
 			Detail: fmt.Sprintf("the timing file is for session %s, not %s", *tm.SessionID, req.Session)}
 	}
 	if err := checkLogCounts(log, req.LogFile); err != nil {
@@ -197,14 +198,14 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		dst  *int64
 	}{{"validation_ns", tm.ValidationNS, &r.ValidationNS}, {"assembly_ns", tm.AssemblyNS, &r.AssemblyNS}} {
 		if f.v == nil || *f.v < 0 {
-			return nil, &campaign.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/" + f.name, Rule: ruleTiming,
+			return nil, &verr.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/" + f.name, Rule: ruleTiming,
 				Detail: fmt.Sprintf("%s is required: the receipt records it as a count, and verdict never writes 0 for a value it does not know", f.name)}
 		}
 		*f.dst = *f.v
 	}
 	switch {
 	case log.Model != nil && tm.Model != nil && *log.Model != *tm.Model:
-		return nil, &campaign.Error{Reason: ReasonLogInconsistent, File: req.TimingFile, Pointer: "/model", Rule: ruleTiming,
+		return nil, &verr.Error{Reason: ReasonLogInconsistent, File: req.TimingFile, Pointer: "/model", Rule: ruleTiming,
 			Detail: fmt.Sprintf("the timing file records model %q, the log %q", *tm.Model, *log.Model)}
 	case log.Model == nil && tm.Model != nil:
 		r.Model = tm.Model
@@ -224,7 +225,7 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		unknown("status: the log ends without a completed or failed turn (no terminal receipt, C15)")
 	}
 	if log.Terminal != campaign.StatusError && req.ErrorKind != "" {
-		return nil, &campaign.Error{Reason: ReasonLogInconsistent, File: req.LogFile, Rule: ruleLog,
+		return nil, &verr.Error{Reason: ReasonLogInconsistent, File: req.LogFile, Rule: ruleLog,
 			Detail: fmt.Sprintf("an error kind (%s) was given but the log reports no failed turn", req.ErrorKind)}
 	}
 	if log.Terminal == campaign.StatusResponse {
@@ -298,7 +299,7 @@ func importFiles(dir string, im *Imported) ([]fileBytes, error) {
 	if im.Response != nil {
 		files = append(files, fileBytes{campaign.ResponsePath(im.Receipt.SessionID), im.Response})
 	} else if _, err := readRegular(filepath.Join(dir, filepath.FromSlash(campaign.ResponsePath(im.Receipt.SessionID)))); !errors.Is(err, fs.ErrNotExist) {
-		return nil, &campaign.Error{Reason: ReasonFileDiffers, File: campaign.ResponsePath(im.Receipt.SessionID), Rule: ruleResults,
+		return nil, &verr.Error{Reason: ReasonFileDiffers, File: campaign.ResponsePath(im.Receipt.SessionID), Rule: ruleResults,
 			Detail: "a response file exists but the log holds no response"}
 	}
 	return append(files, fileBytes{campaign.ReceiptPath(im.Receipt.SessionID), im.ReceiptBytes}), nil
@@ -307,7 +308,7 @@ func importFiles(dir string, im *Imported) ([]fileBytes, error) {
 // checkLogCounts refuses a log whose counts contradict one another.
 func checkLogCounts(l *RunLog, file string) error {
 	bad := func(format string, a ...any) error {
-		return &campaign.Error{Reason: ReasonLogInconsistent, File: file, Pointer: "/usage", Rule: ruleLog, Detail: fmt.Sprintf(format, a...)}
+		return &verr.Error{Reason: ReasonLogInconsistent, File: file, Pointer: "/usage", Rule: ruleLog, Detail: fmt.Sprintf(format, a...)}
 	}
 	if l.InputTokens != nil && l.CachedInputTokens != nil && *l.CachedInputTokens > *l.InputTokens {
 		return bad("cached input %d exceeds input %d, which includes it", *l.CachedInputTokens, *l.InputTokens)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Log formats Import reads.
@@ -40,7 +41,7 @@ const (
 // Refusals of reading a run log.
 const (
 	// ReasonLogMalformed: the log is not the format it was named as.
-	ReasonLogMalformed campaign.Reason = "log-malformed"
+	ReasonLogMalformed verr.Reason = "log-malformed"
 )
 
 const ruleLog = "CONTRACT §5 Required records: metered uncached/cached/output/reasoning tokens, final answer"
@@ -85,7 +86,7 @@ func ParseRunLog(format string, data []byte, file string) (*RunLog, error) {
 	case LogResponsesAPI:
 		return parseResponses(data, file)
 	}
-	return nil, &campaign.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog,
+	return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog,
 		Detail: fmt.Sprintf("unknown log format %q (want %s or %s)", format, LogCodexExec, LogResponsesAPI)}
 }
 
@@ -118,7 +119,7 @@ var (
 func parseCodexExec(data []byte, file string) (*RunLog, error) {
 	l := &RunLog{Format: LogCodexExec}
 	bad := func(line int, format string, a ...any) error {
-		return &campaign.Error{Reason: ReasonLogMalformed, File: file, Pointer: fmt.Sprintf("/%d", line-1), Rule: ruleLog,
+		return &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: fmt.Sprintf("/%d", line-1), Rule: ruleLog,
 			Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -175,7 +176,7 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &campaign.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
 	}
 	for _, typ := range tools {
 		if slices.Contains(codexMCPTools, typ) {
@@ -266,10 +267,10 @@ var standardTiers = []string{"default", "auto"}
 func parseResponses(data []byte, file string) (*RunLog, error) {
 	var r responseObject
 	if err := jsonv2.Unmarshal(data, &r); err != nil {
-		return nil, &campaign.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
+		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
 	}
 	if r.Object != "response" {
-		return nil, &campaign.Error{Reason: ReasonLogMalformed, File: file, Pointer: "/object", Rule: ruleLog,
+		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: "/object", Rule: ruleLog,
 			Detail: fmt.Sprintf("object is %q, not a Responses API \"response\"", r.Object)}
 	}
 	l := &RunLog{Format: LogResponsesAPI, ResponseID: r.ID, Model: r.Model}
@@ -320,7 +321,7 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 	}
 	if len(r.Usage) > 0 && string(r.Usage) != "null" {
 		if err := jsonv2.Unmarshal(r.Usage, &usage); err != nil {
-			return nil, &campaign.Error{Reason: ReasonLogMalformed, File: file, Pointer: "/usage", Rule: ruleLog, Detail: err.Error(), Err: err}
+			return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: "/usage", Rule: ruleLog, Detail: err.Error(), Err: err}
 		}
 	}
 	for _, u := range []struct {
@@ -333,7 +334,7 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 		{usage.OutputDetails, "/usage/output_tokens_details", map[string]**int64{"reasoning_tokens": &l.ReasoningTokens}},
 	} {
 		if err := l.readUsage(u.raw, u.ptr, u.counts); err != nil {
-			return nil, &campaign.Error{Reason: ReasonLogMalformed, File: file, Pointer: u.ptr, Rule: ruleLog, Detail: err.Error(), Err: err}
+			return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: u.ptr, Rule: ruleLog, Detail: err.Error(), Err: err}
 		}
 	}
 	slices.Sort(l.Modifiers)

@@ -18,6 +18,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Format identifiers written in every file this package produces.
@@ -36,27 +37,27 @@ const (
 // Reasons for refusals of this package (matched with errors.Is).
 const (
 	// ReasonBadRater: a rater name is empty, repeated or not [a-z0-9._-]+.
-	ReasonBadRater campaign.Reason = "bad-rater-name"
+	ReasonBadRater verr.Reason = "bad-rater-name"
 	// ReasonBadSeed: the campaign seed is not 64 hex digits.
-	ReasonBadSeed campaign.Reason = "bad-campaign-seed"
+	ReasonBadSeed verr.Reason = "bad-campaign-seed"
 	// ReasonBadKey: the item-ID key is not 32 bytes.
-	ReasonBadKey campaign.Reason = "bad-item-key"
+	ReasonBadKey verr.Reason = "bad-item-key"
 	// ReasonIDCollision: two sessions got the same opaque item ID.
-	ReasonIDCollision campaign.Reason = "item-id-collision"
+	ReasonIDCollision verr.Reason = "item-id-collision"
 	// ReasonNoItems: the campaign has no answer to bundle.
-	ReasonNoItems campaign.Reason = "no-bundled-items"
+	ReasonNoItems verr.Reason = "no-bundled-items"
 	// ReasonMalformedBundle: a bundle or map file does not decode strictly.
-	ReasonMalformedBundle campaign.Reason = "malformed-bundle"
+	ReasonMalformedBundle verr.Reason = "malformed-bundle"
 	// ReasonNonCanonical: a bundle or map file is not in canonical form,
 	// so its digest would not be the digest of its content.
-	ReasonNonCanonical campaign.Reason = "non-canonical-bytes"
+	ReasonNonCanonical verr.Reason = "non-canonical-bytes"
 	// ReasonDigestMismatch: a recorded digest does not match the content.
-	ReasonDigestMismatch campaign.Reason = "digest-mismatch"
+	ReasonDigestMismatch verr.Reason = "digest-mismatch"
 	// ReasonGuidelinesMismatch: a bundle carries other rating guidelines
 	// than the campaign binds.
-	ReasonGuidelinesMismatch campaign.Reason = "guidelines-mismatch"
+	ReasonGuidelinesMismatch verr.Reason = "guidelines-mismatch"
 	// ReasonMissingTask: a session names a task that was not loaded.
-	ReasonMissingTask campaign.Reason = "missing-task"
+	ReasonMissingTask verr.Reason = "missing-task"
 )
 
 const ruleBlinding = "CONTRACT §5 (blinded quality review)"
@@ -200,11 +201,11 @@ func ParseRaters(s string) ([]string, error) {
 	for _, r := range strings.Split(s, ",") {
 		r = strings.TrimSpace(r)
 		if !raterRE.MatchString(r) {
-			return nil, &campaign.Error{Reason: ReasonBadRater, Rule: ruleBlinding,
+			return nil, &verr.Error{Reason: ReasonBadRater, Rule: ruleBlinding,
 				Detail: fmt.Sprintf("rater name %q must match [a-z0-9][a-z0-9._-]*", r)}
 		}
 		if slices.Contains(out, r) {
-			return nil, &campaign.Error{Reason: ReasonBadRater, Rule: ruleBlinding,
+			return nil, &verr.Error{Reason: ReasonBadRater, Rule: ruleBlinding,
 				Detail: fmt.Sprintf("rater %q listed twice", r)}
 		}
 		out = append(out, r)
@@ -232,7 +233,7 @@ func Bundled(s *campaign.Session) bool {
 }
 
 // Build makes every rater's bundle and the sealed map of c, and scans the
-// bundles for leaks with DefaultLeakTokens(c). Errors are *campaign.Error
+// bundles for leaks with DefaultLeakTokens(c). Errors are *verr.Error
 // with one of this package's reasons.
 func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 	return build(c, opt, true, true)
@@ -251,7 +252,7 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 func Derive(c *campaign.Campaign, m *SealedMap) (*Result, error) {
 	key, err := hex.DecodeString(m.Key)
 	if err != nil {
-		return nil, &campaign.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: "the sealed map's key is not hex"}
+		return nil, &verr.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: "the sealed map's key is not hex"}
 	}
 	raters := make([]string, 0, len(m.Raters))
 	for _, r := range m.Raters {
@@ -276,11 +277,11 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 		}
 	}
 	if len(opt.Key) != 32 {
-		return nil, &campaign.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: fmt.Sprintf("item-ID key has %d bytes, want 32", len(opt.Key))}
+		return nil, &verr.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: fmt.Sprintf("item-ID key has %d bytes, want 32", len(opt.Key))}
 	}
 	seed := c.Manifest.Seed
 	if b, err := hex.DecodeString(seed); err != nil || len(b) != 32 {
-		return nil, &campaign.Error{Reason: ReasonBadSeed, File: campaign.ManifestFile, Pointer: "/seed", Rule: ruleBlinding, Detail: "campaign seed must be 64 hex digits"}
+		return nil, &verr.Error{Reason: ReasonBadSeed, File: campaign.ManifestFile, Pointer: "/seed", Rule: ruleBlinding, Detail: "campaign seed must be 64 hex digits"}
 	}
 	tasks := map[string]*campaign.Task{}
 	for _, t := range c.Tasks {
@@ -299,11 +300,11 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 		}
 		t := tasks[s.Run.Task]
 		if t == nil {
-			return nil, &campaign.Error{Reason: ReasonMissingTask, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: fmt.Sprintf("session %s names task %q that was not loaded", s.ID, s.Run.Task)}
+			return nil, &verr.Error{Reason: ReasonMissingTask, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: fmt.Sprintf("session %s names task %q that was not loaded", s.ID, s.Run.Task)}
 		}
 		id := ItemID(opt.Key, s.ID)
 		if prev, ok := seen[id]; ok {
-			return nil, &campaign.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.ID, id)}
+			return nil, &verr.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.ID, id)}
 		}
 		seen[id] = s.ID
 		text, ok := texts[t.Entry.ID]
@@ -315,7 +316,7 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 		mapItems = append(mapItems, MapItem{Item: id, Task: t.Entry.ID, Repetition: s.Run.Repetition, Session: s.ID, Role: s.Role})
 	}
 	if len(items) == 0 {
-		return nil, &campaign.Error{Reason: ReasonNoItems, Rule: ruleBlinding, Detail: "no review answer with a decoded response"}
+		return nil, &verr.Error{Reason: ReasonNoItems, Rule: ruleBlinding, Detail: "no review answer with a decoded response"}
 	}
 	slices.SortFunc(items, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(mapItems, func(a, b MapItem) int { return strings.Compare(a.Item, b.Item) })
@@ -501,7 +502,7 @@ type rawID struct {
 func rawItemValues(data []byte) (items, obligations [][]byte, ids []rawID, nullItems bool, err error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	bad := func(e error) ([][]byte, [][]byte, []rawID, bool, error) {
-		return nil, nil, nil, false, &campaign.Error{Reason: ReasonMalformedBundle, Rule: "strict JSON", Detail: e.Error(), Err: e}
+		return nil, nil, nil, false, &verr.Error{Reason: ReasonMalformedBundle, Rule: "strict JSON", Detail: e.Error(), Err: e}
 	}
 	if _, err := dec.ReadToken(); err != nil { // {
 		return bad(err)
@@ -646,7 +647,7 @@ func checkCanonical(file string, data []byte, v any) error {
 		return err
 	}
 	if cmp.differ || len(cmp.want) != 0 {
-		return &campaign.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
+		return &verr.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
 			Detail: "file is not in canonical form (re-encoded bytes differ); it was edited or reformatted"}
 	}
 	return nil
@@ -657,7 +658,7 @@ func checkCanonical(file string, data []byte, v any) error {
 // UnmarshalStrict it accepts any formatting.
 func DecodeStrict(file string, data []byte, v any) error {
 	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return &campaign.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
 	return nil
 }
@@ -676,7 +677,7 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 	var b Bundle
 	err := DecodeStrict(file, data, &b)
 	if err == nil && b.Format != BundleFormat {
-		err = &campaign.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
+		err = &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
 	}
 	if err == nil {
 		err = checkCanonical(file, data, &b)
@@ -689,10 +690,10 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 		return nil, digestErr
 	}
 	if c != b.ContentDigest {
-		return nil, &campaign.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/content_digest", Rule: ruleBlinding, Detail: "content digest does not match the items"}
+		return nil, &verr.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/content_digest", Rule: ruleBlinding, Detail: "content digest does not match the items"}
 	}
 	if o != b.ObligationsDigest {
-		return nil, &campaign.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/obligations_digest", Rule: ruleBlinding, Detail: "obligations digest does not match the items"}
+		return nil, &verr.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/obligations_digest", Rule: ruleBlinding, Detail: "obligations digest does not match the items"}
 	}
 	b.parsedDigest = Digest(data)
 	return &b, nil
@@ -719,7 +720,7 @@ func ParseSealedMap(file string, data []byte) (*SealedMap, error) {
 		return nil, err
 	}
 	if m.Format != SealedMapFormat {
-		return nil, &campaign.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", m.Format, SealedMapFormat)}
+		return nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", m.Format, SealedMapFormat)}
 	}
 	return &m, nil
 }

@@ -6,16 +6,15 @@ import (
 	"encoding/hex"
 	"hash"
 	"io"
+	"verdict/verr"
 
 	jsonv2 "github.com/go-json-experiment/json"
-
-	"verdict/campaign"
 )
 
 // ReasonChangedWhileRead: a document read more than once as a stream gave
 // other bytes on a later read than the ones first digested (it was
 // replaced or edited while it was being verified).
-const ReasonChangedWhileRead campaign.Reason = "changed-while-read"
+const ReasonChangedWhileRead verr.Reason = "changed-while-read"
 
 // Opener returns a new reader of one document's exact bytes from their
 // start each time it is called (a file opened again, or a bytes.Reader).
@@ -47,7 +46,7 @@ func DigestFrom(open Opener) (string, error) {
 // (strict decoding) and ReasonNonCanonical, naming file.
 func UnmarshalStrictFrom(file string, open Opener, digest string, v any) error {
 	changed := func() error {
-		return &campaign.Error{Reason: ReasonChangedWhileRead, File: file, Rule: "canonical JSON",
+		return &verr.Error{Reason: ReasonChangedWhileRead, File: file, Rule: "canonical JSON",
 			Detail: "the file's bytes changed while it was being read; its SHA-256 is no longer " + digest}
 	}
 	r, err := open()
@@ -58,7 +57,7 @@ func UnmarshalStrictFrom(file string, open Opener, digest string, v any) error {
 	err = jsonv2.UnmarshalRead(io.TeeReader(r, h), v, jsonv2.RejectUnknownMembers(true))
 	r.Close()
 	if err != nil {
-		return &campaign.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
 	if hex.EncodeToString(h.Sum(nil)) != digest {
 		return changed()
@@ -81,7 +80,7 @@ func UnmarshalStrictFrom(file string, open Opener, digest string, v any) error {
 		return changed()
 	}
 	if cmp.differ || rest != 0 {
-		return &campaign.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
+		return &verr.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
 			Detail: "file is not in canonical form (re-encoded bytes differ); it was edited or reformatted"}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"verdict/verr"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -31,12 +32,12 @@ const RuleLedgerSeparate = "CONTRACT §4: if final is valid but only B's reconci
 // only that review's protocol gate fails. In every other case it returns
 // nil, nil and the refusal of the whole answer (a valid scored failure,
 // EVALUATOR-CONTROLS C16).
-func DecodeAnswer(data []byte, file string, role Role) (resp *Response, ledger *Error, err error) {
+func DecodeAnswer(data []byte, file string, role Role) (resp *Response, ledger *verr.Error, err error) {
 	resp, err = DecodeResponse(data, file, role)
 	if err == nil || role != RoleReviewB {
 		return resp, nil, err
 	}
-	var whole *Error
+	var whole *verr.Error
 	if !errors.As(err, &whole) {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"verdict/verr"
 )
 
 // Campaign file layout (campaign-relative, slash separated). Every file
@@ -108,13 +109,13 @@ type Session struct {
 	// Failure explains why Response is nil when a response was expected:
 	// a malformed, empty or refused model answer is a valid scored failure
 	// (EVALUATOR-CONTROLS C16), not a refusal of the campaign.
-	Failure *Error
+	Failure *verr.Error
 	// LedgerFailure is the refusal of B's reconciliation record when the
 	// final answer itself is valid (DecodeAnswer): Response holds the final
 	// answer with Reconciliation nil, the answer is graded as any other,
 	// and only this review's protocol gate fails (CONTRACT §4). nil
 	// otherwise.
-	LedgerFailure *Error
+	LedgerFailure *verr.Error
 	// Receipt is the session's receipt; nil when the receipt file is missing.
 	Receipt *Receipt
 }
@@ -131,7 +132,7 @@ func (c *Campaign) RawResponse(s *Session) ([]byte, error) {
 	}
 	path := ResponsePath(s.ID)
 	if c.fsys == nil {
-		return nil, &Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
+		return nil, &verr.Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
 			Detail: "the campaign was not loaded from a directory; the response bytes are not available"}
 	}
 	b, err := ReadRegularFS(c.fsys, path, FileResponse)
@@ -139,12 +140,12 @@ func (c *Campaign) RawResponse(s *Session) ([]byte, error) {
 		return nil, e
 	}
 	if err != nil {
-		return nil, &Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
+		return nil, &verr.Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
 			Detail: fmt.Sprintf("cannot read the response again: %v", err), Err: err}
 	}
 	sum := sha256.Sum256(b)
 	if got := hex.EncodeToString(sum[:]); got != s.RawSHA256 {
-		return nil, &Error{Reason: ReasonFileDigest, File: path, Rule: RuleFileIdentity,
+		return nil, &verr.Error{Reason: ReasonFileDigest, File: path, Rule: RuleFileIdentity,
 			Detail: fmt.Sprintf("the file hashes to %s, the manifest binds %s (it changed after loading)", got, s.RawSHA256)}
 	}
 	return b, nil

@@ -12,6 +12,7 @@ import (
 
 	. "verdict/campaign"
 	"verdict/internal/campaigntest"
+	"verdict/verr"
 )
 
 // Adversarial inputs for the fast accept path: each case is a small,
@@ -356,7 +357,7 @@ func TestFastPathAdversarialRules(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		data []byte
-		want Reason
+		want verr.Reason
 	}{
 		{"leading escaped space", rawSet(t, resp, text, `"\u0020x"`), ReasonTextNotTrimmed},
 		{"trailing NEL", rawSet(t, resp, text, `"x\u0085"`), ReasonTextNotTrimmed},

@@ -17,6 +17,7 @@ import (
 	"verdict/fixtures"
 	"verdict/internal/campaigntest"
 	"verdict/internal/fastpath"
+	"verdict/verr"
 )
 
 // newRecord returns a pointer to the zero record a schema decodes into.
@@ -224,7 +225,7 @@ type fastCase struct {
 	name   string
 	schema string
 	data   []byte
-	want   Reason // "" : the reference accepts it, and so must the fast pass
+	want   verr.Reason // "" : the reference accepts it, and so must the fast pass
 }
 
 // fastCases are hand-made edge cases of every schema rule and every strict

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"verdict/verr"
 )
 
 // Rule names cited by Load's refusals.
@@ -25,32 +26,32 @@ const (
 // Reasons of Load (campaign identity, file binding and packet authenticity).
 const (
 	// ReasonContractVersion: the manifest's contract_version is not ContractVersion.
-	ReasonContractVersion Reason = "contract-version"
+	ReasonContractVersion verr.Reason = "contract-version"
 	// ReasonSchemaDigest: response_schema_sha256 is not the embedded response schema's SHA-256.
-	ReasonSchemaDigest Reason = "schema-digest"
+	ReasonSchemaDigest verr.Reason = "schema-digest"
 	// ReasonFileMissing: a file the campaign needs (or the manifest binds) is absent.
-	ReasonFileMissing Reason = "file-missing"
+	ReasonFileMissing verr.Reason = "file-missing"
 	// ReasonFileDigest: a bound file's bytes do not hash to the manifest's SHA-256.
-	ReasonFileDigest Reason = "file-digest"
+	ReasonFileDigest verr.Reason = "file-digest"
 	// ReasonFileUnlisted: a file under tasks/, responses/, receipts/,
 	// sources/ or prompts/ is not bound in the manifest, or a needed file is not bound.
-	ReasonFileUnlisted Reason = "file-unlisted"
+	ReasonFileUnlisted verr.Reason = "file-unlisted"
 	// ReasonOrphanFile: a response or receipt file belongs to no manifest session.
-	ReasonOrphanFile Reason = "orphan-file"
+	ReasonOrphanFile verr.Reason = "orphan-file"
 	// ReasonTaskMismatch: a packet or truth file names another task than its directory.
-	ReasonTaskMismatch Reason = "task-mismatch"
+	ReasonTaskMismatch verr.Reason = "task-mismatch"
 	// ReasonRepositoryMismatch: an evidence item's repository is not its task's repository.
-	ReasonRepositoryMismatch Reason = "repository-mismatch"
+	ReasonRepositoryMismatch verr.Reason = "repository-mismatch"
 	// ReasonSourceDigest: the whole source file does not hash to the item's file_sha256.
-	ReasonSourceDigest Reason = "source-digest"
+	ReasonSourceDigest verr.Reason = "source-digest"
 	// ReasonExcerptLines: an excerpt does not hold exactly end−start+1 physical lines.
-	ReasonExcerptLines Reason = "excerpt-lines"
+	ReasonExcerptLines verr.Reason = "excerpt-lines"
 	// ReasonLineBeyondFile: an item's end line is after the source file's last physical line.
-	ReasonLineBeyondFile Reason = "line-beyond-file"
+	ReasonLineBeyondFile verr.Reason = "line-beyond-file"
 	// ReasonExcerptMismatch: an excerpt is not byte-identical to lines start..end of its source.
-	ReasonExcerptMismatch Reason = "excerpt-mismatch"
+	ReasonExcerptMismatch verr.Reason = "excerpt-mismatch"
 	// ReasonResponseMissing: a receipt records a response but the raw response file is absent.
-	ReasonResponseMissing Reason = "response-missing"
+	ReasonResponseMissing verr.Reason = "response-missing"
 )
 
 // boundDirs are the directories every file of which the manifest must bind.
@@ -60,7 +61,7 @@ var boundDirs = []string{TasksDir, ResponsesDir, ReceiptsDir, SourcesDir, Prompt
 type loader struct {
 	fsys  fs.FS
 	mu    sync.Mutex // guards errs while sessions load concurrently
-	errs  []*Error
+	errs  []*verr.Error
 	files map[string][]byte // bound files that exist and hash correctly (not session files)
 	bound map[string]bool   // every path the manifest binds
 	// deferred maps each bound response and receipt file to its index in
@@ -71,7 +72,7 @@ type loader struct {
 	manifest *Manifest
 }
 
-func (l *loader) add(e *Error) {
+func (l *loader) add(e *verr.Error) {
 	if e != nil {
 		l.mu.Lock()
 		l.errs = append(l.errs, e)
@@ -80,16 +81,16 @@ func (l *loader) add(e *Error) {
 }
 
 func (l *loader) addErr(err error) {
-	var e *Error
+	var e *verr.Error
 	if errors.As(err, &e) {
 		l.add(e)
 	} else if err != nil {
-		l.add(&Error{Reason: ReasonSchema, Detail: err.Error(), Err: err})
+		l.add(&verr.Error{Reason: ReasonSchema, Detail: err.Error(), Err: err})
 	}
 }
 
-func (l *loader) refuse(r Reason, file, pointer, rule, format string, a ...any) {
-	l.add(&Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+func (l *loader) refuse(r verr.Reason, file, pointer, rule, format string, a ...any) {
+	l.add(&verr.Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
 }
 
 // need returns the bytes of a bound file, refusing it when it is unbound
@@ -141,7 +142,7 @@ func Load(fsys fs.FS) (*Campaign, error) {
 }
 
 func (l *loader) joined() error {
-	slices.SortStableFunc(l.errs, func(a, b *Error) int {
+	slices.SortStableFunc(l.errs, func(a, b *verr.Error) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
 		}
@@ -150,7 +151,7 @@ func (l *loader) joined() error {
 		}
 		return strings.Compare(string(a.Reason), string(b.Reason))
 	})
-	l.errs = slices.CompactFunc(l.errs, func(a, b *Error) bool {
+	l.errs = slices.CompactFunc(l.errs, func(a, b *verr.Error) bool {
 		return a.Reason == b.Reason && a.File == b.File && a.Pointer == b.Pointer && a.Detail == b.Detail
 	})
 	errs := make([]error, len(l.errs))
@@ -494,7 +495,7 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 		s.RawSHA256, s.RawSize = l.manifest.Files[l.deferred[sp]].SHA256, len(b)
 		resp, ledger, err := DecodeAnswer(b, sp, role)
 		if err != nil {
-			var e *Error
+			var e *verr.Error
 			errors.As(err, &e)
 			s.Failure = e
 			reuse = false

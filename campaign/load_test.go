@@ -9,6 +9,7 @@ import (
 
 	. "verdict/campaign"
 	"verdict/internal/campaigntest"
+	"verdict/verr"
 )
 
 func TestLoadValid(t *testing.T) {
@@ -39,7 +40,7 @@ type mutation struct {
 	name   string
 	edit   func(t *testing.T, f fstest.MapFS)
 	rebind bool
-	reason Reason
+	reason verr.Reason
 	file   string
 }
 
@@ -126,7 +127,7 @@ func TestLoadRefusals(t *testing.T) {
 			}
 			found := false
 			for _, e := range unjoin(err) {
-				var ce *Error
+				var ce *verr.Error
 				if !errors.As(e, &ce) {
 					t.Fatalf("not a *Error: %v", e)
 				}
@@ -170,7 +171,7 @@ func TestLoadModelAnswerFailures(t *testing.T) {
 	for _, s := range c.Sessions {
 		byID[s.ID] = s
 	}
-	want := map[string]Reason{"S1": ReasonSyntax, "S2": ReasonEmptyFile}
+	want := map[string]verr.Reason{"S1": ReasonSyntax, "S2": ReasonEmptyFile}
 	for id, r := range want {
 		s := byID[id]
 		if s.Response != nil || s.Failure == nil || !errors.Is(s.Failure, r) || s.RawSHA256 == "" {

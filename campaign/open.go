@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"verdict/verr"
 )
 
 // ReasonOutsideCampaign: a path of the campaign resolves outside the
@@ -16,7 +17,7 @@ import (
 // opened with os.OpenRoot(dir).FS() cannot read past its root, and Load
 // reports such a file with this reason instead of "file-missing"
 // (CONTRACT §7: the execution manifest binds every file of the campaign).
-const ReasonOutsideCampaign Reason = "path-escapes-campaign"
+const ReasonOutsideCampaign verr.Reason = "path-escapes-campaign"
 
 // escapesRoot reports whether err is os.Root's refusal of a path that
 // leaves the root. The os package does not export that error, so it is
@@ -29,7 +30,7 @@ func escapesRoot(err error) bool {
 // refuseUnreadable records why path could not be read: a path leaving the
 // campaign is refused with ReasonOutsideCampaign; any other failure with
 // reason r and the given sentence.
-func (l *loader) refuseUnreadable(err error, r Reason, path, rule, format string, a ...any) {
+func (l *loader) refuseUnreadable(err error, r verr.Reason, path, rule, format string, a ...any) {
 	if escapesRoot(err) {
 		l.refuse(ReasonOutsideCampaign, path, "", RuleFileIdentity,
 			"the path leaves the campaign directory (a symbolic link to outside it); only files inside the campaign are read")

@@ -11,6 +11,7 @@ import (
 
 	. "verdict/campaign"
 	"verdict/internal/campaigntest"
+	"verdict/verr"
 )
 
 // TestLoadRefusesSymlinkOutOfCampaign: a bound task text that is a symbolic
@@ -74,7 +75,7 @@ func TestLoadRefusesSymlinkOutOfCampaign(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := load()
-	var ce *Error
+	var ce *verr.Error
 	found := false
 	for _, e := range unjoin(err) {
 		if errors.As(e, &ce) && ce.Reason == ReasonOutsideCampaign && ce.File == task {

@@ -7,6 +7,7 @@ import (
 
 	. "verdict/campaign"
 	"verdict/internal/campaigntest"
+	"verdict/verr"
 )
 
 // TestCheckFilePath: a path naming a campaign file must be canonical; each
@@ -60,7 +61,7 @@ func TestLoadRefusesDotSegmentInManifest(t *testing.T) {
 	}
 	pointers := map[string]bool{}
 	for _, e := range unjoin(err) {
-		var ce *Error
+		var ce *verr.Error
 		if !errors.As(e, &ce) || ce.Reason != ReasonPath || ce.File != ManifestFile || !strings.Contains(ce.Detail, `"." segment (segment 2)`) {
 			t.Errorf("unexpected refusal %v", e)
 			continue
@@ -75,7 +76,7 @@ func TestLoadRefusesDotSegmentInManifest(t *testing.T) {
 	campaigntest.WriteManifest(t, f, m)
 	f[ManifestFile].Data = []byte(strings.Replace(string(f[ManifestFile].Data), `"path": "`+PromptsDir+`/common.txt"`, `"path": "`+dotted+`"`, 1))
 	_, err = Load(f)
-	var ce *Error
+	var ce *verr.Error
 	if !errors.As(err, &ce) || ce.Reason != ReasonPath || !strings.HasPrefix(ce.Pointer, "/files/") || !strings.Contains(ce.Detail, `"." segment`) {
 		t.Errorf("files entry: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"verdict/verr"
 )
 
 // Keys of Campaign.Prompts (the PromptFiles JSON names).
@@ -21,12 +22,12 @@ const (
 // Reasons for which a prompt cannot be rendered.
 const (
 	// ReasonPromptTextMissing: a prompt text the role needs is not loaded.
-	ReasonPromptTextMissing Reason = "prompt-text-missing"
+	ReasonPromptTextMissing verr.Reason = "prompt-text-missing"
 	// ReasonPromptRunMissing: no run of the task and repetition exists.
-	ReasonPromptRunMissing Reason = "prompt-run-missing"
+	ReasonPromptRunMissing verr.Reason = "prompt-run-missing"
 	// ReasonCommonDraftUnavailable: A and B cannot be rendered because the
 	// shared draft produced no raw output (EVALUATOR-CONTROLS C23).
-	ReasonCommonDraftUnavailable Reason = "common-draft-unavailable"
+	ReasonCommonDraftUnavailable verr.Reason = "common-draft-unavailable"
 )
 
 // RulePrompts is the rule cited by prompt rendering.
@@ -151,13 +152,13 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 	case RoleReviewB:
 		keys = append(keys, PromptReviewB, PromptFinalSchema, PromptReconciliationSchema)
 	default:
-		return nil, &Error{Reason: ReasonPromptTextMissing, Rule: RulePrompts, Detail: fmt.Sprintf("no prompt for role %q", role)}
+		return nil, &verr.Error{Reason: ReasonPromptTextMissing, Rule: RulePrompts, Detail: fmt.Sprintf("no prompt for role %q", role)}
 	}
 	var parts []PromptPart
 	for i, k := range keys {
 		t, ok := texts[k]
 		if !ok || len(bytes.TrimSpace(t)) == 0 {
-			return nil, &Error{Reason: ReasonPromptTextMissing, File: ManifestFile, Pointer: "/prompts/" + k, Rule: RulePrompts,
+			return nil, &verr.Error{Reason: ReasonPromptTextMissing, File: ManifestFile, Pointer: "/prompts/" + k, Rule: RulePrompts,
 				Detail: fmt.Sprintf("prompt text %s is not loaded", k)}
 		}
 		name := k
@@ -186,7 +187,7 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 	block("EVIDENCE_PACKET", pkt)
 	if role != RoleDraft {
 		if draft == nil {
-			return nil, &Error{Reason: ReasonCommonDraftUnavailable, File: PacketPath(task.Entry.ID), Rule: "CONTRACT §2",
+			return nil, &verr.Error{Reason: ReasonCommonDraftUnavailable, File: PacketPath(task.Entry.ID), Rule: "CONTRACT §2",
 				Detail: "the shared draft has no raw output; A and B are not dispatched"}
 		}
 		block("COMMON_DRAFT", draft)
@@ -223,7 +224,7 @@ func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error)
 		}
 	}
 	if t == nil || run == nil {
-		return nil, &Error{Reason: ReasonPromptRunMissing, File: ManifestFile, Pointer: "/runs", Rule: RulePrompts,
+		return nil, &verr.Error{Reason: ReasonPromptRunMissing, File: ManifestFile, Pointer: "/runs", Rule: RulePrompts,
 			Detail: fmt.Sprintf("no run of task %s repetition %d", task, repetition)}
 	}
 	var draft []byte

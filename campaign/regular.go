@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"verdict/verr"
 )
 
 // Refusals of files that are not regular or too large (DESIGN "Chain of
@@ -16,10 +17,10 @@ const (
 	// directory where a regular file is needed. It is refused without
 	// being read, so a FIFO cannot hang a command and a device cannot feed
 	// it without end.
-	ReasonNotRegularFile Reason = "not-regular-file"
+	ReasonNotRegularFile verr.Reason = "not-regular-file"
 	// ReasonFileTooLarge: the file is larger than its kind's cap
 	// (FileKind.MaxSize); it is refused before it is read.
-	ReasonFileTooLarge Reason = "file-too-large"
+	ReasonFileTooLarge verr.Reason = "file-too-large"
 )
 
 // RuleFileKinds is the rule of ReasonNotRegularFile and ReasonFileTooLarge.
@@ -112,7 +113,7 @@ func CheckRegular(name string, fi fs.FileInfo, kind FileKind) error {
 
 func checkModeSize(name string, m fs.FileMode, size int64, kind FileKind) error {
 	if !m.IsRegular() {
-		return &Error{Reason: ReasonNotRegularFile, File: name, Rule: RuleFileKinds,
+		return &verr.Error{Reason: ReasonNotRegularFile, File: name, Rule: RuleFileKinds,
 			Detail: fmt.Sprintf("a %s must be a regular file, this is a %s; it was not read", kind, modeWord(m))}
 	}
 	return checkSize(name, size, kind)
@@ -120,7 +121,7 @@ func checkModeSize(name string, m fs.FileMode, size int64, kind FileKind) error 
 
 func checkSize(name string, size int64, kind FileKind) error {
 	if size > kind.MaxSize() {
-		return &Error{Reason: ReasonFileTooLarge, File: name, Rule: RuleFileKinds,
+		return &verr.Error{Reason: ReasonFileTooLarge, File: name, Rule: RuleFileKinds,
 			Detail: fmt.Sprintf("%d bytes; a %s may hold at most %d bytes", size, kind, kind.MaxSize())}
 	}
 	return nil
@@ -211,8 +212,8 @@ func ReadRegularFS(fsys fs.FS, p string, kind FileKind) ([]byte, error) {
 
 // asRefusal returns err's *Error when err is a refusal of this file (not
 // regular, too large) rather than a failure to read it.
-func asRefusal(err error) (*Error, bool) {
-	var e *Error
+func asRefusal(err error) (*verr.Error, bool) {
+	var e *verr.Error
 	if err != nil && asError(err, &e) && (e.Reason == ReasonNotRegularFile || e.Reason == ReasonFileTooLarge) {
 		return e, true
 	}

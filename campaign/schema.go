@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"verdict/verr"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -119,10 +120,10 @@ func SchemaBytes(name string) ([]byte, error) { return schemaFS.ReadFile("schema
 
 // validateSchema validates tree against the named schema and maps the
 // first failing leaf (sorted by pointer, then reason) to a *Error.
-func validateSchema(name string, tree any, file string) *Error {
+func validateSchema(name string, tree any, file string) *verr.Error {
 	s := loadSchemas()
 	if s.err != nil {
-		return &Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: s.err.Error(), Err: s.err}
+		return &verr.Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: s.err.Error(), Err: s.err}
 	}
 	err := s.byName[name].Validate(tree)
 	if err == nil {
@@ -130,9 +131,9 @@ func validateSchema(name string, tree any, file string) *Error {
 	}
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		return &Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
 	}
-	var leaves []*Error
+	var leaves []*verr.Error
 	var walk func(v *jsonschema.ValidationError)
 	walk = func(v *jsonschema.ValidationError) {
 		if len(v.Causes) == 0 {
@@ -144,7 +145,7 @@ func validateSchema(name string, tree any, file string) *Error {
 		}
 	}
 	walk(ve)
-	slices.SortFunc(leaves, func(a, b *Error) int {
+	slices.SortFunc(leaves, func(a, b *verr.Error) int {
 		if c := comparePointers(a.Pointer, b.Pointer); c != 0 {
 			return c
 		}
@@ -186,7 +187,7 @@ func defName(schemaURL string) string {
 // mapSchemaError turns one leaf schema error into a typed refusal. The
 // reason follows the keyword and, for pattern/length/minimum, the $defs
 // entry that failed (IDs, paths, texts, lines, digests, times).
-func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *Error {
+func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *verr.Error {
 	p := ""
 	for _, t := range v.InstanceLocation {
 		p += "/" + pointerEscape(t)
@@ -194,7 +195,7 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *Error {
 	def := defName(v.SchemaURL)
 	rule := map[string]string{SchemaResponse: RuleResponseContract, SchemaManifest: RuleManifest,
 		SchemaPacket: RulePacket, SchemaTruth: RuleTruth, SchemaReceipt: RuleReceipt}[schema]
-	e := &Error{Reason: ReasonSchema, File: file, Pointer: p, Rule: rule,
+	e := &verr.Error{Reason: ReasonSchema, File: file, Pointer: p, Rule: rule,
 		Detail: fmt.Sprintf("%v (schema %s)", v.ErrorKind, schema)}
 	switch k := v.ErrorKind.(type) {
 	case *kind.AdditionalProperties:

@@ -16,6 +16,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/internal/fastpath"
+	"verdict/verr"
 )
 
 // RuleResponseContract names the PROMPTS.md rule every response refusal cites.
@@ -28,83 +29,83 @@ const RuleStrictJSON = "PROMPTS.md Exact response contract: strict JSON"
 // (manifest, packet, truth, response, receipt) before the schema runs.
 const (
 	// ReasonEmptyFile: the file holds no bytes or only whitespace.
-	ReasonEmptyFile Reason = "empty-file"
+	ReasonEmptyFile verr.Reason = "empty-file"
 	// ReasonBOM: the file starts with a UTF-8 byte order mark.
-	ReasonBOM Reason = "byte-order-mark"
+	ReasonBOM verr.Reason = "byte-order-mark"
 	// ReasonSyntax: the bytes are not one JSON value (including trailing data).
-	ReasonSyntax Reason = "json-syntax"
+	ReasonSyntax verr.Reason = "json-syntax"
 	// ReasonDuplicateKey: an object holds the same member name twice.
-	ReasonDuplicateKey Reason = "duplicate-key"
+	ReasonDuplicateKey verr.Reason = "duplicate-key"
 	// ReasonInvalidUTF8: a string holds bytes that are not valid UTF-8.
-	ReasonInvalidUTF8 Reason = "invalid-utf8"
+	ReasonInvalidUTF8 verr.Reason = "invalid-utf8"
 	// ReasonLoneSurrogate: a string escapes a UTF-16 surrogate without its pair (`\ud800`).
-	ReasonLoneSurrogate Reason = "lone-surrogate"
+	ReasonLoneSurrogate verr.Reason = "lone-surrogate"
 	// ReasonDepthLimit: objects and arrays are nested deeper than MaxDepth.
-	ReasonDepthLimit Reason = "depth-limit"
+	ReasonDepthLimit verr.Reason = "depth-limit"
 	// ReasonNumberRange: a number is not finite as a float64 (`1e400`) or
 	// does not fit a signed 64-bit integer.
-	ReasonNumberRange Reason = "number-range"
+	ReasonNumberRange verr.Reason = "number-range"
 	// ReasonNegativeZero: a number is written as negative zero (`-0`).
-	ReasonNegativeZero Reason = "negative-zero"
+	ReasonNegativeZero verr.Reason = "negative-zero"
 	// ReasonNonInteger: a number has a fraction or exponent; every number of
 	// every campaign file is an integer (lines, counts, nanoseconds, units).
-	ReasonNonInteger Reason = "non-integer"
+	ReasonNonInteger verr.Reason = "non-integer"
 )
 
 // Reasons mapped from JSON Schema keywords (and re-checked in Go where the
 // schema cannot say the whole rule).
 const (
 	// ReasonUnknownKey: an object holds a member its record does not define.
-	ReasonUnknownKey Reason = "unknown-key"
+	ReasonUnknownKey verr.Reason = "unknown-key"
 	// ReasonMissingKey: a required member (nullable members included) is absent.
-	ReasonMissingKey Reason = "missing-key"
+	ReasonMissingKey verr.Reason = "missing-key"
 	// ReasonWrongType: a value has the wrong JSON type.
-	ReasonWrongType Reason = "wrong-type"
+	ReasonWrongType verr.Reason = "wrong-type"
 	// ReasonEnum: a value is not one of its record's allowed values.
-	ReasonEnum Reason = "enum"
+	ReasonEnum verr.Reason = "enum"
 	// ReasonArrayTooLong: an array holds more records than its maximum
 	// (claims 32, implementation_plan 32, verification_plan 32,
 	// uncertainties 32, exclusions 64, citations 128, obligations 16, …).
-	ReasonArrayTooLong Reason = "array-too-long"
+	ReasonArrayTooLong verr.Reason = "array-too-long"
 	// ReasonArrayTooShort: an array holds fewer records than its minimum
 	// (supports and final_ids 1, obligations 1, packet items 6, truth obligations 4).
-	ReasonArrayTooShort Reason = "array-too-short"
+	ReasonArrayTooShort verr.Reason = "array-too-short"
 	// ReasonRepeatedString: an ID array repeats a string.
-	ReasonRepeatedString Reason = "repeated-id-in-array"
+	ReasonRepeatedString verr.Reason = "repeated-id-in-array"
 	// ReasonIDGrammar: an ID is not `<prefix>[1-9][0-9]*` for its type.
-	ReasonIDGrammar Reason = "id-grammar"
+	ReasonIDGrammar verr.Reason = "id-grammar"
 	// ReasonDuplicateID: two records of one type declare the same ID.
-	ReasonDuplicateID Reason = "duplicate-id"
+	ReasonDuplicateID verr.Reason = "duplicate-id"
 	// ReasonTextEmpty: a text is the empty string.
-	ReasonTextEmpty Reason = "text-empty"
+	ReasonTextEmpty verr.Reason = "text-empty"
 	// ReasonTextNotTrimmed: a text starts or ends with white space.
-	ReasonTextNotTrimmed Reason = "text-not-trimmed"
+	ReasonTextNotTrimmed verr.Reason = "text-not-trimmed"
 	// ReasonTextTooLong: a text has more than MaxTextScalars Unicode scalar values.
-	ReasonTextTooLong Reason = "text-too-long"
+	ReasonTextTooLong verr.Reason = "text-too-long"
 	// ReasonPath: a path is empty, absolute, has an empty segment or a `..`
 	// segment; a path naming a campaign file (manifest files and prompts,
 	// packet evidence items) must also be canonical: no `.` segment and no
 	// backslash (CheckFilePath). The detail names the offending segment.
-	ReasonPath Reason = "path"
+	ReasonPath verr.Reason = "path"
 	// ReasonLineNotPositive: a line number is below 1.
-	ReasonLineNotPositive Reason = "line-not-positive"
+	ReasonLineNotPositive verr.Reason = "line-not-positive"
 	// ReasonLineOrder: a start line is after its end line.
-	ReasonLineOrder Reason = "line-order"
+	ReasonLineOrder verr.Reason = "line-order"
 	// ReasonDigestFormat: a SHA-256 is not 64 lowercase hex digits or a
 	// commit is not 40 lowercase hex digits.
-	ReasonDigestFormat Reason = "digest-format"
+	ReasonDigestFormat verr.Reason = "digest-format"
 	// ReasonTimeFormat: a time is not RFC 3339 UTC ("…Z").
-	ReasonTimeFormat Reason = "time-format"
+	ReasonTimeFormat verr.Reason = "time-format"
 	// ReasonOutOfRange: an integer is below its minimum (other than a line).
-	ReasonOutOfRange Reason = "out-of-range"
+	ReasonOutOfRange verr.Reason = "out-of-range"
 	// ReasonReconciliationRole: reconciliation is not null for the shared
 	// draft D or review A, or is null for review B.
-	ReasonReconciliationRole Reason = "reconciliation-role"
+	ReasonReconciliationRole verr.Reason = "reconciliation-role"
 	// ReasonUnknownRole: DecodeResponse was asked for a role that is not
 	// draft, review-a or review-b.
-	ReasonUnknownRole Reason = "unknown-role"
+	ReasonUnknownRole verr.Reason = "unknown-role"
 	// ReasonSchema: any other JSON Schema failure (the detail names the keyword).
-	ReasonSchema Reason = "schema"
+	ReasonSchema verr.Reason = "schema"
 )
 
 // MaxDepth is the deepest nesting of objects and arrays the strict loader
@@ -153,9 +154,9 @@ var decoderPool = sync.Pool{New: func() any { return jsontext.NewDecoder(bytes.N
 // and returns it as a tree of map[string]any, []any, string, json.Number,
 // bool and nil, ready for the JSON Schema validator. It never recurses, so
 // any nesting depth is safe; it refuses nesting deeper than MaxDepth.
-func parseStrict(data []byte, file string) (any, *Error) {
-	fail := func(r Reason, p, detail string) *Error {
-		return &Error{Reason: r, File: file, Pointer: p, Rule: RuleStrictJSON, Detail: detail}
+func parseStrict(data []byte, file string) (any, *verr.Error) {
+	fail := func(r verr.Reason, p, detail string) *verr.Error {
+		return &verr.Error{Reason: r, File: file, Pointer: p, Rule: RuleStrictJSON, Detail: detail}
 	}
 	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
 		return nil, fail(ReasonBOM, "", "the file starts with a UTF-8 byte order mark")
@@ -252,7 +253,7 @@ func parseStrict(data []byte, file string) (any, *Error) {
 }
 
 // checkNumber applies the number rules to one JSON number literal.
-func checkNumber(s string) (json.Number, Reason) {
+func checkNumber(s string) (json.Number, verr.Reason) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return "", ReasonNumberRange
@@ -270,8 +271,8 @@ func checkNumber(s string) (json.Number, Reason) {
 }
 
 // syntaxError classifies a jsontext error into a strict-JSON reason.
-func syntaxError(file string, err error) *Error {
-	e := &Error{Reason: ReasonSyntax, File: file, Rule: RuleStrictJSON, Detail: err.Error()}
+func syntaxError(file string, err error) *verr.Error {
+	e := &verr.Error{Reason: ReasonSyntax, File: file, Rule: RuleStrictJSON, Detail: err.Error()}
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		e.Pointer = string(se.JSONPointer)
@@ -303,7 +304,7 @@ func syntaxError(file string, err error) *Error {
 // It first tries the fast accept path (fastDecode: the streaming check
 // that also fills v); when that does not accept, the reference path below
 // decides, so every refusal is the reference path's.
-func decodeStrict(data []byte, file, schema string, v any) *Error {
+func decodeStrict(data []byte, file, schema string, v any) *verr.Error {
 	if !fastpath.ReferenceOnly.Load() {
 		rv := reflect.ValueOf(v).Elem()
 		if fastDecode(data, schema, rv) {
@@ -317,7 +318,7 @@ func decodeStrict(data []byte, file, schema string, v any) *Error {
 // decodeReference is the reference path of decodeStrict: the strict tree
 // (parseStrict), the JSON Schema validator (validateSchema), then typed
 // decoding.
-func decodeReference(data []byte, file, schema string, v any) *Error {
+func decodeReference(data []byte, file, schema string, v any) *verr.Error {
 	tree, e := parseStrict(data, file)
 	if e != nil {
 		return e
@@ -326,7 +327,7 @@ func decodeReference(data []byte, file, schema string, v any) *Error {
 		return e
 	}
 	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return &Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
 	}
 	return nil
 }

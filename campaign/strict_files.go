@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"slices"
+	"verdict/verr"
 )
 
 // Rule names cited by refusals of the non-response file kinds.
@@ -18,21 +19,21 @@ const (
 const (
 	// ReasonDuplicateRun: two runs name the same task and repetition and
 	// the later one does not say which run it replaces (runs[].replaces).
-	ReasonDuplicateRun Reason = "duplicate-run"
+	ReasonDuplicateRun verr.Reason = "duplicate-run"
 	// ReasonReplacesUnknownRun: a run's replaces names no shared-draft
 	// session of an earlier run of the same task and repetition.
-	ReasonReplacesUnknownRun Reason = "replaces-unknown-run"
+	ReasonReplacesUnknownRun verr.Reason = "replaces-unknown-run"
 	// ReasonDuplicateFile: the manifest binds one path twice.
-	ReasonDuplicateFile Reason = "duplicate-file"
+	ReasonDuplicateFile verr.Reason = "duplicate-file"
 	// ReasonUnknownTask: a run names a task the manifest does not list.
-	ReasonUnknownTask Reason = "unknown-task"
+	ReasonUnknownTask verr.Reason = "unknown-task"
 	// ReasonRepetition: a run's repetition is below 1.
-	ReasonRepetition Reason = "repetition"
+	ReasonRepetition verr.Reason = "repetition"
 	// ReasonUnknownEvidence: a truth obligation names an E ID its packet lacks.
-	ReasonUnknownEvidence Reason = "unknown-evidence"
+	ReasonUnknownEvidence verr.Reason = "unknown-evidence"
 	// ReasonTooFewAnswerable: a truth file has fewer than two obligations
 	// answerable from the packet (CONTRACT §4).
-	ReasonTooFewAnswerable Reason = "too-few-answerable"
+	ReasonTooFewAnswerable verr.Reason = "too-few-answerable"
 )
 
 // MinAnswerableObligations is the least number of answerable obligations

@@ -8,6 +8,7 @@ import (
 
 	. "verdict/campaign"
 	"verdict/internal/campaigntest"
+	"verdict/verr"
 )
 
 // checkRefusal asserts that a decoder's error is a *Error with a reason and file.
@@ -16,7 +17,7 @@ func checkRefusal(t *testing.T, err error, file string) {
 	if err == nil {
 		return
 	}
-	var e *Error
+	var e *verr.Error
 	if !errors.As(err, &e) || e.Reason == "" || e.File != file || e.Rule == "" {
 		t.Fatalf("refusal without reason, file or rule: %#v", err)
 	}

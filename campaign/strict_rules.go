@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"verdict/verr"
 )
 
 // rules applies, in document order, the rules a JSON Schema cannot say
@@ -11,12 +12,12 @@ import (
 type rules struct {
 	file string
 	rule string
-	err  *Error
+	err  *verr.Error
 }
 
-func (r *rules) fail(reason Reason, p, format string, a ...any) {
+func (r *rules) fail(reason verr.Reason, p, format string, a ...any) {
 	if r.err == nil {
-		r.err = &Error{Reason: reason, File: r.file, Pointer: p, Rule: r.rule, Detail: fmt.Sprintf(format, a...)}
+		r.err = &verr.Error{Reason: reason, File: r.file, Pointer: p, Rule: r.rule, Detail: fmt.Sprintf(format, a...)}
 	}
 }
 

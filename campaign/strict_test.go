@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"verdict/verr"
 )
 
 func validResponseB(t testing.TB) string {
@@ -43,7 +44,7 @@ type refusalCase struct {
 	name    string
 	role    Role
 	mutate  func(string) string
-	reason  Reason
+	reason  verr.Reason
 	pointer string
 }
 
@@ -131,7 +132,7 @@ func TestDecodeResponseRefusals(t *testing.T) {
 			if !errors.Is(err, c.reason) {
 				t.Fatalf("got %v, want reason %s", err, c.reason)
 			}
-			var e *Error
+			var e *verr.Error
 			if !errors.As(err, &e) || e.File != "responses/S9.json" || e.Pointer != c.pointer || e.Rule == "" {
 				t.Fatalf("got %#v, want pointer %q", e, c.pointer)
 			}

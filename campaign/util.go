@@ -1,5 +1,8 @@
 package campaign
 
-import "errors"
+import (
+	"errors"
+	"verdict/verr"
+)
 
-func asError(err error, target **Error) bool { return errors.As(err, target) }
+func asError(err error, target **verr.Error) bool { return errors.As(err, target) }

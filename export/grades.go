@@ -14,19 +14,20 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Refusals of exporting grades.
 const (
 	// ReasonNotRevealed: unblinded columns (task, repetition, order, arm,
 	// session) were asked for before a verified reveal exists.
-	ReasonNotRevealed campaign.Reason = "not-revealed"
+	ReasonNotRevealed verr.Reason = "not-revealed"
 	// ReasonRecordRefused: a signed record of the ratings directory does
 	// not verify (the detail names its own reason).
-	ReasonRecordRefused campaign.Reason = "record-refused"
+	ReasonRecordRefused verr.Reason = "record-refused"
 	// ReasonSheetsMissing: the ratings directory does not hold exactly two
 	// frozen rating sheets.
-	ReasonSheetsMissing campaign.Reason = "sheets-missing"
+	ReasonSheetsMissing verr.Reason = "sheets-missing"
 )
 
 const ruleExport = "CONTRACT §5 raters never see arm, cost or time before the reveal; two frozen ratings, then adjudication"
@@ -108,7 +109,7 @@ func Grades(req GradesRequest) (*Table, error) {
 	var adjSHA string
 	for _, ch := range checks {
 		if !ch.OK {
-			return nil, &campaign.Error{Reason: ReasonRecordRefused, File: ch.File, Rule: ruleExport, Detail: fmt.Sprintf("%s: %s", ch.Reason, ch.Detail)}
+			return nil, &verr.Error{Reason: ReasonRecordRefused, File: ch.File, Rule: ruleExport, Detail: fmt.Sprintf("%s: %s", ch.Reason, ch.Detail)}
 		}
 		switch ch.Kind {
 		case "sheet":
@@ -120,7 +121,7 @@ func Grades(req GradesRequest) (*Table, error) {
 		}
 	}
 	if len(sheets) != 2 {
-		return nil, &campaign.Error{Reason: ReasonSheetsMissing, File: req.Ratings, Rule: ruleExport,
+		return nil, &verr.Error{Reason: ReasonSheetsMissing, File: req.Ratings, Rule: ruleExport,
 			Detail: fmt.Sprintf("want two frozen rating sheets (sheet-*.json), found %d", len(sheets))}
 	}
 	two := adjudication.OrderSheets(sheets[0], sheets[1])
@@ -138,7 +139,7 @@ func Grades(req GradesRequest) (*Table, error) {
 		}
 	}
 	if req.Unblinded && !revealed {
-		return nil, &campaign.Error{Reason: ReasonNotRevealed, File: req.Ratings, Rule: ruleExport,
+		return nil, &verr.Error{Reason: ReasonNotRevealed, File: req.Ratings, Rule: ruleExport,
 			Detail: "task, repetition, order, arm and session columns need a verified reveal that names both sheets and the adjudication and commits to the sealed map"}
 	}
 	unblind := revealed && !req.Blinded

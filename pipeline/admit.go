@@ -16,7 +16,7 @@ type Admission struct {
 	// unset (CONTRACT §7); nil when none is missing.
 	MissingIdentities []string
 	// Manifest are the manifest admission violations.
-	Manifest []*campaign.Error
+	Manifest []*verr.Error
 	// Validity is the execution validity of the recorded sessions.
 	Validity scorer.ValidityReport
 	// Ceilings are the contract's inclusive campaign ceilings and Consumed
@@ -24,7 +24,7 @@ type Admission struct {
 	Ceilings, Consumed scorer.Budget
 	// CeilingsExceeded names every ceiling the recorded consumption
 	// already exceeds.
-	CeilingsExceeded []*campaign.Error
+	CeilingsExceeded []*verr.Error
 	// NextDispatch is the decision for one more worst-case session
 	// (EVALUATOR-CONTROLS C18).
 	NextDispatch scorer.DispatchDecision
@@ -49,8 +49,8 @@ func (a *Admission) Admitted() bool {
 // order: manifest admission, exceeded ceilings, execution validity
 // findings, and last campaign-incomplete when sessions are planned but
 // not started.
-func (a *Admission) Failures() []*campaign.Error {
-	var out []*campaign.Error
+func (a *Admission) Failures() []*verr.Error {
+	var out []*verr.Error
 	out = append(out, a.Manifest...)
 	out = append(out, a.CeilingsExceeded...)
 	for _, f := range a.Validity.Findings {

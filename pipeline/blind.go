@@ -8,15 +8,16 @@ import (
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/internal/fsutil"
+	"verdict/verr"
 )
 
 // ReasonOutputExists refuses to write a blinding into a directory that
 // already holds one (sealed-map.json, leak-findings.json or any
 // bundle-*.json): a new blinding draws a new item-ID key, and sheets
 // signed against the old bundles could no longer be scored.
-const ReasonOutputExists campaign.Reason = "output-exists"
+const ReasonOutputExists verr.Reason = "output-exists"
 
-// BlindOutputsFree returns a *campaign.Error with ReasonOutputExists for
+// BlindOutputsFree returns a *verr.Error with ReasonOutputExists for
 // the first output of a blinding for raters that already exists in dir
 // (any bundle-*.json, sealed-map.json, leak-findings.json), nil when none
 // does.
@@ -31,7 +32,7 @@ func BlindOutputsFree(dir string, raters []string) error {
 	}
 	for _, p := range old {
 		if _, err := os.Lstat(p); err == nil {
-			return &campaign.Error{Reason: ReasonOutputExists, File: p,
+			return &verr.Error{Reason: ReasonOutputExists, File: p,
 				Detail: "blind never replaces an earlier blinding (a new run draws a new item-ID key and the sheets signed against the old bundles could no longer be scored); choose a new --out directory",
 				Rule:   "a sealed unblinding map is never replaced"}
 		}

@@ -39,11 +39,11 @@ type Checked struct {
 	Counts Counts
 	// ScoredFailures are model answers refused by the strict loader: valid
 	// scored failures (EVALUATOR-CONTROLS C16), not refusals.
-	ScoredFailures []*campaign.Error
+	ScoredFailures []*verr.Error
 	// LedgerRefusals are B reconciliation records refused by the strict
 	// loader while their final answers are valid: those answers are graded
 	// and only those reviews' protocol gates fail (CONTRACT §4).
-	LedgerRefusals []*campaign.Error
+	LedgerRefusals []*verr.Error
 	// Findings are the automatic structural findings of decoded answers.
 	Findings []scorer.Finding
 	// Admission is every admission rule of the loaded campaign.
@@ -55,11 +55,11 @@ type Checked struct {
 	Revision *scorer.PromptRevision
 	// RoundIssues are the round-discipline violations found against the
 	// previous round (CheckOptions.PreviousDir); each fails admission.
-	RoundIssues []*campaign.Error
+	RoundIssues []*verr.Error
 	// RoundNotes are round-discipline issues reported without failing
 	// admission: the unverified previous round of a synthetic manifest
 	// (scorer.UnverifiedRound).
-	RoundNotes []*campaign.Error
+	RoundNotes []*verr.Error
 	// Replacements are the campaign's replacement triplets, each with the
 	// triplet it replaces and why that one was invalid (scorer.Replacements).
 	Replacements []scorer.Replacement

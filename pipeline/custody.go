@@ -10,6 +10,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Reason codes of the chain-of-custody checks of Score (DESIGN "Chain of
@@ -18,19 +19,19 @@ const (
 	// ReasonMapMismatch: the sealed map does not bind the items the
 	// campaign derives under the map's own key (an item bound to another
 	// session, role, task or repetition, an item added or missing).
-	ReasonMapMismatch campaign.Reason = "map-mismatch"
+	ReasonMapMismatch verr.Reason = "map-mismatch"
 	// ReasonBundleItemMismatch: a bundle is not, byte for byte, the bundle
 	// the campaign derives through the sealed map for its rater (an item's
 	// task text, evidence, obligations or final answer differs, or the
 	// rater's order).
-	ReasonBundleItemMismatch campaign.Reason = "bundle-item-mismatch"
+	ReasonBundleItemMismatch verr.Reason = "bundle-item-mismatch"
 	// ReasonBundleMissing: a rater of the sealed map has no bundle in the
 	// ratings directory; score needs every bundle (the sheet binding and
 	// the leak scan are checked on them).
-	ReasonBundleMissing campaign.Reason = "bundle-missing"
+	ReasonBundleMissing verr.Reason = "bundle-missing"
 	// ReasonBundleUnknown: a bundle in the ratings directory is for a rater
 	// the sealed map does not name.
-	ReasonBundleUnknown campaign.Reason = "bundle-unknown"
+	ReasonBundleUnknown verr.Reason = "bundle-unknown"
 )
 
 const ruleCustody = "DESIGN Chain of custody: score derives every bundle item again from the campaign through the sealed map"
@@ -85,19 +86,19 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 	for i := range n {
 		switch {
 		case i >= len(given.Items):
-			return &campaign.Error{Reason: ReasonMapMismatch, File: file, Pointer: "/items", Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: "/items", Rule: ruleCustody,
 				Detail: fmt.Sprintf("the campaign derives item %s (session %s), which the map does not bind", derived.Items[i].Item, derived.Items[i].Session)}
 		case i >= len(derived.Items):
-			return &campaign.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
 				Detail: fmt.Sprintf("item %s is not derived from the campaign under the map's key", given.Items[i].Item)}
 		case given.Items[i] != derived.Items[i]:
 			g, d := given.Items[i], derived.Items[i]
-			return &campaign.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
 				Detail: fmt.Sprintf("item %s: the map binds %s %s %s r%d; the campaign derives %s %s %s r%d under the map's key",
 					g.Item, g.Session, g.Role, g.Task, g.Repetition, d.Session, d.Role, d.Task, d.Repetition)}
 		}
 	}
-	return &campaign.Error{Reason: ReasonMapMismatch, File: file, Rule: ruleCustody,
+	return &verr.Error{Reason: ReasonMapMismatch, File: file, Rule: ruleCustody,
 		Detail: "the map's items are the derived ones but its other members (campaign, seed, raters, notice) differ from the map derived from the campaign"}
 }
 
@@ -106,7 +107,7 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 func (d *derivation) checkBundle(path, rater, digest string) error {
 	want, ok := d.bundleDigest[rater]
 	if !ok {
-		return &campaign.Error{Reason: ReasonBundleUnknown, File: path, Pointer: "/rater", Rule: ruleCustody,
+		return &verr.Error{Reason: ReasonBundleUnknown, File: path, Pointer: "/rater", Rule: ruleCustody,
 			Detail: fmt.Sprintf("a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))}
 	}
 	if want == digest {
@@ -120,13 +121,13 @@ func (d *derivation) checkBundle(path, rater, digest string) error {
 func (d *derivation) bundleDifference(path, rater string) error {
 	b, _, err := blinding.LoadBundle(path)
 	if err != nil {
-		return &campaign.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
+		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
 			Detail: "the bundle's bytes are not those the campaign derives through the sealed map, and it is not a canonical bundle: " + err.Error(), Err: err}
 	}
 	order := d.order[rater]
 	for i, it := range b.Items {
 		if i >= len(order) {
-			return &campaign.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
 				Detail: fmt.Sprintf("item %s is not derived from the campaign", it.ID)}
 		}
 		want, ok := d.items[it.ID]
@@ -135,19 +136,19 @@ func (d *derivation) bundleDifference(path, rater string) error {
 			return err
 		}
 		if !ok || blinding.Digest(cb) != want {
-			return &campaign.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
 				Detail: fmt.Sprintf("item %s differs from the item the campaign derives through the sealed map (task text, evidence, obligations or final answer)", it.ID)}
 		}
 		if order[i] != it.ID {
-			return &campaign.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
 				Detail: fmt.Sprintf("item %s is out of rater %s's derived order (want %s here)", it.ID, rater, order[i])}
 		}
 	}
 	if len(b.Items) < len(order) {
-		return &campaign.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: "/items", Rule: ruleCustody,
+		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: "/items", Rule: ruleCustody,
 			Detail: fmt.Sprintf("item %s derived from the campaign is missing", order[len(b.Items)])}
 	}
-	return &campaign.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
+	return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
 		Detail: "the bundle's items are the derived ones but its other members differ from the bundle derived from the campaign"}
 }
 
@@ -156,7 +157,7 @@ func (d *derivation) bundleDifference(path, rater string) error {
 func (d *derivation) missingBundles(dir string, seen map[string]bool) error {
 	for _, r := range slices.Sorted(mapKeys(d.bundleDigest)) {
 		if !seen[r] {
-			return &campaign.Error{Reason: ReasonBundleMissing, File: filepath.Join(dir, "bundle-"+r+".json"), Rule: ruleCustody,
+			return &verr.Error{Reason: ReasonBundleMissing, File: filepath.Join(dir, "bundle-"+r+".json"), Rule: ruleCustody,
 				Detail: fmt.Sprintf("no bundle for rater %s; score needs every bundle to check the sheets' bundles and to scan them for leaks", r)}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // DirFS opens the campaign directory dir confined to it: every path is
@@ -39,10 +40,10 @@ func (f failingFS) Open(name string) (fs.File, error) {
 func LoadDir(dir string) (*campaign.Campaign, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
-		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
+		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
 	}
 	if !st.IsDir() {
-		return nil, &campaign.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
+		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
 	}
 	return campaign.Load(DirFS(dir))
 }

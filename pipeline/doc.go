@@ -8,6 +8,6 @@
 // call these functions and nothing else to run a campaign, so that what a
 // control observes is what a user sees. The package reads files but never
 // renders and never parses flags: it returns data and typed refusals
-// (*campaign.Error with reason codes), and the caller decides how to print
+// (*verr.Error with reason codes), and the caller decides how to print
 // them and which exit code they mean.
 package pipeline

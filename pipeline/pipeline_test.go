@@ -6,9 +6,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"verdict/campaign"
 	"verdict/fixtures"
 	"verdict/pipeline"
+	"verdict/verr"
 )
 
 func TestCheckEmbeddedCampaign(t *testing.T) {
@@ -31,9 +31,9 @@ func TestCheckRefusedCampaignHasNoAdmission(t *testing.T) {
 	if len(ch.Refusals) == 0 || ch.Admission != nil || ch.Campaign != nil {
 		t.Fatalf("empty campaign: refusals %v, admission %v", ch.Refusals, ch.Admission)
 	}
-	var ce *campaign.Error
+	var ce *verr.Error
 	if !errors.As(ch.Refusals[0], &ce) {
-		t.Errorf("refusal %v is not a *campaign.Error", ch.Refusals[0])
+		t.Errorf("refusal %v is not a *verr.Error", ch.Refusals[0])
 	}
 }
 
@@ -44,7 +44,7 @@ func TestScoreRefusesMissingAllowedSigners(t *testing.T) {
 	if !errors.Is(err, pipeline.ReasonRecordSet) {
 		t.Fatalf("score without allowed_signers: %v, want %s", err, pipeline.ReasonRecordSet)
 	}
-	var ce *campaign.Error
+	var ce *verr.Error
 	if !errors.As(err, &ce) || ce.File != filepath.Join(dir, "allowed_signers") {
 		t.Errorf("refusal %v does not name allowed_signers", err)
 	}
@@ -53,7 +53,7 @@ func TestScoreRefusesMissingAllowedSigners(t *testing.T) {
 func TestAdmitDirMissing(t *testing.T) {
 	t.Parallel()
 	res := pipeline.AdmitDir(filepath.Join(t.TempDir(), "absent"), nil)
-	if res.Admission != nil || len(res.Refusals) != 1 || !errors.Is(res.Refusals[0], campaign.Reason("file-missing")) {
+	if res.Admission != nil || len(res.Refusals) != 1 || !errors.Is(res.Refusals[0], verr.Reason("file-missing")) {
 		t.Fatalf("absent directory: %+v", res)
 	}
 }

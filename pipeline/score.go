@@ -20,6 +20,7 @@ import (
 	"verdict/campaign"
 	"verdict/internal/buildinfo"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // Reason codes of Score's refusals of a ratings directory.
@@ -27,10 +28,10 @@ const (
 	// ReasonRecordSet: the ratings directory does not hold exactly two
 	// sheets, one adjudication and one reveal (or allowed_signers or the
 	// sealed map cannot be read).
-	ReasonRecordSet campaign.Reason = "record-set"
+	ReasonRecordSet verr.Reason = "record-set"
 	// ReasonRevealMismatch: the reveal does not name the exact sheets and
 	// adjudication used, or the sealed map is not the committed one.
-	ReasonRevealMismatch campaign.Reason = "reveal-mismatch"
+	ReasonRevealMismatch verr.Reason = "reveal-mismatch"
 )
 
 // ruleScore is the rule every refusal of the ratings directory names.
@@ -66,7 +67,7 @@ type ScoreOptions struct {
 // (any failing record refuses), require the reveal to name the exact
 // sheets and adjudication and to commit to the sealed map, settle every
 // field (scorer.Consensus), unblind with the sealed map, score
-// (scorer.Evaluate) and build the report. Refusals are *campaign.Error
+// (scorer.Evaluate) and build the report. Refusals are *verr.Error
 // values (errors.Join of every failing record).
 func Score(fsys fs.FS, r Ratings, opt ScoreOptions) (*scorer.Report, error) {
 	in, ctx, err := prepareScore(fsys, r, opt)
@@ -114,11 +115,11 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 		}
 	}
 	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
-	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+	if e := (*verr.Error)(nil); errors.As(err, &e) {
 		return scorer.ScoreInput{}, ctx, err
 	}
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, &campaign.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
+		return scorer.ScoreInput{}, ctx, &verr.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
 	allowed, err := adjudication.ParseAllowedSigners(r.AllowedSigners, allowedBytes)
 	if err != nil {
@@ -127,11 +128,11 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// The sealed map is read once: its bytes are derived again from the
 	// campaign here and checked against the reveal's commitment later.
 	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
-	if e := (*campaign.Error)(nil); errors.As(err, &e) {
+	if e := (*verr.Error)(nil); errors.As(err, &e) {
 		return scorer.ScoreInput{}, ctx, err
 	}
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, &campaign.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
+		return scorer.ScoreInput{}, ctx, &verr.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
 	derived, err := deriveCustody(c, r.Map, mapBytes)
 	if err != nil {
@@ -189,7 +190,7 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blindi
 			return nil, err
 		}
 		if hdr.Guidelines != guidelines {
-			return nil, &campaign.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
+			return nil, &verr.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
 				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 		}
 		if err := derived.checkBundle(p, hdr.Rater, digest); err != nil {
@@ -214,15 +215,15 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blindi
 	checks := make([]adjudication.Check, 0, len(paths))
 	for _, p := range paths {
 		f, err := campaign.OpenRegular(p, campaign.FileRecord)
-		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		if e := (*verr.Error)(nil); errors.As(err, &e) {
 			return nil, err
 		}
 		if err != nil {
-			return nil, &campaign.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
+			return nil, &verr.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
 		}
 		f.Close()
 		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
-		if e := (*campaign.Error)(nil); errors.As(err, &e) {
+		if e := (*verr.Error)(nil); errors.As(err, &e) {
 			return nil, err
 		}
 		if err != nil {
@@ -234,7 +235,7 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blindi
 	var refusals []error
 	for _, ch := range checks {
 		if !ch.OK {
-			refusals = append(refusals, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: ruleScore, Detail: ch.Detail})
+			refusals = append(refusals, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: ruleScore, Detail: ch.Detail})
 		}
 	}
 	if len(refusals) > 0 {
@@ -258,16 +259,16 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blindi
 	}
 	checks = nil // the decoded records are held by sheets, adj and rev
 	if len(sheets) != 2 || adj == nil || rev == nil {
-		return nil, &campaign.Error{Reason: ReasonRecordSet, File: r.Dir, Rule: ruleScore,
+		return nil, &verr.Error{Reason: ReasonRecordSet, File: r.Dir, Rule: ruleScore,
 			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
 	}
 	// The reveal must name exactly the sheets and adjudication used.
 	if !rev.Names(sheets[0].SHA256, sheets[1].SHA256, adjSHA) {
-		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
+		return nil, &verr.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
 			Detail: "the reveal does not name the exact sheets and adjudication used"}
 	}
 	if blinding.Digest(mapBytes) != rev.MapCommitment {
-		return nil, &campaign.Error{Reason: ReasonRevealMismatch, File: r.Map, Rule: ruleScore,
+		return nil, &verr.Error{Reason: ReasonRevealMismatch, File: r.Map, Rule: ruleScore,
 			Detail: "the sealed map is not the one the reveal committed to"}
 	}
 	sealed, err := blinding.ParseSealedMap(r.Map, mapBytes)
@@ -309,7 +310,7 @@ func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, stri
 	r := io.TeeReader(bufio.NewReaderSize(f, 1<<16), h)
 	found, header, err := scan.ScanReader(filepath.Base(path), r)
 	if err != nil {
-		return nil, "", nil, &campaign.Error{Reason: blinding.ReasonMalformedBundle, File: path, Rule: "strict JSON", Detail: err.Error(), Err: err}
+		return nil, "", nil, &verr.Error{Reason: blinding.ReasonMalformedBundle, File: path, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
 	if _, err := io.Copy(h, r); err != nil {
 		return nil, "", nil, err
@@ -331,7 +332,7 @@ func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, stri
 		return nil, "", nil, err
 	}
 	if hdr.Format != blinding.BundleFormat {
-		return nil, "", nil, &campaign.Error{Reason: blinding.ReasonMalformedBundle, File: path, Pointer: "/format", Rule: "blinding bundle",
+		return nil, "", nil, &verr.Error{Reason: blinding.ReasonMalformedBundle, File: path, Pointer: "/format", Rule: "blinding bundle",
 			Detail: fmt.Sprintf("format %q, want %q", hdr.Format, blinding.BundleFormat)}
 	}
 	// The findings name the bundle's rater, as ScanBundle's do.

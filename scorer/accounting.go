@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Per-session absolute limits of CONTRACT §5 ("4 minutes per experimental
@@ -51,43 +52,43 @@ const (
 const (
 	// ReasonTariffUnverified: the manifest's rate card is not verified for
 	// the exact model; the cost gate cannot pass (CONTRACT §5).
-	ReasonTariffUnverified campaign.Reason = "tariff-unverified"
+	ReasonTariffUnverified verr.Reason = "tariff-unverified"
 	// ReasonCostAggregateExceeded: Σ B / Σ A task-median cost > 1.10 (C14).
-	ReasonCostAggregateExceeded campaign.Reason = "cost-aggregate-ratio-exceeded"
+	ReasonCostAggregateExceeded verr.Reason = "cost-aggregate-ratio-exceeded"
 	// ReasonCostTaskExceeded: a task-median cost ratio > 1.15 (C14).
-	ReasonCostTaskExceeded campaign.Reason = "cost-task-ratio-exceeded"
+	ReasonCostTaskExceeded verr.Reason = "cost-task-ratio-exceeded"
 	// ReasonCostPairExceeded: a paired complete-workflow cost ratio > 1.25 (C14).
-	ReasonCostPairExceeded campaign.Reason = "cost-pair-ratio-exceeded"
+	ReasonCostPairExceeded verr.Reason = "cost-pair-ratio-exceeded"
 	// ReasonTimeAggregateExceeded: Σ B / Σ A task-median time > 1.10 (C14).
-	ReasonTimeAggregateExceeded campaign.Reason = "time-aggregate-ratio-exceeded"
+	ReasonTimeAggregateExceeded verr.Reason = "time-aggregate-ratio-exceeded"
 	// ReasonTimeTaskExceeded: a task-median time ratio > 1.15 (C14).
-	ReasonTimeTaskExceeded campaign.Reason = "time-task-ratio-exceeded"
+	ReasonTimeTaskExceeded verr.Reason = "time-task-ratio-exceeded"
 	// ReasonTimePairExceeded: a paired complete-workflow time ratio > 1.25 (C14).
-	ReasonTimePairExceeded campaign.Reason = "time-pair-ratio-exceeded"
+	ReasonTimePairExceeded verr.Reason = "time-pair-ratio-exceeded"
 	// ReasonSessionTimeExceeded: a session ran longer than 4 minutes.
-	ReasonSessionTimeExceeded campaign.Reason = "session-time-exceeded"
+	ReasonSessionTimeExceeded verr.Reason = "session-time-exceeded"
 	// ReasonSessionInputExceeded: a session used more than 90,000 input tokens.
-	ReasonSessionInputExceeded campaign.Reason = "session-input-exceeded"
+	ReasonSessionInputExceeded verr.Reason = "session-input-exceeded"
 	// ReasonSessionOutputExceeded: a session billed more than 8,000 output tokens.
-	ReasonSessionOutputExceeded campaign.Reason = "session-output-exceeded"
+	ReasonSessionOutputExceeded verr.Reason = "session-output-exceeded"
 	// ReasonSharedDraftBilledTwice: a session (typically the shared draft D)
 	// or request is billed more than once in physical campaign billing (C20).
-	ReasonSharedDraftBilledTwice campaign.Reason = "shared-draft-billed-twice"
+	ReasonSharedDraftBilledTwice verr.Reason = "shared-draft-billed-twice"
 	// ReasonNotDispatched: a review-only ratio is undefined because the
 	// review was not dispatched after a failed shared draft (C23).
-	ReasonNotDispatched campaign.Reason = "not-dispatched"
+	ReasonNotDispatched verr.Reason = "not-dispatched"
 	// ReasonMissingTerminalReceipt: a session has no receipt file or a
 	// receipt without a terminal status (C15).
-	ReasonMissingTerminalReceipt campaign.Reason = "missing-terminal-receipt"
+	ReasonMissingTerminalReceipt verr.Reason = "missing-terminal-receipt"
 )
 
 // Gate is one named pass/fail rule. Reason is the reason code of a failing
 // gate ("" when it passes); Detail says which values broke it.
 type Gate struct {
-	Name   string          `json:"name"`
-	Pass   bool            `json:"pass"`
-	Reason campaign.Reason `json:"reason"`
-	Detail string          `json:"detail"`
+	Name   string      `json:"name"`
+	Pass   bool        `json:"pass"`
+	Reason verr.Reason `json:"reason"`
+	Detail string      `json:"detail"`
 }
 
 // SessionAccount is the measured accounting of one session (CONTRACT §5
@@ -251,7 +252,7 @@ func (r AccountingReport) Gate(name string) (Gate, bool) {
 func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccount {
 	a := SessionAccount{Session: s.ID, Task: s.Run.Task, Repetition: s.Run.Repetition, Role: s.Role}
 	r := s.Receipt
-	unknownAll := func(why campaign.Reason) {
+	unknownAll := func(why verr.Reason) {
 		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens =
 			UnknownTokens(why), UnknownTokens(why), UnknownTokens(why), UnknownTokens(why)
 		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = UnknownMoney(why), UnknownMoney(why), UnknownMoney(why), UnknownMoney(why)
@@ -279,7 +280,7 @@ func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccoun
 	a.Dispatched = true
 	// Tokens.
 	if t, err := DeriveTokens(r.Meter); err != nil {
-		why := err.(*campaign.Error).Reason
+		why := err.(*verr.Error).Reason
 		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens =
 			UnknownTokens(why), UnknownTokens(why), UnknownTokens(why), UnknownTokens(why)
 		a.ReferenceCost = UnknownMoney(why)
@@ -557,7 +558,7 @@ func reviewExact(p PairAccount, arm string, cost bool) Exact {
 // undispatchedWhy is why a pair with an undispatched review has no
 // review-only value: session-planned when a review is planned, not started
 // (a campaign in progress), otherwise not-dispatched (C23).
-func undispatchedWhy(p PairAccount) campaign.Reason {
+func undispatchedWhy(p PairAccount) verr.Reason {
 	for _, w := range []Workflow{p.A, p.B} {
 		if !w.ReviewDispatched && w.ReviewCost.Why == ReasonSessionPlanned {
 			return ReasonSessionPlanned
@@ -570,7 +571,7 @@ func undispatchedWhy(p PairAccount) campaign.Reason {
 func medianOf(ps []PairAccount, f func(PairAccount) Exact) Exact {
 	vals := make([]int64, len(ps))
 	known := make([]bool, len(ps))
-	whys := make([]campaign.Reason, len(ps))
+	whys := make([]verr.Reason, len(ps))
 	for i, p := range ps {
 		e := f(p)
 		known[i], whys[i] = e.Known, e.Why
@@ -625,13 +626,13 @@ func accountingGates(c *campaign.Campaign, rep *AccountingReport, doubles []stri
 
 	// Absolute per-session limits, every dispatched session.
 	gates = append(gates,
-		sessionGate(rep, GateSessionDuration, ReasonSessionTimeExceeded, func(s SessionAccount) (bool, int64, campaign.Reason) {
+		sessionGate(rep, GateSessionDuration, ReasonSessionTimeExceeded, func(s SessionAccount) (bool, int64, verr.Reason) {
 			return s.Duration.Known, s.Duration.NS, s.Duration.Why
 		}, SessionMaxNS, func(v int64) string { return KnownNanos(v).String() }),
-		sessionGate(rep, GateSessionInput, ReasonSessionInputExceeded, func(s SessionAccount) (bool, int64, campaign.Reason) {
+		sessionGate(rep, GateSessionInput, ReasonSessionInputExceeded, func(s SessionAccount) (bool, int64, verr.Reason) {
 			return s.InputTokens.Known, s.InputTokens.N, s.InputTokens.Why
 		}, SessionMaxInputTokens, func(v int64) string { return groupDigits(v) + " input tokens" }),
-		sessionGate(rep, GateSessionOutput, ReasonSessionOutputExceeded, func(s SessionAccount) (bool, int64, campaign.Reason) {
+		sessionGate(rep, GateSessionOutput, ReasonSessionOutputExceeded, func(s SessionAccount) (bool, int64, verr.Reason) {
 			return s.BilledOutputTokens.Known, s.BilledOutputTokens.N, s.BilledOutputTokens.Why
 		}, SessionMaxOutputTokens, func(v int64) string { return groupDigits(v) + " output tokens" }),
 	)
@@ -650,7 +651,7 @@ func accountingGates(c *campaign.Campaign, rep *AccountingReport, doubles []stri
 }
 
 // firstUnknownCost names the first compared session whose cost is unknown.
-func firstUnknownCost(rep *AccountingReport) (campaign.Reason, string) {
+func firstUnknownCost(rep *AccountingReport) (verr.Reason, string) {
 	for _, s := range rep.Sessions {
 		if !s.Superseded && !s.Cost.Known {
 			return s.Cost.Why, "session " + s.Session
@@ -664,7 +665,7 @@ func firstUnknownCost(rep *AccountingReport) (campaign.Reason, string) {
 // reason it is unknown; one outlier fails its gate even when the aggregate
 // passes (C14).
 func ratioGates(what string, rep *AccountingReport, pair func(PairAccount) Ratio, task func(TaskAccount) Ratio, agg Ratio,
-	aggName, taskName, pairName string, aggReason, taskReason, pairReason campaign.Reason) []Gate {
+	aggName, taskName, pairName string, aggReason, taskReason, pairReason verr.Reason) []Gate {
 	var out []Gate
 	g := Gate{Name: aggName, Pass: agg.AtMost(AggregateBoundNum, AggregateBoundDen)}
 	g.Detail = fmt.Sprintf("Σ B task medians / Σ A task medians = %s (bound 1.10)", agg)
@@ -681,7 +682,7 @@ func ratioGates(what string, rep *AccountingReport, pair func(PairAccount) Ratio
 
 	g = Gate{Name: taskName, Pass: len(rep.Tasks) > 0}
 	var bad []string
-	var why campaign.Reason
+	var why verr.Reason
 	for _, t := range rep.Tasks {
 		r := task(t)
 		if !r.AtMost(TaskBoundNum, TaskBoundDen) {
@@ -732,7 +733,7 @@ func ratioGates(what string, rep *AccountingReport, pair func(PairAccount) Ratio
 
 // sessionGate checks one inclusive per-session limit over every dispatched
 // session; an unknown value fails the gate with its reason.
-func sessionGate(rep *AccountingReport, name string, reason campaign.Reason, get func(SessionAccount) (bool, int64, campaign.Reason), limit int64, show func(int64) string) Gate {
+func sessionGate(rep *AccountingReport, name string, reason verr.Reason, get func(SessionAccount) (bool, int64, verr.Reason), limit int64, show func(int64) string) Gate {
 	g := Gate{Name: name, Pass: true}
 	var bad []string
 	for _, s := range rep.Sessions {

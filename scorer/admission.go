@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Rules cited by manifest admission.
@@ -23,40 +24,40 @@ const (
 // violation has its own code.
 const (
 	// ReasonSeedMissing: no frozen seed (64 hex digits) is recorded.
-	ReasonSeedMissing campaign.Reason = "seed-missing"
+	ReasonSeedMissing verr.Reason = "seed-missing"
 	// ReasonTaskCount: evaluation needs 8 tasks, development 4.
-	ReasonTaskCount campaign.Reason = "task-count"
+	ReasonTaskCount verr.Reason = "task-count"
 	// ReasonRepositoryCount: evaluation needs 4 repositories, development 2.
-	ReasonRepositoryCount campaign.Reason = "repository-count"
+	ReasonRepositoryCount verr.Reason = "repository-count"
 	// ReasonTasksPerRepository: every repository has exactly two tasks.
-	ReasonTasksPerRepository campaign.Reason = "tasks-per-repository"
+	ReasonTasksPerRepository verr.Reason = "tasks-per-repository"
 	// ReasonCategoryBalance: evaluation has two tasks of each category.
-	ReasonCategoryBalance campaign.Reason = "category-balance"
+	ReasonCategoryBalance verr.Reason = "category-balance"
 	// ReasonRepetitionCount: evaluation has 3 repetitions per task; each
 	// development round one triplet per task.
-	ReasonRepetitionCount campaign.Reason = "repetition-count"
+	ReasonRepetitionCount verr.Reason = "repetition-count"
 	// ReasonRepetitionNumbering: a task's compared repetitions are not 1..n
 	// (a task and repetition run twice without runs[].replaces is refused
 	// by the loader, duplicate-run).
-	ReasonRepetitionNumbering campaign.Reason = "repetition-numbering"
+	ReasonRepetitionNumbering verr.Reason = "repetition-numbering"
 	// ReasonOrderBalance: evaluation has 12 A-first and 12 B-first pairs.
-	ReasonOrderBalance campaign.Reason = "order-balance"
+	ReasonOrderBalance verr.Reason = "order-balance"
 	// ReasonTaskOrders: an evaluation task lacks one of the two orders.
-	ReasonTaskOrders campaign.Reason = "task-orders"
+	ReasonTaskOrders verr.Reason = "task-orders"
 	// ReasonRunUnknownTask: a run names a task the manifest does not list.
-	ReasonRunUnknownTask campaign.Reason = "run-unknown-task"
+	ReasonRunUnknownTask verr.Reason = "run-unknown-task"
 	// ReasonRunNoTask: a task has no run.
-	ReasonRunNoTask campaign.Reason = "task-without-run"
+	ReasonRunNoTask verr.Reason = "task-without-run"
 	// ReasonPacketSize: a packet does not hold 6–12 evidence items.
-	ReasonPacketSize campaign.Reason = "packet-size"
+	ReasonPacketSize verr.Reason = "packet-size"
 	// ReasonObligationCount: a truth file does not hold 4–8 obligations.
-	ReasonObligationCount campaign.Reason = "obligation-count"
+	ReasonObligationCount verr.Reason = "obligation-count"
 	// ReasonAnswerableObligations: fewer than two answerable obligations.
-	ReasonAnswerableObligations campaign.Reason = "answerable-obligations"
+	ReasonAnswerableObligations verr.Reason = "answerable-obligations"
 	// ReasonMissingIdentity: an execution identity is null (or a required
 	// verification is false); listed by name (CONTRACT §7 "Missing fields
 	// fail admission").
-	ReasonMissingIdentity campaign.Reason = "missing-identity"
+	ReasonMissingIdentity verr.Reason = "missing-identity"
 )
 
 var seedPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -145,15 +146,15 @@ func identityPointer(name string) string {
 }
 
 // ManifestAdmission checks the manifest's design against CONTRACT §2–§3
-// and §5 and returns one *campaign.Error per violation, each with its own
+// and §5 and returns one *verr.Error per violation, each with its own
 // reason code, in a fixed order: identities, seed, tasks and repositories,
 // categories, runs and orders, then packets and truth per task. An
 // admitted manifest returns nil.
-func ManifestAdmission(c *campaign.Campaign) []*campaign.Error {
+func ManifestAdmission(c *campaign.Campaign) []*verr.Error {
 	m := &c.Manifest
-	var out []*campaign.Error
-	add := func(r campaign.Reason, file, pointer, rule, format string, a ...any) {
-		out = append(out, &campaign.Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+	var out []*verr.Error
+	add := func(r verr.Reason, file, pointer, rule, format string, a ...any) {
+		out = append(out, &verr.Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
 	}
 	for _, name := range MissingIdentities(m) {
 		if name == "seed" {

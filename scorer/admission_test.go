@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
-func admissionReasons(c *campaign.Campaign) []campaign.Reason {
-	var out []campaign.Reason
+func admissionReasons(c *campaign.Campaign) []verr.Reason {
+	var out []verr.Reason
 	for _, e := range ManifestAdmission(c) {
 		out = append(out, e.Reason)
 	}
@@ -35,7 +36,7 @@ func TestManifestAdmissionEachViolation(t *testing.T) {
 		tasks int
 		reps  int
 		mut   func(c *campaign.Campaign)
-		want  campaign.Reason
+		want  verr.Reason
 	}{
 		{"seed missing", campaign.PhaseEvaluation, 8, 3, func(c *campaign.Campaign) { c.Manifest.Seed = "" }, ReasonSeedMissing},
 		{"seven tasks", campaign.PhaseEvaluation, 7, 3, nil, ReasonTaskCount},

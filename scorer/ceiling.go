@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // RuleCeilings is the rule cited by ceiling and dispatch-admission decisions.
@@ -14,36 +15,36 @@ const RuleCeilings = "CONTRACT §5 first-campaign ceilings; EVALUATOR-CONTROLS C
 // A dispatch that fits is admitted with ReasonFits.
 const (
 	// ReasonFits: the dispatch's worst case fits every remaining allowance.
-	ReasonFits campaign.Reason = "fits"
+	ReasonFits verr.Reason = "fits"
 	// ReasonReservationUnenforced: execution.reservation_enforced is not
 	// true; no dispatch may start (CONTRACT §5).
-	ReasonReservationUnenforced campaign.Reason = "reservation-unenforced"
+	ReasonReservationUnenforced verr.Reason = "reservation-unenforced"
 	// ReasonCampaignStopped: a second invalid triplet stopped the campaign.
-	ReasonCampaignStopped campaign.Reason = "campaign-stopped"
+	ReasonCampaignStopped verr.Reason = "campaign-stopped"
 	// ReasonCeilingSessions: 120 model sessions would be exceeded.
-	ReasonCeilingSessions campaign.Reason = "ceiling-sessions"
+	ReasonCeilingSessions verr.Reason = "ceiling-sessions"
 	// ReasonCeilingReplacements: more than one replacement triplet (3 sessions).
-	ReasonCeilingReplacements campaign.Reason = "ceiling-replacements"
+	ReasonCeilingReplacements verr.Reason = "ceiling-replacements"
 	// ReasonCeilingWallTime: 8 hours of execution wall time would be exceeded.
-	ReasonCeilingWallTime campaign.Reason = "ceiling-wall-time"
+	ReasonCeilingWallTime verr.Reason = "ceiling-wall-time"
 	// ReasonCeilingInput: 3,000,000 input tokens would be exceeded.
-	ReasonCeilingInput campaign.Reason = "ceiling-input-tokens"
+	ReasonCeilingInput verr.Reason = "ceiling-input-tokens"
 	// ReasonCeilingOutput: 600,000 output tokens would be exceeded.
-	ReasonCeilingOutput campaign.Reason = "ceiling-output-tokens"
+	ReasonCeilingOutput verr.Reason = "ceiling-output-tokens"
 	// ReasonCeilingReferenceCost: US$30 reference-priced cost would be exceeded.
-	ReasonCeilingReferenceCost campaign.Reason = "ceiling-reference-cost"
+	ReasonCeilingReferenceCost verr.Reason = "ceiling-reference-cost"
 	// ReasonCeilingActualCost: US$30 attributable actual charges would be exceeded.
-	ReasonCeilingActualCost campaign.Reason = "ceiling-actual-cost"
+	ReasonCeilingActualCost verr.Reason = "ceiling-actual-cost"
 	// ReasonInvalidDispatch: a planned dispatch names no valid role.
-	ReasonInvalidDispatch campaign.Reason = "invalid-dispatch"
+	ReasonInvalidDispatch verr.Reason = "invalid-dispatch"
 	// ReasonDispatchUnknownRun: a planned dispatch names a task and
 	// repetition the manifest has no run of (CONTRACT §5 "No automatic
 	// reruns": nothing is dispatched beyond the frozen design).
-	ReasonDispatchUnknownRun campaign.Reason = "dispatch-unknown-run"
+	ReasonDispatchUnknownRun verr.Reason = "dispatch-unknown-run"
 	// ReasonDispatchRerun: a planned dispatch (not a replacement) of a
 	// session that already has a receipt, or planned twice: an automatic
 	// rerun (CONTRACT §5).
-	ReasonDispatchRerun campaign.Reason = "dispatch-rerun"
+	ReasonDispatchRerun verr.Reason = "dispatch-rerun"
 )
 
 // Budget is an amount of every campaign-limited resource: model sessions,
@@ -133,14 +134,14 @@ func WorstCase(card *campaign.PriceCard, replacement bool) Budget {
 // the session's metered usage priced at the card (the basis its
 // reservation was made on), or at the worst case when that is unknown. Unknown lists the reason codes that forced this, in
 // session order; a missing meter also prohibits the next dispatch.
-func Consumed(c *campaign.Campaign) (Budget, []campaign.Reason) {
+func Consumed(c *campaign.Campaign) (Budget, []verr.Reason) {
 	return consumed(c, Accounting(c))
 }
 
 // consumed is Consumed with the campaign's accounting report already made.
-func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []campaign.Reason) {
+func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []verr.Reason) {
 	var b Budget
-	var unknown []campaign.Reason
+	var unknown []verr.Reason
 	card := c.Manifest.Execution.PriceCard
 	worst := Budget{Sessions: 1, WallNS: SessionMaxNS, InputTokens: SessionMaxInputTokens, OutputTokens: SessionMaxOutputTokens}
 	if card != nil {
@@ -152,7 +153,7 @@ func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []campaign.Re
 			replacement[r.Sessions.Draft], replacement[r.Sessions.ReviewA], replacement[r.Sessions.ReviewB] = true, true, true
 		}
 	}
-	note := func(r campaign.Reason) {
+	note := func(r verr.Reason) {
 		if r != "" {
 			unknown = append(unknown, r)
 		}
@@ -204,10 +205,10 @@ func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []campaign.Re
 
 // exceeded returns the reason codes of every ceiling that used+reserve
 // would exceed (inclusive ceilings: equal fits), in fixed order.
-func exceeded(ceil, used, reserve Budget) []campaign.Reason {
+func exceeded(ceil, used, reserve Budget) []verr.Reason {
 	after := used.Plus(reserve)
-	var out []campaign.Reason
-	check := func(a, c int64, r campaign.Reason) {
+	var out []verr.Reason
+	check := func(a, c int64, r verr.Reason) {
 		if a > c {
 			out = append(out, r)
 		}
@@ -224,7 +225,7 @@ func exceeded(ceil, used, reserve Budget) []campaign.Reason {
 
 // Fits reports whether reserving r on top of used stays within every
 // inclusive ceiling; when not, it returns the exceeded ceilings' reasons.
-func Fits(ceil, used, r Budget) (bool, []campaign.Reason) {
+func Fits(ceil, used, r Budget) (bool, []verr.Reason) {
 	ex := exceeded(ceil, used, r)
 	return len(ex) == 0, ex
 }
@@ -252,9 +253,9 @@ type DispatchDecision struct {
 	Admitted bool     `json:"admitted"`
 	// Reason is ReasonFits when admitted, else the first refusal reason;
 	// Reasons lists every refusal reason.
-	Reason  campaign.Reason   `json:"reason"`
-	Reasons []campaign.Reason `json:"reasons"`
-	Detail  string            `json:"detail"`
+	Reason  verr.Reason   `json:"reason"`
+	Reasons []verr.Reason `json:"reasons"`
+	Detail  string        `json:"detail"`
 	// Before is the consumption (recorded + admitted reservations) before
 	// this dispatch; Reserved its worst case; Remaining the allowance left
 	// after it (unchanged when refused).
@@ -273,7 +274,7 @@ type AdmissionReplay struct {
 	// Prohibited lists the reasons that prohibit every dispatch (missing
 	// tariff, unverified tariff, unenforced reservation, missing meter,
 	// missing identity, stopped campaign), empty when none.
-	Prohibited []campaign.Reason  `json:"prohibited"`
+	Prohibited []verr.Reason      `json:"prohibited"`
 	Decisions  []DispatchDecision `json:"decisions"`
 	Refused    int                `json:"refused"`
 	Identities []string           `json:"missing_identities"`
@@ -307,7 +308,7 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 	recorded, unknown := consumed(c, rep)
 	out.Recorded = recorded
 	var details []string
-	prohibit := func(r campaign.Reason, d string) {
+	prohibit := func(r verr.Reason, d string) {
 		for _, p := range out.Prohibited {
 			if p == r {
 				return
@@ -345,12 +346,12 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 		case refusal != "":
 			// Decided before any budget is looked at (CONTRACT §5 "No
 			// automatic reruns").
-			dec.Reasons, dec.Detail = []campaign.Reason{refusal}, why
+			dec.Reasons, dec.Detail = []verr.Reason{refusal}, why
 		case len(out.Prohibited) > 0:
 			dec.Reasons = append(dec.Reasons, out.Prohibited...)
 			dec.Detail = strings.Join(details, "; ")
 		case d.Role != campaign.RoleDraft && d.Role != campaign.RoleReviewA && d.Role != campaign.RoleReviewB:
-			dec.Reasons = []campaign.Reason{ReasonInvalidDispatch}
+			dec.Reasons = []verr.Reason{ReasonInvalidDispatch}
 			dec.Detail = fmt.Sprintf("role %q is not draft, review-a or review-b", d.Role)
 		default:
 			dec.Reserved = WorstCase(ex.PriceCard, d.Replacement)
@@ -381,7 +382,7 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 }
 
 // ceilingDetail explains one exceeded ceiling: used + reserved > ceiling.
-func ceilingDetail(r campaign.Reason, used, res, after, ceil Budget) string {
+func ceilingDetail(r verr.Reason, used, res, after, ceil Budget) string {
 	f := func(name string, u, rv, a, c int64, show func(int64) string) string {
 		return fmt.Sprintf("%s: used %s + reserved %s = %s > ceiling %s", name, show(u), show(rv), show(a), show(c))
 	}
@@ -413,20 +414,20 @@ func ceilingDetail(r campaign.Reason, used, res, after, ceil Budget) string {
 
 // CeilingFindings reports every ceiling the campaign's recorded
 // consumption already exceeds (consumption above an inclusive ceiling), as
-// *campaign.Error values for the admission section of verdict check.
-func CeilingFindings(c *campaign.Campaign) []*campaign.Error {
+// *verr.Error values for the admission section of verdict check.
+func CeilingFindings(c *campaign.Campaign) []*verr.Error {
 	return CeilingFindingsWith(c, Accounting(c))
 }
 
 // CeilingFindingsWith is CeilingFindings with the campaign's accounting
 // report (rep, made by Accounting(c)) already made, so a caller that also
 // reports it computes it once (verdict check, the score input).
-func CeilingFindingsWith(c *campaign.Campaign, rep AccountingReport) []*campaign.Error {
+func CeilingFindingsWith(c *campaign.Campaign, rep AccountingReport) []*verr.Error {
 	used, _ := consumed(c, rep)
 	ceil := ContractCeilings()
-	var out []*campaign.Error
+	var out []*verr.Error
 	for _, r := range exceeded(ceil, used, Budget{}) {
-		out = append(out, &campaign.Error{Reason: r, File: campaign.ReceiptsDir, Rule: RuleCeilings,
+		out = append(out, &verr.Error{Reason: r, File: campaign.ReceiptsDir, Rule: RuleCeilings,
 			Detail: ceilingDetail(r, used, Budget{}, used, ceil)})
 	}
 	return out
@@ -459,7 +460,7 @@ func newPlanRules(c *campaign.Campaign, v ValidityReport) *planRules {
 
 // refusal returns the reason and detail that refuse d before any budget,
 // or "" when d may go on to the prohibitions and ceilings.
-func (p *planRules) refusal(d Dispatch) (campaign.Reason, string) {
+func (p *planRules) refusal(d Dispatch) (verr.Reason, string) {
 	if d.Probe {
 		return "", ""
 	}

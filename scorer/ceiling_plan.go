@@ -7,17 +7,18 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // PlanFormat is the required value of a plan file's "format" member.
 const PlanFormat = "verdict-admission-plan/1"
 
 // ReasonPlanMalformed: the admission plan file breaks its format.
-const ReasonPlanMalformed campaign.Reason = "plan-malformed"
+const ReasonPlanMalformed verr.Reason = "plan-malformed"
 
 // ReasonCampaignRefused: the campaign itself was refused by the strict
 // loader, so no dispatch can be admitted against it.
-const ReasonCampaignRefused campaign.Reason = "campaign-refused"
+const ReasonCampaignRefused verr.Reason = "campaign-refused"
 
 // Plan is an admission plan file (PLAN.json) for `verdict admit`: the
 // dispatch sequence to replay and the consumption already spent outside
@@ -75,10 +76,10 @@ var (
 )
 
 // ParsePlan strictly decodes a plan file (see Plan). Every violation is a
-// *campaign.Error with ReasonPlanMalformed, the file and a JSON pointer.
+// *verr.Error with ReasonPlanMalformed, the file and a JSON pointer.
 func ParsePlan(data []byte, file string) (*Plan, error) {
 	bad := func(ptr, format string, a ...any) error {
-		return &campaign.Error{Reason: ReasonPlanMalformed, File: file, Pointer: ptr, Rule: "verdict admission plan format", Detail: fmt.Sprintf(format, a...)}
+		return &verr.Error{Reason: ReasonPlanMalformed, File: file, Pointer: ptr, Rule: "verdict admission plan format", Detail: fmt.Sprintf(format, a...)}
 	}
 	var f planFile
 	if err := json.Unmarshal(data, &f, json.RejectUnknownMembers(true)); err != nil {
@@ -148,7 +149,7 @@ func ParsePlan(data []byte, file string) (*Plan, error) {
 // against an inadmissible manifest.
 func RefuseAll(plan []Dispatch, prior Budget, identities []string, detail string) AdmissionReplay {
 	out := AdmissionReplay{Ceilings: ContractCeilings(), Prior: prior, Identities: identities,
-		Prohibited: []campaign.Reason{ReasonCampaignRefused}}
+		Prohibited: []verr.Reason{ReasonCampaignRefused}}
 	if len(identities) > 0 {
 		out.Prohibited = append(out.Prohibited, ReasonMissingIdentity)
 	}

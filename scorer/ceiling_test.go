@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 func TestWorstCaseReservation(t *testing.T) {
@@ -26,7 +27,7 @@ func TestCeilingsJustBelowEqualAbove(t *testing.T) {
 	ceil := ContractCeilings()
 	res := WorstCase(&card, true)
 	fields := []struct {
-		reason campaign.Reason
+		reason verr.Reason
 		set    func(b *Budget, v int64)
 		get    func(b Budget) int64
 	}{
@@ -50,7 +51,7 @@ func TestCeilingsJustBelowEqualAbove(t *testing.T) {
 			if ok != tc.fits {
 				t.Errorf("%s %s: fits=%v %v", f.reason, tc.name, ok, why)
 			}
-			if !tc.fits && !slices.Equal(why, []campaign.Reason{f.reason}) {
+			if !tc.fits && !slices.Equal(why, []verr.Reason{f.reason}) {
 				t.Errorf("%s %s: reasons %v", f.reason, tc.name, why)
 			}
 		}
@@ -86,7 +87,7 @@ func TestAdmitReplay(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		mut  func(c *campaign.Campaign)
-		want campaign.Reason
+		want verr.Reason
 	}{
 		{"tariff missing", func(c *campaign.Campaign) { c.Manifest.Execution.PriceCard = nil }, ReasonTariffMissing},
 		{"tariff unverified", func(c *campaign.Campaign) { c.Manifest.Execution.TariffVerified = bp(false) }, ReasonTariffUnverified},
@@ -148,7 +149,7 @@ func TestAdmitPlanRerunRules(t *testing.T) {
 		d("P6", "T2", 1, campaign.RoleDraft, true),
 		d("P7", "T4", 1, campaign.RoleDraft, true),
 	})
-	want := []campaign.Reason{ReasonDispatchRerun, ReasonDispatchUnknownRun, ReasonReplacementWithoutInvalid,
+	want := []verr.Reason{ReasonDispatchRerun, ReasonDispatchUnknownRun, ReasonReplacementWithoutInvalid,
 		ReasonReservationUnenforced, ReasonDispatchRerun, ReasonReplacementLimit}
 	for i, dec := range r.Decisions {
 		if dec.Reason != want[i] || (dec.Reason != ReasonReservationUnenforced && len(dec.Reasons) != 1) {

@@ -8,33 +8,33 @@ import (
 	"strings"
 
 	"verdict/adjudication"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Reason codes of consensus and grade completeness. Each is matched with
-// errors.Is against the returned *campaign.Error.
+// errors.Is against the returned *verr.Error.
 const (
 	// ReasonOpenDisagreement: the two frozen sheets differ on a field and no
 	// adjudication resolves it; scoring refuses (DESIGN "Agreement").
-	ReasonOpenDisagreement campaign.Reason = "open-disagreement"
+	ReasonOpenDisagreement verr.Reason = "open-disagreement"
 	// ReasonGradeValue: a grade value is not allowed for its kind (GRADES.md).
-	ReasonGradeValue campaign.Reason = "grade-value"
+	ReasonGradeValue verr.Reason = "grade-value"
 	// ReasonGradeKind: a grade names an unknown kind (GRADES.md).
-	ReasonGradeKind campaign.Reason = "grade-kind"
+	ReasonGradeKind verr.Reason = "grade-kind"
 	// ReasonDuplicateGrade: one sheet or adjudication grades one field twice.
-	ReasonDuplicateGrade campaign.Reason = "duplicate-grade"
+	ReasonDuplicateGrade verr.Reason = "duplicate-grade"
 	// ReasonAdjudicatedAgreedField: an adjudication resolves a field on which
 	// the two frozen sheets already agree (the adjudicator resolves only
 	// disagreements, CONTRACT §5).
-	ReasonAdjudicatedAgreedField campaign.Reason = "adjudicated-agreed-field"
+	ReasonAdjudicatedAgreedField verr.Reason = "adjudicated-agreed-field"
 	// ReasonOracleDefectNote: an oracle_defect grade carries no reason note (C22).
-	ReasonOracleDefectNote campaign.Reason = "oracle-defect-without-reason"
+	ReasonOracleDefectNote verr.Reason = "oracle-defect-without-reason"
 	// ReasonMissingGrade: a field required by GRADES.md for a bundled item has
 	// no settled value.
-	ReasonMissingGrade campaign.Reason = "missing-grade"
+	ReasonMissingGrade verr.Reason = "missing-grade"
 	// ReasonUnexpectedGrade: a settled grade names a target the graded answer
 	// or the frozen truth does not have.
-	ReasonUnexpectedGrade campaign.Reason = "unexpected-grade"
+	ReasonUnexpectedGrade verr.Reason = "unexpected-grade"
 )
 
 // consensusRule is the rule cited by consensus refusals.
@@ -73,7 +73,7 @@ type ConsensusGrade struct {
 // which both sheets hold the same value is agreed; a field on which they
 // differ (including a field only one sheet holds, such as a single rater's
 // oracle_defect flag) takes the adjudication's value. It refuses with a
-// *campaign.Error carrying ReasonOpenDisagreement (listing every open field)
+// *verr.Error carrying ReasonOpenDisagreement (listing every open field)
 // while any disagreement has no adjudicated value, ReasonGradeValue or
 // ReasonGradeKind for a value outside GRADES.md, ReasonDuplicateGrade when one
 // record grades a field twice, ReasonAdjudicatedAgreedField when the
@@ -135,7 +135,7 @@ func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, erro
 		notes := nonEmpty(g1.Note, g2.Note)
 		if ok1 && ok2 && g1.Value == g2.Value {
 			if okA {
-				return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
+				return nil, &verr.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
 					Detail: fmt.Sprintf("adjudication gives %q for a field both sheets agree on (%q)", a.Value, g1.Value)}
 			}
 			out = append(out, ConsensusGrade{Field: k, Value: g1.Value, Source: SourceAgreed, Notes: notes})
@@ -147,7 +147,7 @@ func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, erro
 		}
 		if k.Kind == adjudication.KindOracleDefect && a.Value == adjudication.ValueDefective && strings.TrimSpace(a.Note) == "" &&
 			len(notes) == 0 {
-			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: k.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
+			return nil, &verr.Error{Reason: ReasonOracleDefectNote, Pointer: k.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
 				Detail: "a confirmed oracle defect needs a reason note"}
 		}
 		if k.Kind == adjudication.KindOracleDefect && a.Value == adjudication.ValueWithdrawn {
@@ -156,11 +156,11 @@ func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, erro
 		out = append(out, ConsensusGrade{Field: k, Value: a.Value, Source: SourceAdjudicated, Notes: append(notes, nonEmpty(a.Note)...)})
 	}
 	if orphan >= 0 {
-		return nil, &campaign.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: adjudicated[orphan].Field.String(), Rule: consensusRule,
+		return nil, &verr.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: adjudicated[orphan].Field.String(), Rule: consensusRule,
 			Detail: "adjudication grades a field neither sheet graded"}
 	}
 	if len(open) > 0 {
-		return nil, &campaign.Error{Reason: ReasonOpenDisagreement, Rule: consensusRule,
+		return nil, &verr.Error{Reason: ReasonOpenDisagreement, Rule: consensusRule,
 			Detail: fmt.Sprintf("%d open disagreement(s): %s", len(open), strings.Join(open, "; "))}
 	}
 	return out, nil
@@ -204,26 +204,26 @@ func indexGrades(gs []SheetGrade, who string, isAdjudication bool) ([]int32, err
 	for i, g := range gs {
 		allowed := adjudication.AllowedValues(g.Field.Kind)
 		if allowed == nil {
-			return nil, &campaign.Error{Reason: ReasonGradeKind, Pointer: g.Field.String(), Rule: "GRADES.md",
+			return nil, &verr.Error{Reason: ReasonGradeKind, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: fmt.Sprintf("%s grades unknown kind %q", who, g.Field.Kind)}
 		}
 		if isAdjudication && g.Field.Kind == adjudication.KindOracleDefect {
 			allowed = append(allowed, adjudication.ValueWithdrawn)
 		}
 		if !slices.Contains(allowed, g.Value) {
-			return nil, &campaign.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
+			return nil, &verr.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: fmt.Sprintf("%s gives %q; allowed: %s", who, g.Value, strings.Join(allowed, ", "))}
 		}
 		if g.Field.Kind == adjudication.KindCompleteness && g.Field.Target != adjudication.TargetFinal {
-			return nil, &campaign.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
+			return nil, &verr.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: fmt.Sprintf("%s: completeness target must be %q", who, adjudication.TargetFinal)}
 		}
 		if !isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && strings.TrimSpace(g.Note) == "" {
-			return nil, &campaign.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
+			return nil, &verr.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
 				Detail: who + " flags an oracle defect without a reason note"}
 		}
 		if int32(i) == dupAt {
-			return nil, &campaign.Error{Reason: ReasonDuplicateGrade, Pointer: g.Field.String(), Rule: "GRADES.md",
+			return nil, &verr.Error{Reason: ReasonDuplicateGrade, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: who + " grades the field twice"}
 		}
 	}

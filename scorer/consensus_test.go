@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"verdict/adjudication"
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 func g(item string, kind adjudication.Kind, target, value string) SheetGrade {
@@ -96,13 +96,13 @@ func TestConsensusJoinOrder(t *testing.T) {
 	}
 	for _, orphan := range []string{"I0", "I3", "I11"} {
 		_, err := Consensus(s1, s2, []SheetGrade{g("I2", adjudication.KindClaim, "C1", adjudication.ValueUnsupported), g(orphan, adjudication.KindClaim, "C1", adjudication.ValueWrong)})
-		var ce *campaign.Error
+		var ce *verr.Error
 		if !errors.As(err, &ce) || ce.Reason != ReasonAdjudicatedAgreedField || ce.Pointer != orphan+"/claim/C1" {
 			t.Fatalf("orphan %s: %v", orphan, err)
 		}
 	}
 	dup := []SheetGrade{g("I3", adjudication.KindClaim, "C1", adjudication.ValueWrong), g("I1", adjudication.KindClaim, "C1", adjudication.ValueWrong), g("I1", adjudication.KindClaim, "C1", adjudication.ValueWrong), g("I3", adjudication.KindClaim, "C1", adjudication.ValueWrong)}
-	var ce *campaign.Error
+	var ce *verr.Error
 	if _, err := Consensus(dup, nil, nil); !errors.As(err, &ce) || ce.Reason != ReasonDuplicateGrade || ce.Pointer != "I1/claim/C1" {
 		t.Fatalf("duplicate: %v", err)
 	}

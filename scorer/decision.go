@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // DecisionKind is the campaign's one outcome (CONTRACT §4 "Decision").
@@ -284,7 +285,7 @@ func decide(sc *Scorecard) {
 
 // ReasonNoAccounting: no accounting report was handed to the scorer, so
 // every cost and time value is unknown and the cost-and-time gate fails.
-const ReasonNoAccounting campaign.Reason = "no-accounting"
+const ReasonNoAccounting verr.Reason = "no-accounting"
 
 // accountingDecisionGates turns each accounting gate (cost basis, aggregate,
 // task-median and paired-workflow ratios for cost and for time, per-session

@@ -6,8 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Scope says which validity a finding bears on. The contract reports the
@@ -35,7 +34,7 @@ const (
 // with findings still loads and is scored as a structural failure.
 type Finding struct {
 	// Code is the reason code, one of the Reason constants of this package.
-	Code campaign.Reason `json:"code"`
+	Code verr.Reason `json:"code"`
 	// File is the response file, e.g. "responses/S3.json".
 	File string `json:"file"`
 	// Pointer is the JSON pointer of the offending value, e.g.
@@ -54,10 +53,10 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s#%s: %s: %s [%s] (%s)", f.File, f.Pointer, f.Code, f.Message, f.Rule, f.Scope)
 }
 
-// Err returns the finding as a *campaign.Error carrying the same reason,
+// Err returns the finding as a *verr.Error carrying the same reason,
 // file, pointer, rule and message, so that errors.Is(f.Err(), code) holds.
-func (f Finding) Err() *campaign.Error {
-	return &campaign.Error{Reason: f.Code, File: f.File, Pointer: f.Pointer, Rule: f.Rule, Detail: f.Message}
+func (f Finding) Err() *verr.Error {
+	return &verr.Error{Reason: f.Code, File: f.File, Pointer: f.Pointer, Rule: f.Rule, Detail: f.Message}
 }
 
 // SortFindings orders findings deterministically: by file, then by JSON

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Rules of the frozen identities of contract 741-v1.0.
@@ -27,35 +28,35 @@ const (
 	// September 2026). A cheaper card would hide a cost-ratio failure and
 	// stretch the US$30 cap; the actual billing basis is recorded apart
 	// (receipts' actual_charge_micro_usd) and never stands in for it.
-	ReasonPriceCardNotReference campaign.Reason = "price-card-not-reference"
+	ReasonPriceCardNotReference verr.Reason = "price-card-not-reference"
 	// ReasonFrozenDocumentDigest: a frozen document of the table is bound
 	// with another SHA-256.
-	ReasonFrozenDocumentDigest campaign.Reason = "frozen-document-digest"
+	ReasonFrozenDocumentDigest verr.Reason = "frozen-document-digest"
 	// ReasonFrozenDocumentMissing: a document of the table is not bound.
-	ReasonFrozenDocumentMissing campaign.Reason = "frozen-document-missing"
+	ReasonFrozenDocumentMissing verr.Reason = "frozen-document-missing"
 	// ReasonFrozenDocumentExtra: a bound document is not in the table, or
 	// is bound twice.
-	ReasonFrozenDocumentExtra campaign.Reason = "frozen-document-extra"
+	ReasonFrozenDocumentExtra verr.Reason = "frozen-document-extra"
 	// ReasonPromptNotFrozen: a bound prompt text is not byte-identical to
 	// the frozen PROMPTS.md text (campaign.FrozenPrompt); B's instruction
 	// may differ only as the one revision of round discipline.
-	ReasonPromptNotFrozen campaign.Reason = "prompt-not-frozen"
+	ReasonPromptNotFrozen verr.Reason = "prompt-not-frozen"
 )
 
 // FrozenIdentityIssues checks a 741-v1.0 campaign against the frozen
-// identities and returns one *campaign.Error per violation, in a fixed
+// identities and returns one *verr.Error per violation, in a fixed
 // order: the reference price card (ReferenceCardIssue), the frozen
 // documents (ReasonFrozenDocumentDigest, -Missing, -Extra, in table and
 // manifest order) and the prompt texts (ReasonPromptNotFrozen, in
 // manifest order). B's instruction is exempt when the manifest records a
 // previous round (round discipline decides it). A campaign of another
 // contract version is refused by the loader and not checked here.
-func FrozenIdentityIssues(c *campaign.Campaign) []*campaign.Error {
+func FrozenIdentityIssues(c *campaign.Campaign) []*verr.Error {
 	m := &c.Manifest
 	if m.ContractVersion != campaign.ContractVersion {
 		return nil
 	}
-	var out []*campaign.Error
+	var out []*verr.Error
 	if e := ReferenceCardIssue(m); e != nil {
 		out = append(out, e)
 	}
@@ -69,17 +70,17 @@ func FrozenIdentityIssues(c *campaign.Campaign) []*campaign.Error {
 		w, known := want[d.Name]
 		switch {
 		case !known || seen[d.Name]:
-			out = append(out, &campaign.Error{Reason: ReasonFrozenDocumentExtra, File: campaign.ManifestFile, Pointer: p, Rule: RuleFrozenDocuments,
+			out = append(out, &verr.Error{Reason: ReasonFrozenDocumentExtra, File: campaign.ManifestFile, Pointer: p, Rule: RuleFrozenDocuments,
 				Detail: fmt.Sprintf("document %q is not one of the five frozen documents of %s, or is bound twice", d.Name, campaign.ContractVersion)})
 		case d.SHA256 != w:
-			out = append(out, &campaign.Error{Reason: ReasonFrozenDocumentDigest, File: campaign.ManifestFile, Pointer: p + "/sha256", Rule: RuleFrozenDocuments,
+			out = append(out, &verr.Error{Reason: ReasonFrozenDocumentDigest, File: campaign.ManifestFile, Pointer: p + "/sha256", Rule: RuleFrozenDocuments,
 				Detail: fmt.Sprintf("%s is bound as %s; the frozen table says %s", d.Name, d.SHA256, w)})
 		}
 		seen[d.Name] = true
 	}
 	for _, d := range campaign.FrozenDocuments() {
 		if !seen[d.Name] {
-			out = append(out, &campaign.Error{Reason: ReasonFrozenDocumentMissing, File: campaign.ManifestFile, Pointer: "/frozen_documents", Rule: RuleFrozenDocuments,
+			out = append(out, &verr.Error{Reason: ReasonFrozenDocumentMissing, File: campaign.ManifestFile, Pointer: "/frozen_documents", Rule: RuleFrozenDocuments,
 				Detail: fmt.Sprintf("%s (SHA-256 %s) is not bound", d.Name, d.SHA256)})
 		}
 	}
@@ -92,7 +93,7 @@ func FrozenIdentityIssues(c *campaign.Campaign) []*campaign.Error {
 			continue // an unbound or unreadable prompt is refused by the loader
 		}
 		if line, differs := firstDifferentLine(got, campaign.FrozenPrompt(k)); differs {
-			out = append(out, &campaign.Error{Reason: ReasonPromptNotFrozen, File: m.Prompts.PromptPath(k), Rule: RulePromptsFrozen,
+			out = append(out, &verr.Error{Reason: ReasonPromptNotFrozen, File: m.Prompts.PromptPath(k), Rule: RulePromptsFrozen,
 				Detail: fmt.Sprintf("prompt %s is not byte-identical to the frozen PROMPTS.md text (first difference on line %d)", k, line)})
 		}
 	}
@@ -113,12 +114,12 @@ func firstDifferentLine(a, b []byte) (int, bool) {
 	return bytes.Count(a[:i], []byte{'\n'}) + 1, true
 }
 
-// ReferenceCardIssue returns a *campaign.Error with
+// ReferenceCardIssue returns a *verr.Error with
 // ReasonPriceCardNotReference when a manifest of contract 741-v1.0 binds a
 // price card whose rates differ from ContractPriceCard's (the card's id is
 // free); nil when the rates are exactly the frozen ones or the card is
 // null (a null card is a missing identity, ReasonMissingIdentity).
-func ReferenceCardIssue(m *campaign.Manifest) *campaign.Error {
+func ReferenceCardIssue(m *campaign.Manifest) *verr.Error {
 	pc := m.Execution.PriceCard
 	if pc == nil || m.ContractVersion != campaign.ContractVersion {
 		return nil
@@ -140,7 +141,7 @@ func ReferenceCardIssue(m *campaign.Manifest) *campaign.Error {
 	if len(diff) == 0 {
 		return nil
 	}
-	return &campaign.Error{Reason: ReasonPriceCardNotReference, File: campaign.ManifestFile, Pointer: "/execution/price_card", Rule: RuleReferenceCard,
+	return &verr.Error{Reason: ReasonPriceCardNotReference, File: campaign.ManifestFile, Pointer: "/execution/price_card", Rule: RuleReferenceCard,
 		Detail: fmt.Sprintf("price card %q is not the frozen reference card of contract %s (US$4 / 0.40 / 20 per million uncached input, cached input, output tokens): %s",
 			pc.ID, campaign.ContractVersion, strings.Join(diff, ", "))}
 }

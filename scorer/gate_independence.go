@@ -3,8 +3,7 @@ package scorer
 import (
 	"errors"
 	"fmt"
-
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // ReasonGateOrEscape: an accounting gate is recorded as passing although
@@ -12,7 +11,7 @@ import (
 // (an OR condition such as "pair ≤ 1.25 or aggregate ≤ 1.10"). No gate may
 // be met by another (EVALUATOR-CONTROLS C21; mutation "make a cost/time cap
 // an OR condition").
-const ReasonGateOrEscape campaign.Reason = "gate-or-escape"
+const ReasonGateOrEscape verr.Reason = "gate-or-escape"
 
 // CheckGateIndependence re-reads every ratio and per-session gate of an
 // accounting report against the report's own measured values (pair
@@ -23,7 +22,7 @@ const ReasonGateOrEscape campaign.Reason = "gate-or-escape"
 // fail on them), a gate recorded as failing is never refused, and a nil
 // report has nothing to check. The basis and shared-draft billing gates
 // read inputs the report does not keep and are not re-read.
-func CheckGateIndependence(acct *AccountingReport) []*campaign.Error {
+func CheckGateIndependence(acct *AccountingReport) []*verr.Error {
 	if acct == nil {
 		return nil
 	}
@@ -62,10 +61,10 @@ func CheckGateIndependence(acct *AccountingReport) []*campaign.Error {
 			}
 		}
 	}
-	var out []*campaign.Error
+	var out []*verr.Error
 	for i, g := range acct.Gates {
 		if why, ok := broken[g.Name]; ok && g.Pass {
-			out = append(out, &campaign.Error{Reason: ReasonGateOrEscape, Pointer: fmt.Sprintf("/accounting/gates/%d", i),
+			out = append(out, &verr.Error{Reason: ReasonGateOrEscape, Pointer: fmt.Sprintf("/accounting/gates/%d", i),
 				Rule:   "CONTRACT §4 Complete cost and time; EVALUATOR-CONTROLS C21",
 				Detail: fmt.Sprintf("gate %s is recorded as passing but its own %s breaks its bound: no gate may be met through another", g.Name, why)})
 		}

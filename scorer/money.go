@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // PicoPerUSD is the number of Money units in one US dollar. Money is kept in
@@ -23,24 +24,24 @@ const PicoPerMicroUSD int64 = 1_000_000
 const (
 	// ReasonMeterMissing: a dispatched session has no token meter (CONTRACT §5
 	// "Unsupported modifiers or incomplete metering fail admission").
-	ReasonMeterMissing campaign.Reason = "meter-missing"
+	ReasonMeterMissing verr.Reason = "meter-missing"
 	// ReasonMeterInconsistent: a meter's counts contradict its own flags
 	// (negative counts, cached > input total, reasoning > output).
-	ReasonMeterInconsistent campaign.Reason = "meter-inconsistent"
+	ReasonMeterInconsistent verr.Reason = "meter-inconsistent"
 	// ReasonTariffMissing: the manifest has no price card (CONTRACT §5
 	// "Never invent a tariff").
-	ReasonTariffMissing campaign.Reason = "tariff-missing"
+	ReasonTariffMissing verr.Reason = "tariff-missing"
 	// ReasonTariffMismatch: a receipt names no price card or another card
 	// than the manifest's.
-	ReasonTariffMismatch campaign.Reason = "tariff-mismatch"
+	ReasonTariffMismatch verr.Reason = "tariff-mismatch"
 	// ReasonTimeMissing: a dispatched session lacks a monotonic start or end.
-	ReasonTimeMissing campaign.Reason = "time-missing"
+	ReasonTimeMissing verr.Reason = "time-missing"
 	// ReasonMCPCostMissing: a session made MCP calls but their cost is not
 	// metered (EVALUATOR-CONTROLS mutation "zero an MCP cost").
-	ReasonMCPCostMissing campaign.Reason = "mcp-cost-missing"
+	ReasonMCPCostMissing verr.Reason = "mcp-cost-missing"
 	// ReasonActualChargeUnattributed: the session's actual charge could not
 	// be attributed; it is reported as unknown, never as zero (CONTRACT §5).
-	ReasonActualChargeUnattributed campaign.Reason = "actual-charge-unattributed"
+	ReasonActualChargeUnattributed verr.Reason = "actual-charge-unattributed"
 )
 
 // Money is an exact amount of US dollars in pico-USD (10^-12 USD), or an
@@ -53,7 +54,7 @@ type Money struct {
 	// Known is false when the amount was not measured.
 	Known bool
 	// Why is the reason code of an unknown amount ("" when Known).
-	Why campaign.Reason
+	Why verr.Reason
 }
 
 // Pico returns a known amount of p pico-USD.
@@ -66,7 +67,7 @@ func MicroUSD(n int64) Money { return Pico(n * PicoPerMicroUSD) }
 func USD(n int64) Money { return Pico(n * PicoPerUSD) }
 
 // UnknownMoney returns an unknown amount with its reason.
-func UnknownMoney(why campaign.Reason) Money { return Money{Why: why} }
+func UnknownMoney(why verr.Reason) Money { return Money{Why: why} }
 
 // Add returns m+o; unknown when either is unknown (the first reason wins).
 func (m Money) Add(o Money) Money {
@@ -105,14 +106,14 @@ type Tokens struct {
 	// Known is false when the count was not metered.
 	Known bool
 	// Why is the reason code of an unknown count.
-	Why campaign.Reason
+	Why verr.Reason
 }
 
 // KnownTokens returns a known count.
 func KnownTokens(n int64) Tokens { return Tokens{N: n, Known: true} }
 
 // UnknownTokens returns an unknown count with its reason.
-func UnknownTokens(why campaign.Reason) Tokens { return Tokens{Why: why} }
+func UnknownTokens(why verr.Reason) Tokens { return Tokens{Why: why} }
 
 // Add returns t+o; unknown when either is unknown.
 func (t Tokens) Add(o Tokens) Tokens {
@@ -149,14 +150,14 @@ type Nanos struct {
 	// Known is false when the duration was not measured.
 	Known bool
 	// Why is the reason code of an unknown duration.
-	Why campaign.Reason
+	Why verr.Reason
 }
 
 // KnownNanos returns a known duration of ns nanoseconds.
 func KnownNanos(ns int64) Nanos { return Nanos{NS: ns, Known: true} }
 
 // UnknownNanos returns an unknown duration with its reason.
-func UnknownNanos(why campaign.Reason) Nanos { return Nanos{Why: why} }
+func UnknownNanos(why verr.Reason) Nanos { return Nanos{Why: why} }
 
 // Add returns d+o; unknown when either is unknown.
 func (d Nanos) Add(o Nanos) Nanos {
@@ -201,21 +202,21 @@ type MeterTokens struct {
 }
 
 // DeriveTokens applies the CONTRACT §5 meter rules. It returns a
-// *campaign.Error with ReasonMeterMissing for a nil meter and
+// *verr.Error with ReasonMeterMissing for a nil meter and
 // ReasonMeterInconsistent for negative counts, cached > input total (when
 // included) or reasoning > output (when included).
 func DeriveTokens(m *campaign.Meter) (MeterTokens, error) {
 	if m == nil {
-		return MeterTokens{}, &campaign.Error{Reason: ReasonMeterMissing, Rule: "CONTRACT §5", Detail: "no token meter recorded"}
+		return MeterTokens{}, &verr.Error{Reason: ReasonMeterMissing, Rule: "CONTRACT §5", Detail: "no token meter recorded"}
 	}
 	if m.InputTokens < 0 || m.CachedInputTokens < 0 || m.OutputTokens < 0 || m.ReasoningTokens < 0 {
-		return MeterTokens{}, &campaign.Error{Reason: ReasonMeterInconsistent, Rule: "CONTRACT §5", Detail: "negative token count"}
+		return MeterTokens{}, &verr.Error{Reason: ReasonMeterInconsistent, Rule: "CONTRACT §5", Detail: "negative token count"}
 	}
 	var t MeterTokens
 	t.Cached = m.CachedInputTokens
 	if m.InputIncludesCached {
 		if m.CachedInputTokens > m.InputTokens {
-			return MeterTokens{}, &campaign.Error{Reason: ReasonMeterInconsistent, Rule: "CONTRACT §5",
+			return MeterTokens{}, &verr.Error{Reason: ReasonMeterInconsistent, Rule: "CONTRACT §5",
 				Detail: fmt.Sprintf("cached input %d exceeds input total %d that includes it", m.CachedInputTokens, m.InputTokens)}
 		}
 		t.Uncached = m.InputTokens - m.CachedInputTokens
@@ -226,7 +227,7 @@ func DeriveTokens(m *campaign.Meter) (MeterTokens, error) {
 	}
 	if m.OutputIncludesReasoning {
 		if m.ReasoningTokens > m.OutputTokens {
-			return MeterTokens{}, &campaign.Error{Reason: ReasonMeterInconsistent, Rule: "CONTRACT §5",
+			return MeterTokens{}, &verr.Error{Reason: ReasonMeterInconsistent, Rule: "CONTRACT §5",
 				Detail: fmt.Sprintf("reasoning %d exceeds output %d that includes it", m.ReasoningTokens, m.OutputTokens)}
 		}
 		t.BilledOutput = m.OutputTokens
@@ -260,7 +261,7 @@ func ReferenceCost(m *campaign.Meter, card *campaign.PriceCard) Money {
 	}
 	t, err := DeriveTokens(m)
 	if err != nil {
-		return UnknownMoney(err.(*campaign.Error).Reason)
+		return UnknownMoney(err.(*verr.Error).Reason)
 	}
 	return PriceTokens(t, card)
 }

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-
-	"verdict/campaign"
+	"verdict/verr"
 )
 
 // ReasonRatioUndefined: a ratio's denominator is not positive (CONTRACT §4
 // "Ratios have a positive draft/session denominator").
-const ReasonRatioUndefined campaign.Reason = "ratio-undefined"
+const ReasonRatioUndefined verr.Reason = "ratio-undefined"
 
 // Exact is an exact non-negative rational quantity in a stated unit
 // (pico-USD or nanoseconds), used for task medians over repetitions, which
@@ -20,7 +19,7 @@ type Exact struct {
 	// Known is false when any input of the quantity was unknown.
 	Known bool
 	// Why is the reason code of an unknown quantity.
-	Why campaign.Reason
+	Why verr.Reason
 	r   big.Rat
 }
 
@@ -76,7 +75,7 @@ func exactInt(n int64) Exact {
 // for an odd count, the mean of the two middle values for an even count
 // (CONTRACT §4 task median over repetitions). It is unknown when any value
 // is unknown or there are no values.
-func Median(values []int64, known []bool, whys []campaign.Reason) Exact {
+func Median(values []int64, known []bool, whys []verr.Reason) Exact {
 	if len(values) == 0 {
 		return Exact{Why: ReasonRatioUndefined}
 	}
@@ -103,7 +102,7 @@ type Ratio struct {
 	// Known is true when both sides were known and the denominator positive.
 	Known bool
 	// Why is the reason code when not Known.
-	Why campaign.Reason
+	Why verr.Reason
 	r   big.Rat
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 func TestReferenceCostTable(t *testing.T) {
@@ -15,7 +16,7 @@ func TestReferenceCostTable(t *testing.T) {
 		wantPico  int64
 		wantUSD   string
 		wantKnown bool
-		wantWhy   campaign.Reason
+		wantWhy   verr.Reason
 	}{
 		{"worked case: input includes cached", &campaign.Meter{InputTokens: 20212, CachedInputTokens: 16298, OutputTokens: 931, InputIncludesCached: true, OutputIncludesReasoning: true}, 40_795_200_000, "0.0407952", true, ""},
 		{"worked case: cached reported separately", &campaign.Meter{InputTokens: 3914, CachedInputTokens: 16298, OutputTokens: 931, OutputIncludesReasoning: true}, 40_795_200_000, "0.0407952", true, ""},
@@ -111,15 +112,15 @@ func TestRatioExactBounds(t *testing.T) {
 	if r(1, 1).Label("cost") != "" {
 		t.Fatal("ratio 1 is not an increase")
 	}
-	m := Median([]int64{5, 1, 3}, []bool{true, true, true}, make([]campaign.Reason, 3))
+	m := Median([]int64{5, 1, 3}, []bool{true, true, true}, make([]verr.Reason, 3))
 	if m.Rat().RatString() != "3" {
 		t.Fatal(m.Rat())
 	}
-	m = Median([]int64{1, 2}, []bool{true, true}, make([]campaign.Reason, 2))
+	m = Median([]int64{1, 2}, []bool{true, true}, make([]verr.Reason, 2))
 	if m.Rat().RatString() != "3/2" {
 		t.Fatal(m.Rat())
 	}
-	m = Median([]int64{1, 2}, []bool{true, false}, []campaign.Reason{"", ReasonMeterMissing})
+	m = Median([]int64{1, 2}, []bool{true, false}, []verr.Reason{"", ReasonMeterMissing})
 	if m.Known || m.Why != ReasonMeterMissing {
 		t.Fatal("unknown input must give unknown median")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/internal/plural"
+	"verdict/verr"
 )
 
 // RulePlanned is the rule cited for a campaign whose manifest lists
@@ -18,10 +19,10 @@ const (
 	// planned, not started (Planned). The campaign is not admitted for
 	// scoring and `verdict score` refuses it; the planned sessions are not
 	// invalid executions, and `verdict admit --plan` plans their dispatch.
-	ReasonCampaignIncomplete campaign.Reason = "campaign-incomplete"
+	ReasonCampaignIncomplete verr.Reason = "campaign-incomplete"
 	// ReasonSessionPlanned: a value of a planned session's accounting is
 	// unknown because the session has not run (never zero).
-	ReasonSessionPlanned campaign.Reason = "session-planned"
+	ReasonSessionPlanned verr.Reason = "session-planned"
 )
 
 // Planned reports whether a session the manifest lists is planned, not
@@ -53,7 +54,7 @@ func PlannedSessions(c *campaign.Campaign) []string {
 // IncompleteError is the campaign-incomplete refusal (file manifest.json,
 // pointer /runs) naming the planned sessions (at most ten, then a count),
 // or nil when none is planned.
-func IncompleteError(planned []string) *campaign.Error {
+func IncompleteError(planned []string) *verr.Error {
 	if len(planned) == 0 {
 		return nil
 	}
@@ -62,7 +63,7 @@ func IncompleteError(planned []string) *campaign.Error {
 	if len(shown) > 10 {
 		shown, more = shown[:10], fmt.Sprintf(" and %d more", len(planned)-10)
 	}
-	return &campaign.Error{Reason: ReasonCampaignIncomplete, File: campaign.ManifestFile, Pointer: "/runs", Rule: RulePlanned,
+	return &verr.Error{Reason: ReasonCampaignIncomplete, File: campaign.ManifestFile, Pointer: "/runs", Rule: RulePlanned,
 		Detail: fmt.Sprintf("%s not started (%s%s): the campaign is in progress, not admitted for scoring; a planned session is not an invalid execution",
 			plural.Count(len(planned), "planned session has", "planned sessions have"), strings.Join(shown, ", "), more)}
 }

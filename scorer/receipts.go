@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Rules cited by the receipt checks (CONTRACT §2, §5; EVALUATOR-CONTROLS
@@ -25,45 +26,45 @@ const (
 const (
 	// ReasonReceiptRecordMissing: a record the receipt's status requires is
 	// null or empty (see RequiredRecords), or a time is not RFC 3339 UTC.
-	ReasonReceiptRecordMissing campaign.Reason = "receipt-record-missing"
+	ReasonReceiptRecordMissing verr.Reason = "receipt-record-missing"
 	// ReasonReceiptRecordUnexpected: a not-dispatched receipt carries a
 	// record that only a dispatched session can have (RequiredRecords).
-	ReasonReceiptRecordUnexpected campaign.Reason = "receipt-record-unexpected"
+	ReasonReceiptRecordUnexpected verr.Reason = "receipt-record-unexpected"
 	// ReasonReceiptEndBeforeStart: the UTC or monotonic end is before its start.
-	ReasonReceiptEndBeforeStart campaign.Reason = "receipt-end-before-start"
+	ReasonReceiptEndBeforeStart verr.Reason = "receipt-end-before-start"
 	// ReasonReceiptClocksDisagree: the receipt's UTC duration (ended_utc −
 	// started_utc) and monotonic duration (end_monotonic_ns −
 	// start_monotonic_ns) differ by more than ClockTolerance: a clock jump,
 	// a contradicted record (CONTRACT §5 Required records).
-	ReasonReceiptClocksDisagree campaign.Reason = "receipt-clocks-disagree"
+	ReasonReceiptClocksDisagree verr.Reason = "receipt-clocks-disagree"
 	// ReasonDeliveredInputMismatch: input_sha256/input_bytes differ from
 	// the exact prompt bytes `verdict prompts` renders for the session's
 	// role (wrong delivered input, C17).
-	ReasonDeliveredInputMismatch campaign.Reason = "delivered-input-mismatch"
+	ReasonDeliveredInputMismatch verr.Reason = "delivered-input-mismatch"
 	// ReasonOutputMismatch: output_sha256/output_bytes differ from the
 	// session's response file, or name an output the campaign does not hold
 	// (a misattributed output).
-	ReasonOutputMismatch campaign.Reason = "output-mismatch"
+	ReasonOutputMismatch verr.Reason = "output-mismatch"
 	// ReasonMeterIncomplete: a dispatched session's token meter is missing
 	// or inconsistent (its detail says which: meter-missing or
 	// meter-inconsistent). The cost stays unknown, never zero.
-	ReasonMeterIncomplete campaign.Reason = "meter-incomplete"
+	ReasonMeterIncomplete verr.Reason = "meter-incomplete"
 	// ReasonUnsupportedModifier: a receipt records a priced modifier the
 	// contract excludes from Codex accounting (priced_modifiers: API
 	// cache-write tokens, a Fast service tier); the session is never
 	// priced.
-	ReasonUnsupportedModifier campaign.Reason = "unsupported-modifier"
+	ReasonUnsupportedModifier verr.Reason = "unsupported-modifier"
 	// ReasonReviewBeforeDraftEnded: a review started before its shared
 	// draft's terminal receipt ended (it is given D's output).
-	ReasonReviewBeforeDraftEnded campaign.Reason = "review-before-draft-ended"
+	ReasonReviewBeforeDraftEnded verr.Reason = "review-before-draft-ended"
 	// ReasonSessionsOverlap: two sessions of the campaign ran at the same
 	// time (the later-starting one is named).
-	ReasonSessionsOverlap campaign.Reason = "sessions-overlap"
+	ReasonSessionsOverlap verr.Reason = "sessions-overlap"
 	// ReasonArmOrderViolated: within a pair the arm the run declares first
 	// (order) did not start first.
-	ReasonArmOrderViolated campaign.Reason = "arm-order-violated"
+	ReasonArmOrderViolated verr.Reason = "arm-order-violated"
 	// ReasonHostMismatch: a receipt's host is not the manifest's execution.host.
-	ReasonHostMismatch campaign.Reason = "host-mismatch"
+	ReasonHostMismatch verr.Reason = "host-mismatch"
 )
 
 // ClockTolerance is the largest difference, inclusive, between one
@@ -258,7 +259,7 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 		tasks[t.Entry.ID] = t
 	}
 	var out []ValidityFinding
-	add := func(run campaign.Run, s *campaign.Session, r campaign.Reason, pointer, rule, format string, a ...any) {
+	add := func(run campaign.Run, s *campaign.Session, r verr.Reason, pointer, rule, format string, a ...any) {
 		out = append(out, ValidityFinding{Reason: r, Session: s.ID, Task: run.Task, Repetition: run.Repetition,
 			File: campaign.ReceiptPath(s.ID), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
 	}
@@ -362,7 +363,7 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 			// Metering.
 			if r.Status != "" {
 				if _, err := DeriveTokens(r.Meter); err != nil {
-					ce := err.(*campaign.Error)
+					ce := err.(*verr.Error)
 					add(run, s, ReasonMeterIncomplete, "/meter", RuleMetering, "%s: %s; the cost stays unknown, never zero", ce.Reason, ce.Detail)
 				}
 				if len(r.PricedModifiers) > 0 {

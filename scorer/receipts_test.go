@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // TestReceiptIssuesTable checks ReceiptIssues rule by rule on the
@@ -18,7 +19,7 @@ func TestReceiptIssuesTable(t *testing.T) {
 	cases := []struct {
 		name string
 		mut  func(c *campaign.Campaign)
-		want []campaign.Reason // nil: no finding
+		want []verr.Reason // nil: no finding
 	}{
 		{"error without output is allowed", func(c *campaign.Campaign) {
 			s := session(c, "T1", 1, campaign.RoleReviewA)
@@ -30,32 +31,32 @@ func TestReceiptIssuesTable(t *testing.T) {
 			s := session(c, "T1", 1, campaign.RoleReviewA)
 			k := campaign.ErrorMalformed
 			s.Receipt.Status, s.Receipt.ErrorKind, s.Receipt.OutputSHA256, s.Receipt.OutputBytes = campaign.StatusError, &k, nil, nil
-		}, []campaign.Reason{ReasonReceiptRecordMissing}},
+		}, []verr.Reason{ReasonReceiptRecordMissing}},
 		{"half an input pair", func(c *campaign.Campaign) { session(c, "T1", 2, campaign.RoleDraft).Receipt.InputBytes = nil },
-			[]campaign.Reason{ReasonReceiptRecordMissing}},
+			[]verr.Reason{ReasonReceiptRecordMissing}},
 		{"no host", func(c *campaign.Campaign) { session(c, "T1", 2, campaign.RoleDraft).Receipt.Host = nil },
-			[]campaign.Reason{ReasonReceiptRecordMissing}},
+			[]verr.Reason{ReasonReceiptRecordMissing}},
 		{"start without terminal receipt may lack end and meter", func(c *campaign.Campaign) {
 			r := session(c, "T2", 2, campaign.RoleReviewB).Receipt
 			r.Status, r.EndedUTC, r.EndMonotonicNS, r.Meter = "", nil, nil, nil
 		}, nil},
 		{"response without meter", func(c *campaign.Campaign) { session(c, "T2", 2, campaign.RoleReviewB).Receipt.Meter = nil },
-			[]campaign.Reason{ReasonMeterIncomplete}},
+			[]verr.Reason{ReasonMeterIncomplete}},
 		{"not dispatched with an input", func(c *campaign.Campaign) {
 			failDraft(c, "T3", 1)
 			r := session(c, "T3", 1, campaign.RoleReviewA).Receipt
 			r.InputSHA256, r.InputBytes = sp(hexSum([]byte("x"))), ip(1)
-		}, []campaign.Reason{ReasonReceiptRecordUnexpected}},
+		}, []verr.Reason{ReasonReceiptRecordUnexpected}},
 		{"monotonic end before start", func(c *campaign.Campaign) {
 			r := session(c, "T4", 1, campaign.RoleReviewA).Receipt
 			*r.EndMonotonicNS = *r.StartMonotonicNS - 1
-		}, []campaign.Reason{ReasonReceiptEndBeforeStart}},
+		}, []verr.Reason{ReasonReceiptEndBeforeStart}},
 		{"wrong delivered input", func(c *campaign.Campaign) {
 			session(c, "T4", 1, campaign.RoleReviewA).Receipt.InputBytes = ip(1)
-		}, []campaign.Reason{ReasonDeliveredInputMismatch}},
+		}, []verr.Reason{ReasonDeliveredInputMismatch}},
 		{"misattributed output", func(c *campaign.Campaign) {
 			session(c, "T4", 1, campaign.RoleReviewA).Receipt.OutputSHA256 = sp(hexSum([]byte("other")))
-		}, []campaign.Reason{ReasonOutputMismatch}},
+		}, []verr.Reason{ReasonOutputMismatch}},
 		{"a session may start the instant the previous ended", func(c *campaign.Campaign) {
 			d := session(c, "T5", 1, campaign.RoleDraft).Receipt
 			first := session(c, "T5", 1, campaign.RoleReviewA).Receipt
@@ -68,13 +69,13 @@ func TestReceiptIssuesTable(t *testing.T) {
 			*first.StartMonotonicNS -= int64(st.Sub(end))
 		}, nil},
 		{"other host", func(c *campaign.Campaign) { session(c, "T6", 1, campaign.RoleDraft).Receipt.Host = sp("other host") },
-			[]campaign.Reason{ReasonHostMismatch}},
+			[]verr.Reason{ReasonHostMismatch}},
 		{"UTC and monotonic durations 2 s apart agree", func(c *campaign.Campaign) {
 			skewMonotonic(session(c, "T6", 2, campaign.RoleReviewA).Receipt, ClockTolerance)
 		}, nil},
 		{"UTC and monotonic durations 2 s + 1 ns apart: a clock jump", func(c *campaign.Campaign) {
 			skewMonotonic(session(c, "T6", 2, campaign.RoleReviewA).Receipt, ClockTolerance+1)
-		}, []campaign.Reason{ReasonReceiptClocksDisagree}},
+		}, []verr.Reason{ReasonReceiptClocksDisagree}},
 		{"a planned run has nothing to check", func(c *campaign.Campaign) {
 			for _, role := range []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB} {
 				plan(session(c, "T7", 3, role))
@@ -82,7 +83,7 @@ func TestReceiptIssuesTable(t *testing.T) {
 		}, nil},
 		{"reviews that ran while their draft is planned", func(c *campaign.Campaign) { plan(session(c, "T7", 2, campaign.RoleDraft)) },
 			// The reviews' inputs embed a draft output the campaign does not hold.
-			[]campaign.Reason{ReasonDeliveredInputMismatch, ReasonDeliveredInputMismatch, ReasonReviewBeforeDraftEnded, ReasonReviewBeforeDraftEnded}},
+			[]verr.Reason{ReasonDeliveredInputMismatch, ReasonDeliveredInputMismatch, ReasonReviewBeforeDraftEnded, ReasonReviewBeforeDraftEnded}},
 		{"an arm that ran while the arm declared first is planned", func(c *campaign.Campaign) {
 			role := campaign.RoleReviewA
 			for _, r := range c.Manifest.Runs {
@@ -91,13 +92,13 @@ func TestReceiptIssuesTable(t *testing.T) {
 				}
 			}
 			plan(session(c, "T8", 1, role))
-		}, []campaign.Reason{ReasonArmOrderViolated}},
+		}, []verr.Reason{ReasonArmOrderViolated}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := testCampaign(campaign.PhaseEvaluation, 8, 3)
 			tc.mut(c)
-			var got []campaign.Reason
+			var got []verr.Reason
 			for _, f := range ReceiptIssues(c) {
 				got = append(got, f.Reason)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/internal/buildinfo"
+	"verdict/verr"
 )
 
 // RuleRounds names the round discipline of CONTRACT §5.
@@ -24,49 +25,49 @@ const (
 	// ReasonPreviousRoundMissing: a real (non-synthetic) round-2 or
 	// evaluation manifest has no previous_round, or `check --previous` was
 	// given for a manifest that names none.
-	ReasonPreviousRoundMissing campaign.Reason = "previous-round-missing"
+	ReasonPreviousRoundMissing verr.Reason = "previous-round-missing"
 	// ReasonRoundOrder: the previous round is not the one before this
 	// phase (a round 1 with a previous round, a second round 2 or a round
 	// 3, an evaluation not after round 2).
-	ReasonRoundOrder campaign.Reason = "round-order"
+	ReasonRoundOrder verr.Reason = "round-order"
 	// ReasonPreviousRoundReport: previous_round.report_sha256 is null for
 	// an evaluation, or set for a round 2.
-	ReasonPreviousRoundReport campaign.Reason = "previous-round-report"
+	ReasonPreviousRoundReport verr.Reason = "previous-round-report"
 	// ReasonPreviousRoundDigest: the previous campaign's manifest.json does
 	// not hash to previous_round.manifest_sha256, or names another
 	// campaign_id or phase.
-	ReasonPreviousRoundDigest campaign.Reason = "previous-round-digest"
+	ReasonPreviousRoundDigest verr.Reason = "previous-round-digest"
 	// ReasonPreviousRoundRefused: the previous campaign is refused by the
 	// strict loader.
-	ReasonPreviousRoundRefused campaign.Reason = "previous-round-refused"
+	ReasonPreviousRoundRefused verr.Reason = "previous-round-refused"
 	// ReasonPreviousRoundUnverified: a manifest names a previous round but
 	// check was not given that round (--previous DIR), so B's exemption
 	// from the frozen prompt check (FrozenIdentityIssues) rests on an
 	// unverified claim. It fails admission of a real manifest and is
 	// reported for a synthetic one.
-	ReasonPreviousRoundUnverified campaign.Reason = "previous-round-unverified"
+	ReasonPreviousRoundUnverified verr.Reason = "previous-round-unverified"
 	// ReasonRoundChanged: something other than B's instruction changed
 	// between the rounds (A, D and common texts, schemas, frozen documents,
 	// execution and consumer identities, tasks, packets, truth, sample
 	// counts), or an evaluation's B text differs from round 2's.
-	ReasonRoundChanged campaign.Reason = "round-changed"
+	ReasonRoundChanged verr.Reason = "round-changed"
 	// ReasonRevisionLeak: the revised B instruction contains a task ID, a
 	// sentence of a task text, a repository name, a source path, an
 	// evidence ID, or the text of an obligation or accepted alternative
 	// (compared case-insensitively after NFKC normalisation).
-	ReasonRevisionLeak campaign.Reason = "revision-leak"
+	ReasonRevisionLeak verr.Reason = "revision-leak"
 	// ReasonPreviousReportMissing: an evaluation is checked against its
 	// round 2 without the round-2 report.json (--previous-report).
-	ReasonPreviousReportMissing campaign.Reason = "previous-report-missing"
+	ReasonPreviousReportMissing verr.Reason = "previous-report-missing"
 	// ReasonPreviousReportDigest: the round-2 report.json does not hash to
 	// previous_round.report_sha256, or was made from another manifest.
-	ReasonPreviousReportDigest campaign.Reason = "previous-report-digest"
+	ReasonPreviousReportDigest verr.Reason = "previous-report-digest"
 	// ReasonRound2NotPassed: the round-2 report's decision is not
 	// all-gates-pass, so evaluation may not start.
-	ReasonRound2NotPassed campaign.Reason = "round-2-not-passed"
+	ReasonRound2NotPassed verr.Reason = "round-2-not-passed"
 	// ReasonEvaluatorChanged: the round-2 report was made with other
 	// schema digests or by another known evaluator build revision.
-	ReasonEvaluatorChanged campaign.Reason = "evaluator-changed"
+	ReasonEvaluatorChanged verr.Reason = "evaluator-changed"
 )
 
 // PromptRevisionLabel labels B's one permitted revision (CONTRACT §5
@@ -104,10 +105,10 @@ func revision(old, cur []byte, oldName, file string) *PromptRevision {
 // round 1 without a report; an evaluation names a round 2 and the digest
 // of its report.json. A synthetic manifest may stand without
 // previous_round; a real round-2 or evaluation manifest may not.
-func RoundIssues(m *campaign.Manifest) []*campaign.Error {
-	var out []*campaign.Error
-	add := func(r campaign.Reason, pointer, format string, a ...any) {
-		out = append(out, &campaign.Error{Reason: r, File: campaign.ManifestFile, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
+func RoundIssues(m *campaign.Manifest) []*verr.Error {
+	var out []*verr.Error
+	add := func(r verr.Reason, pointer, format string, a ...any) {
+		out = append(out, &verr.Error{Reason: r, File: campaign.ManifestFile, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
 	}
 	p := m.PreviousRound
 	var want campaign.Phase
@@ -149,7 +150,7 @@ func RoundIssues(m *campaign.Manifest) []*campaign.Error {
 // previous_round (FrozenIdentityIssues), so the exemption holds only once
 // RoundDiscipline has verified the round. nil when the manifest names no
 // previous round (RoundIssues decides whether it must).
-func UnverifiedRound(m *campaign.Manifest) *campaign.Error {
+func UnverifiedRound(m *campaign.Manifest) *verr.Error {
 	p := m.PreviousRound
 	if p == nil {
 		return nil
@@ -158,7 +159,7 @@ func UnverifiedRound(m *campaign.Manifest) *campaign.Error {
 	if m.Phase == campaign.PhaseEvaluation {
 		flags = "--previous DIR --previous-report FILE"
 	}
-	return &campaign.Error{Reason: ReasonPreviousRoundUnverified, File: campaign.ManifestFile, Pointer: "/previous_round", Rule: RuleRounds,
+	return &verr.Error{Reason: ReasonPreviousRoundUnverified, File: campaign.ManifestFile, Pointer: "/previous_round", Rule: RuleRounds,
 		Detail: fmt.Sprintf("the manifest names a previous round (%s %q, manifest %s) that was not verified, so B's instruction is not checked against the frozen text; give check %s to verify it",
 			p.Phase, p.CampaignID, p.ManifestSHA256, flags)}
 }
@@ -183,7 +184,7 @@ type RoundInput struct {
 type RoundCheck struct {
 	// Issues are the violations, each with its own reason; empty when the
 	// rounds are disciplined.
-	Issues []*campaign.Error `json:"-"`
+	Issues []*verr.Error `json:"-"`
 	// Revision is B's change from the previous round, labelled v1.1; nil
 	// when B's instruction did not change.
 	Revision *PromptRevision `json:"revision"`
@@ -199,8 +200,8 @@ type RoundCheck struct {
 func RoundDiscipline(cur *campaign.Campaign, in RoundInput) RoundCheck {
 	var rc RoundCheck
 	m := &cur.Manifest
-	add := func(r campaign.Reason, file, pointer, format string, a ...any) {
-		rc.Issues = append(rc.Issues, &campaign.Error{Reason: r, File: file, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
+	add := func(r verr.Reason, file, pointer, format string, a ...any) {
+		rc.Issues = append(rc.Issues, &verr.Error{Reason: r, File: file, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
 	}
 	p := m.PreviousRound
 	if p == nil {
@@ -312,10 +313,10 @@ type roundReport struct {
 	} `json:"scorecard"`
 }
 
-func reportIssues(p *campaign.PreviousRound, in RoundInput) []*campaign.Error {
-	var out []*campaign.Error
-	add := func(r campaign.Reason, file, pointer, format string, a ...any) {
-		out = append(out, &campaign.Error{Reason: r, File: file, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
+func reportIssues(p *campaign.PreviousRound, in RoundInput) []*verr.Error {
+	var out []*verr.Error
+	add := func(r verr.Reason, file, pointer, format string, a ...any) {
+		out = append(out, &verr.Error{Reason: r, File: file, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
 	}
 	if in.Report == nil {
 		add(ReasonPreviousReportMissing, campaign.ManifestFile, "/previous_round/report_sha256", "an evaluation is checked with the round-2 report.json that admitted it (--previous-report)")
@@ -372,8 +373,8 @@ var sentenceSplit = regexp.MustCompile(`[.!?]+(\s|$)|\n+`)
 // evidence item's source path, or the text of a truth obligation or of an
 // accepted alternative (CONTRACT §5: "without task names, source
 // identifiers, oracle facts or task-trigger logic"). Each match is one
-// *campaign.Error naming what matched.
-func RevisionLeaks(c *campaign.Campaign) []*campaign.Error {
+// *verr.Error naming what matched.
+func RevisionLeaks(c *campaign.Campaign) []*verr.Error {
 	b := c.Prompts[campaign.PromptReviewB]
 	if b == nil || string(b) == string(campaign.FrozenPrompt(campaign.PromptReviewB)) {
 		return nil
@@ -421,9 +422,9 @@ func RevisionLeaks(c *campaign.Campaign) []*campaign.Error {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var out []*campaign.Error
+	var out []*verr.Error
 	for _, k := range keys {
-		out = append(out, &campaign.Error{Reason: ReasonRevisionLeak, File: c.Manifest.Prompts.ReviewB, Rule: RuleRounds,
+		out = append(out, &verr.Error{Reason: ReasonRevisionLeak, File: c.Manifest.Prompts.ReviewB, Rule: RuleRounds,
 			Detail: fmt.Sprintf("the revised B instruction contains %q (compared case-insensitively after NFKC)", k)})
 	}
 	return out

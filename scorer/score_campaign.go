@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // TaskInput is one task as the scorer needs it: identity, repository,
@@ -141,7 +142,7 @@ type Scorecard struct {
 // only when a run cannot be scored (missing or unexpected grades, a run for
 // an unknown task) or when an accounting gate is recorded as passing while
 // its own checks fail (ReasonGateOrEscape, CheckGateIndependence: no gate is
-// met through another, C21); refusals are *campaign.Error values.
+// met through another, C21); refusals are *verr.Error values.
 func Evaluate(in ScoreInput) (*Scorecard, error) {
 	if err := gateIndependenceError(in.Accounting); err != nil {
 		return nil, err
@@ -159,7 +160,7 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 	for _, r := range in.Runs {
 		t, ok := byTask[r.Task]
 		if !ok {
-			return nil, &campaign.Error{Reason: ReasonUnexpectedGrade, File: campaign.ResponsePath(r.Session), Rule: "CONTRACT §4",
+			return nil, &verr.Error{Reason: ReasonUnexpectedGrade, File: campaign.ResponsePath(r.Session), Rule: "CONTRACT §4",
 				Detail: fmt.Sprintf("run for unknown task %q", r.Task)}
 		}
 		rs, err := ScoreRun(t.Obligations, r)

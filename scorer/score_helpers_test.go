@@ -6,6 +6,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Test builders for a synthetic campaign input: every task has nAns
@@ -102,7 +103,7 @@ func (in *ScoreInput) failAccounting(name string, reason string) {
 	for i := range in.Accounting.Gates {
 		if in.Accounting.Gates[i].Name == name {
 			in.Accounting.Gates[i].Pass = false
-			in.Accounting.Gates[i].Reason = campaign.Reason(reason)
+			in.Accounting.Gates[i].Reason = verr.Reason(reason)
 		}
 	}
 }

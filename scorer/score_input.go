@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // ItemBinding unblinds one bundled item: the opaque item ID and the review
@@ -19,7 +20,7 @@ type ItemBinding struct {
 const (
 	// ReasonUnboundItem: a graded answered review has no bundled item, or a
 	// bound item names no review session of the campaign.
-	ReasonUnboundItem campaign.Reason = "unbound-item"
+	ReasonUnboundItem verr.Reason = "unbound-item"
 )
 
 // Prerequisite IDs produced by BuildScoreInput.
@@ -186,7 +187,7 @@ func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (S
 		ri := &in.Runs[i]
 		item, ok := itemOf[ri.Session]
 		if !ok {
-			return in, &campaign.Error{Reason: ReasonUnboundItem, File: campaign.ResponsePath(ri.Session), Rule: "CONTRACT §5 blinded quality review",
+			return in, &verr.Error{Reason: ReasonUnboundItem, File: campaign.ResponsePath(ri.Session), Rule: "CONTRACT §5 blinded quality review",
 				Detail: fmt.Sprintf("answered %s review %s has no bundled item in the unblinding map", ri.Arm, ri.Session)}
 		}
 		used[item] = true
@@ -210,7 +211,7 @@ func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (S
 	}
 	if len(stray) > 0 {
 		slices.Sort(stray)
-		return in, &campaign.Error{Reason: ReasonUnboundItem, Rule: "CONTRACT §5 blinded quality review",
+		return in, &verr.Error{Reason: ReasonUnboundItem, Rule: "CONTRACT §5 blinded quality review",
 			Detail: "graded item(s) bound to no answered compared review: " + strings.Join(stray, ", ")}
 	}
 	return in, nil
@@ -263,7 +264,7 @@ func validityDetail(v ValidityReport) string {
 	return strings.Join(parts, "; ")
 }
 
-func errorsDetail(errs []*campaign.Error, ok string) string {
+func errorsDetail(errs []*verr.Error, ok string) string {
 	if len(errs) == 0 {
 		return ok
 	}

@@ -7,6 +7,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Arm is a review arm of a complete workflow (CONTRACT §2): A (ordinary
@@ -23,7 +24,7 @@ const (
 // (null, outside the schema, or against a loader rule) while the final
 // answer is valid. The final is scored normally; the review's protocol gate
 // fails and the mechanism does not advance (CONTRACT §4, condition 4).
-const ReasonLedgerRefused campaign.Reason = "ledger-refused"
+const ReasonLedgerRefused verr.Reason = "ledger-refused"
 
 // RunOutcome says how a review session ended for scoring (CONTRACT §4–§5).
 type RunOutcome string
@@ -149,7 +150,7 @@ type RunScore struct {
 // ScoreRun scores one review session against its task's frozen truth
 // obligations (CONTRACT §4). An answered run must carry a settled grade for
 // every field GRADES.md requires and none for a target the answer or truth
-// lacks; otherwise it returns a *campaign.Error with ReasonMissingGrade or
+// lacks; otherwise it returns a *verr.Error with ReasonMissingGrade or
 // ReasonUnexpectedGrade. Valid failures (C16) and shared-draft failures
 // (C23) get R=0, U=0, critical_completion_failed, source and protocol gates
 // false and unscorable claim counts; they keep their denominators.
@@ -201,7 +202,7 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		return rs, fmt.Errorf("scorer: run %s has unknown outcome %q", in.Session, in.Outcome)
 	}
 	if in.Final == nil {
-		return rs, &campaign.Error{Reason: ReasonMissingGrade, File: campaign.ResponsePath(in.Session), Rule: "CONTRACT §4",
+		return rs, &verr.Error{Reason: ReasonMissingGrade, File: campaign.ResponsePath(in.Session), Rule: "CONTRACT §4",
 			Detail: "an answered run has no decoded final answer"}
 	}
 	grades, err := checkRequiredGrades(truth, in)
@@ -354,7 +355,7 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 	for _, g := range in.Grades {
 		kt := fieldKey(g.Field.Kind, g.Field.Target)
 		if g.Field.Item != in.Item || (!required[kt] && !optional[kt]) {
-			return nil, &campaign.Error{Reason: ReasonUnexpectedGrade, File: file, Pointer: g.Field.String(), Rule: "GRADES.md",
+			return nil, &verr.Error{Reason: ReasonUnexpectedGrade, File: file, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: "a settled grade names a field this item does not have"}
 		}
 		got[kt] = g.Value
@@ -367,7 +368,7 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 	}
 	if len(missing) > 0 {
 		SortFieldKeys(missing)
-		return nil, &campaign.Error{Reason: ReasonMissingGrade, File: file, Pointer: missing[0].String(), Rule: "GRADES.md",
+		return nil, &verr.Error{Reason: ReasonMissingGrade, File: file, Pointer: missing[0].String(), Rule: "GRADES.md",
 			Detail: fmt.Sprintf("%d required field(s) have no settled grade, first %s", len(missing), missing[0])}
 	}
 	return got, nil

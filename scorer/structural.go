@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Contract rule names carried by findings.
@@ -25,7 +26,7 @@ const (
 	// obligation in the ledger is not an item of the supplied packet
 	// (PROMPTS.md Additional constraints: "Every E ID refers to an actual
 	// supplied item").
-	ReasonEvidenceNotInPacket campaign.Reason = "evidence-not-in-packet"
+	ReasonEvidenceNotInPacket verr.Reason = "evidence-not-in-packet"
 
 	// ReasonDanglingLink: a link (claim or verification uncertainty_id,
 	// action verification_ids, citation supports, ledger final_ids) names
@@ -33,71 +34,71 @@ const (
 	// draft-only ID that survived renumbering or deletion (PROMPTS.md
 	// Additional constraints: "All final links resolve within the current
 	// revised answer"; EVALUATOR-CONTROLS C12).
-	ReasonDanglingLink campaign.Reason = "dangling-link"
+	ReasonDanglingLink verr.Reason = "dangling-link"
 
 	// ReasonLinkWrongType: a link names an ID of a type the field does not
 	// allow, e.g. a U ID in citation supports (PROMPTS.md Exact response
 	// contract: supports are C/A/V/X IDs; final_ids are C/A/V/U/X IDs;
 	// uncertainty_id is a U ID; verification_ids are V IDs).
-	ReasonLinkWrongType campaign.Reason = "link-wrong-type"
+	ReasonLinkWrongType verr.Reason = "link-wrong-type"
 
 	// ReasonSourceBackedWithoutEvidence: a source_backed claim has empty
 	// evidence_ids (PROMPTS.md Additional constraints: "A source_backed
 	// claim requires evidence and citations").
-	ReasonSourceBackedWithoutEvidence campaign.Reason = "source-backed-claim-without-evidence"
+	ReasonSourceBackedWithoutEvidence verr.Reason = "source-backed-claim-without-evidence"
 
 	// ReasonSourceBackedWithoutCitation: no citation lists a source_backed
 	// claim in its supports (PROMPTS.md Additional constraints: "A
 	// source_backed claim requires evidence and citations").
-	ReasonSourceBackedWithoutCitation campaign.Reason = "source-backed-claim-without-citation"
+	ReasonSourceBackedWithoutCitation verr.Reason = "source-backed-claim-without-citation"
 
 	// ReasonInferenceWithoutPremises: an inference claim has empty
 	// evidence_ids (PROMPTS.md Additional constraints: "An inference
 	// requires its source premises"; a claim without source premises must
 	// be expressed as unknown).
-	ReasonInferenceWithoutPremises campaign.Reason = "inference-without-premises"
+	ReasonInferenceWithoutPremises verr.Reason = "inference-without-premises"
 
 	// ReasonUnknownWithoutUncertainty: an unknown claim has a null
 	// uncertainty_id (PROMPTS.md Additional constraints: "An unknown
 	// requires a U link").
-	ReasonUnknownWithoutUncertainty campaign.Reason = "unknown-claim-without-uncertainty"
+	ReasonUnknownWithoutUncertainty verr.Reason = "unknown-claim-without-uncertainty"
 
 	// ReasonSourceBasisWithoutEvidence: an action or verification with
 	// support_basis "source" has empty evidence_ids (PROMPTS.md Additional
 	// constraints: "A source-based action/verification requires nonempty
 	// evidence and citations").
-	ReasonSourceBasisWithoutEvidence campaign.Reason = "source-basis-without-evidence"
+	ReasonSourceBasisWithoutEvidence verr.Reason = "source-basis-without-evidence"
 
 	// ReasonSourceBasisWithoutCitation: no citation lists a source-based
 	// action or verification in its supports (PROMPTS.md Additional
 	// constraints: "A source-based action/verification requires nonempty
 	// evidence and citations").
-	ReasonSourceBasisWithoutCitation campaign.Reason = "source-basis-without-citation"
+	ReasonSourceBasisWithoutCitation verr.Reason = "source-basis-without-citation"
 
 	// ReasonMissingSourceWithoutUncertainty: a verification with
 	// support_basis "missing_source" has a null uncertainty_id (PROMPTS.md
 	// Additional constraints: "A missing_source verification requires a U
 	// link").
-	ReasonMissingSourceWithoutUncertainty campaign.Reason = "missing-source-without-uncertainty"
+	ReasonMissingSourceWithoutUncertainty verr.Reason = "missing-source-without-uncertainty"
 
 	// ReasonActionWithoutVerification: an action has no verification_ids
 	// and a null verification_limitation (PROMPTS.md Additional
 	// constraints: "Every action has a V link or a nonnull, concrete
 	// verification_limitation").
-	ReasonActionWithoutVerification campaign.Reason = "action-without-verification"
+	ReasonActionWithoutVerification verr.Reason = "action-without-verification"
 
 	// ReasonCitationPathMismatch: a citation's path differs from the path
 	// of its evidence item (EVALUATOR-CONTROLS C09; PROMPTS.md Additional
 	// constraints: "A citation must lie within authentic physical source
 	// lines represented by that supplied evidence item").
-	ReasonCitationPathMismatch campaign.Reason = "citation-path-mismatch"
+	ReasonCitationPathMismatch verr.Reason = "citation-path-mismatch"
 
 	// ReasonCitationOutsideLines: a citation's start_line..end_line is not
 	// inside its evidence item's start_line..end_line, or is inverted. The
 	// item's lines are the file's physical lines (a final newline makes no
 	// extra line), so one line past the excerpt is a phantom line
 	// (EVALUATOR-CONTROLS C09).
-	ReasonCitationOutsideLines campaign.Reason = "citation-outside-lines"
+	ReasonCitationOutsideLines verr.Reason = "citation-outside-lines"
 
 	// ReasonAddressedWithoutLinks: an addressed ledger obligation has
 	// neither (a C/A link and a V link) nor (an A link whose action has a
@@ -105,56 +106,56 @@ const (
 	// (PROMPTS.md Additional constraints: "An addressed obligation has a
 	// C/A link and a V link, or an A link with a visible
 	// verification_limitation").
-	ReasonAddressedWithoutLinks campaign.Reason = "addressed-obligation-without-links"
+	ReasonAddressedWithoutLinks verr.Reason = "addressed-obligation-without-links"
 
 	// ReasonAddressedWithoutEvidence: an addressed ledger obligation with
 	// basis "source" has empty evidence_ids (PROMPTS.md Additional
 	// constraints: "A source-based addressed obligation requires nonempty
 	// evidence").
-	ReasonAddressedWithoutEvidence campaign.Reason = "addressed-obligation-without-evidence"
+	ReasonAddressedWithoutEvidence verr.Reason = "addressed-obligation-without-evidence"
 
 	// ReasonUnresolvedObligationWithoutUncertainty: an unresolved ledger
 	// obligation has no U link that resolves (PROMPTS.md Additional
 	// constraints: "An unresolved obligation has a U link").
-	ReasonUnresolvedObligationWithoutUncertainty campaign.Reason = "unresolved-obligation-without-uncertainty"
+	ReasonUnresolvedObligationWithoutUncertainty verr.Reason = "unresolved-obligation-without-uncertainty"
 
 	// ReasonExcludedObligationWithoutExclusion: an excluded ledger
 	// obligation has no X link that resolves (PROMPTS.md Additional
 	// constraints: "an excluded obligation has an X link").
-	ReasonExcludedObligationWithoutExclusion campaign.Reason = "excluded-obligation-without-exclusion"
+	ReasonExcludedObligationWithoutExclusion verr.Reason = "excluded-obligation-without-exclusion"
 
 	// ReasonUsedDispositionUncited: a used disposition has no C/A/V link
 	// that some citation of that same E ID supports (PROMPTS.md Additional
 	// constraints: "A used evidence disposition has a C/A/V link supported
 	// by a citation to that E ID").
-	ReasonUsedDispositionUncited campaign.Reason = "used-disposition-uncited"
+	ReasonUsedDispositionUncited verr.Reason = "used-disposition-uncited"
 
 	// ReasonExcludedDispositionWithoutExclusion: an excluded disposition
 	// has no X link whose evidence_ids include its E ID (PROMPTS.md
 	// Additional constraints: "An excluded disposition has an X link whose
 	// evidence_ids include that E ID").
-	ReasonExcludedDispositionWithoutExclusion campaign.Reason = "excluded-disposition-without-exclusion"
+	ReasonExcludedDispositionWithoutExclusion verr.Reason = "excluded-disposition-without-exclusion"
 
 	// ReasonUnresolvedDispositionWithoutUncertainty: an unresolved
 	// disposition has no U link that resolves (PROMPTS.md Additional
 	// constraints: "An unresolved disposition has a U link").
-	ReasonUnresolvedDispositionWithoutUncertainty campaign.Reason = "unresolved-disposition-without-uncertainty"
+	ReasonUnresolvedDispositionWithoutUncertainty verr.Reason = "unresolved-disposition-without-uncertainty"
 
 	// ReasonDispositionMissing: a packet E ID has no disposition
 	// (EVALUATOR-CONTROLS C13; PROMPTS.md: "the disposition E-ID set must
 	// equal the packet E-ID set exactly").
-	ReasonDispositionMissing campaign.Reason = "disposition-missing"
+	ReasonDispositionMissing verr.Reason = "disposition-missing"
 
 	// ReasonDispositionDuplicate: a packet E ID has more than one
 	// disposition; each later one is reported (EVALUATOR-CONTROLS C13;
 	// PROMPTS.md: "exactly one record per packet E ID"; used, excluded and
 	// unresolved are exclusive).
-	ReasonDispositionDuplicate campaign.Reason = "disposition-duplicate"
+	ReasonDispositionDuplicate verr.Reason = "disposition-duplicate"
 
 	// ReasonDispositionInvented: a disposition names an E ID that is not
 	// in the packet; a substituted ID shows as one missing plus one
 	// invented disposition (EVALUATOR-CONTROLS C13).
-	ReasonDispositionInvented campaign.Reason = "disposition-invented"
+	ReasonDispositionInvented verr.Reason = "disposition-invented"
 )
 
 // ValidateResponse runs every structural rule of PROMPTS.md "Additional
@@ -294,7 +295,7 @@ func newValidator(resp *campaign.Response, packet *campaign.Packet, file string)
 	return v
 }
 
-func (v *validator) add(code campaign.Reason, scope Scope, rule, pointer, format string, a ...any) {
+func (v *validator) add(code verr.Reason, scope Scope, rule, pointer, format string, a ...any) {
 	v.out = append(v.out, Finding{
 		Code:    code,
 		File:    v.file,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // SYNTHETIC test data: a three-item packet and a structurally valid review
@@ -80,7 +81,7 @@ func validate(r *campaign.Response) []Finding {
 }
 
 type want struct {
-	code    campaign.Reason
+	code    verr.Reason
 	pointer string
 	scope   Scope
 }

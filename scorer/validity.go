@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // Rules cited by execution-validity findings.
@@ -22,55 +23,55 @@ const (
 const (
 	// ReasonReceiptMismatch: a receipt's session, role, task or repetition
 	// differs from the manifest run it belongs to.
-	ReasonReceiptMismatch campaign.Reason = "receipt-mismatch"
+	ReasonReceiptMismatch verr.Reason = "receipt-mismatch"
 	// ReasonWrongModel: the delivered model differs from the manifest (C17).
-	ReasonWrongModel campaign.Reason = "wrong-model"
+	ReasonWrongModel verr.Reason = "wrong-model"
 	// ReasonWrongPermissions: the delivered permission policy differs (C17).
-	ReasonWrongPermissions campaign.Reason = "wrong-permissions"
+	ReasonWrongPermissions verr.Reason = "wrong-permissions"
 	// ReasonWrongTaskBytes: the delivered task text hash differs (C17).
-	ReasonWrongTaskBytes campaign.Reason = "wrong-task-bytes"
+	ReasonWrongTaskBytes verr.Reason = "wrong-task-bytes"
 	// ReasonWrongSourceHash: the delivered packet hash differs from the
 	// manifest's binding of tasks/<T>/packet.json (C17).
-	ReasonWrongSourceHash campaign.Reason = "wrong-source-hash"
+	ReasonWrongSourceHash verr.Reason = "wrong-source-hash"
 	// ReasonArmStateLeaked: cross-arm state leaked into a session (C17).
-	ReasonArmStateLeaked campaign.Reason = "arm-state-leaked"
+	ReasonArmStateLeaked verr.Reason = "arm-state-leaked"
 	// ReasonToolCalls: ordinary or MCP calls in a fixed-evidence session.
-	ReasonToolCalls campaign.Reason = "tool-calls-in-fixed-evidence"
+	ReasonToolCalls verr.Reason = "tool-calls-in-fixed-evidence"
 	// ReasonErrorKindMissing: an error or interruption receipt without an error kind.
-	ReasonErrorKindMissing campaign.Reason = "error-kind-missing"
+	ReasonErrorKindMissing verr.Reason = "error-kind-missing"
 	// ReasonInfrastructureUnverified: an infrastructure error without one of
 	// the verified infrastructure reasons of CONTRACT §5.
-	ReasonInfrastructureUnverified campaign.Reason = "infrastructure-unverified"
+	ReasonInfrastructureUnverified verr.Reason = "infrastructure-unverified"
 	// ReasonTimeoutRelabelled: a session that reached the 4-minute deadline
 	// is labelled infrastructure; a model timeout is a valid scored failure,
 	// never an infrastructure rerun (C16, mutation "relabel a model timeout
 	// as infrastructure").
-	ReasonTimeoutRelabelled campaign.Reason = "timeout-relabelled-infrastructure"
+	ReasonTimeoutRelabelled verr.Reason = "timeout-relabelled-infrastructure"
 	// ReasonInfrastructureInvalid: a verified infrastructure invalidity
 	// (recorder loss, wrong inputs, undeclared permissions, cross-arm
 	// leakage, platform outage) makes the triplet invalid, retained and charged.
-	ReasonInfrastructureInvalid campaign.Reason = "infrastructure-invalid"
+	ReasonInfrastructureInvalid verr.Reason = "infrastructure-invalid"
 	// ReasonReviewsAfterFailedDraft: A or B was dispatched although the
 	// shared draft failed (C23).
-	ReasonReviewsAfterFailedDraft campaign.Reason = "reviews-dispatched-after-failed-draft"
+	ReasonReviewsAfterFailedDraft verr.Reason = "reviews-dispatched-after-failed-draft"
 	// ReasonNotDispatchedWithoutFailure: a review is not dispatched although
 	// the shared draft succeeded, or the draft itself is not dispatched.
-	ReasonNotDispatchedWithoutFailure campaign.Reason = "not-dispatched-without-draft-failure"
+	ReasonNotDispatchedWithoutFailure verr.Reason = "not-dispatched-without-draft-failure"
 	// ReasonReplacementLimit: more than one replacement triplet (CONTRACT §5).
-	ReasonReplacementLimit campaign.Reason = "replacement-limit-exceeded"
+	ReasonReplacementLimit verr.Reason = "replacement-limit-exceeded"
 	// ReasonReplacementWithoutInvalid: a replacement triplet
 	// (runs[].replaces) whose original is valid, or invalid for a reason
 	// that is not verified infrastructure (CONTRACT §5: a model timeout,
 	// malformed answer, wrong model or order is never replaced).
-	ReasonReplacementWithoutInvalid campaign.Reason = "replacement-without-invalid-original"
+	ReasonReplacementWithoutInvalid verr.Reason = "replacement-without-invalid-original"
 	// ReasonReplacementOrderChanged: a replacement triplet's order differs
 	// from the original's (the replacement keeps the counterbalancing).
-	ReasonReplacementOrderChanged campaign.Reason = "replacement-order-changed"
+	ReasonReplacementOrderChanged verr.Reason = "replacement-order-changed"
 	// ReasonInvalidNotReplaced: an invalid triplet is compared (not replaced):
 	// no product verdict from it.
-	ReasonInvalidNotReplaced campaign.Reason = "invalid-triplet-not-replaced"
+	ReasonInvalidNotReplaced verr.Reason = "invalid-triplet-not-replaced"
 	// ReasonSecondInvalidTriplet: a second invalid triplet stops the campaign.
-	ReasonSecondInvalidTriplet campaign.Reason = "campaign-stopped-second-invalid-triplet"
+	ReasonSecondInvalidTriplet verr.Reason = "campaign-stopped-second-invalid-triplet"
 )
 
 // Verified infrastructure reasons a receipt's infrastructure_invalid may
@@ -84,19 +85,19 @@ var InfrastructureReasons = []string{"recorder_loss", "wrong_inputs", "undeclare
 // findings reject a record that contradicts the contract (for example a
 // relabelled model timeout). Both fail admission.
 type ValidityFinding struct {
-	Reason     campaign.Reason `json:"reason"`
-	Session    string          `json:"session"`
-	Task       string          `json:"task"`
-	Repetition int             `json:"repetition"`
-	File       string          `json:"file"`
-	Pointer    string          `json:"pointer"`
-	Rule       string          `json:"rule"`
-	Detail     string          `json:"detail"`
+	Reason     verr.Reason `json:"reason"`
+	Session    string      `json:"session"`
+	Task       string      `json:"task"`
+	Repetition int         `json:"repetition"`
+	File       string      `json:"file"`
+	Pointer    string      `json:"pointer"`
+	Rule       string      `json:"rule"`
+	Detail     string      `json:"detail"`
 }
 
-// Error converts the finding to a *campaign.Error.
-func (f ValidityFinding) Error() *campaign.Error {
-	return &campaign.Error{Reason: f.Reason, File: f.File, Pointer: f.Pointer, Rule: f.Rule, Detail: f.Detail}
+// Error converts the finding to a *verr.Error.
+func (f ValidityFinding) Error() *verr.Error {
+	return &verr.Error{Reason: f.Reason, File: f.File, Pointer: f.Pointer, Rule: f.Rule, Detail: f.Detail}
 }
 
 // ScoredFailure is a valid scored failure (C16, C23): R=0, U=0,
@@ -115,13 +116,13 @@ type ScoredFailure struct {
 
 // TripletValidity is the validity of one manifest run (D, A, B).
 type TripletValidity struct {
-	Task        string            `json:"task"`
-	Repetition  int               `json:"repetition"`
-	Sessions    [3]string         `json:"sessions"`
-	Invalid     bool              `json:"invalid"`
-	Replacement bool              `json:"replacement"`
-	Superseded  bool              `json:"superseded"`
-	Reasons     []campaign.Reason `json:"reasons"`
+	Task        string        `json:"task"`
+	Repetition  int           `json:"repetition"`
+	Sessions    [3]string     `json:"sessions"`
+	Invalid     bool          `json:"invalid"`
+	Replacement bool          `json:"replacement"`
+	Superseded  bool          `json:"superseded"`
+	Reasons     []verr.Reason `json:"reasons"`
 }
 
 // ValidityReport is the execution validity of a campaign (CONTRACT §4–§5).
@@ -205,7 +206,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 			}
 			tv.Invalid = true
 		}
-		add := func(j int, r campaign.Reason, pointer, rule, format string, a ...any) {
+		add := func(j int, r verr.Reason, pointer, rule, format string, a ...any) {
 			note(ValidityFinding{Reason: r, Session: ids[j], Task: run.Task, Repetition: run.Repetition,
 				File: campaign.ReceiptPath(ids[j]), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
 		}
@@ -336,7 +337,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 		}
 		rep.Triplets = append(rep.Triplets, tv)
 	}
-	runFinding := func(i int, r campaign.Reason, pointer, rule, format string, a ...any) {
+	runFinding := func(i int, r verr.Reason, pointer, rule, format string, a ...any) {
 		f := ValidityFinding{Reason: r, File: campaign.ManifestFile, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)}
 		if i >= 0 {
 			f.Task, f.Repetition = m.Runs[i].Task, m.Runs[i].Repetition
@@ -379,7 +380,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 	// finding makes the execution invalid.
 	kept := rep.Findings[:0:0]
 	for _, f := range rep.Findings {
-		if f.Session != "" && isSuperseded(rep.Triplets, f.Task, f.Repetition, f.Session) && replaceable([]campaign.Reason{f.Reason}) {
+		if f.Session != "" && isSuperseded(rep.Triplets, f.Task, f.Repetition, f.Session) && replaceable([]verr.Reason{f.Reason}) {
 			rep.Replaced = append(rep.Replaced, f)
 			continue
 		}
@@ -397,7 +398,7 @@ func ExecutionValidity(c *campaign.Campaign) ValidityReport {
 // verified platform outage. Any other finding (wrong model, host, order,
 // overlap, a relabelled or unverified error, a review dispatched after a
 // failed draft) is not replaceable.
-var replaceableReasons = []campaign.Reason{
+var replaceableReasons = []verr.Reason{
 	ReasonMissingTerminalReceipt, ReasonReceiptRecordMissing, ReasonReceiptRecordUnexpected, ReasonReceiptEndBeforeStart, ReasonReceiptClocksDisagree,
 	ReasonMeterIncomplete, ReasonOutputMismatch, ReasonDeliveredInputMismatch, ReasonWrongTaskBytes, ReasonWrongSourceHash,
 	ReasonWrongPermissions, ReasonToolCalls, ReasonArmStateLeaked, ReasonInfrastructureInvalid,
@@ -405,12 +406,12 @@ var replaceableReasons = []campaign.Reason{
 
 // replaceable reports whether every reason is a verified infrastructure
 // invalidity (replaceableReasons) and there is at least one.
-func replaceable(rs []campaign.Reason) bool {
+func replaceable(rs []verr.Reason) bool {
 	return len(rs) > 0 && len(nonReplaceable(rs)) == 0
 }
 
-func nonReplaceable(rs []campaign.Reason) []campaign.Reason {
-	var out []campaign.Reason
+func nonReplaceable(rs []verr.Reason) []verr.Reason {
+	var out []verr.Reason
 	for _, r := range rs {
 		if !slices.Contains(replaceableReasons, r) {
 			out = append(out, r)
@@ -419,7 +420,7 @@ func nonReplaceable(rs []campaign.Reason) []campaign.Reason {
 	return out
 }
 
-func joinReasons(rs []campaign.Reason) string {
+func joinReasons(rs []verr.Reason) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
 		parts[i] = string(r)
@@ -481,7 +482,7 @@ type Replacement struct {
 	OriginalSessions [3]string `json:"original_sessions"`
 	// Reasons are the validity reasons of the original triplet (empty when
 	// it is valid: then the replacement is refused).
-	Reasons []campaign.Reason `json:"original_invalid_reasons"`
+	Reasons []verr.Reason `json:"original_invalid_reasons"`
 	// Claims are the original sessions' receipts' infrastructure_invalid
 	// statements, "SESSION: reason". verdict checks them against the
 	// receipts and responses it holds, not against the platform: an
@@ -504,7 +505,7 @@ func Replacements(c *campaign.Campaign, rep ValidityReport) []Replacement {
 			continue
 		}
 		r := Replacement{Run: i, Task: run.Task, Repetition: run.Repetition, Replaces: *run.Replaces, Original: replacedRun(m, i),
-			Sessions: [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}, Reasons: []campaign.Reason{}, Claims: []string{}}
+			Sessions: [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}, Reasons: []verr.Reason{}, Claims: []string{}}
 		if o := r.Original; o >= 0 {
 			or := m.Runs[o].Sessions
 			r.OriginalSessions = [3]string{or.Draft, or.ReviewA, or.ReviewB}

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
-func reasonsOf(v ValidityReport) []campaign.Reason {
-	var out []campaign.Reason
+func reasonsOf(v ValidityReport) []verr.Reason {
+	var out []verr.Reason
 	for _, f := range v.Findings {
 		if !slices.Contains(out, f.Reason) {
 			out = append(out, f.Reason)
@@ -28,7 +29,7 @@ func TestValidityEachRule(t *testing.T) {
 	cases := []struct {
 		name string
 		mut  func(c *campaign.Campaign)
-		want campaign.Reason
+		want verr.Reason
 	}{
 		{"C15 receipt file missing", func(c *campaign.Campaign) { session(c, "T2", 1, campaign.RoleReviewB).Receipt = nil }, ReasonMissingTerminalReceipt},
 		{"C15 start without terminal status", func(c *campaign.Campaign) { session(c, "T2", 1, campaign.RoleReviewB).Receipt.Status = "" }, ReasonMissingTerminalReceipt},

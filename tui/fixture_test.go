@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // SYNTHETIC test input: an invented repository and invented answers,
@@ -94,7 +95,7 @@ func synthCampaign() (*campaign.Campaign, []Finding) {
 				if ti == 0 {
 					s.Response = synthReviewB(6)
 				} else {
-					s.Failure = &campaign.Error{Reason: "malformed-json", File: campaign.ResponsePath(s.ID), Detail: "unexpected end of input"}
+					s.Failure = &verr.Error{Reason: "malformed-json", File: campaign.ResponsePath(s.ID), Detail: "unexpected end of input"}
 				}
 			}
 			c.Sessions = append(c.Sessions, s)

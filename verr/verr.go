@@ -3,7 +3,7 @@
 // the rule it broke, and Problem, its one JSON form
 // {reason, file, pointer, rule, message}. Every package may import it;
 // each package declares its own reason codes beside the rules that use
-// them (campaign keeps the aliases campaign.Error and campaign.Reason).
+// them.
 package verr
 
 import (

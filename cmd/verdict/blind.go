@@ -12,8 +12,8 @@ import (
 
 	"verdict/assemble"
 	"verdict/blinding"
-	"verdict/campaign"
 	"verdict/pipeline"
+	"verdict/verr"
 )
 
 // blindReport is the machine form of `verdict blind`.
@@ -94,7 +94,7 @@ reveal --map and score --map.`,
 		if mapOut != "" {
 			mapPath = mapOut
 			if _, err := os.Lstat(mapOut); err == nil {
-				return refusal(a, &campaign.Error{Reason: pipeline.ReasonOutputExists, File: mapOut, Rule: "a sealed unblinding map is never replaced",
+				return refusal(a, &verr.Error{Reason: pipeline.ReasonOutputExists, File: mapOut, Rule: "a sealed unblinding map is never replaced",
 					Detail: "--map-out names an existing file; blind never replaces a sealed map"})
 			}
 		}

@@ -96,7 +96,7 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 
 // problemOf is the JSON form of a refusal, admission failure or scored
 // failure (verr.Problem).
-func problemOf(e *campaign.Error) verr.Problem { return verr.ProblemOf(e) }
+func problemOf(e *verr.Error) verr.Problem { return verr.ProblemOf(e) }
 
 // checkCounts are the campaign's counts. A count that could not be
 // determined (the campaign was refused before it) is null.

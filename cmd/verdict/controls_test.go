@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"testing"
 
-	"verdict/campaign"
 	"verdict/fixtures"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // TestControlsCommand runs `verdict controls --format json` twice through
@@ -42,11 +42,11 @@ func TestControlsCommand(t *testing.T) {
 type rejectAll struct{}
 
 func (rejectAll) Check(fs.FS) fixtures.CheckResult {
-	return fixtures.CheckResult{Refusals: []campaign.Reason{"rejected"}}
+	return fixtures.CheckResult{Refusals: []verr.Reason{"rejected"}}
 }
 
 func (rejectAll) Score(fs.FS, string) (*scorer.Report, error) {
-	return nil, &campaign.Error{Reason: "rejected", Detail: "this verifier rejects everything"}
+	return nil, &verr.Error{Reason: "rejected", Detail: "this verifier rejects everything"}
 }
 
 // TestControlsFailWithVerifierThatRejectsEverything: a verifier that

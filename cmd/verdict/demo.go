@@ -20,6 +20,7 @@ import (
 	"verdict/fixtures"
 	"verdict/pipeline"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // demoItemKey is the fixed item-ID key of the demo's blinding, so the demo
@@ -172,7 +173,7 @@ func copyFS(fsys fs.FS, dir string) error {
 // ReasonOutputNotEmpty: demo --out or score --out names a directory that
 // holds files (or a path that is not a directory); both write only into a
 // new or empty directory, so nothing the user owns is replaced or deleted.
-const ReasonOutputNotEmpty campaign.Reason = "output-not-empty"
+const ReasonOutputNotEmpty verr.Reason = "output-not-empty"
 
 // emptyOutputDir returns nil when dir does not exist or is an empty
 // directory, and a ReasonOutputNotEmpty refusal otherwise.
@@ -185,7 +186,7 @@ func emptyOutputDir(dir string) error {
 		return err
 	}
 	if !fi.IsDir() {
-		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
+		return &verr.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
 			Detail: "--out names an existing file, not a directory; give a new or empty directory"}
 	}
 	ents, err := os.ReadDir(dir)
@@ -193,7 +194,7 @@ func emptyOutputDir(dir string) error {
 		return err
 	}
 	if len(ents) > 0 {
-		return &campaign.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
+		return &verr.Error{Reason: ReasonOutputNotEmpty, File: dir, Rule: "DESIGN quality bar: never destroy a file the user owns",
 			Detail: fmt.Sprintf("--out holds %d entries (first %q); verdict writes only into a new or empty directory and never replaces a file", len(ents), ents[0].Name())}
 	}
 	return nil

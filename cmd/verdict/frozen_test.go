@@ -73,26 +73,26 @@ func TestCheckFrozenDocumentsAndPrompts(t *testing.T) {
 	cases := []struct {
 		name   string
 		change func(t *testing.T, f fstest.MapFS, m *campaign.Manifest)
-		want   map[campaign.Reason]string // reason → pointer or file
+		want   map[verr.Reason]string // reason → pointer or file
 	}{
 		{"unchanged", func(*testing.T, fstest.MapFS, *campaign.Manifest) {}, nil},
 		{"other digest", func(_ *testing.T, _ fstest.MapFS, m *campaign.Manifest) {
 			m.FrozenDocuments[2].SHA256 = strings.Repeat("0", 64)
-		}, map[campaign.Reason]string{scorer.ReasonFrozenDocumentDigest: "/frozen_documents/2/sha256"}},
+		}, map[verr.Reason]string{scorer.ReasonFrozenDocumentDigest: "/frozen_documents/2/sha256"}},
 		{"missing document", func(_ *testing.T, _ fstest.MapFS, m *campaign.Manifest) {
 			m.FrozenDocuments = m.FrozenDocuments[1:]
-		}, map[campaign.Reason]string{scorer.ReasonFrozenDocumentMissing: "/frozen_documents"}},
+		}, map[verr.Reason]string{scorer.ReasonFrozenDocumentMissing: "/frozen_documents"}},
 		{"extra document", func(_ *testing.T, _ fstest.MapFS, m *campaign.Manifest) {
 			m.FrozenDocuments = append(m.FrozenDocuments, campaign.FrozenDocument{Name: "README.md", SHA256: strings.Repeat("1", 64)})
-		}, map[campaign.Reason]string{scorer.ReasonFrozenDocumentExtra: "/frozen_documents/5"}},
+		}, map[verr.Reason]string{scorer.ReasonFrozenDocumentExtra: "/frozen_documents/5"}},
 		{"changed common instruction", func(_ *testing.T, f fstest.MapFS, m *campaign.Manifest) {
 			p := m.Prompts.Common
 			f[p] = &fstest.MapFile{Data: bytes.Replace(f[p].Data, []byte("read-only"), []byte("careful"), 1)}
-		}, map[campaign.Reason]string{scorer.ReasonPromptNotFrozen: "prompts/common.txt"}},
+		}, map[verr.Reason]string{scorer.ReasonPromptNotFrozen: "prompts/common.txt"}},
 		{"revised B without a previous round", func(_ *testing.T, f fstest.MapFS, m *campaign.Manifest) {
 			p := m.Prompts.ReviewB
 			f[p] = &fstest.MapFile{Data: append(bytes.Clone(f[p].Data), []byte("Check every link twice.\n")...)}
-		}, map[campaign.Reason]string{scorer.ReasonPromptNotFrozen: "prompts/review_b.txt"}},
+		}, map[verr.Reason]string{scorer.ReasonPromptNotFrozen: "prompts/review_b.txt"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestCheckFrozenDocumentsAndPrompts(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			got := map[campaign.Reason]string{}
+			got := map[verr.Reason]string{}
 			for _, p := range rep.Admission {
 				where := p.Pointer
 				if p.File != campaign.ManifestFile {

@@ -110,7 +110,7 @@ nothing.`,
 				// The refused grade is named in the user's grades file: its
 				// 1-based position in the text, its JSON pointer in the refusal.
 				p := refusalProblem(err)
-				gradeErr = &campaign.Error{Reason: p.Reason, File: from, Pointer: fmt.Sprintf("/%d", start+n), Rule: p.Rule,
+				gradeErr = &verr.Error{Reason: p.Reason, File: from, Pointer: fmt.Sprintf("/%d", start+n), Rule: p.Rule,
 					Detail: fmt.Sprintf("grade %d of %s: %s", start+n+1, from, p.Message), Err: err}
 			}
 		}

@@ -144,7 +144,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 			return refusal(a, err)
 		}
 		if len(inadmissible) > 0 && !keep {
-			head := &campaign.Error{Reason: ReasonReceiptInadmissible, File: campaign.ReceiptPath(session), Rule: campaign.RuleReceipt,
+			head := &verr.Error{Reason: ReasonReceiptInadmissible, File: campaign.ReceiptPath(session), Rule: campaign.RuleReceipt,
 				Detail: fmt.Sprintf("nothing written: admission would refuse this receipt for the %d reason(s) below. Correct the timing file and import again; "+
 					"to keep this run's record as evidence use --keep-inadmissible (it is then bound for good, and the run is recovered by one replacement triplet, runs[].replaces)", len(inadmissible))}
 			return refusal(a, errors.Join(append([]error{head}, inadmissible...)...))
@@ -197,7 +197,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 
 // ReasonReceiptInadmissible: receipt import kept (--keep-inadmissible) a
 // receipt that admission will refuse; the findings say why.
-const ReasonReceiptInadmissible campaign.Reason = "receipt-inadmissible"
+const ReasonReceiptInadmissible verr.Reason = "receipt-inadmissible"
 
 // keptInadmissible is the exit of an import that wrote a receipt admission
 // will refuse: 1, with the reason code.

@@ -12,13 +12,14 @@ import (
 	"verdict/fixtures"
 	"verdict/internal/campaigntest"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // receiptMutations are the receipt mutations of the expected-result table
 // with the receipt record each names (file#pointer under the campaign).
 var receiptMutations = []struct {
 	id      string
-	reason  campaign.Reason
+	reason  verr.Reason
 	pointer string
 }{
 	{"R01-record-missing", scorer.ReasonReceiptRecordMissing, "/request_id"},

@@ -15,7 +15,7 @@ import (
 
 // ReasonFileUnreadable: a file the user named cannot be read for a reason
 // other than its absence (permissions, an I/O error).
-const ReasonFileUnreadable campaign.Reason = "file-unreadable"
+const ReasonFileUnreadable verr.Reason = "file-unreadable"
 
 // refusedError marks a refusal of the user's input (exit 1). run prints it
 // in the command's output format (printRefusal); the command itself prints
@@ -30,10 +30,10 @@ func (e *refusedError) Unwrap() error { return e.err }
 
 // refusal returns err as a refusal of the input, for run to print in the
 // command's --format (text: "REFUSED: …" lines; json: one problem object
-// per refusal). An error that is neither a *campaign.Error nor a file the
+// per refusal). An error that is neither a *verr.Error nor a file the
 // user named that cannot be read is returned unchanged.
 func refusal(_ *app, err error) error {
-	var ce *campaign.Error
+	var ce *verr.Error
 	var pe *fs.PathError
 	if errors.As(err, &ce) || errors.As(err, &pe) {
 		return &refusedError{err}
@@ -46,7 +46,7 @@ func refusal(_ *app, err error) error {
 // (*fs.PathError) as file-missing or file-unreadable naming that file,
 // anything else as verr.ProblemOf does.
 func refusalProblem(err error) verr.Problem {
-	var ce *campaign.Error
+	var ce *verr.Error
 	if errors.As(err, &ce) {
 		return verr.ProblemOf(ce)
 	}

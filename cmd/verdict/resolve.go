@@ -12,6 +12,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // loadFrozenSheets reads two sheets with their signatures and verifies them
@@ -40,10 +41,10 @@ func loadFrozenSheetFiles(a *app, allowedPath string, paths []string) ([2]adjudi
 	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
 	for i, ch := range checks {
 		if !ch.OK {
-			return out, nil, nil, refusal(a, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: "DESIGN Signed records", Detail: "not a frozen sheet: " + ch.Detail})
+			return out, nil, nil, refusal(a, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: "DESIGN Signed records", Detail: "not a frozen sheet: " + ch.Detail})
 		}
 		if ch.Kind != "sheet" {
-			return out, nil, nil, refusal(a, &campaign.Error{Reason: ReasonNotASheet, File: ch.File, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("a %s, not a rating sheet", ch.Kind)})
+			return out, nil, nil, refusal(a, &verr.Error{Reason: ReasonNotASheet, File: ch.File, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("a %s, not a rating sheet", ch.Kind)})
 		}
 		s, err := adjudication.ParseSheet(ch.File, files[i].Data)
 		if err != nil {
@@ -99,14 +100,14 @@ func signCheckWrite(v any, key ssh.Signer, ns string, allowed []adjudication.All
 
 // ReasonNotASheet: a record given where a rating sheet is needed is
 // another kind of record (an adjudication or a reveal).
-const ReasonNotASheet campaign.Reason = "not-a-sheet"
+const ReasonNotASheet verr.Reason = "not-a-sheet"
 
 // signedRecordResult turns an error of signCheckWrite into the command's
 // result: a refusal prints one "REFUSED:" line and exits 1 with its reason.
 func signedRecordResult(a *app, err error) error {
 	var r *recordRefusal
 	if errors.As(err, &r) {
-		return refusal(a, &campaign.Error{Reason: campaign.Reason(r.reason), File: r.out, Rule: "DESIGN Signed records", Detail: "would not verify, nothing written: " + r.detail})
+		return refusal(a, &verr.Error{Reason: verr.Reason(r.reason), File: r.out, Rule: "DESIGN Signed records", Detail: "would not verify, nothing written: " + r.detail})
 	}
 	return refusal(a, err)
 }

@@ -10,11 +10,12 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // ReasonRecordMissing: a sheet or the adjudication a reveal must bind does
 // not exist yet.
-const ReasonRecordMissing campaign.Reason = "record-missing"
+const ReasonRecordMissing verr.Reason = "record-missing"
 
 func newRevealCmd(a *app) *cobra.Command {
 	var allowed, adjPath, mapPath, out string
@@ -57,7 +58,7 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		for _, p := range append(append([]string{}, sheets...), adjPath) {
 			f, err := readRecordFile(p)
 			if errors.Is(err, fs.ErrNotExist) {
-				return refusal(a, &campaign.Error{Reason: ReasonRecordMissing, File: p, Rule: "CONTRACT §5 two frozen ratings before reveal",
+				return refusal(a, &verr.Error{Reason: ReasonRecordMissing, File: p, Rule: "CONTRACT §5 two frozen ratings before reveal",
 					Detail: "does not exist: nothing can be revealed before both sheets are frozen and every disagreement is resolved"})
 			}
 			if err != nil {
@@ -67,7 +68,7 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		}
 		for _, ch := range adjudication.Verify(as, files, adjudication.VerifyOptions{}) {
 			if !ch.OK {
-				return refusal(a, &campaign.Error{Reason: ch.Reason, File: ch.File, Rule: "CONTRACT §5 two frozen ratings before reveal", Detail: "not frozen and usable: " + ch.Detail})
+				return refusal(a, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: "CONTRACT §5 two frozen ratings before reveal", Detail: "not frozen and usable: " + ch.Detail})
 			}
 		}
 		var sheetsF [2]adjudication.FrozenSheet

@@ -12,6 +12,7 @@ import (
 	"verdict/campaign"
 	"verdict/internal/campaigntest"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // roundPairDirs writes a SYNTHETIC admissible round-1 campaign and a
@@ -40,14 +41,14 @@ func roundPairDirs(t *testing.T, revised string, change func(f fstest.MapFS, m *
 	return chkWriteDir(t, f1), chkWriteDir(t, f2)
 }
 
-func checkRounds(t *testing.T, args ...string) (int, checkReport, map[campaign.Reason][]string) {
+func checkRounds(t *testing.T, args ...string) (int, checkReport, map[verr.Reason][]string) {
 	t.Helper()
 	code, out := chkRunCaptured(t, append([]string{"check", "--format", "json"}, args...)...)
 	var rep checkReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	got := map[campaign.Reason][]string{}
+	got := map[verr.Reason][]string{}
 	for _, p := range rep.Admission {
 		got[p.Reason] = append(got[p.Reason], p.File+"#"+p.Pointer+" "+p.Message)
 	}
@@ -79,7 +80,7 @@ func TestCheckRoundTwoAgainstRoundOne(t *testing.T) {
 		name    string
 		revised string
 		change  func(f fstest.MapFS, m *campaign.Manifest)
-		want    campaign.Reason
+		want    verr.Reason
 		detail  string
 	}{
 		{"other prompt", clean, func(f fstest.MapFS, m *campaign.Manifest) {
@@ -161,14 +162,14 @@ func TestCheckEvaluationAgainstRoundTwo(t *testing.T) {
 		bound     []byte // the report the manifest binds
 		given     []byte // the report handed to check (nil: none)
 		sameB     bool
-		want, not []campaign.Reason
+		want, not []verr.Reason
 	}{
-		{"passed round 2", passed, passed, true, nil, []campaign.Reason{scorer.ReasonRoundChanged, scorer.ReasonRound2NotPassed, scorer.ReasonPreviousReportDigest}},
-		{"no report given", passed, nil, true, []campaign.Reason{scorer.ReasonPreviousReportMissing}, nil},
-		{"another report given", passed, report(scorer.DecisionAllGatesPass, nil), true, []campaign.Reason{scorer.ReasonPreviousReportDigest, scorer.ReasonEvaluatorChanged}, nil},
+		{"passed round 2", passed, passed, true, nil, []verr.Reason{scorer.ReasonRoundChanged, scorer.ReasonRound2NotPassed, scorer.ReasonPreviousReportDigest}},
+		{"no report given", passed, nil, true, []verr.Reason{scorer.ReasonPreviousReportMissing}, nil},
+		{"another report given", passed, report(scorer.DecisionAllGatesPass, nil), true, []verr.Reason{scorer.ReasonPreviousReportDigest, scorer.ReasonEvaluatorChanged}, nil},
 		{"round 2 did not pass", report(scorer.DecisionNoGain, campaign.SchemaDigests()), report(scorer.DecisionNoGain, campaign.SchemaDigests()), true,
-			[]campaign.Reason{scorer.ReasonRound2NotPassed}, []campaign.Reason{scorer.ReasonPreviousReportDigest}},
-		{"B differs from round 2", passed, passed, false, []campaign.Reason{scorer.ReasonRoundChanged}, nil},
+			[]verr.Reason{scorer.ReasonRound2NotPassed}, []verr.Reason{scorer.ReasonPreviousReportDigest}},
+		{"B differs from round 2", passed, passed, false, []verr.Reason{scorer.ReasonRoundChanged}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"verdict/campaign"
 	"verdict/tui"
+	"verdict/verr"
 )
 
 // addThemeFlag adds --theme to a terminal-UI command.
@@ -33,7 +33,7 @@ func uiOptions(a *app, theme string) (tui.Options, error) {
 // when standard input or standard output is not a terminal: the UI cannot
 // run, and the refusal names the non-interactive command that gives the
 // same result instead.
-const ReasonNoTerminal campaign.Reason = "no-terminal"
+const ReasonNoTerminal verr.Reason = "no-terminal"
 
 // isTerminalFile reports whether s is a file that is a terminal.
 func isTerminalFile(s any) bool {

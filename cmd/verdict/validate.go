@@ -168,7 +168,7 @@ func inferValidateRole(data []byte) campaign.Role {
 }
 
 func validateRefusal(err error, file string) *verr.Problem {
-	var e *campaign.Error
+	var e *verr.Error
 	if errors.As(err, &e) {
 		p := verr.ProblemOf(e)
 		return &p

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // SYNTHETIC packet: six one-to-three-line excerpts of an invented file.
@@ -157,9 +158,9 @@ func TestValidateLedgerApartFromFinal(t *testing.T) {
 		name, body      string
 		final           bool
 		ledger          *bool // nil: not decided
-		ledgerCode      campaign.Reason
+		ledgerCode      verr.Reason
 		ledgerPointer   string
-		refusalCode     campaign.Reason
+		refusalCode     verr.Reason
 		refusalFinalish bool
 	}{
 		{name: "null reconciliation", body: strings.Replace(validB, recon, `"reconciliation": null`+"\n", 1),
