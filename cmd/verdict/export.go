@@ -22,7 +22,11 @@ members in column order, every value a string or null).
 An unknown or undefined value is never written as 0: its cell is empty (null
 in JSONL) and the column X_unknown beside it says why. A fraction is
 X_num, X_den and X_decimal; a ratio X_exact and X_decimal; money X_pico_usd
-and X_usd. An export made from a synthetic campaign says so on stderr.`,
+and X_usd. An export made from a synthetic campaign says so on stderr.
+
+An export of a campaign that verdict check does not admit is still written
+(exit 0), with a warning on stderr naming the count and reason codes of the
+admission failures and "verdict check CAMPAIGN", which lists them.`,
 	}
 	for _, name := range []string{"grades", export.TableRuns, export.TablePairs, export.TableTasks, export.TableSessions} {
 		c.AddCommand(newExportTableCmd(a, name))
@@ -102,6 +106,7 @@ session are added (--blinded leaves them out).`
 		if t.Synthetic {
 			fmt.Fprintln(a.stderr, scorer.SyntheticNotice)
 		}
+		campaignAdmission(args[0]).warn(a.stderr, "these rows", "")
 		write := t.WriteCSV
 		if *format == "jsonl" {
 			write = t.WriteJSONL
