@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -13,7 +12,6 @@ import (
 	"verdict/assemble"
 	"verdict/blinding"
 	"verdict/pipeline"
-	"verdict/verr"
 )
 
 // blindReport is the machine form of `verdict blind`.
@@ -102,9 +100,8 @@ in "admission" {checked, admitted, admission_failures, reasons, see}.`,
 		mapPath := filepath.Join(out, "sealed-map.json")
 		if mapOut != "" {
 			mapPath = mapOut
-			if _, err := os.Lstat(mapOut); err == nil {
-				return refusal(a, &verr.Error{Reason: pipeline.ReasonOutputExists, File: mapOut, Rule: "a sealed unblinding map is never replaced",
-					Detail: "--map-out names an existing file; blind never replaces a sealed map"})
+			if err := newOutputFile(mapOut, "--map-out", "blind never replaces a sealed map"); err != nil {
+				return refusal(a, err)
 			}
 		}
 		key := make([]byte, 32)

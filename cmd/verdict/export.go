@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +57,7 @@ session are added (--blinded leaves them out).`
 	c := &cobra.Command{
 		Use:   name + " CAMPAIGN --ratings DIR [--format csv|jsonl] [--out FILE]",
 		Short: "Export " + name + " as CSV or JSONL",
-		Long:  long + "\n\nExit codes: 0 written; 1 refused; 2 usage error.",
+		Long:  long + "\n\nExit codes: 0 written; 1 refused (also --out naming an existing file: output-exists); 2 usage error.",
 		Args:  cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "csv", "jsonl")
@@ -78,8 +77,8 @@ session are added (--blinded leaves them out).`
 			return usagef("export grades: --unblinded and --blinded exclude each other")
 		}
 		if out != "" {
-			if _, err := os.Lstat(out); err == nil {
-				return usagef("export: --out %s exists; an export never replaces a file", out)
+			if err := newOutputFile(out, "--out", "an export never replaces a file"); err != nil {
+				return refusal(a, err)
 			}
 		}
 		r := pipeline.RatingsIn(ratings)
