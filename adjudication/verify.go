@@ -78,7 +78,7 @@ func ParseAllowedSigners(file string, data []byte) ([]AllowedSigner, error) {
 			continue
 		}
 		bad := func(d string) error {
-			return &verr.Error{Reason: ReasonBadAllowedSigners, File: file, Pointer: fmt.Sprintf("/%d", n-1), Rule: "ssh-keygen ALLOWED SIGNERS", Detail: fmt.Sprintf("line %d: %s", n, d)}
+			return verr.Newf(ReasonBadAllowedSigners, file, fmt.Sprintf("/%d", n-1), "ssh-keygen ALLOWED SIGNERS", "line %d: %s", n, d)
 		}
 		var principals, rest string
 		if strings.HasPrefix(line, `"`) {

@@ -158,8 +158,7 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 	for i, k := range keys {
 		t, ok := texts[k]
 		if !ok || len(bytes.TrimSpace(t)) == 0 {
-			return nil, &verr.Error{Reason: ReasonPromptTextMissing, File: ManifestFile, Pointer: "/prompts/" + k, Rule: RulePrompts,
-				Detail: fmt.Sprintf("prompt text %s is not loaded", k)}
+			return nil, verr.Newf(ReasonPromptTextMissing, ManifestFile, "/prompts/"+k, RulePrompts, "prompt text %s is not loaded", k)
 		}
 		name := k
 		if i == 1 {
@@ -224,8 +223,7 @@ func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error)
 		}
 	}
 	if t == nil || run == nil {
-		return nil, &verr.Error{Reason: ReasonPromptRunMissing, File: ManifestFile, Pointer: "/runs", Rule: RulePrompts,
-			Detail: fmt.Sprintf("no run of task %s repetition %d", task, repetition)}
+		return nil, verr.Newf(ReasonPromptRunMissing, ManifestFile, "/runs", RulePrompts, "no run of task %s repetition %d", task, repetition)
 	}
 	var draft []byte
 	for _, s := range c.Sessions {

@@ -86,16 +86,13 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 	for i := range n {
 		switch {
 		case i >= len(given.Items):
-			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: "/items", Rule: ruleCustody,
-				Detail: fmt.Sprintf("the campaign derives item %s (session %s), which the map does not bind", derived.Items[i].Item, derived.Items[i].Session)}
+			return verr.Newf(ReasonMapMismatch, file, "/items", ruleCustody, "the campaign derives item %s (session %s), which the map does not bind", derived.Items[i].Item, derived.Items[i].Session)
 		case i >= len(derived.Items):
-			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s is not derived from the campaign under the map's key", given.Items[i].Item)}
+			return verr.Newf(ReasonMapMismatch, file, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s is not derived from the campaign under the map's key", given.Items[i].Item)
 		case given.Items[i] != derived.Items[i]:
 			g, d := given.Items[i], derived.Items[i]
-			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s: the map binds %s %s %s r%d; the campaign derives %s %s %s r%d under the map's key",
-					g.Item, g.Session, g.Role, g.Task, g.Repetition, d.Session, d.Role, d.Task, d.Repetition)}
+			return verr.Newf(ReasonMapMismatch, file, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s: the map binds %s %s %s r%d; the campaign derives %s %s %s r%d under the map's key",
+				g.Item, g.Session, g.Role, g.Task, g.Repetition, d.Session, d.Role, d.Task, d.Repetition)
 		}
 	}
 	return &verr.Error{Reason: ReasonMapMismatch, File: file, Rule: ruleCustody,
@@ -107,8 +104,7 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 func (d *derivation) checkBundle(path, rater, digest string) error {
 	want, ok := d.bundleDigest[rater]
 	if !ok {
-		return &verr.Error{Reason: ReasonBundleUnknown, File: path, Pointer: "/rater", Rule: ruleCustody,
-			Detail: fmt.Sprintf("a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))}
+		return verr.Newf(ReasonBundleUnknown, path, "/rater", ruleCustody, "a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))
 	}
 	if want == digest {
 		return nil
@@ -127,8 +123,7 @@ func (d *derivation) bundleDifference(path, rater string) error {
 	order := d.order[rater]
 	for i, it := range b.Items {
 		if i >= len(order) {
-			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s is not derived from the campaign", it.ID)}
+			return verr.Newf(ReasonBundleItemMismatch, path, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s is not derived from the campaign", it.ID)
 		}
 		want, ok := d.items[it.ID]
 		cb, err := blinding.MarshalCanonical(it)
@@ -136,17 +131,14 @@ func (d *derivation) bundleDifference(path, rater string) error {
 			return err
 		}
 		if !ok || blinding.Digest(cb) != want {
-			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s differs from the item the campaign derives through the sealed map (task text, evidence, obligations or final answer)", it.ID)}
+			return verr.Newf(ReasonBundleItemMismatch, path, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s differs from the item the campaign derives through the sealed map (task text, evidence, obligations or final answer)", it.ID)
 		}
 		if order[i] != it.ID {
-			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s is out of rater %s's derived order (want %s here)", it.ID, rater, order[i])}
+			return verr.Newf(ReasonBundleItemMismatch, path, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s is out of rater %s's derived order (want %s here)", it.ID, rater, order[i])
 		}
 	}
 	if len(b.Items) < len(order) {
-		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: "/items", Rule: ruleCustody,
-			Detail: fmt.Sprintf("item %s derived from the campaign is missing", order[len(b.Items)])}
+		return verr.Newf(ReasonBundleItemMismatch, path, "/items", ruleCustody, "item %s derived from the campaign is missing", order[len(b.Items)])
 	}
 	return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
 		Detail: "the bundle's items are the derived ones but its other members differ from the bundle derived from the campaign"}
