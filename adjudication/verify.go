@@ -203,6 +203,16 @@ func (c Check) Adjudication() *Adjudication { return c.adj }
 // when it is not one or did not decode); see Sheet.
 func (c Check) Reveal() *Reveal { return c.rev }
 
+// Err is the refusal of a record that did not verify, in the one error
+// form: its reason, its file, the signed-records rule and the detail (nil
+// when the record verified).
+func (c Check) Err() *verr.Error {
+	if c.OK {
+		return nil
+	}
+	return &verr.Error{Reason: c.Reason, File: c.File, Rule: ruleRecords, Detail: c.Detail}
+}
+
 func (c *Check) fail(r verr.Reason, format string, a ...any) {
 	if c.Reason == "" {
 		c.Reason, c.Detail, c.OK = r, fmt.Sprintf(format, a...), false
