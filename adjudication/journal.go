@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -332,6 +333,20 @@ func (j *Journal) State() State {
 		st.Spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
 	}
 	return st
+}
+
+// Saved returns the current grade of every graded field (oracle-defect
+// flags included) keyed by field, and the total time spent per item: what
+// a program resuming the journal needs, without State's walk over every
+// required field of the bundle. Both maps are copies.
+func (j *Journal) Saved() (map[Field]Grade, map[string]time.Duration) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	spent := map[string]time.Duration{}
+	for _, e := range j.entries[1:] {
+		spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
+	}
+	return maps.Clone(j.current), spent
 }
 
 // Value returns the current grade of f, if any.

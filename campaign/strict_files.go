@@ -52,8 +52,19 @@ const MinAnswerableObligations = 2
 // The contract version and file digests are checked by Load. file names
 // the manifest in refusals; every refusal is a *Error.
 func DecodeManifest(data []byte, file string) (*Manifest, error) {
+	return decoder{}.manifest(data, file)
+}
+
+// DecodeManifestWith is DecodeManifest deciding as opts choose
+// (LoadOptions.ReferenceOnly): the same manifest or the same refusal.
+func DecodeManifestWith(data []byte, file string, opts LoadOptions) (*Manifest, error) {
+	return opts.decoder().manifest(data, file)
+}
+
+// manifest is DecodeManifest on d.
+func (d decoder) manifest(data []byte, file string) (*Manifest, error) {
 	var m Manifest
-	if e := decodeStrict(data, file, SchemaManifest, &m); e != nil {
+	if e := d.strict(data, file, SchemaManifest, &m); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleManifest}
@@ -130,9 +141,12 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 // embedded packet schema (6–12 items, 40-hex commit, 64-hex file SHA-256),
 // then E IDs unique, paths relative, start ≤ end. Authenticity against the
 // source files is checked by Load. Every refusal is a *Error.
-func DecodePacket(data []byte, file string) (*Packet, error) {
+func DecodePacket(data []byte, file string) (*Packet, error) { return decoder{}.packet(data, file) }
+
+// packet is DecodePacket on d.
+func (d decoder) packet(data []byte, file string) (*Packet, error) {
 	var p Packet
-	if e := decodeStrict(data, file, SchemaPacket, &p); e != nil {
+	if e := d.strict(data, file, SchemaPacket, &p); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RulePacket}
@@ -156,9 +170,12 @@ func DecodePacket(data []byte, file string) (*Packet, error) {
 // texts, E ID arrays without repeats and at least two answerable
 // obligations (CONTRACT §4). Whether the E IDs exist in the packet is
 // checked by Load. Every refusal is a *Error.
-func DecodeTruth(data []byte, file string) (*Truth, error) {
+func DecodeTruth(data []byte, file string) (*Truth, error) { return decoder{}.truth(data, file) }
+
+// truth is DecodeTruth on d.
+func (d decoder) truth(data []byte, file string) (*Truth, error) {
 	var t Truth
-	if e := decodeStrict(data, file, SchemaTruth, &t); e != nil {
+	if e := d.strict(data, file, SchemaTruth, &t); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleTruth}
@@ -196,9 +213,12 @@ func DecodeTruth(data []byte, file string) (*Truth, error) {
 // embedded receipt schema (every member present, null where unrecorded),
 // then trimmed texts. Accounting and admission rules live in the scorer.
 // Every refusal is a *Error.
-func DecodeReceipt(data []byte, file string) (*Receipt, error) {
+func DecodeReceipt(data []byte, file string) (*Receipt, error) { return decoder{}.receipt(data, file) }
+
+// receipt is DecodeReceipt on d.
+func (d decoder) receipt(data []byte, file string) (*Receipt, error) {
 	var v Receipt
-	if e := decodeStrict(data, file, SchemaReceipt, &v); e != nil {
+	if e := d.strict(data, file, SchemaReceipt, &v); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleReceipt}

@@ -285,8 +285,13 @@ func (r *rules) response(v *Response, role Role) {
 // evidence-item references are not resolved here (the scorer's structural
 // validator does that against the packet).
 func DecodeResponse(data []byte, file string, role Role) (*Response, error) {
+	return decoder{}.response(data, file, role)
+}
+
+// response is DecodeResponse on d.
+func (d decoder) response(data []byte, file string, role Role) (*Response, error) {
 	var v Response
-	if e := decodeStrict(data, file, SchemaResponse, &v); e != nil {
+	if e := d.strict(data, file, SchemaResponse, &v); e != nil {
 		return nil, e
 	}
 	if responseClean(&v, role) {

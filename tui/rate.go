@@ -147,7 +147,7 @@ type rateState struct {
 }
 
 func newRateState(c *Common, in RateInput) *rateState {
-	s := &rateState{c: c, in: in, clock: in.Clock, saved: map[adjudication.Field]adjudication.Grade{},
+	s := &rateState{c: c, in: in, clock: in.Clock,
 		shown: map[int]*blinding.Item{}, seen: map[int]bool{}, drafts: map[adjudication.Field]string{}, flagged: map[int]bool{}}
 	if s.clock == nil {
 		s.clock = time.Now
@@ -164,14 +164,9 @@ func newRateState(c *Common, in RateInput) *rateState {
 			req[f] = i
 		}
 	}
-	st := in.Journal.State()
-	s.spentOn = st.Spent
-	if s.spentOn == nil {
-		s.spentOn = map[string]time.Duration{}
-	}
-	for _, g := range st.Grades {
-		s.saved[g.Field] = g
-		if i, ok := req[g.Field]; ok {
+	s.saved, s.spentOn = in.Journal.Saved()
+	for f := range s.saved {
+		if i, ok := req[f]; ok {
 			s.graded[i]++
 			s.nGraded++
 		}

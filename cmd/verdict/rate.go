@@ -15,6 +15,7 @@ import (
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/tui"
+	"verdict/verr"
 )
 
 func newRateCmd(a *app) *cobra.Command {
@@ -77,8 +78,8 @@ freeze do the same without a terminal.`,
 			out = filepath.Join(filepath.Dir(bundlePath), "sheet-"+sf.name+".json")
 		}
 		if out != "" {
-			if _, err := os.Stat(out); err == nil {
-				return refusal(a, fmt.Errorf("%s exists: this bundle's sheet is already frozen", out))
+			if _, err := os.Lstat(out); err == nil {
+				return refusal(a, &verr.Error{Reason: adjudication.ReasonRecordExists, File: out, Rule: ruleNeverReplace, Detail: "this bundle's sheet is already frozen; a signed record is never overwritten"})
 			}
 		}
 		if err := a.requireTerminal("rate", "`verdict grade BUNDLE --from GRADES.json` and `verdict freeze`"); err != nil {
