@@ -27,7 +27,9 @@
 // patterns, digests and array bounds; each schema error is mapped to a
 // Reason by its keyword and $defs entry. Last, Go rules check what a schema
 // cannot say: trimmed text, duplicate IDs within a type, path segments,
-// line order and the role-dependent reconciliation rule. DecodeManifest,
+// line order and the role-dependent reconciliation rule; each rule is
+// written once, and on a response they accept they allocate nothing (the
+// refusal's pointer and detail are made only when it is). DecodeManifest,
 // DecodePacket, DecodeTruth, DecodeResponse and DecodeReceipt return the
 // first refusal of one file; Load returns every refusal of a campaign.
 //

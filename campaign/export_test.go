@@ -53,13 +53,13 @@ func FastBindable(schema string, v any) bool {
 	return s != nil && s.Bindable(reflect.TypeOf(v).Elem())
 }
 
-// ResponseRules returns responseClean's answer and the first refusal of
-// the response rules for a decoded response.
-func ResponseRules(v *Response, role Role) (bool, error) {
+// ResponseRulesErr returns the first refusal of the response rules for a
+// decoded response, or nil.
+func ResponseRulesErr(v *Response, role Role) error {
 	r := rules{file: "f.json", rule: RuleResponseContract}
 	r.response(v, role)
 	if r.err != nil {
-		return responseClean(v, role), r.err
+		return r.err
 	}
-	return responseClean(v, role), nil
+	return nil
 }

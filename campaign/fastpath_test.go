@@ -73,15 +73,6 @@ func checkSound(t testing.TB, data []byte, schema string) bool {
 	if refErr == nil && !reflect.DeepEqual(ref, got) {
 		t.Fatalf("%s: %.300q: decoded values differ:\nfast      %+v\nreference %+v", schema, data, got, ref)
 	}
-	if resp, ok := ref.(*Response); ok && refErr == nil {
-		// The allocation-free check of the response rules passes exactly
-		// the responses the rules pass.
-		for _, role := range []Role{RoleDraft, RoleReviewA, RoleReviewB, "other"} {
-			if clean, err := ResponseRules(resp, role); clean != (err == nil) {
-				t.Fatalf("%.300q as %s: the clean check says %v, the rules refuse with %v", data, role, clean, err)
-			}
-		}
-	}
 	return fast
 }
 
