@@ -23,6 +23,11 @@ in JSONL) and the column X_unknown beside it says why. A fraction is
 X_num, X_den and X_decimal; a ratio X_exact and X_decimal; money X_pico_usd
 and X_usd. An export made from a synthetic campaign says so on stderr.
 
+In CSV a cell that begins with =, +, -, @, a tab or a carriage return (which a
+spreadsheet would run as a formula, e.g. a note "=HYPERLINK(…)") is written
+with a leading single quote, so that spreadsheets show it as text; a plain
+number such as -0.5 is left as it is. JSONL values are never changed.
+
 An export of a campaign that verdict check does not admit is still written
 (exit 0), with a warning on stderr naming the count and reason codes of the
 admission failures and "verdict check CAMPAIGN", which lists them.`,
