@@ -28,7 +28,11 @@
 //	completeness    "final"                                no_false_claim | false_claim
 //	oracle_defect   any truth obligation O<n> (optional)   defective, with a required reason note
 //
-// Any grade may carry a note. The package never sees arms: it reads
+// Any grade may carry a note. A journal also holds the rater's item flags
+// (kind item_flag, value flagged | unflagged, no target: the f key of
+// `verdict rate`, Journal.SetFlag and Journal.Flags): a flag survives
+// quitting and resuming but is never a grade, so it changes neither a
+// frozen sheet's grades, its item times nor agreement. The package never sees arms: it reads
 // bundles (package blinding), never the sealed map's contents beyond its
 // commitment.
 //

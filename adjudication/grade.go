@@ -143,7 +143,8 @@ const MaxNote = 2048
 // claim_critical field; per citation K1..Kn; per exclusion; completeness.
 // oracle_defect is optional and never required.
 func RequiredFields(it *blinding.Item) []Field {
-	var out []Field
+	f := &it.Final
+	out := make([]Field, 0, len(it.Obligations)+2*len(f.Claims)+len(f.Citations)+len(f.Exclusions)+1)
 	for _, o := range it.Obligations {
 		k := KindUncertainty
 		if o.Answerable {

@@ -434,59 +434,54 @@ func contentDigests(items []Item) (content, obligations string, err error) {
 	return content, obligations, nil
 }
 
-// fileContentDigests returns contentDigests of the bundle's items computed
-// from the bundle file's own bytes (data) instead of encoding the items
-// again. It is only correct for a
-// canonical file: ParseBundle checks that beside it and refuses otherwise.
-// In the canonical form an item inside the bundle is indented one level
-// deeper than in the canonical array of items the content digest covers,
-// so every line of an item's bytes after the first loses two spaces (JSON
-// strings hold no raw line break); the obligations array likewise.
-func fileContentDigests(data []byte) (content, obligations string, err error) {
-	rawItems, rawObs, ids, nullItems, err := rawItemValues(data)
-	if err != nil {
-		return "", "", err
-	}
-	order := make([]int, len(rawItems))
+// fileContentDigests returns contentDigests of items computed from the
+// bundle file's own bytes of each item (raw, in items' order, as
+// decodeStrictBundle took them) instead of encoding the items again; the
+// obligations digest is encoded (its items are a small part of a bundle).
+// It is only correct for a canonical file: ParseBundle checks that beside
+// it and refuses otherwise. In the canonical form an item inside the
+// bundle is indented one level deeper than in the canonical array of
+// items the content digest covers, so every line of an item's bytes after
+// the first loses two spaces (JSON strings hold no raw line break).
+func fileContentDigests(items []Item, raw [][]byte) (content, obligations string, err error) {
+	order := make([]int, len(items))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(ids[a].value, ids[b].value) })
-	ch, oh := sha256.New(), sha256.New()
-	cw, ow := bufio.NewWriterSize(ch, 1<<16), bufio.NewWriterSize(oh, 1<<16)
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(items[a].ID, items[b].ID) })
+	type itemObligations struct {
+		Item        string       `json:"item"`
+		Obligations []Obligation `json:"obligations"`
+	}
+	obs := make([]itemObligations, 0, len(items))
+	for _, i := range order {
+		obs = append(obs, itemObligations{items[i].ID, items[i].Obligations})
+	}
+	if obligations, err = canonicalDigest(obs); err != nil {
+		return "", "", err
+	}
+	ch := sha256.New()
+	cw := bufio.NewWriterSize(ch, 1<<16)
 	switch {
-	case nullItems:
+	case items == nil:
 		cw.WriteString("null\n")
-		ow.WriteString("[]\n")
 	case len(order) == 0:
 		cw.WriteString("[]\n")
-		ow.WriteString("[]\n")
 	default:
 		cw.WriteString("[\n")
-		ow.WriteString("[\n")
 		for k, i := range order {
 			if k > 0 {
 				cw.WriteString(",\n")
-				ow.WriteString(",\n")
 			}
 			cw.WriteString("  ")
-			writeOutdented(cw, rawItems[i])
-			ow.WriteString("  {\n    \"item\": ")
-			ow.Write(ids[i].raw)
-			ow.WriteString(",\n    \"obligations\": ")
-			writeOutdented(ow, rawObs[i])
-			ow.WriteString("\n  }")
+			writeOutdented(cw, raw[i])
 		}
 		cw.WriteString("\n]\n")
-		ow.WriteString("\n]\n")
 	}
 	if err := cw.Flush(); err != nil {
 		return "", "", err
 	}
-	if err := ow.Flush(); err != nil {
-		return "", "", err
-	}
-	return hex.EncodeToString(ch.Sum(nil)), hex.EncodeToString(oh.Sum(nil)), nil
+	return hex.EncodeToString(ch.Sum(nil)), obligations, nil
 }
 
 // writeOutdented writes raw with two spaces removed after every line break.
@@ -502,89 +497,33 @@ func writeOutdented(w *bufio.Writer, raw []byte) {
 	}
 }
 
-// rawID is an item's "id" member: its raw JSON string and its value.
-type rawID struct {
-	raw   []byte
-	value string
-}
+// plainItem is Item without decodeStrictBundle's unmarshaler (the same
+// members and tags).
+type plainItem Item
 
-// rawItemValues returns the bytes of each element of the bundle's "items"
-// array, of each item's "obligations" member and its "id", in file order.
-// nullItems is set when the member is null.
-func rawItemValues(data []byte) (items, obligations [][]byte, ids []rawID, nullItems bool, err error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	bad := func(e error) ([][]byte, [][]byte, []rawID, bool, error) {
-		return nil, nil, nil, false, &verr.Error{Reason: ReasonMalformedBundle, Rule: "strict JSON", Detail: e.Error(), Err: e}
+// decodeStrictBundle is DecodeStrict of a bundle file that also returns
+// the file's bytes of each item (from its '{' to its '}'), in file order,
+// taken as the decoder passes them: one pass gives the decoded bundle and
+// the bytes its content digest is computed from.
+func decodeStrictBundle(file string, data []byte) (*Bundle, [][]byte, error) {
+	var b Bundle
+	var raw [][]byte
+	take := jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, it *Item) error {
+		start := dec.InputOffset()
+		if err := jsonv2.UnmarshalDecode(dec, (*plainItem)(it)); err != nil {
+			return err
+		}
+		raw = append(raw, bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,"))
+		return nil
+	})
+	if err := jsonv2.Unmarshal(data, &b, jsonv2.RejectUnknownMembers(true), jsonv2.WithUnmarshalers(take)); err != nil {
+		return nil, nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
-	if _, err := dec.ReadToken(); err != nil { // {
-		return bad(err)
+	if len(raw) != len(b.Items) {
+		return nil, nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/items", Rule: "strict JSON",
+			Detail: fmt.Sprintf("%d items decoded from %d item values", len(b.Items), len(raw))}
 	}
-	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return bad(err)
-		}
-		if name.String() != "items" {
-			if err := dec.SkipValue(); err != nil {
-				return bad(err)
-			}
-			continue
-		}
-		if dec.PeekKind() == 'n' { // "items": null
-			if _, err := dec.ReadToken(); err != nil {
-				return bad(err)
-			}
-			nullItems = true
-			continue
-		}
-		if _, err := dec.ReadToken(); err != nil { // [
-			return bad(err)
-		}
-		for dec.PeekKind() != ']' {
-			// One pass over each item: its members' raw values are taken
-			// as they go by, and the item's bytes by their offsets.
-			start := int(dec.InputOffset())
-			if _, err := dec.ReadToken(); err != nil { // {
-				return bad(err)
-			}
-			var id, obs []byte
-			for dec.PeekKind() != '}' {
-				k, err := dec.ReadToken()
-				if err != nil {
-					return bad(err)
-				}
-				key := k.String()
-				v, err := dec.ReadValue()
-				if err != nil {
-					return bad(err)
-				}
-				switch key {
-				case "id":
-					id = bytes.Clone(v)
-				case "obligations":
-					obs = bytes.Clone(v)
-				}
-			}
-			if _, err := dec.ReadToken(); err != nil { // }
-				return bad(err)
-			}
-			item := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,")
-			if obs == nil {
-				obs = []byte("null")
-			}
-			var s string
-			if err := jsonv2.Unmarshal(id, &s); err != nil {
-				return bad(fmt.Errorf("item %d: id: %w", len(items)+1, err))
-			}
-			items = append(items, item)
-			obligations = append(obligations, obs)
-			ids = append(ids, rawID{id, s})
-		}
-		if _, err := dec.ReadToken(); err != nil { // ]
-			return bad(err)
-		}
-	}
-	return items, obligations, ids, nullItems, nil
+	return &b, raw, nil
 }
 
 // canonicalDigest is Digest(MarshalCanonical(v)) computed while encoding.
@@ -676,30 +615,30 @@ func DecodeStrict(file string, data []byte, v any) error {
 }
 
 // ParseBundle strictly decodes canonical bundle bytes and checks the
-// recorded content and obligations digests against the items.
+// recorded content and obligations digests against the items. The file's
+// digest is taken beside the decode, and the canonical form (so that the
+// file's digest is its content's, and the digests of its bytes are its
+// items') is checked beside the content digests, which are computed from
+// the file's own bytes of each item.
 func ParseBundle(file string, data []byte) (*Bundle, error) {
-	// The content digests are computed from the file's own bytes beside
-	// the strict decode; the canonical form (so that the file's digest is
-	// its content's, and the digests of its bytes are its items') is
-	// checked after it.
-	var c, o string
-	var digestErr error
+	var fileDigest string
 	var wg sync.WaitGroup
-	wg.Go(func() { c, o, digestErr = fileContentDigests(data) })
-	var b Bundle
-	err := DecodeStrict(file, data, &b)
+	wg.Go(func() { fileDigest = Digest(data) })
+	b, raw, err := decodeStrictBundle(file, data)
 	if err == nil && b.Format != BundleFormat {
 		err = &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
 	}
+	var c, o string
+	var canonErr, digestErr error
 	if err == nil {
-		err = checkCanonical(file, data, &b)
+		wg.Go(func() { canonErr = checkCanonical(file, data, b) })
+		c, o, digestErr = fileContentDigests(b.Items, raw)
 	}
 	wg.Wait()
-	if err != nil {
-		return nil, err
-	}
-	if digestErr != nil {
-		return nil, digestErr
+	for _, e := range []error{err, canonErr, digestErr} {
+		if e != nil {
+			return nil, e
+		}
 	}
 	if c != b.ContentDigest {
 		return nil, &verr.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/content_digest", Rule: ruleBlinding, Detail: "content digest does not match the items"}
@@ -707,8 +646,8 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 	if o != b.ObligationsDigest {
 		return nil, &verr.Error{Reason: ReasonDigestMismatch, File: file, Pointer: "/obligations_digest", Rule: ruleBlinding, Detail: "obligations digest does not match the items"}
 	}
-	b.parsedDigest = Digest(data)
-	return &b, nil
+	b.parsedDigest = fileDigest
+	return b, nil
 }
 
 // LoadBundle reads and parses a bundle file; it returns the bundle and its
@@ -722,7 +661,7 @@ func LoadBundle(path string) (*Bundle, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return b, Digest(data), nil
+	return b, b.parsedDigest, nil
 }
 
 // ParseSealedMap strictly decodes canonical sealed-map bytes.

@@ -134,6 +134,45 @@ func TestParseBundleRefusesEdits(t *testing.T) {
 	}
 }
 
+// TestParseBundleRefusesItemEdits: the one pass that decodes the items
+// and takes their bytes for the content digest keeps every refusal inside
+// the items: unknown and repeated members, formatting, edited texts and
+// obligations, and a missing items array.
+func TestParseBundleRefusesItemEdits(t *testing.T) {
+	bb := build(t).BundleBytes[0]
+	item := []byte("{\n      \"id\": \"item-")
+	claim := []byte("\"claims\": [\n          {\n")
+	obligation := []byte("\"obligations\": [\n        {\n          \"id\": \"")
+	for _, tc := range []struct {
+		name     string
+		old, new []byte
+		want     error
+	}{
+		{"unknown item member", item, []byte("{\n      \"session\": \"S1\",\n      \"id\": \"item-"), blinding.ReasonMalformedBundle},
+		{"unknown claim member", claim, []byte("\"claims\": [\n          {\n            \"arm\": \"B\",\n"), blinding.ReasonMalformedBundle},
+		{"repeated item member", item, []byte("{\n      \"id\": \"x\",\n      \"id\": \"item-"), blinding.ReasonMalformedBundle},
+		{"item reformatted", item, []byte("{\n       \"id\": \"item-"), blinding.ReasonNonCanonical},
+		{"item compacted", []byte("\"items\": [\n    {\n"), []byte("\"items\": [\n    {"), blinding.ReasonNonCanonical},
+		{"obligation edited", obligation, []byte("\"obligations\": [\n        {\n          \"id\": \"Z"), blinding.ReasonDigestMismatch},
+		{"items null", []byte("\"items\": ["), []byte("\"items\": null, \"x\": ["), blinding.ReasonMalformedBundle},
+	} {
+		if !bytes.Contains(bb, tc.old) {
+			t.Fatalf("%s: the bundle has no %q", tc.name, tc.old)
+		}
+		edited := bytes.Replace(bb, tc.old, tc.new, 1)
+		if _, err := blinding.ParseBundle("b.json", edited); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %s", tc.name, err, tc.want)
+		}
+	}
+	b, err := blinding.ParseBundle("b.json", bb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := b.Digest(); d != blinding.Digest(bb) {
+		t.Fatal("the parsed bundle's digest is not its file's")
+	}
+}
+
 func TestBuildRefusals(t *testing.T) {
 	c := synth.Campaign()
 	if _, err := blinding.Build(c, blinding.Options{Key: []byte("short")}); !errors.Is(err, blinding.ReasonBadKey) {

@@ -35,7 +35,11 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, o, err := fileContentDigests(data)
+		d, raw, err := decodeStrictBundle("b.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, o, err := fileContentDigests(d.Items, raw)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,12 @@ const RuleLedgerSeparate = "CONTRACT §4: if final is valid but only B's reconci
 // nil, nil and the refusal of the whole answer (a valid scored failure,
 // EVALUATOR-CONTROLS C16).
 func DecodeAnswer(data []byte, file string, role Role) (resp *Response, ledger *verr.Error, err error) {
-	resp, err = DecodeResponse(data, file, role)
+	return decoder{}.answer(data, file, role)
+}
+
+// answer is DecodeAnswer on d.
+func (d decoder) answer(data []byte, file string, role Role) (resp *Response, ledger *verr.Error, err error) {
+	resp, err = d.response(data, file, role)
 	if err == nil || role != RoleReviewB {
 		return resp, nil, err
 	}
@@ -49,7 +54,7 @@ func DecodeAnswer(data []byte, file string, role Role) (resp *Response, ledger *
 	doc = append(doc, `{"final":`...)
 	doc = append(doc, final...)
 	doc = append(doc, `,"reconciliation":null}`...)
-	alone, ferr := DecodeResponse(doc, file, RoleReviewA)
+	alone, ferr := d.response(doc, file, RoleReviewA)
 	if ferr != nil {
 		return nil, nil, err // the final answer itself is refused: the whole answer fails
 	}

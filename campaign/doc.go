@@ -27,54 +27,28 @@
 // patterns, digests and array bounds; each schema error is mapped to a
 // Reason by its keyword and $defs entry. Last, Go rules check what a schema
 // cannot say: trimmed text, duplicate IDs within a type, path segments,
-// line order and the role-dependent reconciliation rule. DecodeManifest,
+// line order and the role-dependent reconciliation rule; each rule is
+// written once, and on a response they accept they allocate nothing (the
+// refusal's pointer and detail are made only when it is). DecodeManifest,
 // DecodePacket, DecodeTruth, DecodeResponse and DecodeReceipt return the
 // first refusal of one file; Load returns every refusal of a campaign.
 //
-// Two paths decide the first two layers, with the same outcome. The
-// reference path is the one described above: parseStrict builds a tree,
-// santhosh-tekuri/jsonschema validates it, go-json-experiment decodes the
-// typed record (Unmarshal, unknown members refused). The fast accept path
-// (fastvalidate.go) runs first: one streaming pass over the bytes, on the
-// same strict jsontext decoder options, checks the strict JSON rules and
-// the embedded schema compiled into a small program (type, required,
-// additionalProperties false, properties, $ref into $defs, enum, pattern,
-// minLength/maxLength in code points, minItems/maxItems, uniqueItems,
-// minimum, items) without building a tree, and fills the typed record in
-// the same pass when the record type binds to the schema (plain
-// json-tagged struct fields, slices, pointers for null, strings, signed
-// integers, booleans; otherwise the pass only checks and Unmarshal
-// decodes). The schema compiler refuses any other keyword or keyword
-// form, and such a schema always takes the reference path; patterns use
-// hand-written matchers for the schemas' shapes (IDs, hex digests, paths,
-// repositories, UTC times) and Go regexp, the reference's engine, for any
-// other. When the fast pass declines, for any reason, the record is
-// zeroed and the reference path runs; its result or refusal is returned
-// unchanged. Soundness therefore needs one property: fast acceptance
-// implies reference acceptance with a deep-equal record. The tests check
-// it rule by rule, on the fixtures and on every committed fuzz seed;
-// FuzzFastPathSound checks it on arbitrary bytes (go test -fuzz
-// FuzzFastPathSound ./campaign) and FuzzPatternMatchers compares the
-// matchers with Go regexp. Refusals, with their reasons, pointers and
-// details, are always the reference path's. The Go rules of a response
-// have the same shape: responseClean answers without allocating whether
-// the rules find nothing, and only a response it does not pass runs the
-// rules that build the refusal (tested to agree on every fuzzed response).
+// Two paths decide the first two layers, with the same records and the
+// same refusals: a fast accept pass (campaign/internal/fastaccept, which
+// only ever answers "accepted" or "not sure") and the reference path
+// above, which decides everything the pass does not accept and makes
+// every refusal. LoadWith with LoadOptions.ReferenceOnly (verdict check
+// --reference) runs the reference path alone. The tests compare the two
+// paths on every fixture and fuzz seed, and FuzzFastPathSound on arbitrary
+// bytes.
 //
-// RootFS is the campaign file system of a directory opened with os.Root:
-// as confined as os.Root's FS (same bytes, same errors, same refusal of
-// links out of the campaign), with fewer system calls per file on Linux:
-// paths resolve from a handle of the campaign directory without following
-// any link (one openat2 with RESOLVE_NO_SYMLINKS, or component by component
-// where the kernel lacks it), and anything else (a link, a file
-// that is not regular, any error) falls back to os.Root. No handle below
-// the campaign directory is kept between reads, so a directory renamed or
-// replaced by a link is resolved as os.Root resolves it.
+// RootFS is the campaign file system of a directory opened with os.Root,
+// exactly as confined as os.Root's (the same bytes, errors and refusals of
+// links out of the campaign) and cheaper per file on Linux.
 //
-// Load reads and hashes the bound files and loads tasks and sessions on
-// GOMAXPROCS goroutines; results keep manifest order and refusals are
-// sorted, so the outcome does not depend on scheduling. Session files are
-// read into reused buffers: their bytes are not kept after decoding.
+// Load's outcome does not depend on scheduling (results keep manifest
+// order, refusals are sorted), and it keeps no session file's bytes after
+// decoding (Campaign.RawResponse reads a response again).
 //
 // A malformed model answer is not a refusal: Load keeps it as
 // Session.Failure, a valid scored failure (EVALUATOR-CONTROLS C16). B's

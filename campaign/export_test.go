@@ -1,16 +1,21 @@
 package campaign
 
-import (
-	"reflect"
-	"regexp"
-)
+import "reflect"
 
-// Test hooks of the fast accept path (fastvalidate.go).
+// Test hooks of the two decoding paths (decoder.strict).
 
-// FastValid is fastValid: true when the fast pass accepts data for schema.
-var FastValid = fastValid
+// FastValid reports whether the fast accept pass accepts data for schema.
+func FastValid(data []byte, schema string) bool {
+	loadFastSchemas()
+	s := fastSchemas[schema]
+	if s == nil {
+		return false
+	}
+	ok, _ := s.Decode(data, reflect.Value{})
+	return ok
+}
 
-// DecodeReference runs only the reference path of decodeStrict.
+// DecodeReference runs only the reference path.
 func DecodeReference(data []byte, file, schema string, v any) error {
 	if e := decodeReference(data, file, schema, v); e != nil {
 		return e
@@ -18,18 +23,12 @@ func DecodeReference(data []byte, file, schema string, v any) error {
 	return nil
 }
 
-// DecodeStrict runs decodeStrict (fast path first).
+// DecodeStrict runs the default decoder (fast pass first).
 func DecodeStrict(data []byte, file, schema string, v any) error {
-	if e := decodeStrict(data, file, schema, v); e != nil {
+	if e := (decoder{}).strict(data, file, schema, v); e != nil {
 		return e
 	}
 	return nil
-}
-
-// CompileFast reports whether the fast compiler accepts a schema document.
-func CompileFast(raw []byte) error {
-	_, err := compileFast(raw)
-	return err
 }
 
 // FastSchemaErrors returns why each embedded schema has no fast program.
@@ -41,11 +40,6 @@ func FastSchemaErrors() map[string]error {
 // SchemaNames lists the embedded schemas.
 var SchemaNames = schemaNames
 
-// PatternMatcher returns the fast pass's matcher of a pattern keyword.
-func PatternMatcher(pattern string) func([]byte) bool {
-	return patternMatcher(pattern, regexp.MustCompile(pattern))
-}
-
 // FastDecode runs the fast path's decoding into v (a pointer).
 func FastDecode(data []byte, schema string, v any) bool {
 	return fastDecode(data, schema, reflect.ValueOf(v).Elem())
@@ -56,16 +50,16 @@ func FastDecode(data []byte, schema string, v any) bool {
 func FastBindable(schema string, v any) bool {
 	loadFastSchemas()
 	s := fastSchemas[schema]
-	return s != nil && s.bindable(reflect.TypeOf(v).Elem())
+	return s != nil && s.Bindable(reflect.TypeOf(v).Elem())
 }
 
-// ResponseRules returns responseClean's answer and the first refusal of
-// the response rules for a decoded response.
-func ResponseRules(v *Response, role Role) (bool, error) {
+// ResponseRulesErr returns the first refusal of the response rules for a
+// decoded response, or nil.
+func ResponseRulesErr(v *Response, role Role) error {
 	r := rules{file: "f.json", rule: RuleResponseContract}
 	r.response(v, role)
 	if r.err != nil {
-		return responseClean(v, role), r.err
+		return r.err
 	}
-	return responseClean(v, role), nil
+	return nil
 }

@@ -70,6 +70,7 @@ type loader struct {
 	// the sessions when no session claims it.
 	deferred map[string]int
 	manifest *Manifest
+	dec      decoder // how each file is decided (LoadOptions)
 }
 
 func (l *loader) add(e *verr.Error) {
@@ -132,8 +133,24 @@ func (l *loader) need(path string) ([]byte, bool) {
 //
 // On refusal Load returns nil and errors.Join of every *Error found,
 // sorted by file, pointer and reason.
-func Load(fsys fs.FS) (*Campaign, error) {
-	l := &loader{fsys: fsys, files: map[string][]byte{}, bound: map[string]bool{}, deferred: map[string]int{}}
+func Load(fsys fs.FS) (*Campaign, error) { return LoadWith(fsys, LoadOptions{}) }
+
+// LoadOptions choose how Load decides each file; the zero value is Load's.
+type LoadOptions struct {
+	// ReferenceOnly decides the strict JSON layer and the schema of every
+	// file with the reference validator alone (the strict tree and
+	// santhosh-tekuri/jsonschema), without the fast accept pass: slower,
+	// and the same campaign and the same refusals. It is for an auditor
+	// who wants every file decided by the independent validator.
+	ReferenceOnly bool
+}
+
+// decoder is the decoder the options choose.
+func (o LoadOptions) decoder() decoder { return decoder{reference: o.ReferenceOnly} }
+
+// LoadWith is Load with options.
+func LoadWith(fsys fs.FS, opts LoadOptions) (*Campaign, error) {
+	l := &loader{fsys: fsys, files: map[string][]byte{}, bound: map[string]bool{}, deferred: map[string]int{}, dec: opts.decoder()}
 	c := l.load()
 	if len(l.errs) > 0 {
 		return nil, l.joined()
@@ -171,7 +188,7 @@ func (l *loader) load() *Campaign {
 		l.refuseUnreadable(err, ReasonFileMissing, ManifestFile, RuleManifest, "cannot read the manifest: %v", err)
 		return nil
 	}
-	m, err := DecodeManifest(raw, ManifestFile)
+	m, err := l.dec.manifest(raw, ManifestFile)
 	if err != nil {
 		l.addErr(err)
 		return nil
@@ -385,7 +402,7 @@ func (l *loader) loadTask(entry TaskEntry, manifestPtr string) *Task {
 	}
 	packetOK := false
 	if b, ok := l.need(PacketPath(entry.ID)); ok {
-		p, err := DecodePacket(b, PacketPath(entry.ID))
+		p, err := l.dec.packet(b, PacketPath(entry.ID))
 		if err != nil {
 			l.addErr(err)
 		} else {
@@ -399,7 +416,7 @@ func (l *loader) loadTask(entry TaskEntry, manifestPtr string) *Task {
 		}
 	}
 	if b, ok := l.need(TruthPath(entry.ID)); ok {
-		tr, err := DecodeTruth(b, TruthPath(entry.ID))
+		tr, err := l.dec.truth(b, TruthPath(entry.ID))
 		if err != nil {
 			l.addErr(err)
 		} else {
@@ -476,7 +493,7 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 	rp := ReceiptPath(id)
 	if b, ok := l.sessionFile(rp, *buf); ok {
 		*buf = b
-		rc, err := DecodeReceipt(b, rp)
+		rc, err := l.dec.receipt(b, rp)
 		if err != nil {
 			l.addErr(err)
 			reuse = false
@@ -493,7 +510,7 @@ func (l *loader) loadSession(id string, role Role, run Run) *Session {
 		// The bytes are released after decoding; the bound digest
 		// identifies them (Campaign.RawResponse reads them again).
 		s.RawSHA256, s.RawSize = l.manifest.Files[l.deferred[sp]].SHA256, len(b)
-		resp, ledger, err := DecodeAnswer(b, sp, role)
+		resp, ledger, err := l.dec.answer(b, sp, role)
 		if err != nil {
 			var e *verr.Error
 			errors.As(err, &e)

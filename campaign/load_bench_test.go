@@ -10,7 +10,8 @@ import (
 // BenchmarkLoad loads and validates a generated SYNTHETIC campaign of
 // 8 tasks × 42 repetitions = 336 runs = 1,008 sessions (responses,
 // receipts, packets, truth and source files all bound by SHA-256).
-// MB/s is over the campaign's total file bytes.
+// MB/s is over the campaign's total file bytes; cpu-ns/op is the process
+// CPU time per Load (Load runs on GOMAXPROCS goroutines).
 func BenchmarkLoad(b *testing.B) {
 	fsys := campaigntest.Campaign(b, campaigntest.Options{}, 8, 42)
 	var total int64
@@ -27,9 +28,11 @@ func BenchmarkLoad(b *testing.B) {
 	b.SetBytes(total)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := Load(fsys); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 }

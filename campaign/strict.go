@@ -15,7 +15,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"verdict/internal/fastpath"
 	"verdict/verr"
 )
 
@@ -298,14 +297,19 @@ func syntaxError(file string, err error) *verr.Error {
 	return e
 }
 
-// decodeStrict runs the strict JSON layer, the named embedded schema and
-// the typed decoding into v. It returns the first refusal as *Error.
-//
-// It first tries the fast accept path (fastDecode: the streaming check
-// that also fills v); when that does not accept, the reference path below
-// decides, so every refusal is the reference path's.
-func decodeStrict(data []byte, file, schema string, v any) *verr.Error {
-	if !fastpath.ReferenceOnly.Load() {
+// decoder decides the strict JSON layer, the embedded schema and the
+// typed decoding of each campaign file. Its zero value runs the fast
+// accept pass (package fastaccept) first and the reference path on
+// anything the pass does not accept; with reference set it runs the
+// reference path alone (LoadOptions.ReferenceOnly). Both give the same
+// records and the same refusals.
+type decoder struct{ reference bool }
+
+// strict runs the strict JSON layer, the named embedded schema and the
+// typed decoding into v (a pointer to a zero record). It returns the first
+// refusal, always the reference path's.
+func (d decoder) strict(data []byte, file, schema string, v any) *verr.Error {
+	if !d.reference {
 		rv := reflect.ValueOf(v).Elem()
 		if fastDecode(data, schema, rv) {
 			return nil
@@ -315,9 +319,8 @@ func decodeStrict(data []byte, file, schema string, v any) *verr.Error {
 	return decodeReference(data, file, schema, v)
 }
 
-// decodeReference is the reference path of decodeStrict: the strict tree
-// (parseStrict), the JSON Schema validator (validateSchema), then typed
-// decoding.
+// decodeReference is the reference path: the strict tree (parseStrict),
+// the JSON Schema validator (validateSchema), then the typed decoding.
 func decodeReference(data []byte, file, schema string, v any) *verr.Error {
 	tree, e := parseStrict(data, file)
 	if e != nil {
@@ -326,8 +329,14 @@ func decodeReference(data []byte, file, schema string, v any) *verr.Error {
 	if e := validateSchema(schema, tree, file); e != nil {
 		return e
 	}
-	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+	if err := typedDecode(data, v); err != nil {
 		return &verr.Error{Reason: ReasonSchema, File: file, Rule: RuleStrictJSON, Detail: err.Error(), Err: err}
 	}
 	return nil
+}
+
+// typedDecode is the typed decoding of the reference path: data into v
+// with go-json-experiment, unknown members refused.
+func typedDecode(data []byte, v any) error {
+	return jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true))
 }

@@ -52,53 +52,64 @@ const MinAnswerableObligations = 2
 // The contract version and file digests are checked by Load. file names
 // the manifest in refusals; every refusal is a *Error.
 func DecodeManifest(data []byte, file string) (*Manifest, error) {
+	return decoder{}.manifest(data, file)
+}
+
+// DecodeManifestWith is DecodeManifest deciding as opts choose
+// (LoadOptions.ReferenceOnly): the same manifest or the same refusal.
+func DecodeManifestWith(data []byte, file string, opts LoadOptions) (*Manifest, error) {
+	return opts.decoder().manifest(data, file)
+}
+
+// manifest is DecodeManifest on d.
+func (d decoder) manifest(data []byte, file string) (*Manifest, error) {
 	var m Manifest
-	if e := decodeStrict(data, file, SchemaManifest, &m); e != nil {
+	if e := d.strict(data, file, SchemaManifest, &m); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleManifest}
-	r.text("/campaign_id", m.CampaignID)
+	r.text(at("/campaign_id"), m.CampaignID)
 	for i, d := range m.FrozenDocuments {
-		r.text(ptr("/frozen_documents", i)+"/name", d.Name)
+		r.text(at("/frozen_documents").elem(i).field("/name"), d.Name)
 	}
 	x := m.Execution
 	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"consumer_version", x.ConsumerVersion}, {"model", x.Model}, {"model_snapshot", x.ModelSnapshot},
-		{"reasoning_effort", x.ReasoningEffort}, {"tokenizer", x.Tokenizer}, {"host", x.Host},
-		{"permission_policy", x.PermissionPolicy}} {
-		r.optText("/execution/"+f.name, f.v)
+		p string
+		v *string
+	}{{"/execution/consumer_version", x.ConsumerVersion}, {"/execution/model", x.Model}, {"/execution/model_snapshot", x.ModelSnapshot},
+		{"/execution/reasoning_effort", x.ReasoningEffort}, {"/execution/tokenizer", x.Tokenizer}, {"/execution/host", x.Host},
+		{"/execution/permission_policy", x.PermissionPolicy}} {
+		r.optText(at(f.p), f.v)
 	}
 	if x.PriceCard != nil {
-		r.text("/execution/price_card/id", x.PriceCard.ID)
+		r.text(at("/execution/price_card/id"), x.PriceCard.ID)
 	}
-	r.filePath("/prompts/common", m.Prompts.Common)
-	r.filePath("/prompts/draft", m.Prompts.Draft)
-	r.filePath("/prompts/review_a", m.Prompts.ReviewA)
-	r.filePath("/prompts/review_b", m.Prompts.ReviewB)
-	r.filePath("/prompts/final_schema", m.Prompts.FinalSchema)
-	r.filePath("/prompts/reconciliation_schema", m.Prompts.ReconciliationSchema)
-	tasks := map[string]string{}
+	r.filePath(at("/prompts/common"), m.Prompts.Common)
+	r.filePath(at("/prompts/draft"), m.Prompts.Draft)
+	r.filePath(at("/prompts/review_a"), m.Prompts.ReviewA)
+	r.filePath(at("/prompts/review_b"), m.Prompts.ReviewB)
+	r.filePath(at("/prompts/final_schema"), m.Prompts.FinalSchema)
+	r.filePath(at("/prompts/reconciliation_schema"), m.Prompts.ReconciliationSchema)
+	tasks := map[string]loc{}
 	for i, t := range m.Tasks {
-		r.declare(tasks, ptr("/tasks", i)+"/id", "T", t.ID)
+		r.declareMap(tasks, at("/tasks").elem(i).field("/id"), "T", t.ID)
 	}
-	sessions := map[string]string{}
-	runs := map[string]string{}
+	sessions := map[string]loc{}
+	runs := map[string]loc{}
 	drafts := map[string][]string{} // shared-draft sessions of earlier runs by task#repetition
 	for i, run := range m.Runs {
-		p := ptr("/runs", i)
-		r.id(p+"/task", "T", run.Task)
+		p := at("/runs").elem(i)
+		r.id(p.field("/task"), "T", run.Task)
 		if _, ok := tasks[run.Task]; !ok {
-			r.fail(ReasonUnknownTask, p+"/task", "run names task %s, which the manifest does not list", run.Task)
+			r.fail(ReasonUnknownTask, p.field("/task"), "run names task %s, which the manifest does not list", run.Task)
 		}
 		if run.Repetition < 1 {
-			r.fail(ReasonRepetition, p+"/repetition", "repetition %d is below 1", run.Repetition)
+			r.fail(ReasonRepetition, p.field("/repetition"), "repetition %d is below 1", run.Repetition)
 		}
 		key := fmt.Sprintf("%s#%d", run.Task, run.Repetition)
 		if run.Replaces != nil {
 			if !slices.Contains(drafts[key], *run.Replaces) {
-				r.fail(ReasonReplacesUnknownRun, p+"/replaces", "replaces %s, which is not the shared draft of an earlier run of task %s repetition %d", *run.Replaces, run.Task, run.Repetition)
+				r.fail(ReasonReplacesUnknownRun, p.field("/replaces"), "replaces %s, which is not the shared draft of an earlier run of task %s repetition %d", *run.Replaces, run.Task, run.Repetition)
 			}
 		} else if first, dup := runs[key]; dup {
 			r.fail(ReasonDuplicateRun, p, "task %s repetition %d is already run at %s and this run does not say which run it replaces (replaces)", run.Task, run.Repetition, first)
@@ -107,13 +118,13 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 			runs[key] = p
 		}
 		drafts[key] = append(drafts[key], run.Sessions.Draft)
-		r.declare(sessions, p+"/sessions/draft", "S", run.Sessions.Draft)
-		r.declare(sessions, p+"/sessions/review_a", "S", run.Sessions.ReviewA)
-		r.declare(sessions, p+"/sessions/review_b", "S", run.Sessions.ReviewB)
+		r.declareMap(sessions, p.field("/sessions/draft"), "S", run.Sessions.Draft)
+		r.declareMap(sessions, p.field("/sessions/review_a"), "S", run.Sessions.ReviewA)
+		r.declareMap(sessions, p.field("/sessions/review_b"), "S", run.Sessions.ReviewB)
 	}
-	files := map[string]string{}
+	files := map[string]loc{}
 	for i, f := range m.Files {
-		p := ptr("/files", i) + "/path"
+		p := at("/files").elem(i).field("/path")
 		r.filePath(p, f.Path)
 		if first, dup := files[f.Path]; dup {
 			r.fail(ReasonDuplicateFile, p, "path %s is already bound at %s", f.Path, first)
@@ -130,19 +141,22 @@ func DecodeManifest(data []byte, file string) (*Manifest, error) {
 // embedded packet schema (6–12 items, 40-hex commit, 64-hex file SHA-256),
 // then E IDs unique, paths relative, start ≤ end. Authenticity against the
 // source files is checked by Load. Every refusal is a *Error.
-func DecodePacket(data []byte, file string) (*Packet, error) {
+func DecodePacket(data []byte, file string) (*Packet, error) { return decoder{}.packet(data, file) }
+
+// packet is DecodePacket on d.
+func (d decoder) packet(data []byte, file string) (*Packet, error) {
 	var p Packet
-	if e := decodeStrict(data, file, SchemaPacket, &p); e != nil {
+	if e := d.strict(data, file, SchemaPacket, &p); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RulePacket}
-	r.id("/task", "T", p.Task)
-	r.bounds("/items", len(p.Items), 6, 12)
-	seen := map[string]string{}
+	r.id(at("/task"), "T", p.Task)
+	items := at("/items")
+	r.bounds(items, len(p.Items), 6, 12)
 	for i, it := range p.Items {
-		ip := ptr("/items", i)
-		r.declare(seen, ip+"/id", "E", it.ID)
-		r.filePath(ip+"/path", it.Path)
+		ip := items.elem(i)
+		declareIn(&r, items, "E", p.Items, i, func(it *EvidenceItem) string { return it.ID })
+		r.filePath(ip.field("/path"), it.Path)
 		r.lines(ip, it.StartLine, it.EndLine)
 	}
 	if r.err != nil {
@@ -156,35 +170,38 @@ func DecodePacket(data []byte, file string) (*Packet, error) {
 // texts, E ID arrays without repeats and at least two answerable
 // obligations (CONTRACT §4). Whether the E IDs exist in the packet is
 // checked by Load. Every refusal is a *Error.
-func DecodeTruth(data []byte, file string) (*Truth, error) {
+func DecodeTruth(data []byte, file string) (*Truth, error) { return decoder{}.truth(data, file) }
+
+// truth is DecodeTruth on d.
+func (d decoder) truth(data []byte, file string) (*Truth, error) {
 	var t Truth
-	if e := decodeStrict(data, file, SchemaTruth, &t); e != nil {
+	if e := d.strict(data, file, SchemaTruth, &t); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleTruth}
-	r.id("/task", "T", t.Task)
-	r.bounds("/obligations", len(t.Obligations), 4, 8)
-	seen := map[string]string{}
+	r.id(at("/task"), "T", t.Task)
+	obligations := at("/obligations")
+	r.bounds(obligations, len(t.Obligations), 4, 8)
 	answerable := 0
 	for i, o := range t.Obligations {
-		p := ptr("/obligations", i)
-		r.declare(seen, p+"/id", "O", o.ID)
-		r.text(p+"/text", o.Text)
-		r.idArray(p+"/evidence_ids", "E", o.EvidenceIDs, 0, 12)
+		p := obligations.elem(i)
+		declareIn(&r, obligations, "O", t.Obligations, i, func(o *TruthObligation) string { return o.ID })
+		r.text(p.field("/text"), o.Text)
+		r.idArray(p.field("/evidence_ids"), "E", o.EvidenceIDs, 0, 12)
 		for j, a := range o.AcceptedAlternatives {
-			r.text(ptr(p+"/accepted_alternatives", j), a)
+			r.text(p.field("/accepted_alternatives").elem(j), a)
 		}
-		r.text(p+"/required_verification", o.RequiredVerification)
+		r.text(p.field("/required_verification"), o.RequiredVerification)
 		for j, x := range o.JustifiedExclusions {
-			r.text(ptr(p+"/justified_exclusions", j), x)
+			r.text(p.field("/justified_exclusions").elem(j), x)
 		}
-		r.text(p+"/source_justification", o.SourceJustification)
+		r.text(p.field("/source_justification"), o.SourceJustification)
 		if o.Answerable {
 			answerable++
 		}
 	}
 	if answerable < MinAnswerableObligations {
-		r.fail(ReasonTooFewAnswerable, "/obligations", "%d obligations are answerable from the packet, at least %d are required", answerable, MinAnswerableObligations)
+		r.fail(ReasonTooFewAnswerable, obligations, "%d obligations are answerable from the packet, at least %d are required", answerable, MinAnswerableObligations)
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -196,18 +213,21 @@ func DecodeTruth(data []byte, file string) (*Truth, error) {
 // embedded receipt schema (every member present, null where unrecorded),
 // then trimmed texts. Accounting and admission rules live in the scorer.
 // Every refusal is a *Error.
-func DecodeReceipt(data []byte, file string) (*Receipt, error) {
+func DecodeReceipt(data []byte, file string) (*Receipt, error) { return decoder{}.receipt(data, file) }
+
+// receipt is DecodeReceipt on d.
+func (d decoder) receipt(data []byte, file string) (*Receipt, error) {
 	var v Receipt
-	if e := decodeStrict(data, file, SchemaReceipt, &v); e != nil {
+	if e := d.strict(data, file, SchemaReceipt, &v); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleReceipt}
-	r.id("/session_id", "S", v.SessionID)
-	r.id("/task", "T", v.Task)
-	r.optText("/price_card_id", v.PriceCardID)
-	r.optText("/model", v.Model)
-	r.optText("/permission_policy", v.PermissionPolicy)
-	r.optText("/infrastructure_invalid", v.InfrastructureInvalid)
+	r.id(at("/session_id"), "S", v.SessionID)
+	r.id(at("/task"), "T", v.Task)
+	r.optText(at("/price_card_id"), v.PriceCardID)
+	r.optText(at("/model"), v.Model)
+	r.optText(at("/permission_policy"), v.PermissionPolicy)
+	r.optText(at("/infrastructure_invalid"), v.InfrastructureInvalid)
 	if r.err != nil {
 		return nil, r.err
 	}

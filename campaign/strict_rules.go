@@ -8,33 +8,84 @@ import (
 )
 
 // rules applies, in document order, the rules a JSON Schema cannot say
-// (or says without a precise reason). It keeps the first refusal.
+// (or says without a precise reason), and keeps the first refusal. On a
+// record they accept they allocate nothing: pointers are kept as loc
+// values and rendered, with the detail, only when a refusal is made.
 type rules struct {
 	file string
 	rule string
 	err  *verr.Error
 }
 
-func (r *rules) fail(reason verr.Reason, p, format string, a ...any) {
+// loc is an RFC 6901 JSON pointer kept as its parts until a refusal
+// renders it: base, then "/i" when i ≥ 0, then leaf, then "/j" when j ≥ 0.
+// base and leaf are constant member paths ("/final/claims", "/id") whose
+// tokens need no escaping.
+type loc struct {
+	base string
+	i    int
+	leaf string
+	j    int
+}
+
+// at is the pointer p.
+func at(p string) loc { return loc{base: p, i: -1, j: -1} }
+
+// elem is l followed by the array index n.
+func (l loc) elem(n int) loc {
+	switch {
+	case l.i < 0 && l.leaf == "":
+		l.i = n
+	case l.j < 0:
+		l.j = n
+	default:
+		return at(l.String()).elem(n)
+	}
+	return l
+}
+
+// field is l followed by the member path m ("/id", "/sessions/draft").
+func (l loc) field(m string) loc {
+	if l.j >= 0 {
+		return at(l.String()).field(m)
+	}
+	l.leaf += m
+	return l
+}
+
+// String renders the pointer.
+func (l loc) String() string {
+	p := l.base
+	if l.i >= 0 {
+		p = ptr(p, l.i)
+	}
+	p += l.leaf
+	if l.j >= 0 {
+		p = ptr(p, l.j)
+	}
+	return p
+}
+
+func (r *rules) fail(reason verr.Reason, p loc, format string, a ...any) {
 	if r.err == nil {
-		r.err = &verr.Error{Reason: reason, File: r.file, Pointer: p, Rule: r.rule, Detail: fmt.Sprintf(format, a...)}
+		r.err = &verr.Error{Reason: reason, File: r.file, Pointer: p.String(), Rule: r.rule, Detail: fmt.Sprintf(format, a...)}
 	}
 }
 
 // text checks a text: nonempty, trimmed, at most MaxTextScalars scalar values.
-func (r *rules) text(p, s string) {
+func (r *rules) text(p loc, s string) {
 	switch {
 	case s == "":
 		r.fail(ReasonTextEmpty, p, "text is empty")
 	case strings.TrimSpace(s) != s:
 		r.fail(ReasonTextNotTrimmed, p, "text starts or ends with white space")
-	case utf8.RuneCountInString(s) > MaxTextScalars:
+	case len(s) > MaxTextScalars && utf8.RuneCountInString(s) > MaxTextScalars:
 		r.fail(ReasonTextTooLong, p, "text has %d Unicode scalar values, maximum %d", utf8.RuneCountInString(s), MaxTextScalars)
 	}
 }
 
 // optText checks a nullable text.
-func (r *rules) optText(p string, s *string) {
+func (r *rules) optText(p loc, s *string) {
 	if s != nil {
 		r.text(p, *s)
 	}
@@ -55,7 +106,7 @@ func ValidID(prefix byte, id string) bool {
 }
 
 // id checks one ID against the prefixes its position allows.
-func (r *rules) id(p, prefixes, id string) {
+func (r *rules) id(p loc, prefixes, id string) {
 	for i := 0; i < len(prefixes); i++ {
 		if ValidID(prefixes[i], id) {
 			return
@@ -64,33 +115,74 @@ func (r *rules) id(p, prefixes, id string) {
 	r.fail(ReasonIDGrammar, p, "%q is not an ID with prefix %s and a nonzero decimal integer", id, strings.Join(strings.Split(prefixes, ""), "/"))
 }
 
-// declare checks a declared ID and that it is unique within its type.
-func (r *rules) declare(seen map[string]string, p, prefix, id string) {
+// declare checks a declared ID at p: its grammar, and that no earlier
+// record of its type declares it (dup, at first).
+func (r *rules) declare(p loc, prefix, id string, first loc, dup bool) {
 	r.id(p, prefix, id)
-	if first, dup := seen[id]; dup {
+	if dup {
 		r.fail(ReasonDuplicateID, p, "ID %s is already declared at %s", id, first)
-		return
 	}
-	seen[id] = p
 }
+
+// declareIn declares the ID of record i of recs, an array at base whose
+// records hold their ID at "/id" (id reads it): the earlier records are
+// searched, so a record array of a few dozen entries needs no map.
+func declareIn[T any](r *rules, base loc, prefix string, recs []T, i int, id func(*T) string) {
+	own := id(&recs[i])
+	first := -1
+	for k := range i {
+		if id(&recs[k]) == own {
+			first = k
+			break
+		}
+	}
+	r.declare(base.elem(i).field("/id"), prefix, own, base.elem(first).field("/id"), first >= 0)
+}
+
+// declareMap declares id at p against the IDs seen so far (with where
+// each was first declared), for arrays too long to search.
+func (r *rules) declareMap(seen map[string]loc, p loc, prefix, id string) {
+	first, dup := seen[id]
+	r.declare(p, prefix, id, first, dup)
+	if !dup {
+		seen[id] = p
+	}
+}
+
+// searchRepeats is the longest ID array checked for repeated strings by
+// searching the earlier entries; a longer one uses a map.
+const searchRepeats = 64
 
 // idArray checks an ID array: grammar of each, no repeated string, length
 // bounds (min, max; max < 0 means unbounded).
-func (r *rules) idArray(p, prefixes string, ids []string, min, max int) {
+func (r *rules) idArray(p loc, prefixes string, ids []string, min, max int) {
 	r.bounds(p, len(ids), min, max)
-	seen := make(map[string]bool, len(ids))
+	var seen map[string]bool
+	if len(ids) > searchRepeats {
+		seen = make(map[string]bool, len(ids))
+	}
 	for i, s := range ids {
-		ip := ptr(p, i)
-		r.id(ip, prefixes, s)
-		if seen[s] {
-			r.fail(ReasonRepeatedString, ip, "%q is repeated in the array", s)
+		r.id(p.elem(i), prefixes, s)
+		repeated := false
+		if seen != nil {
+			repeated = seen[s]
+			seen[s] = true
+		} else {
+			for _, t := range ids[:i] {
+				if t == s {
+					repeated = true
+					break
+				}
+			}
 		}
-		seen[s] = true
+		if repeated {
+			r.fail(ReasonRepeatedString, p.elem(i), "%q is repeated in the array", s)
+		}
 	}
 }
 
 // bounds checks an array length against its minimum and maximum.
-func (r *rules) bounds(p string, n, min, max int) {
+func (r *rules) bounds(p loc, n, min, max int) {
 	if max >= 0 && n > max {
 		r.fail(ReasonArrayTooLong, p, "array holds %d records, maximum %d", n, max)
 	}
@@ -101,7 +193,8 @@ func (r *rules) bounds(p string, n, min, max int) {
 
 // CheckPath reports why p is not a POSIX repository-relative path (empty,
 // absolute, an empty segment or a ".." segment: PROMPTS.md "Exact response
-// contract"), naming the offending segment, or "" when it is one.
+// contract"), naming the offending segment, or "" when it is one. It
+// allocates only to say why.
 func CheckPath(path string) string {
 	switch {
 	case path == "":
@@ -109,15 +202,19 @@ func CheckPath(path string) string {
 	case strings.HasPrefix(path, "/"):
 		return "path is absolute"
 	}
-	for i, seg := range strings.Split(path, "/") {
+	for i, rest := 1, path; ; i++ {
+		seg, tail, more := strings.Cut(rest, "/")
 		switch seg {
 		case "":
-			return fmt.Sprintf("path has an empty segment (segment %d)", i+1)
+			return fmt.Sprintf("path has an empty segment (segment %d)", i)
 		case "..":
-			return fmt.Sprintf(`path has a ".." segment (segment %d)`, i+1)
+			return fmt.Sprintf(`path has a ".." segment (segment %d)`, i)
 		}
+		if !more {
+			return ""
+		}
+		rest = tail
 	}
-	return ""
 }
 
 // CheckFilePath is CheckPath for a path that names a file of the campaign
@@ -129,41 +226,45 @@ func CheckFilePath(path string) string {
 	if why := CheckPath(path); why != "" {
 		return why
 	}
-	for i, seg := range strings.Split(path, "/") {
+	for i, rest := 1, path; ; i++ {
+		seg, tail, more := strings.Cut(rest, "/")
 		switch {
 		case seg == ".":
-			return fmt.Sprintf(`path has a "." segment (segment %d)`, i+1)
+			return fmt.Sprintf(`path has a "." segment (segment %d)`, i)
 		case strings.Contains(seg, `\`):
-			return fmt.Sprintf(`path has a backslash in segment %d %q`, i+1, seg)
+			return fmt.Sprintf(`path has a backslash in segment %d %q`, i, seg)
 		}
+		if !more {
+			return ""
+		}
+		rest = tail
 	}
-	return ""
 }
 
 // path checks a repository-relative path.
-func (r *rules) path(p, s string) {
+func (r *rules) path(p loc, s string) {
 	if why := CheckPath(s); why != "" {
 		r.fail(ReasonPath, p, "%s: %q", why, s)
 	}
 }
 
 // filePath checks a path that names a campaign file (CheckFilePath).
-func (r *rules) filePath(p, s string) {
+func (r *rules) filePath(p loc, s string) {
 	if why := CheckFilePath(s); why != "" {
 		r.fail(ReasonPath, p, "%s: %q", why, s)
 	}
 }
 
-// lines checks an inclusive 1-based line range.
-func (r *rules) lines(p string, start, end int) {
+// lines checks the inclusive 1-based line range of the record at p.
+func (r *rules) lines(p loc, start, end int) {
 	if start < 1 {
-		r.fail(ReasonLineNotPositive, ptr(p, "start_line"), "line %d is not positive", start)
+		r.fail(ReasonLineNotPositive, p.field("/start_line"), "line %d is not positive", start)
 	}
 	if end < 1 {
-		r.fail(ReasonLineNotPositive, ptr(p, "end_line"), "line %d is not positive", end)
+		r.fail(ReasonLineNotPositive, p.field("/end_line"), "line %d is not positive", end)
 	}
 	if start > end {
-		r.fail(ReasonLineOrder, ptr(p, "start_line"), "start line %d is after end line %d", start, end)
+		r.fail(ReasonLineOrder, p.field("/start_line"), "start line %d is after end line %d", start, end)
 	}
 }
 
@@ -183,92 +284,87 @@ func (r *rules) response(v *Response, role Role) {
 	switch role {
 	case RoleDraft, RoleReviewA:
 		if v.Reconciliation != nil {
-			r.fail(ReasonReconciliationRole, "/reconciliation", "reconciliation must be null for role %s", role)
+			r.fail(ReasonReconciliationRole, at("/reconciliation"), "reconciliation must be null for role %s", role)
 		}
 	case RoleReviewB:
 		if v.Reconciliation == nil {
-			r.fail(ReasonReconciliationRole, "/reconciliation", "reconciliation must be an object for role %s", role)
+			r.fail(ReasonReconciliationRole, at("/reconciliation"), "reconciliation must be an object for role %s", role)
 		}
 	default:
-		r.fail(ReasonUnknownRole, "", "role %q is not draft, review-a or review-b", role)
+		r.fail(ReasonUnknownRole, at(""), "role %q is not draft, review-a or review-b", role)
 	}
 	f := &v.Final
-	const fp = "/final"
-	r.bounds(fp+"/claims", len(f.Claims), 0, MaxClaims)
-	r.bounds(fp+"/implementation_plan", len(f.ImplementationPlan), 0, MaxImplementationPlan)
-	r.bounds(fp+"/verification_plan", len(f.VerificationPlan), 0, MaxVerificationPlan)
-	r.bounds(fp+"/uncertainties", len(f.Uncertainties), 0, MaxUncertainties)
-	r.bounds(fp+"/exclusions", len(f.Exclusions), 0, MaxExclusions)
-	r.bounds(fp+"/citations", len(f.Citations), 0, MaxCitations)
-	seen := map[string]string{}
-	for i, c := range f.Claims {
-		p := ptr(fp+"/claims", i)
-		r.declare(seen, p+"/id", "C", c.ID)
-		r.text(p+"/text", c.Text)
-		r.idArray(p+"/evidence_ids", "E", c.EvidenceIDs, 0, -1)
+	claims, actions, verifications := at("/final/claims"), at("/final/implementation_plan"), at("/final/verification_plan")
+	uncertainties, exclusions, citations := at("/final/uncertainties"), at("/final/exclusions"), at("/final/citations")
+	r.bounds(claims, len(f.Claims), 0, MaxClaims)
+	r.bounds(actions, len(f.ImplementationPlan), 0, MaxImplementationPlan)
+	r.bounds(verifications, len(f.VerificationPlan), 0, MaxVerificationPlan)
+	r.bounds(uncertainties, len(f.Uncertainties), 0, MaxUncertainties)
+	r.bounds(exclusions, len(f.Exclusions), 0, MaxExclusions)
+	r.bounds(citations, len(f.Citations), 0, MaxCitations)
+	for i := range f.Claims {
+		c, p := &f.Claims[i], claims.elem(i)
+		declareIn(r, claims, "C", f.Claims, i, func(c *Claim) string { return c.ID })
+		r.text(p.field("/text"), c.Text)
+		r.idArray(p.field("/evidence_ids"), "E", c.EvidenceIDs, 0, -1)
 		if c.UncertaintyID != nil {
-			r.id(p+"/uncertainty_id", "U", *c.UncertaintyID)
+			r.id(p.field("/uncertainty_id"), "U", *c.UncertaintyID)
 		}
 	}
-	seen = map[string]string{}
-	for i, a := range f.ImplementationPlan {
-		p := ptr(fp+"/implementation_plan", i)
-		r.declare(seen, p+"/id", "A", a.ID)
-		r.text(p+"/action", a.Action)
-		r.text(p+"/rationale", a.Rationale)
-		r.idArray(p+"/evidence_ids", "E", a.EvidenceIDs, 0, -1)
-		r.idArray(p+"/verification_ids", "V", a.VerificationIDs, 0, -1)
-		r.optText(p+"/verification_limitation", a.VerificationLimitation)
+	for i := range f.ImplementationPlan {
+		a, p := &f.ImplementationPlan[i], actions.elem(i)
+		declareIn(r, actions, "A", f.ImplementationPlan, i, func(a *Action) string { return a.ID })
+		r.text(p.field("/action"), a.Action)
+		r.text(p.field("/rationale"), a.Rationale)
+		r.idArray(p.field("/evidence_ids"), "E", a.EvidenceIDs, 0, -1)
+		r.idArray(p.field("/verification_ids"), "V", a.VerificationIDs, 0, -1)
+		r.optText(p.field("/verification_limitation"), a.VerificationLimitation)
 	}
-	seen = map[string]string{}
-	for i, v := range f.VerificationPlan {
-		p := ptr(fp+"/verification_plan", i)
-		r.declare(seen, p+"/id", "V", v.ID)
-		r.text(p+"/expected_behavior", v.ExpectedBehavior)
-		r.text(p+"/method", v.Method)
-		r.idArray(p+"/evidence_ids", "E", v.EvidenceIDs, 0, -1)
+	for i := range f.VerificationPlan {
+		v, p := &f.VerificationPlan[i], verifications.elem(i)
+		declareIn(r, verifications, "V", f.VerificationPlan, i, func(v *Verification) string { return v.ID })
+		r.text(p.field("/expected_behavior"), v.ExpectedBehavior)
+		r.text(p.field("/method"), v.Method)
+		r.idArray(p.field("/evidence_ids"), "E", v.EvidenceIDs, 0, -1)
 		if v.UncertaintyID != nil {
-			r.id(p+"/uncertainty_id", "U", *v.UncertaintyID)
+			r.id(p.field("/uncertainty_id"), "U", *v.UncertaintyID)
 		}
 	}
-	seen = map[string]string{}
-	for i, u := range f.Uncertainties {
-		p := ptr(fp+"/uncertainties", i)
-		r.declare(seen, p+"/id", "U", u.ID)
-		r.text(p+"/missing_information", u.MissingInformation)
-		r.text(p+"/consequence", u.Consequence)
-		r.text(p+"/verification_step", u.VerificationStep)
+	for i := range f.Uncertainties {
+		u, p := &f.Uncertainties[i], uncertainties.elem(i)
+		declareIn(r, uncertainties, "U", f.Uncertainties, i, func(u *Uncertainty) string { return u.ID })
+		r.text(p.field("/missing_information"), u.MissingInformation)
+		r.text(p.field("/consequence"), u.Consequence)
+		r.text(p.field("/verification_step"), u.VerificationStep)
 	}
-	seen = map[string]string{}
-	for i, x := range f.Exclusions {
-		p := ptr(fp+"/exclusions", i)
-		r.declare(seen, p+"/id", "X", x.ID)
-		r.text(p+"/scope_item", x.ScopeItem)
-		r.text(p+"/reason", x.Reason)
-		r.idArray(p+"/evidence_ids", "E", x.EvidenceIDs, 0, -1)
+	for i := range f.Exclusions {
+		x, p := &f.Exclusions[i], exclusions.elem(i)
+		declareIn(r, exclusions, "X", f.Exclusions, i, func(x *Exclusion) string { return x.ID })
+		r.text(p.field("/scope_item"), x.ScopeItem)
+		r.text(p.field("/reason"), x.Reason)
+		r.idArray(p.field("/evidence_ids"), "E", x.EvidenceIDs, 0, -1)
 	}
-	for i, c := range f.Citations {
-		p := ptr(fp+"/citations", i)
-		r.id(p+"/evidence_id", "E", c.EvidenceID)
-		r.path(p+"/path", c.Path)
+	for i := range f.Citations {
+		c, p := &f.Citations[i], citations.elem(i)
+		r.id(p.field("/evidence_id"), "E", c.EvidenceID)
+		r.path(p.field("/path"), c.Path)
 		r.lines(p, c.StartLine, c.EndLine)
-		r.idArray(p+"/supports", "CAVX", c.Supports, 1, -1)
+		r.idArray(p.field("/supports"), "CAVX", c.Supports, 1, -1)
 	}
 	if rec := v.Reconciliation; rec != nil {
-		const rp = "/reconciliation"
-		r.bounds(rp+"/obligations", len(rec.Obligations), 1, MaxLedgerObligations)
-		seen = map[string]string{}
-		for i, o := range rec.Obligations {
-			p := ptr(rp+"/obligations", i)
-			r.declare(seen, p+"/id", "O", o.ID)
-			r.text(p+"/text", o.Text)
-			r.idArray(p+"/evidence_ids", "E", o.EvidenceIDs, 0, -1)
-			r.idArray(p+"/final_ids", "CAVUX", o.FinalIDs, 1, -1)
+		obligations, dispositions := at("/reconciliation/obligations"), at("/reconciliation/evidence_dispositions")
+		r.bounds(obligations, len(rec.Obligations), 1, MaxLedgerObligations)
+		for i := range rec.Obligations {
+			o, p := &rec.Obligations[i], obligations.elem(i)
+			declareIn(r, obligations, "O", rec.Obligations, i, func(o *LedgerObligation) string { return o.ID })
+			r.text(p.field("/text"), o.Text)
+			r.idArray(p.field("/evidence_ids"), "E", o.EvidenceIDs, 0, -1)
+			r.idArray(p.field("/final_ids"), "CAVUX", o.FinalIDs, 1, -1)
 		}
-		for i, d := range rec.EvidenceDispositions {
-			p := ptr(rp+"/evidence_dispositions", i)
-			r.id(p+"/evidence_id", "E", d.EvidenceID)
-			r.idArray(p+"/final_ids", "CAVUX", d.FinalIDs, 1, -1)
+		for i := range rec.EvidenceDispositions {
+			d, p := &rec.EvidenceDispositions[i], dispositions.elem(i)
+			r.id(p.field("/evidence_id"), "E", d.EvidenceID)
+			r.idArray(p.field("/final_ids"), "CAVUX", d.FinalIDs, 1, -1)
 		}
 	}
 }
@@ -285,12 +381,14 @@ func (r *rules) response(v *Response, role Role) {
 // evidence-item references are not resolved here (the scorer's structural
 // validator does that against the packet).
 func DecodeResponse(data []byte, file string, role Role) (*Response, error) {
+	return decoder{}.response(data, file, role)
+}
+
+// response is DecodeResponse on d.
+func (d decoder) response(data []byte, file string, role Role) (*Response, error) {
 	var v Response
-	if e := decodeStrict(data, file, SchemaResponse, &v); e != nil {
+	if e := d.strict(data, file, SchemaResponse, &v); e != nil {
 		return nil, e
-	}
-	if responseClean(&v, role) {
-		return &v, nil // the rules below would find nothing (responseClean)
 	}
 	r := rules{file: file, rule: RuleResponseContract}
 	r.response(&v, role)
@@ -298,153 +396,4 @@ func DecodeResponse(data []byte, file string, role Role) (*Response, error) {
 		return nil, r.err
 	}
 	return &v, nil
-}
-
-// responseClean reports, without allocating, whether response would find
-// no refusal in v for role: the same rules, only a yes or no. A false
-// answer runs response for the first refusal, so false is always safe;
-// true must imply that response finds nothing (tested on the fixtures and
-// fuzzed).
-func responseClean(v *Response, role Role) bool {
-	switch role {
-	case RoleDraft, RoleReviewA:
-		if v.Reconciliation != nil {
-			return false
-		}
-	case RoleReviewB:
-		if v.Reconciliation == nil {
-			return false
-		}
-	default:
-		return false
-	}
-	f := &v.Final
-	if len(f.Claims) > MaxClaims || len(f.ImplementationPlan) > MaxImplementationPlan ||
-		len(f.VerificationPlan) > MaxVerificationPlan || len(f.Uncertainties) > MaxUncertainties ||
-		len(f.Exclusions) > MaxExclusions || len(f.Citations) > MaxCitations {
-		return false
-	}
-	for i, c := range f.Claims {
-		if !ValidID('C', c.ID) || declaredBefore(f.Claims[:i], func(x Claim) string { return x.ID }, c.ID) ||
-			!cleanText(c.Text) || !cleanIDs("E", c.EvidenceIDs, 0) ||
-			c.UncertaintyID != nil && !ValidID('U', *c.UncertaintyID) {
-			return false
-		}
-	}
-	for i, a := range f.ImplementationPlan {
-		if !ValidID('A', a.ID) || declaredBefore(f.ImplementationPlan[:i], func(x Action) string { return x.ID }, a.ID) ||
-			!cleanText(a.Action) || !cleanText(a.Rationale) || !cleanIDs("E", a.EvidenceIDs, 0) ||
-			!cleanIDs("V", a.VerificationIDs, 0) || a.VerificationLimitation != nil && !cleanText(*a.VerificationLimitation) {
-			return false
-		}
-	}
-	for i, x := range f.VerificationPlan {
-		if !ValidID('V', x.ID) || declaredBefore(f.VerificationPlan[:i], func(x Verification) string { return x.ID }, x.ID) ||
-			!cleanText(x.ExpectedBehavior) || !cleanText(x.Method) || !cleanIDs("E", x.EvidenceIDs, 0) ||
-			x.UncertaintyID != nil && !ValidID('U', *x.UncertaintyID) {
-			return false
-		}
-	}
-	for i, u := range f.Uncertainties {
-		if !ValidID('U', u.ID) || declaredBefore(f.Uncertainties[:i], func(x Uncertainty) string { return x.ID }, u.ID) ||
-			!cleanText(u.MissingInformation) || !cleanText(u.Consequence) || !cleanText(u.VerificationStep) {
-			return false
-		}
-	}
-	for i, x := range f.Exclusions {
-		if !ValidID('X', x.ID) || declaredBefore(f.Exclusions[:i], func(x Exclusion) string { return x.ID }, x.ID) ||
-			!cleanText(x.ScopeItem) || !cleanText(x.Reason) || !cleanIDs("E", x.EvidenceIDs, 0) {
-			return false
-		}
-	}
-	for _, c := range f.Citations {
-		if !ValidID('E', c.EvidenceID) || !cleanPath(c.Path) || c.StartLine < 1 || c.EndLine < 1 ||
-			c.StartLine > c.EndLine || !cleanIDs("CAVX", c.Supports, 1) {
-			return false
-		}
-	}
-	if rec := v.Reconciliation; rec != nil {
-		if len(rec.Obligations) < 1 || len(rec.Obligations) > MaxLedgerObligations {
-			return false
-		}
-		for i, o := range rec.Obligations {
-			if !ValidID('O', o.ID) || declaredBefore(rec.Obligations[:i], func(x LedgerObligation) string { return x.ID }, o.ID) ||
-				!cleanText(o.Text) || !cleanIDs("E", o.EvidenceIDs, 0) || !cleanIDs("CAVUX", o.FinalIDs, 1) {
-				return false
-			}
-		}
-		for _, d := range rec.EvidenceDispositions {
-			if !ValidID('E', d.EvidenceID) || !cleanIDs("CAVUX", d.FinalIDs, 1) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// declaredBefore reports whether one of the records before holds id.
-func declaredBefore[T any](before []T, idOf func(T) string, id string) bool {
-	for _, x := range before {
-		if idOf(x) == id {
-			return true
-		}
-	}
-	return false
-}
-
-// cleanText reports whether text passes rules.text.
-func cleanText(s string) bool {
-	return s != "" && strings.TrimSpace(s) == s && utf8.RuneCountInString(s) <= MaxTextScalars
-}
-
-// cleanIDs reports whether ids passes rules.idArray with at least min
-// entries and no maximum.
-func cleanIDs(prefixes string, ids []string, min int) bool {
-	if len(ids) < min {
-		return false
-	}
-	for i, s := range ids {
-		ok := false
-		for j := 0; j < len(prefixes) && !ok; j++ {
-			ok = ValidID(prefixes[j], s)
-		}
-		if !ok {
-			return false
-		}
-		if len(ids) <= 16 {
-			for _, t := range ids[:i] {
-				if t == s {
-					return false
-				}
-			}
-		}
-	}
-	if len(ids) > 16 {
-		seen := make(map[string]bool, len(ids))
-		for _, s := range ids {
-			if seen[s] {
-				return false
-			}
-			seen[s] = true
-		}
-	}
-	return true
-}
-
-// cleanPath reports whether CheckPath(s) is "" without allocating: not
-// empty, not absolute, no empty or ".." segment.
-func cleanPath(s string) bool {
-	if s == "" || s[0] == '/' {
-		return false
-	}
-	for rest := s; ; {
-		seg, tail, more := strings.Cut(rest, "/")
-		if seg == "" || seg == ".." {
-			return false
-		}
-		if !more {
-			return true
-		}
-		rest = tail
-	}
 }

@@ -13,6 +13,9 @@
 // Every text cell is written as the screens show it (internal/visible):
 // a control or format character (ESC, BEL, C1, bidi override, zero-width
 // mark) becomes "⟨U+XXXX⟩" and a tab four spaces, in CSV and JSONL alike,
-// so no exported value can act on a terminal. Cells are not guarded
-// against spreadsheet formulas (a value starting with "=").
+// so no exported value can act on a terminal. In CSV, a cell that begins
+// with "=", "+", "-", "@", a tab or a carriage return (a spreadsheet
+// formula) is written with a leading single quote so that spreadsheets
+// show it as text (CSVCell); a plain number such as "-0.5" is left as it
+// is. JSONL values are never changed.
 package export

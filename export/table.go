@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 
 	"verdict/internal/visible"
 )
@@ -66,7 +67,8 @@ func (r *row) done() {
 }
 
 // WriteCSV writes the header and every row (encoding/csv; an unknown value
-// is an empty cell).
+// is an empty cell). Every cell is written through CSVCell, so that a
+// spreadsheet shows text, never runs it as a formula.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(t.Columns); err != nil {
@@ -75,7 +77,7 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	rec := make([]string, len(t.Columns))
 	for _, r := range t.Rows {
 		for i, c := range r {
-			rec[i] = c.Value
+			rec[i] = CSVCell(c.Value)
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -83,6 +85,38 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// CSVCell is v as a CSV cell that a spreadsheet shows as text: a value
+// that begins with "=", "+", "-", "@", a tab or a carriage return (which
+// spreadsheets read as the start of a formula) gets a leading single
+// quote, which they take as "this cell is text" and do not show. A plain
+// decimal number ("-12", "-0.5", "+3") is left as it is, so that it is
+// still read as a number; no formula has that form. JSONL is not changed
+// (WriteJSONL writes the value itself).
+func CSVCell(v string) string {
+	if v == "" || !strings.ContainsRune("=+-@\t\r", rune(v[0])) || isDecimal(v) {
+		return v
+	}
+	return "'" + v
+}
+
+// isDecimal reports whether v is an optional sign, digits and an
+// optional fraction ("-12", "+0.5").
+func isDecimal(v string) bool {
+	if v[0] == '-' || v[0] == '+' {
+		v = v[1:]
+	}
+	whole, frac, dot := strings.Cut(v, ".")
+	digits := func(s string) bool {
+		for _, r := range s {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+		return s != ""
+	}
+	return digits(whole) && (!dot || digits(frac))
 }
 
 // WriteJSONL writes one JSON object per row, members in column order,

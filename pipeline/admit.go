@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"io/fs"
 	"sync"
 
 	"verdict/campaign"
@@ -136,4 +137,24 @@ func AdmitDir(dir string, plan *scorer.Plan) *AdmitResult {
 	}
 	a := Admit(c, plan)
 	return &AdmitResult{Synthetic: c.Manifest.Synthetic, MissingIdentities: a.MissingIdentities, Admission: a, Replay: a.Replay}
+}
+
+// AdmissionFailures are the admission failures of the loaded campaign c,
+// exactly the list `verdict check` prints under "admission failures"
+// without a previous round (Admit(c, nil).Failures()); none when c is
+// admitted. The commands that go on with a campaign that is not admitted
+// (blind, reveal --campaign, export) use it to say so.
+func AdmissionFailures(c *campaign.Campaign) []*verr.Error {
+	return Admit(c, nil).Failures()
+}
+
+// AdmissionFailuresOf strictly loads the campaign fsys and returns its
+// AdmissionFailures; the strict loader's refusal (a *verr.Error or a join
+// of them) when it does not load.
+func AdmissionFailuresOf(fsys fs.FS) ([]*verr.Error, error) {
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return AdmissionFailures(c), nil
 }

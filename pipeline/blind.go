@@ -47,10 +47,15 @@ type Blinded struct {
 	Synthetic bool
 	// ManifestSHA256 is the SHA-256 of the blinded campaign's manifest.json.
 	ManifestSHA256 string
+	// AdmissionFailures are the campaign's admission failures
+	// (AdmissionFailures); blinding a campaign that is not admitted is
+	// allowed (a dry run), and the command says so.
+	AdmissionFailures []*verr.Error
 }
 
-// Blind strictly loads the campaign fsys and builds one bundle per rater
-// and the sealed map (blinding.Build). With extra leak tokens the leak
+// Blind strictly loads the campaign fsys, builds one bundle per rater
+// and the sealed map (blinding.Build) and records the campaign's
+// admission failures. With extra leak tokens the leak
 // scan is run again over every bundle with the campaign's default tokens
 // and the extra ones.
 func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, error) {
@@ -69,7 +74,7 @@ func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, er
 			res.Findings = append(res.Findings, found...)
 		}
 	}
-	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic, ManifestSHA256: c.ManifestSHA256}, nil
+	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic, ManifestSHA256: c.ManifestSHA256, AdmissionFailures: AdmissionFailures(c)}, nil
 }
 
 // WriteBlinding writes the blinding into dir (created when missing), each

@@ -68,10 +68,14 @@ type Checked struct {
 // CheckOptions names the previous round a campaign is checked against
 // (CONTRACT §5 round discipline): the previous campaign's directory and,
 // for an evaluation, the round-2 report.json bytes and their file name.
+// Load chooses how every campaign file is decided (campaign.LoadOptions:
+// ReferenceOnly decides with the reference validator alone, with the same
+// result).
 type CheckOptions struct {
 	PreviousDir string
 	Report      []byte
 	ReportFile  string
+	Load        campaign.LoadOptions
 }
 
 // Check strictly loads the campaign fsys, counts its sessions, runs the
@@ -84,7 +88,7 @@ func Check(fsys fs.FS) *Checked { return CheckWith(fsys, CheckOptions{}) }
 // campaign is loaded strictly and its manifest bytes hashed.
 func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 	out := &Checked{}
-	c, err := campaign.Load(fsys)
+	c, err := campaign.LoadWith(fsys, opts.Load)
 	if err != nil {
 		// The report's manifest fields and missing identities come from
 		// the manifest bytes alone: its strict decoding when it decodes,
@@ -93,7 +97,7 @@ func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 		raw, ids := missingIdentitiesRaw(fsys)
 		if raw != nil {
 			out.MissingIdentities = ids
-			out.Manifest, _ = campaign.DecodeManifest(raw, campaign.ManifestFile)
+			out.Manifest, _ = campaign.DecodeManifestWith(raw, campaign.ManifestFile, opts.Load)
 		}
 		return out
 	}
@@ -129,7 +133,7 @@ func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 	out.Revision = scorer.BRevision(c)
 	if opts.PreviousDir != "" {
 		in := scorer.RoundInput{Report: opts.Report, ReportFile: opts.ReportFile, Build: buildinfo.Read()}
-		in.Previous, in.PreviousRefusal = LoadDir(opts.PreviousDir)
+		in.Previous, in.PreviousRefusal = LoadDirWith(opts.PreviousDir, opts.Load)
 		in.PreviousManifest, _ = campaign.ReadRegularFS(DirFS(opts.PreviousDir), campaign.ManifestFile, campaign.FileManifest)
 		rc := scorer.RoundDiscipline(c, in)
 		out.RoundIssues = rc.Issues

@@ -37,7 +37,10 @@ func (f failingFS) Open(name string) (fs.File, error) {
 // LoadDir strictly loads the campaign in directory dir (DirFS). A path
 // that does not exist or is not a directory is refused with reason
 // "file-missing" naming dir.
-func LoadDir(dir string) (*campaign.Campaign, error) {
+func LoadDir(dir string) (*campaign.Campaign, error) { return LoadDirWith(dir, campaign.LoadOptions{}) }
+
+// LoadDirWith is LoadDir with the loader's options (campaign.LoadWith).
+func LoadDirWith(dir string, opts campaign.LoadOptions) (*campaign.Campaign, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
@@ -45,7 +48,7 @@ func LoadDir(dir string) (*campaign.Campaign, error) {
 	if !st.IsDir() {
 		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
 	}
-	return campaign.Load(DirFS(dir))
+	return campaign.LoadWith(DirFS(dir), opts)
 }
 
 // missingIdentitiesRaw lists the missing execution identities of the

@@ -4,9 +4,10 @@
 # from starting the command in an existing tmux window until the pane shows
 # the first item's task. The time tmux itself needs to run a command and
 # show its output (measured the same way with printf) is subtracted.
-# Also reads the CPU time (user + system) the process used up to that frame
-# from /proc, which a loaded machine does not inflate as it does wall time.
-# Prints every run and the medians in ms.
+# Also reads the CPU time (user + system, every thread) the process used up
+# to that frame from /proc, which a loaded machine does not inflate as it
+# does wall time (it is read in clock ticks: 10 ms at 100 ticks/s). Prints
+# every run, the medians in ms and the load average before and after.
 # FRAME_TEXT sets the text that marks the first frame (default: the first
 # item's task panel; "fields" for builds that open on the grading screen).
 # Usage: RUNS=9 scripts/first-frame.sh [VERDICT_BINARY]   (builds ./cmd/verdict if absent)
@@ -43,10 +44,12 @@ time_until() {
     sleep 0.002
   done
   t1=$(now_ms)
-  local pid cpu=0
+  local pid cpu="0 0"
   pid=$(tmux display-message -p -t "$sess" '#{pane_pid}')
   if [ -r "/proc/$pid/stat" ]; then
-    cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$pid/stat")
+    # utime and stime (fields 14 and 15) of the whole process, every
+    # thread, in clock ticks.
+    cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int($14 * 1000 / hz), int($15 * 1000 / hz)}' "/proc/$pid/stat")
   fi
   echo "$((t1 - t0)) $cpu"
 }
@@ -56,13 +59,20 @@ base=$(for i in $(seq "$runs"); do time_until "printf 'tmux-ready'; sleep 30" "t
 echo "tmux start-up median: ${base} ms" >&2
 frames=()
 cpus=()
+users=()
+syss=()
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq "$runs"); do
   j="$work/journal-$i.jsonl"
-  read -r ms cpu < <(time_until "exec env NO_COLOR=1 ${FF_ENV:-} '$bin' rate '$work/bundle.json' --journal '$j'" "${FRAME_TEXT:-Task of item 1/100}")
+  read -r ms user sys < <(time_until "exec env NO_COLOR=1 ${FF_ENV:-} '$bin' rate '$work/bundle.json' --journal '$j'" "${FRAME_TEXT:-Task of item 1/100}")
   frames+=($((ms - base)))
-  cpus+=("$cpu")
-  echo "run $i: $ms ms wall ($((ms - base)) ms after tmux start-up), $cpu ms CPU" >&2
+  cpus+=($((user + sys)))
+  users+=("$user")
+  syss+=("$sys")
+  echo "run $i: $ms ms wall ($((ms - base)) ms after tmux start-up), $((user + sys)) ms CPU (user $user + sys $sys)" >&2
 done
 med=$(printf '%s\n' "${frames[@]}" | median)
 cmed=$(printf '%s\n' "${cpus[@]}" | median)
-echo "first frame median: ${med} ms wall (tmux start-up subtracted), ${cmed} ms CPU; ${runs} runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+umed=$(printf '%s\n' "${users[@]}" | median)
+smed=$(printf '%s\n' "${syss[@]}" | median)
+echo "first frame median: ${med} ms wall (tmux start-up subtracted), ${cmed} ms CPU (user+sys; medians user ${umed}, sys ${smed}; ${CLK_TCK:-$(getconf CLK_TCK)} ticks/s); ${runs} runs; load average ${load0} before, $(cut -d' ' -f1-3 /proc/loadavg) after"

@@ -2,14 +2,20 @@ package tui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/fixtures"
 )
 
 // maxItem is a SYNTHETIC maximum-size answer: 32 claims, 128 citations
@@ -78,5 +84,41 @@ func BenchmarkRateFirstFrame100(b *testing.B) {
 	for b.Loop() {
 		m, _ := newTestRater(b, e, 120, 40)
 		_ = m.View()
+	}
+}
+
+// BenchmarkRateStartup measures what `verdict rate` does before its first
+// frame on a SYNTHETIC bundle of 100 maximum-size items
+// (fixtures.MaxBundle, about 14.6 MB): read and verify the bundle file
+// (blinding.LoadBundle), create the journal (adjudication.Open), build the
+// rater and render the first frame. Profile it with
+// `go test ./tui -run '^$' -bench RateStartup -benchtime 10x -cpuprofile cpu.out`;
+// the whole process is measured by scripts/first-frame.sh.
+func BenchmarkRateStartup(b *testing.B) {
+	data, err := fixtures.MaxBundle(100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	path := filepath.Join(dir, "bundle.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		bd, _, err := blinding.LoadBundle(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		j, err := adjudication.Open(filepath.Join(dir, fmt.Sprintf("journal-%d.jsonl", i)), bd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := NewRateModel(RateInput{Bundle: bd, Journal: j}, testOptions(120, 40))
+		if v := m.View(); !strings.Contains(ansi.Strip(v.Content), "Task of item 1/100") {
+			b.Fatalf("the first frame is not the first item's task:\n%s", v.Content)
+		}
+		if err := j.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/tui"
+	"verdict/verr"
 )
 
 func newAdjudicateCmd(a *app) *cobra.Command {
@@ -72,8 +73,8 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if decisions == "" {
 			decisions = strings.TrimSuffix(out, filepath.Ext(out)) + ".decisions.jsonl"
 		}
-		if _, err := os.Stat(out); err == nil {
-			return refusal(a, fmt.Errorf("%s exists; a signed record is never overwritten", out))
+		if _, err := os.Lstat(out); err == nil {
+			return refusal(a, &verr.Error{Reason: adjudication.ReasonRecordExists, File: out, Rule: ruleNeverReplace, Detail: "the adjudication already exists; a signed record is never overwritten"})
 		}
 		b, _, err := blinding.LoadBundle(args[0])
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -13,7 +12,6 @@ import (
 	"verdict/assemble"
 	"verdict/blinding"
 	"verdict/pipeline"
-	"verdict/verr"
 )
 
 // blindReport is the machine form of `verdict blind`.
@@ -28,6 +26,9 @@ type blindReport struct {
 	// written into the campaign (assemble.RecordBlinding); empty for the
 	// embedded campaign.
 	BlindingRecord string `json:"blinding_record,omitempty"`
+	// Admission says whether the blinded campaign is admitted (verdict
+	// check); a campaign that is not may be blinded for a dry run.
+	Admission *admissionNote `json:"admission"`
 }
 
 type blindBundleReport struct {
@@ -67,7 +68,13 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.
 --map-out FILE writes the sealed map there instead of DIR/sealed-map.json:
 keep it apart from DIR, which goes to the raters (a rater holding the map can
 unblind every item). FILE must not exist (output-exists, exit 1). Pass it to
-reveal --map and score --map.`,
+reveal --map and score --map.
+
+A campaign that verdict check does not admit is still blinded (exit 0: a dry
+run of the rating workflow is legitimate), but never silently: blind prints a
+warning on stderr naming the count and reason codes of the admission failures
+and "verdict check CAMPAIGN", which lists them; --format json reports the same
+in "admission" {checked, admitted, admission_failures, reasons, see}.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
@@ -93,9 +100,8 @@ reveal --map and score --map.`,
 		mapPath := filepath.Join(out, "sealed-map.json")
 		if mapOut != "" {
 			mapPath = mapOut
-			if _, err := os.Lstat(mapOut); err == nil {
-				return refusal(a, &verr.Error{Reason: pipeline.ReasonOutputExists, File: mapOut, Rule: "a sealed unblinding map is never replaced",
-					Detail: "--map-out names an existing file; blind never replaces a sealed map"})
+			if err := newOutputFile(mapOut, "--map-out", "blind never replaces a sealed map"); err != nil {
+				return refusal(a, err)
 			}
 		}
 		key := make([]byte, 32)
@@ -132,6 +138,12 @@ reveal --map and score --map.`,
 		}
 		rep := blindReport{Items: len(res.Map.Items), MapCommitment: blinding.Digest(res.MapBytes),
 			ContentDigest: res.Bundles[0].ContentDigest, Findings: res.Findings, BlindingRecord: record}
+		name := ""
+		if len(args) == 1 {
+			name = args[0]
+		}
+		rep.Admission = newAdmissionNote(name, res.AdmissionFailures)
+		rep.Admission.warn(a.stderr, "these bundles", "")
 		if res.Synthetic {
 			rep.Notice = blinding.SyntheticNotice
 		}

@@ -20,6 +20,7 @@ import (
 func newCheckCmd(a *app) *cobra.Command {
 	var format *string
 	var previous, previousReport string
+	var reference bool
 	cmd := &cobra.Command{
 		Use:   "check [CAMPAIGN]",
 		Short: "Strictly load a campaign, print counts, schema digests, refusals, structural findings and admission",
@@ -37,6 +38,11 @@ B's instruction changed, when the revised B text names a task, source or
 oracle fact, when the evaluation's round 2 did not pass, and when the
 previous_round binding does not match. B's change is shown as a unified
 diff labelled v1.1 (without --previous, against the frozen v1.0 text).
+
+With --reference every file is decided by the reference validator only
+(the strict JSON tree and santhosh-tekuri/jsonschema), without the fast
+accept pass: slower, and the same output. It is for an auditor who wants
+the independent validator to decide.
 
 Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 		Args: cobra.MaximumNArgs(1),
@@ -56,7 +62,7 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				}
 				fsys = a.embedded()
 			}
-			opts := pipeline.CheckOptions{PreviousDir: previous}
+			opts := pipeline.CheckOptions{PreviousDir: previous, Load: campaign.LoadOptions{ReferenceOnly: reference}}
 			if previousReport != "" {
 				if previous == "" {
 					return usagef("check: --previous-report needs --previous DIR")
@@ -91,6 +97,7 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 	format = formatFlag(cmd, "text", "json")
 	cmd.Flags().StringVar(&previous, "previous", "", "the previous round's campaign directory: round 1 for a round-2 campaign, round 2 for an evaluation (CONTRACT §5)")
 	cmd.Flags().StringVar(&previousReport, "previous-report", "", "the round-2 report.json whose decision admitted this evaluation (with --previous)")
+	cmd.Flags().BoolVar(&reference, "reference", false, "decide every file with the reference validator only (slower, same result)")
 	return cmd
 }
 

@@ -4,21 +4,23 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
 	"verdict/campaign"
 	"verdict/internal/campaigntest"
-	"verdict/internal/fastpath"
 	"verdict/verr"
 )
 
-// TestCheckSameOnReferencePath: `verdict check` prints the same bytes (text
-// and JSON) with the fast accept path and with only the reference path, on
-// the embedded campaign, an admissible generated campaign and a generated
-// campaign with scored failures, a refused receipt and links inside and
-// out of the campaign.
+// TestCheckSameOnReferencePath: `verdict check` and `verdict check
+// --reference` (the reference validator only) print the same bytes (text
+// and JSON) and exit alike, on the embedded campaign, an admissible
+// generated campaign and a generated campaign with scored failures, a
+// refused receipt and links inside and out of the campaign. The two runs
+// of each case run in parallel.
 func TestCheckSameOnReferencePath(t *testing.T) {
 	t.Parallel()
 	good := chkWriteDir(t, campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 2))
@@ -46,17 +48,22 @@ func TestCheckSameOnReferencePath(t *testing.T) {
 	if err := os.Symlink(outside, rc); err != nil {
 		t.Fatal(err)
 	}
+	type run struct {
+		code int
+		out  string
+	}
 	for _, args := range [][]string{{"check"}, {"check", good}, {"check", failing}, {"check", bad}} {
 		for _, format := range []string{"text", "json"} {
-			a := append(args, "--format", format)
-			code, fast := chkRunCaptured(t, a...)
-			fastpath.ReferenceOnly.Store(true)
-			refCode, ref := chkRunCaptured(t, a...)
-			fastpath.ReferenceOnly.Store(false)
-			if code != refCode || fast != ref {
-				t.Fatalf("%v: fast path exit %d, reference path exit %d\nfast:\n%s\nreference:\n%s", a, code, refCode, fast, ref)
+			a := append(slices.Clone(args), "--format", format)
+			var fast, ref run
+			var wg sync.WaitGroup
+			wg.Go(func() { fast.code, fast.out = chkRunCaptured(t, a...) })
+			wg.Go(func() { ref.code, ref.out = chkRunCaptured(t, append(slices.Clone(a), "--reference")...) })
+			wg.Wait()
+			if fast != ref {
+				t.Fatalf("%v: exit %d, with --reference exit %d\ncheck:\n%s\ncheck --reference:\n%s", a, fast.code, ref.code, fast.out, ref.out)
 			}
-			if format == "json" && !json.Valid([]byte(fast)) {
+			if format == "json" && !json.Valid([]byte(fast.out)) {
 				t.Fatalf("%v: not JSON", a)
 			}
 		}

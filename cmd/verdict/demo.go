@@ -290,7 +290,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	}
 	if err := runSub(q, "reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"),
 		"--map", p("sealed-map.json"), "--allowed-signers", allowed, "--key", filepath.Join(keys, "coordinator-dee"), "--name", "dee",
-		"--out", p("reveal.json"), "--time", demoRevealTime); err != nil {
+		"--out", p("reveal.json"), "--time", demoRevealTime, "--campaign", campDir); err != nil {
 		return nil, err
 	}
 	rep, err := pipeline.Score(pipeline.DirFS(campDir), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +21,16 @@ members in column order, every value a string or null).
 An unknown or undefined value is never written as 0: its cell is empty (null
 in JSONL) and the column X_unknown beside it says why. A fraction is
 X_num, X_den and X_decimal; a ratio X_exact and X_decimal; money X_pico_usd
-and X_usd. An export made from a synthetic campaign says so on stderr.`,
+and X_usd. An export made from a synthetic campaign says so on stderr.
+
+In CSV a cell that begins with =, +, -, @, a tab or a carriage return (which a
+spreadsheet would run as a formula, e.g. a note "=HYPERLINK(…)") is written
+with a leading single quote, so that spreadsheets show it as text; a plain
+number such as -0.5 is left as it is. JSONL values are never changed.
+
+An export of a campaign that verdict check does not admit is still written
+(exit 0), with a warning on stderr naming the count and reason codes of the
+admission failures and "verdict check CAMPAIGN", which lists them.`,
 	}
 	for _, name := range []string{"grades", export.TableRuns, export.TablePairs, export.TableTasks, export.TableSessions} {
 		c.AddCommand(newExportTableCmd(a, name))
@@ -54,7 +62,7 @@ session are added (--blinded leaves them out).`
 	c := &cobra.Command{
 		Use:   name + " CAMPAIGN --ratings DIR [--format csv|jsonl] [--out FILE]",
 		Short: "Export " + name + " as CSV or JSONL",
-		Long:  long + "\n\nExit codes: 0 written; 1 refused; 2 usage error.",
+		Long:  long + "\n\nExit codes: 0 written; 1 refused (also --out naming an existing file: output-exists); 2 usage error.",
 		Args:  cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "csv", "jsonl")
@@ -74,8 +82,8 @@ session are added (--blinded leaves them out).`
 			return usagef("export grades: --unblinded and --blinded exclude each other")
 		}
 		if out != "" {
-			if _, err := os.Lstat(out); err == nil {
-				return usagef("export: --out %s exists; an export never replaces a file", out)
+			if err := newOutputFile(out, "--out", "an export never replaces a file"); err != nil {
+				return refusal(a, err)
 			}
 		}
 		r := pipeline.RatingsIn(ratings)
@@ -102,6 +110,7 @@ session are added (--blinded leaves them out).`
 		if t.Synthetic {
 			fmt.Fprintln(a.stderr, scorer.SyntheticNotice)
 		}
+		campaignAdmission(args[0]).warn(a.stderr, "these rows", "")
 		write := t.WriteCSV
 		if *format == "jsonl" {
 			write = t.WriteJSONL

@@ -98,7 +98,8 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 
 // TestExportReportTables: runs, pairs, tasks and sessions flatten the
 // score report; a fraction is three columns, an unknown value an empty
-// cell with its reason (never 0), and --out never replaces a file.
+// cell with its reason (never 0), and --out never replaces a file
+// (output-exists, exit 1).
 func TestExportReportTables(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
@@ -142,7 +143,7 @@ func TestExportReportTables(t *testing.T) {
 	if got, _ := os.ReadFile(out); string(got) != stdout {
 		t.Fatal("--out differs from stdout")
 	}
-	if code, _ := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--out", out); code != 2 {
-		t.Fatalf("existing --out: exit %d, want 2", code)
+	if code, out := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--out", out); code != 1 || !strings.Contains(out, "output-exists") {
+		t.Fatalf("existing --out: exit %d, want 1 (output-exists)\n%s", code, out)
 	}
 }

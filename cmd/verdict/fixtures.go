@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,7 +41,8 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"repetition 3, C16 repetitions 2 and 3), so fewer than 8 tasks or 3 repetitions leave out the\n" +
 			"specimens whose run is missing; the command lists those it placed. --specimen applies one control\n" +
 			"specimen to the passing campaign and is refused (exit 2) when its run is missing; every specimen fits\n" +
-			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty.\n\n" +
+			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty (otherwise refused:\n" +
+			"output-not-empty, exit 1).\n\n" +
 			"Every campaign written is structurally valid (check refuses none of it), but check admits only\n" +
 			"the evaluation shape of 8 tasks × 3 repetitions: other shapes are for benchmarks and fail\n" +
 			"admission, as does, by design, a specimen that makes the execution invalid (e.g. C17).\n\n" +
@@ -56,8 +56,8 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			if tasks < 1 || reps < 1 {
 				return usagef("--tasks and --repetitions must be positive")
 			}
-			if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-				return usagef("--out %s is not empty", out)
+			if err := emptyOutputDir(out); err != nil {
+				return refusal(a, err)
 			}
 			start := time.Now()
 			opts := fixtures.Options{Passing: passing, Specimen: specimen, Tasks: tasks, Repetitions: reps}

@@ -14,7 +14,9 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/plural"
 	"verdict/tui"
+	"verdict/verr"
 )
 
 func newRateCmd(a *app) *cobra.Command {
@@ -77,8 +79,8 @@ freeze do the same without a terminal.`,
 			out = filepath.Join(filepath.Dir(bundlePath), "sheet-"+sf.name+".json")
 		}
 		if out != "" {
-			if _, err := os.Stat(out); err == nil {
-				return refusal(a, fmt.Errorf("%s exists: this bundle's sheet is already frozen", out))
+			if _, err := os.Lstat(out); err == nil {
+				return refusal(a, &verr.Error{Reason: adjudication.ReasonRecordExists, File: out, Rule: ruleNeverReplace, Detail: "this bundle's sheet is already frozen; a signed record is never overwritten"})
 			}
 		}
 		if err := a.requireTerminal("rate", "`verdict grade BUNDLE --from GRADES.json` and `verdict freeze`"); err != nil {
@@ -127,6 +129,9 @@ freeze do the same without a terminal.`,
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
 		fmt.Fprintf(a.stdout, "%d/%d fields graded; journal %s\n", res.Graded, res.Total, journal)
+		if res.Flagged > 0 {
+			fmt.Fprintf(a.stdout, "%s flagged to come back to (saved in the journal; l lists them in rate)\n", plural.Count(res.Flagged, "item", "items"))
+		}
 		if res.Frozen {
 			fmt.Fprintf(a.stdout, "frozen and signed: %s\n", res.Sheet)
 		}

@@ -14,6 +14,16 @@ import (
 	"verdict/verr"
 )
 
+// logFormatsHelp lists the --log-format values of receipt import and
+// which can give a receipt that admission accepts (CONTRACT §5: the meter
+// must count reasoning).
+const logFormatsHelp = `  ` + assemble.LogResponsesAPI + `   one OpenAI Responses API response object: reports
+                       reasoning tokens, so its receipt can be admitted
+  ` + assemble.LogCodexExec + `     the JSONL events of codex exec --json: reports no
+                       reasoning count, so its receipt is not admissible
+                       (meter-incomplete) unless the log carries
+                       reasoning_output_tokens`
+
 // receiptImportReport is `verdict receipt import --format json`.
 type receiptImportReport struct {
 	Session string             `json:"session"`
@@ -46,7 +56,8 @@ wrote, and writes responses/S.json (the exact bytes of the final message)
 and receipts/S.json into the campaign. verdict never calls a model; it only
 reads what a runner recorded.
 
---log-format is one of:
+--log-format is required (there is no default: a log has one format, and
+only one of the two can give an admissible receipt today); it is one of:
   codex-exec-jsonl     the JSONL event stream of codex exec --json: the last
                        completed agent_message item is the final message;
                        turn.completed carries usage {input_tokens,
@@ -105,7 +116,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&session, "session", "", "session ID, e.g. S4 (required)")
 	c.Flags().StringVar(&logFile, "log", "", "the run's log (required)")
-	c.Flags().StringVar(&logFormat, "log-format", assemble.LogCodexExec, "log format: "+assemble.LogCodexExec+"|"+assemble.LogResponsesAPI)
+	c.Flags().StringVar(&logFormat, "log-format", "", "the log's format (required): "+assemble.LogCodexExec+"|"+assemble.LogResponsesAPI)
 	c.Flags().StringVar(&timingFile, "timing", "", "the runner's timing file (required)")
 	c.Flags().BoolVar(&keep, "keep-inadmissible", false, "write the receipt even when admission will refuse it (a real run's record is evidence; exit 1 still)")
 	c.Flags().StringVar(&errorKind, "error-kind", "", "the coordinator's classification of a failed turn (model_timeout, refusal, malformed_output, budget_exhausted, infrastructure)")
@@ -122,7 +133,11 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 			return usagef("receipt import: --error-kind %q is not an error kind", errorKind)
 		}
 		if logFormat != assemble.LogCodexExec && logFormat != assemble.LogResponsesAPI {
-			return usagef("receipt import: --log-format %q: want %s or %s", logFormat, assemble.LogCodexExec, assemble.LogResponsesAPI)
+			given := "--log-format is required"
+			if logFormat != "" {
+				given = fmt.Sprintf("--log-format %q is not a log format", logFormat)
+			}
+			return usagef("receipt import: %s; give the format of --log:\n%s", given, logFormatsHelp)
 		}
 		logBytes, err := os.ReadFile(logFile)
 		if err != nil {

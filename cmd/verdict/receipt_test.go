@@ -191,7 +191,7 @@ func TestReceiptImportCodexExec(t *testing.T) {
 	unbindSession(t, camp, "S1")
 	log, timing := codexLog(t, resp, rc.Meter, "turn.completed"), timingOf(t, rc, nil)
 	// Admission would refuse the null meter: nothing is written, exit 1.
-	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", log, "--timing", timing)
+	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "codex-exec-jsonl", "--log", log, "--timing", timing)
 	if code != 1 || !strings.Contains(out, string(ReasonReceiptInadmissible)) || !strings.Contains(out, string(scorer.ReasonMeterIncomplete)) || !strings.Contains(out, "--keep-inadmissible") {
 		t.Fatalf("inadmissible receipt: exit %d\n%s", code, out)
 	}
@@ -199,7 +199,7 @@ func TestReceiptImportCodexExec(t *testing.T) {
 		t.Fatal("an inadmissible receipt was written without --keep-inadmissible")
 	}
 	// --keep-inadmissible writes the record (evidence) and still exits 1.
-	code, out = chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log", log, "--timing", timing, "--format", "json", "--keep-inadmissible")
+	code, out = chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "codex-exec-jsonl", "--log", log, "--timing", timing, "--format", "json", "--keep-inadmissible")
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -220,11 +220,11 @@ func TestReceiptImportCodexExec(t *testing.T) {
 	// with --keep-inadmissible.
 	camp2, resp2, rc2 := importFixture(t, "S2")
 	unbindSession(t, camp2, "S2")
-	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil))
+	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log-format", "codex-exec-jsonl", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil))
 	if code != 1 || !strings.Contains(out, string(scorer.ReasonErrorKindMissing)) {
 		t.Fatalf("failed turn without an error kind: exit %d\n%s", code, out)
 	}
-	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil), "--keep-inadmissible")
+	code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log-format", "codex-exec-jsonl", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"), "--timing", timingOf(t, rc2, nil), "--keep-inadmissible")
 	raw, _ = os.ReadFile(filepath.Join(camp2, "receipts", "S2.json"))
 	got, _ = campaign.DecodeReceipt(raw, "receipts/S2.json")
 	if code != 1 || !strings.Contains(out, "INADMISSIBLE: "+string(scorer.ReasonErrorKindMissing)) || got == nil || got.Status != campaign.StatusError || got.ErrorKind != nil || got.OutputSHA256 != nil || !strings.Contains(out, "error_kind: the log does not classify") {
@@ -234,7 +234,7 @@ func TestReceiptImportCodexExec(t *testing.T) {
 		t.Fatal("a failed turn wrote a response file")
 	}
 	os.Remove(filepath.Join(camp2, "receipts", "S2.json"))
-	if code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"),
+	if code, out = chkRunCaptured(t, "receipt", "import", camp2, "--session", "S2", "--log-format", "codex-exec-jsonl", "--log", codexLog(t, resp2, rc2.Meter, "turn.failed"),
 		"--timing", timingOf(t, rc2, nil), "--error-kind", "model_timeout", "--keep-inadmissible"); code != 1 || strings.Contains(out, string(scorer.ReasonErrorKindMissing)) {
 		t.Fatalf("with --error-kind: exit %d\n%s", code, out)
 	}
@@ -277,7 +277,8 @@ func TestReceiptImportPricedModifier(t *testing.T) {
 
 // TestReceiptImportRefusals: an unknown session, an error kind for a
 // completed turn, contradictory counts, a timing file for another session,
-// and usage errors.
+// and usage errors (among them a missing --log-format: there is no default,
+// and the error lists both formats and which can be admitted).
 func TestReceiptImportRefusals(t *testing.T) {
 	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
@@ -293,15 +294,17 @@ func TestReceiptImportRefusals(t *testing.T) {
 	}{
 		{"unknown session", []string{"--session", "S9999", "--log-format", "responses-api-json", "--log", log, "--timing", timing}, 1, "session-unknown"},
 		{"error kind for a completed turn", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timing, "--error-kind", "refusal"}, 1, "log-inconsistent"},
-		{"cached above input", []string{"--session", "S1", "--log", codexLog(t, resp, &bad, "turn.completed"), "--timing", timing}, 1, "log-inconsistent"},
+		{"cached above input", []string{"--session", "S1", "--log-format", "codex-exec-jsonl", "--log", codexLog(t, resp, &bad, "turn.completed"), "--timing", timing}, 1, "log-inconsistent"},
 		{"timing of another session", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"session_id": "S2"})}, 1, "timing-malformed"},
 		{"timing without validation_ns", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"validation_ns": nil})}, 1, "timing-malformed"},
 		{"unknown timing member", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timingOf(t, rc, map[string]any{"extra": 1})}, 1, "timing-malformed"},
 		{"not a response object", []string{"--session", "S1", "--log-format", "responses-api-json", "--log", timing, "--timing", timing}, 1, "log-malformed"},
 		{"unknown log format", []string{"--session", "S1", "--log-format", "other", "--log", log, "--timing", timing}, 2, ""},
+		{"no log format", []string{"--session", "S1", "--log", log, "--timing", timing}, 2, "--log-format is required; give the format of --log:\n  responses-api-json "},
 		{"bad error kind", []string{"--session", "S1", "--log", log, "--timing", timing, "--error-kind", "shrug"}, 2, ""},
 	} {
-		code, out := chkRunCaptured(t, append([]string{"receipt", "import", camp}, tc.args...)...)
+		code, out, errs := runCLI(t, append([]string{"receipt", "import", camp}, tc.args...)...)
+		out += errs
 		if code != tc.code || !strings.Contains(out, tc.reason) {
 			t.Errorf("%s: exit %d, want %d with %q\n%s", tc.name, code, tc.code, tc.reason, out)
 		}

@@ -91,13 +91,21 @@ type writtenRecord struct {
 	SHA256    string              `json:"sha256"`
 	Signature string              `json:"signature"`
 	Signer    adjudication.Signer `json:"signer"`
+	// Admission is reveal's note on the campaign's admission (omitted by
+	// freeze and resolve, which are given no campaign).
+	Admission *admissionNote `json:"admission,omitempty"`
 }
 
 // printWritten prints the JSON form of a record written at out with bytes
 // data (writtenRecord).
 func printWritten(a *app, synthetic bool, out string, data []byte, signer adjudication.Signer) error {
-	return writeJSON(a.stdout, writtenRecord{Notice: syntheticNotice(synthetic), Synthetic: synthetic, Record: out,
-		SHA256: blinding.Digest(data), Signature: out + ".sig", Signer: signer})
+	return writeJSON(a.stdout, written(synthetic, out, data, signer))
+}
+
+// written is the writtenRecord of a record written at out with bytes data.
+func written(synthetic bool, out string, data []byte, signer adjudication.Signer) writtenRecord {
+	return writtenRecord{Notice: syntheticNotice(synthetic), Synthetic: synthetic, Record: out,
+		SHA256: blinding.Digest(data), Signature: out + ".sig", Signer: signer}
 }
 
 // closeInto closes c (a journal or decision log the command wrote) and

@@ -292,8 +292,8 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 // keeps the exact shape --from reads.
 func writeChoiceTemplate(a *app, allowed string, sheets []string, out string) error {
 	if out != "" {
-		if _, err := os.Lstat(out); err == nil {
-			return usagef("resolve --template: --out %s exists; a template never replaces a file", out)
+		if err := newOutputFile(out, "--out", "a choices template never replaces a file"); err != nil {
+			return refusal(a, err)
 		}
 	}
 	fs, err := loadFrozenSheets(a, allowed, sheets)

@@ -45,7 +45,7 @@ func TestResolveTemplateFilledIsAccepted(t *testing.T) {
 		t.Fatalf("template: %v, %d choices\n%s", err, len(choices), data)
 	}
 	code, out = runCombined(t, append(append([]string{"resolve"}, sheets...), "--template", "--allowed-signers", allowed, "--out", tpl)...)
-	if code != 2 || !strings.Contains(out, "never replaces") {
+	if code != 1 || !strings.Contains(out, "output-exists") || !strings.Contains(out, "never replaces") {
 		t.Fatalf("template over an existing file: exit %d\n%s", code, out)
 	}
 	if b, _ := os.ReadFile(tpl); !bytes.Equal(b, data) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +19,7 @@ import (
 const ReasonRecordMissing verr.Reason = "record-missing"
 
 func newRevealCmd(a *app) *cobra.Command {
-	var allowed, adjPath, mapPath, out string
+	var allowed, adjPath, mapPath, out, campDir string
 	var sheets []string
 	var sf signingFlags
 	c := &cobra.Command{
@@ -27,7 +28,14 @@ func newRevealCmd(a *app) *cobra.Command {
 		Long: `reveal refuses while a sheet or the adjudication is unfrozen (missing or bad
 signature, signer not allowed) or any disagreement is unresolved; otherwise it
 writes the coordinator's reveal record naming the exact SHA-256 digests of both
-sheets and of the adjudication and the sealed map's commitment.`,
+sheets and of the adjudication and the sealed map's commitment.
+
+--campaign DIR names the blinded campaign: reveal then checks its admission
+(as verdict check does) and, when it is not admitted, still writes the reveal
+(exit 0) but warns on stderr with the count and reason codes of the admission
+failures and "verdict check DIR", which lists them. Without --campaign a note
+on stderr says admission was not checked. --format json reports either in
+"admission" {checked, admitted, admission_failures, reasons, see}.`,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringArrayVar(&sheets, "sheet", nil, "rating sheet (give exactly two)")
@@ -35,6 +43,7 @@ sheets and of the adjudication and the sealed map's commitment.`,
 	c.Flags().StringVar(&mapPath, "map", "", "sealed-map.json")
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "reveal record to write")
+	c.Flags().StringVar(&campDir, "campaign", "", "the blinded campaign directory: warn when it is not admitted (verdict check)")
 	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -45,6 +54,13 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		at, err := sf.resolve(a)
 		if err != nil {
 			return err
+		}
+		note := uncheckedAdmission()
+		if campDir != "" {
+			if st, err := os.Stat(campDir); err != nil || !st.IsDir() {
+				return usagef("reveal: --campaign %s is not a campaign directory", campDir)
+			}
+			note = campaignAdmission(campDir)
 		}
 		key, err := adjudication.LoadKey(sf.key)
 		if err != nil {
@@ -98,8 +114,11 @@ sheets and of the adjudication and the sealed map's commitment.`,
 		if err != nil {
 			return signedRecordResult(a, err)
 		}
+		note.warn(a.stderr, "this reveal and what is scored from it", "reveal was given no --campaign; run verdict check CAMPAIGN, or pass --campaign CAMPAIGN")
 		if *format == "json" {
-			return printWritten(a, rev.Synthetic, out, data, rev.Signer)
+			w := written(rev.Synthetic, out, data, rev.Signer)
+			w.Admission = note
+			return writeJSON(a.stdout, w)
 		}
 		if rev.Synthetic {
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)

@@ -1,4 +1,4 @@
-package campaign_test
+package fastaccept_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	. "verdict/campaign"
+	"verdict/campaign"
+	"verdict/campaign/internal/fastaccept"
 )
 
 // schemaPatterns returns every pattern keyword of the embedded schemas.
@@ -31,8 +32,8 @@ func schemaPatterns(t testing.TB) []string {
 			}
 		}
 	}
-	for _, name := range SchemaNames {
-		b, err := SchemaBytes(name)
+	for _, d := range campaign.SchemaDigests() {
+		b, err := campaign.SchemaBytes(d.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func patternSamples() []string {
 func TestPatternMatchersAgreeWithRegexp(t *testing.T) {
 	samples := patternSamples()
 	for _, p := range schemaPatterns(t) {
-		re, m := regexp.MustCompile(p), PatternMatcher(p)
+		re, m := regexp.MustCompile(p), fastaccept.PatternMatcher(p)
 		for _, s := range samples {
 			if !utf8.ValidString(s) {
 				continue
@@ -113,7 +114,7 @@ func FuzzPatternMatchers(f *testing.F) {
 	res := make([]*regexp.Regexp, len(patterns))
 	ms := make([]func([]byte) bool, len(patterns))
 	for i, p := range patterns {
-		res[i], ms[i] = regexp.MustCompile(p), PatternMatcher(p)
+		res[i], ms[i] = regexp.MustCompile(p), fastaccept.PatternMatcher(p)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
