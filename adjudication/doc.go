@@ -11,8 +11,8 @@
 // (Reveal), SSH signing and verification of every record against an
 // allowed_signers file (Sign, Verify, with the armour read as ssh-keygen
 // reads it: Unarmor; or one record at a time with
-// VerifyRecord, or VerifyRecordFile streaming a large record from its file
-// without holding its bytes, then CrossCheck), and the agreement statistics
+// VerifyRecord, every check on the same bytes, then CrossCheck), and the
+// agreement statistics
 // between raters (percent agreement, Cohen's kappa, Krippendorff's alpha;
 // agreement.go; PairTable computes all three from counted value pairs).
 //
