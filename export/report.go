@@ -21,8 +21,6 @@ func fracCols(x string) []string {
 
 func ratioCols(x string) []string { return []string{x + "_exact", x + "_decimal", x + "_unknown"} }
 
-func moneyCols(x string) []string { return []string{x + "_pico_usd", x + "_usd", x + "_unknown"} }
-
 func valueCols(x string) []string { return []string{x, x + "_unknown"} }
 
 func cols(parts ...any) []string {
@@ -53,33 +51,28 @@ func (r *row) ratio(x string, q scorer.Ratio) {
 		r.unknown(x, string(q.Why), x+"_exact", x+"_decimal")
 		return
 	}
-	r.set(x+"_exact", q.Rat().RatString())
-	r.set(x+"_decimal", q.Rat().FloatString(6))
+	r.set(x+"_exact", q.RatString())
+	r.set(x+"_decimal", q.Decimal())
 }
 
-func (r *row) money(x string, m scorer.Money) {
-	if !m.Known {
-		r.unknown(x, string(m.Why), x+"_pico_usd", x+"_usd")
+// quantity writes an exact quantity in its unit's columns
+// (scorer.UnitSpec.Columns): x_pico_usd and x_usd for money, x for tokens
+// and nanoseconds; an unknown one leaves them empty and says why in
+// x_unknown.
+func quantity[U scorer.Unit](r *row, x string, q scorer.Exact[U]) {
+	cols := scorer.SpecOf[U]().Columns(x)
+	if !q.Known {
+		r.unknown(x, string(q.Why), cols...)
 		return
 	}
-	r.int(x+"_pico_usd", m.PicoUSD)
-	r.set(x+"_usd", m.String())
+	for i, v := range q.Parts() {
+		r.set(cols[i], v)
+	}
 }
 
-func (r *row) tokens(x string, t scorer.Tokens) {
-	if !t.Known {
-		r.unknown(x, string(t.Why), x)
-		return
-	}
-	r.int(x, t.N)
-}
-
-func (r *row) nanos(x string, n scorer.Nanos) {
-	if !n.Known {
-		r.unknown(x, string(n.Why), x)
-		return
-	}
-	r.int(x, n.NS)
+// quantityCols are a quantity's columns and its reason column.
+func quantityCols[U scorer.Unit](x string) []string {
+	return append(scorer.SpecOf[U]().Columns(x), x+"_unknown")
 }
 
 // ReportTable flattens one table of a scorer report: runs (one row per
@@ -176,9 +169,12 @@ func reportTable(rep *scorer.Report, name string) (*Table, error) {
 		return t, nil
 	case TableSessions:
 		t := &Table{Columns: cols("session", "task", "repetition", "role", "status", "dispatched", "superseded",
-			valueCols("input_tokens"), valueCols("uncached_input_tokens"), valueCols("cached_input_tokens"), valueCols("billed_output_tokens"),
-			moneyCols("reference_cost"), moneyCols("mcp_cost"), moneyCols("cost"), moneyCols("actual_charge"),
-			valueCols("duration_ns"), valueCols("validation_ns"), valueCols("assembly_ns"), "ordinary_calls", "mcp_calls")}
+			quantityCols[scorer.Token]("input_tokens"), quantityCols[scorer.Token]("uncached_input_tokens"),
+			quantityCols[scorer.Token]("cached_input_tokens"), quantityCols[scorer.Token]("billed_output_tokens"),
+			quantityCols[scorer.PicoUSD]("reference_cost"), quantityCols[scorer.PicoUSD]("mcp_cost"),
+			quantityCols[scorer.PicoUSD]("cost"), quantityCols[scorer.PicoUSD]("actual_charge"),
+			quantityCols[scorer.Nanosecond]("duration_ns"), quantityCols[scorer.Nanosecond]("validation_ns"),
+			quantityCols[scorer.Nanosecond]("assembly_ns"), "ordinary_calls", "mcp_calls")}
 		if sc.Accounting == nil {
 			return t, nil
 		}
@@ -191,17 +187,17 @@ func reportTable(rep *scorer.Report, name string) (*Table, error) {
 			r.set("status", string(x.Status))
 			r.bool("dispatched", x.Dispatched)
 			r.bool("superseded", x.Superseded)
-			r.tokens("input_tokens", x.InputTokens)
-			r.tokens("uncached_input_tokens", x.UncachedInputTokens)
-			r.tokens("cached_input_tokens", x.CachedInputTokens)
-			r.tokens("billed_output_tokens", x.BilledOutputTokens)
-			r.money("reference_cost", x.ReferenceCost)
-			r.money("mcp_cost", x.MCPCost)
-			r.money("cost", x.Cost)
-			r.money("actual_charge", x.ActualCharge)
-			r.nanos("duration_ns", x.Duration)
-			r.nanos("validation_ns", x.Validation)
-			r.nanos("assembly_ns", x.Assembly)
+			quantity(r, "input_tokens", x.InputTokens)
+			quantity(r, "uncached_input_tokens", x.UncachedInputTokens)
+			quantity(r, "cached_input_tokens", x.CachedInputTokens)
+			quantity(r, "billed_output_tokens", x.BilledOutputTokens)
+			quantity(r, "reference_cost", x.ReferenceCost)
+			quantity(r, "mcp_cost", x.MCPCost)
+			quantity(r, "cost", x.Cost)
+			quantity(r, "actual_charge", x.ActualCharge)
+			quantity(r, "duration_ns", x.Duration)
+			quantity(r, "validation_ns", x.Validation)
+			quantity(r, "assembly_ns", x.Assembly)
 			r.int("ordinary_calls", int64(x.OrdinaryCalls))
 			r.int("mcp_calls", int64(x.MCPCalls))
 			r.done()

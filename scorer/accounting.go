@@ -169,30 +169,33 @@ type PairAccount struct {
 // TaskAccount holds one task's medians over its compared repetitions and
 // the exact task-median ratios (CONTRACT §4).
 type TaskAccount struct {
-	Task            string `json:"task"`
-	Repetitions     int    `json:"repetitions"`
-	MedianCostA     Exact  `json:"median_cost_a_pico_usd"`
-	MedianCostB     Exact  `json:"median_cost_b_pico_usd"`
-	MedianTimeA     Exact  `json:"median_time_a_ns"`
-	MedianTimeB     Exact  `json:"median_time_b_ns"`
-	CostRatio       Ratio  `json:"cost_ratio"`
-	TimeRatio       Ratio  `json:"time_ratio"`
-	ReviewCostRatio Ratio  `json:"review_cost_ratio"`
-	ReviewTimeRatio Ratio  `json:"review_time_ratio"`
+	Task        string `json:"task"`
+	Repetitions int    `json:"repetitions"`
+	// MedianCostA/B are the task medians of complete-workflow cost in
+	// pico-USD, MedianTimeA/B of complete-workflow time in nanoseconds;
+	// half a unit when the repetition count is even.
+	MedianCostA     Fractional[PicoUSD]    `json:"median_cost_a_pico_usd"`
+	MedianCostB     Fractional[PicoUSD]    `json:"median_cost_b_pico_usd"`
+	MedianTimeA     Fractional[Nanosecond] `json:"median_time_a_ns"`
+	MedianTimeB     Fractional[Nanosecond] `json:"median_time_b_ns"`
+	CostRatio       Ratio                  `json:"cost_ratio"`
+	TimeRatio       Ratio                  `json:"time_ratio"`
+	ReviewCostRatio Ratio                  `json:"review_cost_ratio"`
+	ReviewTimeRatio Ratio                  `json:"review_time_ratio"`
 }
 
 // Aggregate holds Σ task medians per arm and their exact ratios.
 type Aggregate struct {
-	SumCostA        Exact  `json:"sum_median_cost_a_pico_usd"`
-	SumCostB        Exact  `json:"sum_median_cost_b_pico_usd"`
-	SumTimeA        Exact  `json:"sum_median_time_a_ns"`
-	SumTimeB        Exact  `json:"sum_median_time_b_ns"`
-	CostRatio       Ratio  `json:"cost_ratio"`
-	TimeRatio       Ratio  `json:"time_ratio"`
-	ReviewCostRatio Ratio  `json:"review_cost_ratio"`
-	ReviewTimeRatio Ratio  `json:"review_time_ratio"`
-	CostLabel       string `json:"cost_label"`
-	TimeLabel       string `json:"time_label"`
+	SumCostA        Fractional[PicoUSD]    `json:"sum_median_cost_a_pico_usd"`
+	SumCostB        Fractional[PicoUSD]    `json:"sum_median_cost_b_pico_usd"`
+	SumTimeA        Fractional[Nanosecond] `json:"sum_median_time_a_ns"`
+	SumTimeB        Fractional[Nanosecond] `json:"sum_median_time_b_ns"`
+	CostRatio       Ratio                  `json:"cost_ratio"`
+	TimeRatio       Ratio                  `json:"time_ratio"`
+	ReviewCostRatio Ratio                  `json:"review_cost_ratio"`
+	ReviewTimeRatio Ratio                  `json:"review_time_ratio"`
+	CostLabel       string                 `json:"cost_label"`
+	TimeLabel       string                 `json:"time_label"`
 }
 
 // Billing is a total over sessions. PhysicalBilling counts each session
@@ -253,10 +256,10 @@ func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccoun
 	a := SessionAccount{Session: s.ID, Task: s.Run.Task, Repetition: s.Run.Repetition, Role: s.Role}
 	r := s.Receipt
 	unknownAll := func(why verr.Reason) {
-		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens =
-			UnknownTokens(why), UnknownTokens(why), UnknownTokens(why), UnknownTokens(why)
-		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = UnknownMoney(why), UnknownMoney(why), UnknownMoney(why), UnknownMoney(why)
-		a.Duration, a.Validation, a.Assembly = UnknownNanos(why), UnknownNanos(why), UnknownNanos(why)
+		t, m, d := Unknown[Token](why), Unknown[PicoUSD](why), Unknown[Nanosecond](why)
+		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens = t, t, t, t
+		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = m, m, m, m
+		a.Duration, a.Validation, a.Assembly = d, d, d
 	}
 	if Planned(s) {
 		// Planned, not started: nothing consumed yet, nothing known.
@@ -271,29 +274,29 @@ func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccoun
 	a.Status = r.Status
 	a.OrdinaryCalls, a.MCPCalls = r.OrdinaryCalls, r.MCPCalls
 	if r.Status == campaign.StatusNotDispatched {
-		z := KnownTokens(0)
-		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens = z, z, z, z
-		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = Pico(0), Pico(0), Pico(0), Pico(0)
-		a.Duration, a.Validation, a.Assembly = KnownNanos(0), KnownNanos(0), KnownNanos(0)
+		t, m, d := Of[Token](0), Of[PicoUSD](0), Of[Nanosecond](0)
+		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens = t, t, t, t
+		a.ReferenceCost, a.MCPCost, a.Cost, a.ActualCharge = m, m, m, m
+		a.Duration, a.Validation, a.Assembly = d, d, d
 		return a
 	}
 	a.Dispatched = true
 	// Tokens.
 	if t, err := DeriveTokens(r.Meter); err != nil {
 		why := err.(*verr.Error).Reason
-		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens =
-			UnknownTokens(why), UnknownTokens(why), UnknownTokens(why), UnknownTokens(why)
-		a.ReferenceCost = UnknownMoney(why)
+		t := Unknown[Token](why)
+		a.InputTokens, a.UncachedInputTokens, a.CachedInputTokens, a.BilledOutputTokens = t, t, t, t
+		a.ReferenceCost = Unknown[PicoUSD](why)
 	} else {
-		a.InputTokens, a.UncachedInputTokens = KnownTokens(t.InputTotal), KnownTokens(t.Uncached)
-		a.CachedInputTokens, a.BilledOutputTokens = KnownTokens(t.Cached), KnownTokens(t.BilledOutput)
+		a.InputTokens, a.UncachedInputTokens = Of[Token](t.InputTotal), Of[Token](t.Uncached)
+		a.CachedInputTokens, a.BilledOutputTokens = Of[Token](t.Cached), Of[Token](t.BilledOutput)
 		switch {
 		case len(r.PricedModifiers) > 0:
-			a.ReferenceCost = UnknownMoney(ReasonUnsupportedModifier)
+			a.ReferenceCost = Unknown[PicoUSD](ReasonUnsupportedModifier)
 		case card == nil:
-			a.ReferenceCost = UnknownMoney(ReasonTariffMissing)
+			a.ReferenceCost = Unknown[PicoUSD](ReasonTariffMissing)
 		case r.PriceCardID == nil || *r.PriceCardID != card.ID:
-			a.ReferenceCost = UnknownMoney(ReasonTariffMismatch)
+			a.ReferenceCost = Unknown[PicoUSD](ReasonTariffMismatch)
 		default:
 			a.ReferenceCost = PriceTokens(t, card)
 		}
@@ -303,30 +306,30 @@ func sessionAccount(s *campaign.Session, card *campaign.PriceCard) SessionAccoun
 	case r.MCPCostMicroUSD != nil:
 		a.MCPCost = MicroUSD(*r.MCPCostMicroUSD)
 	case r.MCPCalls > 0:
-		a.MCPCost = UnknownMoney(ReasonMCPCostMissing)
+		a.MCPCost = Unknown[PicoUSD](ReasonMCPCostMissing)
 	default:
-		a.MCPCost = Pico(0)
+		a.MCPCost = Of[PicoUSD](0)
 	}
 	a.Cost = a.ReferenceCost.Add(a.MCPCost)
 	if r.ActualChargeMicroUSD != nil {
 		a.ActualCharge = MicroUSD(*r.ActualChargeMicroUSD)
 	} else {
-		a.ActualCharge = UnknownMoney(ReasonActualChargeUnattributed)
+		a.ActualCharge = Unknown[PicoUSD](ReasonActualChargeUnattributed)
 	}
 	// Time from monotonic readings; a start without a terminal receipt has
 	// no end.
 	switch {
 	case r.Status == "":
-		a.Duration = UnknownNanos(ReasonMissingTerminalReceipt)
+		a.Duration = Unknown[Nanosecond](ReasonMissingTerminalReceipt)
 	case r.StartMonotonicNS == nil || r.EndMonotonicNS == nil || *r.EndMonotonicNS < *r.StartMonotonicNS:
-		a.Duration = UnknownNanos(ReasonTimeMissing)
+		a.Duration = Unknown[Nanosecond](ReasonTimeMissing)
 	default:
-		a.Duration = KnownNanos(*r.EndMonotonicNS - *r.StartMonotonicNS)
+		a.Duration = Of[Nanosecond](*r.EndMonotonicNS - *r.StartMonotonicNS)
 	}
 	if r.Status == "" {
-		a.Cost = UnknownMoney(ReasonMissingTerminalReceipt)
+		a.Cost = Unknown[PicoUSD](ReasonMissingTerminalReceipt)
 	}
-	a.Validation, a.Assembly = KnownNanos(r.ValidationNS), KnownNanos(r.AssemblyNS)
+	a.Validation, a.Assembly = Of[Nanosecond](r.ValidationNS), Of[Nanosecond](r.AssemblyNS)
 	return a
 }
 
@@ -439,7 +442,7 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 	seenSession := make(map[string]bool, 3*len(m.Runs))
 	seenRequest := make(map[string]string, 3*len(m.Runs))
 	acct := make(map[int][3]SessionAccount, len(m.Runs))
-	phys := Billing{InputTokens: KnownTokens(0), OutputTokens: KnownTokens(0), ReferenceCost: Pico(0), Cost: Pico(0), ActualCharge: Pico(0), ExecutionTime: KnownNanos(0)}
+	phys := Billing{InputTokens: Of[Token](0), OutputTokens: Of[Token](0), ReferenceCost: Of[PicoUSD](0), Cost: Of[PicoUSD](0), ActualCharge: Of[PicoUSD](0), ExecutionTime: Of[Nanosecond](0)}
 	for i, r := range m.Runs {
 		ids := [3]string{r.Sessions.Draft, r.Sessions.ReviewA, r.Sessions.ReviewB}
 		roles := [3]campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB}
@@ -480,7 +483,7 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 	rep.PhysicalBilling = phys
 
 	// Paired workflows of compared runs.
-	rep.AllocatedCostA, rep.AllocatedCostB = Pico(0), Pico(0)
+	rep.AllocatedCostA, rep.AllocatedCostB = Of[PicoUSD](0), Of[PicoUSD](0)
 	taskPairs := map[string][]PairAccount{}
 	for _, i := range compared {
 		r := m.Runs[i]
@@ -488,11 +491,11 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 		p := PairAccount{Task: r.Task, Repetition: r.Repetition, Order: r.Order, DraftSession: r.Sessions.Draft}
 		p.A = workflow("A", t[0], t[1])
 		p.B = workflow("B", t[0], t[2])
-		p.CostRatio = RatioOf(moneyExact(p.B.Cost), moneyExact(p.A.Cost))
-		p.TimeRatio = RatioOf(nanosExact(p.B.Time), nanosExact(p.A.Time))
+		p.CostRatio = RatioOf(p.B.Cost, p.A.Cost)
+		p.TimeRatio = RatioOf(p.B.Time, p.A.Time)
 		if p.A.ReviewDispatched && p.B.ReviewDispatched {
-			p.ReviewCostRatio = RatioOf(moneyExact(p.B.ReviewCost), moneyExact(p.A.ReviewCost))
-			p.ReviewTimeRatio = RatioOf(nanosExact(p.B.ReviewTime), nanosExact(p.A.ReviewTime))
+			p.ReviewCostRatio = RatioOf(p.B.ReviewCost, p.A.ReviewCost)
+			p.ReviewTimeRatio = RatioOf(p.B.ReviewTime, p.A.ReviewTime)
 		} else {
 			why := undispatchedWhy(p)
 			p.ReviewCostRatio = Ratio{Why: why}
@@ -505,29 +508,32 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 	}
 
 	// Task medians in manifest task order.
-	sumCA, sumCB, sumTA, sumTB := exactInt(0), exactInt(0), exactInt(0), exactInt(0)
-	sumRCA, sumRCB, sumRTA, sumRTB := exactInt(0), exactInt(0), exactInt(0), exactInt(0)
+	sumCA, sumCB, sumRCA, sumRCB := Of[PicoUSD](0), Of[PicoUSD](0), Of[PicoUSD](0), Of[PicoUSD](0)
+	sumTA, sumTB, sumRTA, sumRTB := Of[Nanosecond](0), Of[Nanosecond](0), Of[Nanosecond](0), Of[Nanosecond](0)
+	cost := func(_ PairAccount, w Workflow) Money { return w.Cost }
+	dur := func(_ PairAccount, w Workflow) Nanos { return w.Time }
+	reviewCost := reviewOnly(func(w Workflow) Money { return w.ReviewCost })
+	reviewTime := reviewOnly(func(w Workflow) Nanos { return w.ReviewTime })
 	for _, te := range m.Tasks {
 		ps := taskPairs[te.ID]
 		ta := TaskAccount{Task: te.ID, Repetitions: len(ps)}
-		ta.MedianCostA = medianOf(ps, func(p PairAccount) Exact { return moneyExact(p.A.Cost) })
-		ta.MedianCostB = medianOf(ps, func(p PairAccount) Exact { return moneyExact(p.B.Cost) })
-		ta.MedianTimeA = medianOf(ps, func(p PairAccount) Exact { return nanosExact(p.A.Time) })
-		ta.MedianTimeB = medianOf(ps, func(p PairAccount) Exact { return nanosExact(p.B.Time) })
-		rca := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "A", true) })
-		rcb := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "B", true) })
-		rta := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "A", false) })
-		rtb := medianOf(ps, func(p PairAccount) Exact { return reviewExact(p, "B", false) })
-		ta.CostRatio = RatioOf(ta.MedianCostB, ta.MedianCostA)
-		ta.TimeRatio = RatioOf(ta.MedianTimeB, ta.MedianTimeA)
+		ca, cb := medianOf(ps, "A", cost), medianOf(ps, "B", cost)
+		tma, tmb := medianOf(ps, "A", dur), medianOf(ps, "B", dur)
+		rca, rcb := medianOf(ps, "A", reviewCost), medianOf(ps, "B", reviewCost)
+		rta, rtb := medianOf(ps, "A", reviewTime), medianOf(ps, "B", reviewTime)
+		ta.MedianCostA, ta.MedianCostB = Fractional[PicoUSD]{ca}, Fractional[PicoUSD]{cb}
+		ta.MedianTimeA, ta.MedianTimeB = Fractional[Nanosecond]{tma}, Fractional[Nanosecond]{tmb}
+		ta.CostRatio = RatioOf(cb, ca)
+		ta.TimeRatio = RatioOf(tmb, tma)
 		ta.ReviewCostRatio = RatioOf(rcb, rca)
 		ta.ReviewTimeRatio = RatioOf(rtb, rta)
-		sumCA, sumCB = sumCA.add(ta.MedianCostA), sumCB.add(ta.MedianCostB)
-		sumTA, sumTB = sumTA.add(ta.MedianTimeA), sumTB.add(ta.MedianTimeB)
-		sumRCA, sumRCB, sumRTA, sumRTB = sumRCA.add(rca), sumRCB.add(rcb), sumRTA.add(rta), sumRTB.add(rtb)
+		sumCA, sumCB = sumCA.Add(ca), sumCB.Add(cb)
+		sumTA, sumTB = sumTA.Add(tma), sumTB.Add(tmb)
+		sumRCA, sumRCB, sumRTA, sumRTB = sumRCA.Add(rca), sumRCB.Add(rcb), sumRTA.Add(rta), sumRTB.Add(rtb)
 		rep.Tasks = append(rep.Tasks, ta)
 	}
-	rep.SumCostA, rep.SumCostB, rep.SumTimeA, rep.SumTimeB = sumCA, sumCB, sumTA, sumTB
+	rep.SumCostA, rep.SumCostB = Fractional[PicoUSD]{sumCA}, Fractional[PicoUSD]{sumCB}
+	rep.SumTimeA, rep.SumTimeB = Fractional[Nanosecond]{sumTA}, Fractional[Nanosecond]{sumTB}
 	rep.Aggregate.CostRatio = RatioOf(sumCB, sumCA)
 	rep.Aggregate.TimeRatio = RatioOf(sumTB, sumTA)
 	rep.Aggregate.ReviewCostRatio = RatioOf(sumRCB, sumRCA)
@@ -539,20 +545,16 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 	return rep
 }
 
-// reviewExact returns a pair's review-only cost or time for an arm; it is
-// unknown (undispatchedWhy) when a review was not dispatched.
-func reviewExact(p PairAccount, arm string, cost bool) Exact {
-	w := p.A
-	if arm == "B" {
-		w = p.B
+// reviewOnly makes a pair's review-only amount of one workflow (its
+// cost or time) unknown, with undispatchedWhy, when either review of the
+// pair was not dispatched.
+func reviewOnly[U Unit](f func(Workflow) Exact[U]) func(PairAccount, Workflow) Exact[U] {
+	return func(p PairAccount, w Workflow) Exact[U] {
+		if !p.A.ReviewDispatched || !p.B.ReviewDispatched {
+			return Unknown[U](undispatchedWhy(p))
+		}
+		return f(w)
 	}
-	if !p.A.ReviewDispatched || !p.B.ReviewDispatched {
-		return Exact{Why: undispatchedWhy(p)}
-	}
-	if cost {
-		return moneyExact(w.ReviewCost)
-	}
-	return nanosExact(w.ReviewTime)
 }
 
 // undispatchedWhy is why a pair with an undispatched review has no
@@ -567,19 +569,18 @@ func undispatchedWhy(p PairAccount) verr.Reason {
 	return ReasonNotDispatched
 }
 
-// medianOf is the exact median of f over pairs.
-func medianOf(ps []PairAccount, f func(PairAccount) Exact) Exact {
-	vals := make([]int64, len(ps))
-	known := make([]bool, len(ps))
-	whys := make([]verr.Reason, len(ps))
+// medianOf is the exact median over pairs of f applied to one arm's
+// workflow.
+func medianOf[U Unit](ps []PairAccount, arm string, f func(PairAccount, Workflow) Exact[U]) Exact[U] {
+	qs := make([]Exact[U], len(ps))
 	for i, p := range ps {
-		e := f(p)
-		known[i], whys[i] = e.Known, e.Why
-		if e.Known {
-			vals[i] = e.r.Num().Int64()
+		w := p.A
+		if arm == "B" {
+			w = p.B
 		}
+		qs[i] = f(p, w)
 	}
-	return Median(vals, known, whys)
+	return Median(qs)
 }
 
 // accountingGates evaluates every gate separately, in fixed order.
@@ -626,15 +627,12 @@ func accountingGates(c *campaign.Campaign, rep *AccountingReport, doubles []stri
 
 	// Absolute per-session limits, every dispatched session.
 	gates = append(gates,
-		sessionGate(rep, GateSessionDuration, ReasonSessionTimeExceeded, func(s SessionAccount) (bool, int64, verr.Reason) {
-			return s.Duration.Known, s.Duration.NS, s.Duration.Why
-		}, SessionMaxNS, func(v int64) string { return KnownNanos(v).String() }),
-		sessionGate(rep, GateSessionInput, ReasonSessionInputExceeded, func(s SessionAccount) (bool, int64, verr.Reason) {
-			return s.InputTokens.Known, s.InputTokens.N, s.InputTokens.Why
-		}, SessionMaxInputTokens, func(v int64) string { return groupDigits(v) + " input tokens" }),
-		sessionGate(rep, GateSessionOutput, ReasonSessionOutputExceeded, func(s SessionAccount) (bool, int64, verr.Reason) {
-			return s.BilledOutputTokens.Known, s.BilledOutputTokens.N, s.BilledOutputTokens.Why
-		}, SessionMaxOutputTokens, func(v int64) string { return groupDigits(v) + " output tokens" }),
+		sessionGate(rep, GateSessionDuration, ReasonSessionTimeExceeded,
+			func(s SessionAccount) Nanos { return s.Duration }, Of[Nanosecond](SessionMaxNS), ""),
+		sessionGate(rep, GateSessionInput, ReasonSessionInputExceeded,
+			func(s SessionAccount) Tokens { return s.InputTokens }, Of[Token](SessionMaxInputTokens), " input tokens"),
+		sessionGate(rep, GateSessionOutput, ReasonSessionOutputExceeded,
+			func(s SessionAccount) Tokens { return s.BilledOutputTokens }, Of[Token](SessionMaxOutputTokens), " output tokens"),
 	)
 
 	// Shared D billed once (C20): no session or request billed twice, and
@@ -732,24 +730,26 @@ func ratioGates(what string, rep *AccountingReport, pair func(PairAccount) Ratio
 }
 
 // sessionGate checks one inclusive per-session limit over every dispatched
-// session; an unknown value fails the gate with its reason.
-func sessionGate(rep *AccountingReport, name string, reason verr.Reason, get func(SessionAccount) (bool, int64, verr.Reason), limit int64, show func(int64) string) Gate {
+// session; an unknown value fails the gate with its reason. Amounts are
+// shown with what after them (" input tokens").
+func sessionGate[U Unit](rep *AccountingReport, name string, reason verr.Reason, get func(SessionAccount) Exact[U], limit Exact[U], what string) Gate {
 	g := Gate{Name: name, Pass: true}
 	var bad []string
+	show := func(q Exact[U]) string { return q.String() + what }
 	for _, s := range rep.Sessions {
 		if !s.Dispatched {
 			continue
 		}
-		known, v, why := get(s)
+		q := get(s)
 		switch {
-		case !known:
+		case !q.Known:
 			bad = append(bad, s.Session+" unknown")
 			if g.Pass {
-				g.Reason = why
+				g.Reason = q.Why
 			}
 			g.Pass = false
-		case v > limit:
-			bad = append(bad, s.Session+" "+show(v))
+		case q.Cmp(limit) > 0:
+			bad = append(bad, s.Session+" "+show(q))
 			if g.Pass {
 				g.Reason = reason
 			}

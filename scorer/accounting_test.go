@@ -30,11 +30,11 @@ func TestAccountingPassingCampaign(t *testing.T) {
 	}
 	p := r.Pairs[0]
 	// D 0.0407952 + A 0.0504 / + B 0.0564 exactly.
-	if p.A.Cost.PicoUSD != 91_195_200_000 || p.B.Cost.PicoUSD != 97_195_200_000 {
+	if p.A.Cost != Of[PicoUSD](91_195_200_000) || p.B.Cost != Of[PicoUSD](97_195_200_000) {
 		t.Fatalf("workflow costs %s %s", p.A.Cost, p.B.Cost)
 	}
 	// Time: D 60 s + review + its validation 1 s + assembly 0.5 s.
-	if p.A.Time.NS != 111_500_000_000 || p.B.Time.NS != 116_500_000_000 {
+	if p.A.Time != Of[Nanosecond](111_500_000_000) || p.B.Time != Of[Nanosecond](116_500_000_000) {
 		t.Fatalf("workflow times %s %s", p.A.Time, p.B.Time)
 	}
 	if p.CostRatio.Rat().RatString() != "20249/18999" {
@@ -48,10 +48,10 @@ func TestAccountingPassingCampaign(t *testing.T) {
 	}
 	// C20: physical billing counts each D once; allocations include it twice.
 	phys := int64(24) * (40_795_200_000 + 50_400_000_000 + 56_400_000_000)
-	if r.PhysicalBilling.Cost.PicoUSD != phys || r.PhysicalBilling.Sessions != 72 {
+	if r.PhysicalBilling.Cost != Of[PicoUSD](phys) || r.PhysicalBilling.Sessions != 72 {
 		t.Fatalf("physical %s sessions %d", r.PhysicalBilling.Cost, r.PhysicalBilling.Sessions)
 	}
-	if r.AllocatedCostA.PicoUSD+r.AllocatedCostB.PicoUSD != phys+24*40_795_200_000 {
+	if r.AllocatedCostA.Add(r.AllocatedCostB) != Of[PicoUSD](phys+24*40_795_200_000) {
 		t.Fatalf("allocations %s %s", r.AllocatedCostA, r.AllocatedCostB)
 	}
 	if r.PhysicalBilling.ActualCharge.Known || r.PhysicalBilling.ActualCharge.String() != "unknown" {
@@ -187,7 +187,7 @@ func TestAccountingC23FailedDraft(t *testing.T) {
 			p = x
 		}
 	}
-	if p.A.ReviewDispatched || p.A.Cost.PicoUSD != 40_795_200_000 || p.B.Cost.PicoUSD != 40_795_200_000 || p.A.Time.NS != 60_000_000_000 {
+	if p.A.ReviewDispatched || p.A.Cost != Of[PicoUSD](40_795_200_000) || p.B.Cost != Of[PicoUSD](40_795_200_000) || p.A.Time != Of[Nanosecond](60_000_000_000) {
 		t.Fatalf("failed-draft workflows %+v", p)
 	}
 	if p.ReviewCostRatio.Known || p.ReviewCostRatio.Why != ReasonNotDispatched {

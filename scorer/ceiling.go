@@ -89,13 +89,13 @@ func (b Budget) Minus(o Budget) Budget {
 // for it, never as a charge (CONTRACT §5 "actual subscription billing is
 // marked unavailable when it cannot be attributed").
 func (b Budget) String() string {
-	actual := "US$" + Pico(b.ActualPico).String()
+	actual := "US$" + Of[PicoUSD](b.ActualPico).String()
 	if b.ActualUnrecorded > 0 {
-		actual = fmt.Sprintf("unknown (%d sessions without a recorded charge; US$%s held against the ceiling)", b.ActualUnrecorded, Pico(b.ActualPico))
+		actual = fmt.Sprintf("unknown (%d sessions without a recorded charge; US$%s held against the ceiling)", b.ActualUnrecorded, Of[PicoUSD](b.ActualPico))
 	}
 	return fmt.Sprintf("sessions %d, replacement sessions %d, wall %s, input %s, output %s, reference US$%s, actual %s",
-		b.Sessions, b.ReplacementSessions, KnownNanos(b.WallNS), groupDigits(b.InputTokens), groupDigits(b.OutputTokens),
-		Pico(b.ReferencePico), actual)
+		b.Sessions, b.ReplacementSessions, Of[Nanosecond](b.WallNS), Of[Token](b.InputTokens), Of[Token](b.OutputTokens),
+		Of[PicoUSD](b.ReferencePico), actual)
 }
 
 // ContractCeilings are the inclusive first-campaign ceilings of CONTRACT §5:
@@ -166,37 +166,20 @@ func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []verr.Reason
 		if replacement[s.Session] {
 			b.ReplacementSessions++
 		}
-		if s.Duration.Known {
-			b.WallNS += s.Duration.NS
-		} else {
-			b.WallNS += worst.WallNS
-			note(s.Duration.Why)
-		}
-		if s.Validation.Known && s.Assembly.Known {
-			b.WallNS += s.Validation.NS + s.Assembly.NS
-		}
+		b.WallNS += s.Duration.Or(worst.WallNS) + s.Validation.Add(s.Assembly).Or(0)
+		note(s.Duration.Why)
 		if s.InputTokens.Known && s.BilledOutputTokens.Known {
-			b.InputTokens += s.InputTokens.N
-			b.OutputTokens += s.BilledOutputTokens.N
+			b.InputTokens += s.InputTokens.Or(0)
+			b.OutputTokens += s.BilledOutputTokens.Or(0)
 		} else {
 			b.InputTokens += worst.InputTokens
 			b.OutputTokens += worst.OutputTokens
 			note(s.InputTokens.Why)
 		}
-		if s.Cost.Known {
-			b.ReferencePico += s.Cost.PicoUSD
-		} else {
-			b.ReferencePico += worst.ReferencePico
-			note(s.Cost.Why)
-		}
-		switch {
-		case s.ActualCharge.Known:
-			b.ActualPico += s.ActualCharge.PicoUSD
-		case s.Cost.Known:
-			b.ActualPico += s.Cost.PicoUSD
-			b.ActualUnrecorded++
-		default:
-			b.ActualPico += worst.ActualPico
+		b.ReferencePico += s.Cost.Or(worst.ReferencePico)
+		note(s.Cost.Why)
+		b.ActualPico += s.ActualCharge.Or(s.Cost.Or(worst.ActualPico))
+		if !s.ActualCharge.Known {
 			b.ActualUnrecorded++
 		}
 	}
@@ -387,8 +370,8 @@ func ceilingDetail(r verr.Reason, used, res, after, ceil Budget) string {
 		return fmt.Sprintf("%s: used %s + reserved %s = %s > ceiling %s", name, show(u), show(rv), show(a), show(c))
 	}
 	num := groupDigits
-	dur := func(v int64) string { return KnownNanos(v).String() }
-	usd := func(v int64) string { return "US$" + Pico(v).String() }
+	dur := func(v int64) string { return Of[Nanosecond](v).String() }
+	usd := func(v int64) string { return "US$" + Of[PicoUSD](v).String() }
 	switch r {
 	case ReasonCeilingSessions:
 		return f("sessions", used.Sessions, res.Sessions, after.Sessions, ceil.Sessions, num)

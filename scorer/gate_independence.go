@@ -48,16 +48,18 @@ func CheckGateIndependence(acct *AccountingReport) []*verr.Error {
 			continue
 		}
 		for _, c := range []struct {
-			name   string
-			known  bool
-			v, max int64
+			name string
+			get  func() (int64, bool)
+			max  int64
 		}{
-			{GateSessionDuration, s.Duration.Known, s.Duration.NS, SessionMaxNS},
-			{GateSessionInput, s.InputTokens.Known, s.InputTokens.N, SessionMaxInputTokens},
-			{GateSessionOutput, s.BilledOutputTokens.Known, s.BilledOutputTokens.N, SessionMaxOutputTokens},
+			{GateSessionDuration, s.Duration.Int, SessionMaxNS},
+			{GateSessionInput, s.InputTokens.Int, SessionMaxInputTokens},
+			{GateSessionOutput, s.BilledOutputTokens.Int, SessionMaxOutputTokens},
 		} {
-			if _, seen := broken[c.name]; !seen && c.known && c.v > c.max {
-				broken[c.name] = fmt.Sprintf("session %s %d", s.Session, c.v)
+			if v, known := c.get(); known && v > c.max {
+				if _, seen := broken[c.name]; !seen {
+					broken[c.name] = fmt.Sprintf("session %s %d", s.Session, v)
+				}
 			}
 		}
 	}

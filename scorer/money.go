@@ -2,9 +2,6 @@ package scorer
 
 import (
 	"fmt"
-	"math/big"
-	"strconv"
-	"strings"
 
 	"verdict/campaign"
 	"verdict/verr"
@@ -43,148 +40,6 @@ const (
 	// be attributed; it is reported as unknown, never as zero (CONTRACT §5).
 	ReasonActualChargeUnattributed verr.Reason = "actual-charge-unattributed"
 )
-
-// Money is an exact amount of US dollars in pico-USD (10^-12 USD), or an
-// explicit unknown. An unknown amount is never zero: it renders as
-// "unknown", any sum containing it is unknown, and it fails every gate and
-// ceiling that reads it (CONTRACT §4–§5). Why names the first reason.
-type Money struct {
-	// PicoUSD is the amount in 10^-12 USD; meaningful only when Known.
-	PicoUSD int64
-	// Known is false when the amount was not measured.
-	Known bool
-	// Why is the reason code of an unknown amount ("" when Known).
-	Why verr.Reason
-}
-
-// Pico returns a known amount of p pico-USD.
-func Pico(p int64) Money { return Money{PicoUSD: p, Known: true} }
-
-// MicroUSD returns a known amount of n micro-USD (10^-6 USD).
-func MicroUSD(n int64) Money { return Pico(n * PicoPerMicroUSD) }
-
-// USD returns a known amount of n whole US dollars.
-func USD(n int64) Money { return Pico(n * PicoPerUSD) }
-
-// UnknownMoney returns an unknown amount with its reason.
-func UnknownMoney(why verr.Reason) Money { return Money{Why: why} }
-
-// Add returns m+o; unknown when either is unknown (the first reason wins).
-func (m Money) Add(o Money) Money {
-	if !m.Known {
-		return m
-	}
-	if !o.Known {
-		return o
-	}
-	return Pico(m.PicoUSD + o.PicoUSD)
-}
-
-// String renders the exact decimal USD amount with at least two decimals
-// and no trailing zeros beyond them ("0.0407952", "30.00", "-0.50"), or
-// "unknown".
-func (m Money) String() string {
-	if !m.Known {
-		return "unknown"
-	}
-	return exactDecimal(big.NewRat(m.PicoUSD, PicoPerUSD), 2)
-}
-
-// MarshalJSON writes {"known":true,"pico_usd":N,"usd":"0.0407952"} or
-// {"known":false,"usd":"unknown","why":"meter-missing"}.
-func (m Money) MarshalJSON() ([]byte, error) {
-	if !m.Known {
-		return fmt.Appendf(nil, `{"known":false,"usd":"unknown","why":%q}`, string(m.Why)), nil
-	}
-	return fmt.Appendf(nil, `{"known":true,"pico_usd":%d,"usd":%q}`, m.PicoUSD, m.String()), nil
-}
-
-// Tokens is an exact token count or an explicit unknown (never zero).
-type Tokens struct {
-	// N is the count; meaningful only when Known.
-	N int64
-	// Known is false when the count was not metered.
-	Known bool
-	// Why is the reason code of an unknown count.
-	Why verr.Reason
-}
-
-// KnownTokens returns a known count.
-func KnownTokens(n int64) Tokens { return Tokens{N: n, Known: true} }
-
-// UnknownTokens returns an unknown count with its reason.
-func UnknownTokens(why verr.Reason) Tokens { return Tokens{Why: why} }
-
-// Add returns t+o; unknown when either is unknown.
-func (t Tokens) Add(o Tokens) Tokens {
-	if !t.Known {
-		return t
-	}
-	if !o.Known {
-		return o
-	}
-	return KnownTokens(t.N + o.N)
-}
-
-// String renders the count in decimal with comma grouping, or "unknown".
-func (t Tokens) String() string {
-	if !t.Known {
-		return "unknown"
-	}
-	return groupDigits(t.N)
-}
-
-// MarshalJSON writes the integer count or {"known":false,"why":...}.
-func (t Tokens) MarshalJSON() ([]byte, error) {
-	if !t.Known {
-		return fmt.Appendf(nil, `{"known":false,"why":%q}`, string(t.Why)), nil
-	}
-	return strconv.AppendInt(nil, t.N, 10), nil
-}
-
-// Nanos is an exact duration in nanoseconds (from monotonic readings) or an
-// explicit unknown (never zero).
-type Nanos struct {
-	// NS is the duration in nanoseconds; meaningful only when Known.
-	NS int64
-	// Known is false when the duration was not measured.
-	Known bool
-	// Why is the reason code of an unknown duration.
-	Why verr.Reason
-}
-
-// KnownNanos returns a known duration of ns nanoseconds.
-func KnownNanos(ns int64) Nanos { return Nanos{NS: ns, Known: true} }
-
-// UnknownNanos returns an unknown duration with its reason.
-func UnknownNanos(why verr.Reason) Nanos { return Nanos{Why: why} }
-
-// Add returns d+o; unknown when either is unknown.
-func (d Nanos) Add(o Nanos) Nanos {
-	if !d.Known {
-		return d
-	}
-	if !o.Known {
-		return o
-	}
-	return KnownNanos(d.NS + o.NS)
-}
-
-// String renders the exact duration in seconds ("12.5s", "240s"), or "unknown".
-func (d Nanos) String() string {
-	if !d.Known {
-		return "unknown"
-	}
-	return exactDecimal(big.NewRat(d.NS, 1_000_000_000), 0) + "s"
-}
-
-// MarshalJSON writes the integer nanoseconds or {"known":false,"why":...}.
-func (d Nanos) MarshalJSON() ([]byte, error) {
-	if !d.Known {
-		return fmt.Appendf(nil, `{"known":false,"why":%q}`, string(d.Why)), nil
-	}
-	return strconv.AppendInt(nil, d.NS, 10), nil
-}
 
 // MeterTokens are the token counts derived from one meter (CONTRACT §5):
 // uncached = input total − cached exactly once when the input total
@@ -243,9 +98,9 @@ func DeriveTokens(m *campaign.Meter) (MeterTokens, error) {
 // ReasonTariffMissing when card is nil.
 func PriceTokens(t MeterTokens, card *campaign.PriceCard) Money {
 	if card == nil {
-		return UnknownMoney(ReasonTariffMissing)
+		return Unknown[PicoUSD](ReasonTariffMissing)
 	}
-	return Pico(t.Uncached*card.UncachedInputMicroUSDPerMTok +
+	return Of[PicoUSD](t.Uncached*card.UncachedInputMicroUSDPerMTok +
 		t.Cached*card.CachedInputMicroUSDPerMTok +
 		t.BilledOutput*card.OutputMicroUSDPerMTok)
 }
@@ -257,11 +112,11 @@ func PriceTokens(t MeterTokens, card *campaign.PriceCard) Money {
 // 16,298 cached and 931 output at the contract card is US$0.0407952.
 func ReferenceCost(m *campaign.Meter, card *campaign.PriceCard) Money {
 	if card == nil {
-		return UnknownMoney(ReasonTariffMissing)
+		return Unknown[PicoUSD](ReasonTariffMissing)
 	}
 	t, err := DeriveTokens(m)
 	if err != nil {
-		return UnknownMoney(err.(*verr.Error).Reason)
+		return Unknown[PicoUSD](err.(*verr.Error).Reason)
 	}
 	return PriceTokens(t, card)
 }
@@ -278,63 +133,4 @@ func ContractPriceCard() campaign.PriceCard {
 		CachedInputMicroUSDPerMTok:   400_000,
 		OutputMicroUSDPerMTok:        20_000_000,
 	}
-}
-
-// exactDecimal renders r exactly as a decimal when its denominator divides
-// a power of ten (always true for pico-USD and nanoseconds), keeping at
-// least minFrac fraction digits and no other trailing zeros. Other
-// rationals (never produced here) fall back to 12 rounded digits.
-func exactDecimal(r *big.Rat, minFrac int) string {
-	num := new(big.Int).Set(r.Num())
-	den := r.Denom()
-	neg := num.Sign() < 0
-	num.Abs(num)
-	frac := 0
-	ten := big.NewInt(10)
-	for {
-		if new(big.Int).Mod(num, den).Sign() == 0 {
-			break
-		}
-		if frac == 24 {
-			return new(big.Rat).SetFrac(r.Num(), den).FloatString(12)
-		}
-		num.Mul(num, ten)
-		frac++
-	}
-	q := new(big.Int).Quo(num, den).String()
-	for frac < minFrac {
-		q += "0"
-		frac++
-	}
-	for len(q) <= frac {
-		q = "0" + q
-	}
-	s := q
-	if frac > 0 {
-		s = q[:len(q)-frac] + "." + q[len(q)-frac:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
-
-// groupDigits renders n with comma thousands separators ("3,000,000").
-func groupDigits(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

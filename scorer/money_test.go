@@ -38,8 +38,8 @@ func TestReferenceCostTable(t *testing.T) {
 			if got.Known != tc.wantKnown || got.String() != tc.wantUSD || got.Why != tc.wantWhy {
 				t.Fatalf("got %+v %q, want known=%v %q why=%q", got, got.String(), tc.wantKnown, tc.wantUSD, tc.wantWhy)
 			}
-			if tc.wantKnown && got.PicoUSD != tc.wantPico {
-				t.Fatalf("pico = %d, want %d", got.PicoUSD, tc.wantPico)
+			if v, _ := got.Int(); tc.wantKnown && v != tc.wantPico {
+				t.Fatalf("pico = %d, want %d", v, tc.wantPico)
 			}
 		})
 	}
@@ -60,40 +60,114 @@ func TestDeriveTokensWorkedCase(t *testing.T) {
 
 func TestMoneyRenderingAndUnknown(t *testing.T) {
 	cases := map[string]Money{
-		"0.0407952":      Pico(40_795_200_000),
-		"30.00":          USD(30),
+		"0.0407952":      Of[PicoUSD](40_795_200_000),
+		"30.00":          Of[PicoUSD](30 * PicoPerUSD),
 		"0.000001":       MicroUSD(1),
-		"0.00":           Pico(0),
-		"-0.50":          Pico(-PicoPerUSD / 2),
-		"unknown":        UnknownMoney(ReasonMeterMissing),
-		"0.000000000001": Pico(1),
+		"0.00":           Of[PicoUSD](0),
+		"-0.50":          Of[PicoUSD](-PicoPerUSD / 2),
+		"unknown":        Unknown[PicoUSD](ReasonMeterMissing),
+		"0.000000000001": Of[PicoUSD](1),
 	}
 	for want, m := range cases {
 		if m.String() != want {
 			t.Errorf("%+v renders %q, want %q", m, m.String(), want)
 		}
 	}
-	if s := USD(1).Add(UnknownMoney(ReasonTariffMissing)); s.Known || s.Why != ReasonTariffMissing {
+	if s := Of[PicoUSD](PicoPerUSD).Add(Unknown[PicoUSD](ReasonTariffMissing)); s.Known || s.Why != ReasonTariffMissing {
 		t.Fatalf("known+unknown = %+v", s)
 	}
-	b, _ := json.Marshal(UnknownMoney(ReasonMeterMissing))
-	if string(b) != `{"known":false,"usd":"unknown","why":"meter-missing"}` {
-		t.Fatal(string(b))
+	if s := Unknown[PicoUSD](ReasonMeterMissing).Add(Unknown[PicoUSD](ReasonTariffMissing)); s.Why != ReasonMeterMissing {
+		t.Fatalf("the first reason must win: %+v", s)
 	}
-	b, _ = json.Marshal(Pico(40_795_200_000))
-	if string(b) != `{"known":true,"pico_usd":40795200000,"usd":"0.0407952"}` {
-		t.Fatal(string(b))
-	}
-	if KnownTokens(3_000_000).String() != "3,000,000" || UnknownTokens(ReasonMeterMissing).String() != "unknown" {
+	if Of[Token](3_000_000).String() != "3,000,000" || Unknown[Token](ReasonMeterMissing).String() != "unknown" || Of[Token](-1234).String() != "-1,234" {
 		t.Fatal("tokens rendering")
 	}
-	if KnownNanos(12_500_000_000).String() != "12.5s" || KnownNanos(240_000_000_000).String() != "240s" {
-		t.Fatal(KnownNanos(12_500_000_000).String())
+	if Of[Nanosecond](12_500_000_000).String() != "12.5s" || Of[Nanosecond](240_000_000_000).String() != "240s" {
+		t.Fatal(Of[Nanosecond](12_500_000_000).String())
+	}
+}
+
+// TestExactJSONForms pins the JSON form of every unit, known and unknown,
+// and of a Fractional median: report.json keeps these bytes.
+func TestExactJSONForms(t *testing.T) {
+	frac := func(qs ...int64) Fractional[PicoUSD] {
+		var xs []Money
+		for _, q := range qs {
+			xs = append(xs, Of[PicoUSD](q))
+		}
+		return Fractional[PicoUSD]{Median(xs)}
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{Of[PicoUSD](40_795_200_000), `{"known":true,"pico_usd":40795200000,"usd":"0.0407952"}`},
+		{Unknown[PicoUSD](ReasonMeterMissing), `{"known":false,"usd":"unknown","why":"meter-missing"}`},
+		{Of[Token](931), `931`},
+		{Unknown[Token](ReasonMeterMissing), `{"known":false,"why":"meter-missing"}`},
+		{Of[Nanosecond](60_000_000_000), `60000000000`},
+		{Unknown[Nanosecond](ReasonTimeMissing), `{"known":false,"why":"time-missing"}`},
+		{frac(3, 1, 2), `{"known":true,"exact":"2","decimal":"2"}`},
+		{frac(1, 2), `{"known":true,"exact":"3/2","decimal":"1.5"}`},
+		{frac(2, 4), `{"known":true,"exact":"3","decimal":"3"}`},
+		{Fractional[Nanosecond]{Unknown[Nanosecond](ReasonNotDispatched)}, `{"known":false,"why":"not-dispatched"}`},
+	} {
+		b, err := json.Marshal(c.v)
+		if err != nil || string(b) != c.want {
+			t.Errorf("%+v: %s %v, want %s", c.v, b, err, c.want)
+		}
+	}
+	// A fractional amount has no whole-unit form: it is an error, never a
+	// rounded number.
+	half := Median([]Nanos{Of[Nanosecond](1), Of[Nanosecond](2)})
+	if _, err := json.Marshal(half); err == nil {
+		t.Fatal("a half nanosecond marshalled in the whole-unit form")
+	}
+	if _, ok := half.Int(); ok || half.Or(-1) != -1 || half.String() != "0.0000000015s" {
+		t.Fatalf("half: %+v %s", half, half)
+	}
+}
+
+// TestExactArithmetic: sums of halves are exact and in lowest terms, so
+// equal amounts compare equal; Median and Max give the first unknown's
+// reason; Or substitutes only for an unknown amount.
+func TestExactArithmetic(t *testing.T) {
+	h := Median([]Money{Of[PicoUSD](1), Of[PicoUSD](2)})
+	if h.Add(h) != Of[PicoUSD](3) || h.Add(Of[PicoUSD](1)).Rat().RatString() != "5/2" {
+		t.Fatalf("halves: %s %s", h.Add(h).Rat(), h.Add(Of[PicoUSD](1)).Rat())
+	}
+	if h.Cmp(Of[PicoUSD](1)) != 1 || h.Cmp(Of[PicoUSD](2)) != -1 || Of[PicoUSD](2).Cmp(Of[PicoUSD](2)) != 0 {
+		t.Fatal("Cmp")
+	}
+	qs := []Tokens{Of[Token](5), Unknown[Token](ReasonMeterInconsistent), Unknown[Token](ReasonMeterMissing)}
+	if m := Median(qs); m.Known || m.Why != ReasonMeterInconsistent {
+		t.Fatalf("median %+v", m)
+	}
+	if m := Max(qs); m.Known || m.Why != ReasonMeterInconsistent {
+		t.Fatalf("max %+v", m)
+	}
+	if m := Max([]Tokens{Of[Token](5), Of[Token](9), Of[Token](7)}); m != Of[Token](9) {
+		t.Fatalf("max %+v", m)
+	}
+	if m := Median[Token](nil); m.Known || m.Why != ReasonRatioUndefined {
+		t.Fatalf("empty median %+v", m)
+	}
+	if Of[Token](0).Or(7) != 0 || Unknown[Token](ReasonMeterMissing).Or(7) != 7 {
+		t.Fatal("Or")
+	}
+	if got := SpecOf[PicoUSD]().Columns("cost"); len(got) != 2 || got[0] != "cost_pico_usd" || got[1] != "cost_usd" {
+		t.Fatal(got)
+	}
+	if got := Of[PicoUSD](40_795_200_000).Parts(); got[0] != "40795200000" || got[1] != "0.0407952" {
+		t.Fatal(got)
+	}
+	if got := Of[Token](90_000).Parts(); len(got) != 1 || got[0] != "90000" {
+		t.Fatal(got)
 	}
 }
 
 func TestRatioExactBounds(t *testing.T) {
-	r := func(n, d int64) Ratio { return RatioOf(exactInt(n), exactInt(d)) }
+	r := func(n, d int64) Ratio { return RatioOf(Of[PicoUSD](n), Of[PicoUSD](d)) }
 	if !r(110, 100).AtMost(11, 10) {
 		t.Fatal("1.10 exactly must pass ≤ 1.10")
 	}
@@ -112,16 +186,19 @@ func TestRatioExactBounds(t *testing.T) {
 	if r(1, 1).Label("cost") != "" {
 		t.Fatal("ratio 1 is not an increase")
 	}
-	m := Median([]int64{5, 1, 3}, []bool{true, true, true}, make([]verr.Reason, 3))
+	m := Median([]Nanos{Of[Nanosecond](5), Of[Nanosecond](1), Of[Nanosecond](3)})
 	if m.Rat().RatString() != "3" {
 		t.Fatal(m.Rat())
 	}
-	m = Median([]int64{1, 2}, []bool{true, true}, make([]verr.Reason, 2))
+	m = Median([]Nanos{Of[Nanosecond](1), Of[Nanosecond](2)})
 	if m.Rat().RatString() != "3/2" {
 		t.Fatal(m.Rat())
 	}
-	m = Median([]int64{1, 2}, []bool{true, false}, []verr.Reason{"", ReasonMeterMissing})
+	m = Median([]Nanos{Of[Nanosecond](1), Unknown[Nanosecond](ReasonMeterMissing)})
 	if m.Known || m.Why != ReasonMeterMissing {
 		t.Fatal("unknown input must give unknown median")
+	}
+	if r(1, 3).RatString() != "1/3" || r(10873, 10000).Decimal() != "1.087300" || RatioOf(Of[PicoUSD](1), Unknown[PicoUSD](ReasonTariffMissing)).Why != ReasonTariffMissing {
+		t.Fatal("ratio forms")
 	}
 }

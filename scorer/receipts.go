@@ -176,15 +176,15 @@ func SessionBound(r *campaign.Receipt) (campaign.ErrorKind, string) {
 	}
 	if r.StartMonotonicNS != nil && r.EndMonotonicNS != nil {
 		if d := *r.EndMonotonicNS - *r.StartMonotonicNS; d > SessionMaxNS {
-			return campaign.ErrorTimeout, fmt.Sprintf("ran %s, past the 4-minute limit", KnownNanos(d))
+			return campaign.ErrorTimeout, fmt.Sprintf("ran %s, past the 4-minute limit", Of[Nanosecond](d))
 		}
 	}
 	if t, err := DeriveTokens(r.Meter); err == nil {
 		if t.InputTotal > SessionMaxInputTokens {
-			return campaign.ErrorBudget, fmt.Sprintf("used %s input tokens, more than 90,000", groupDigits(t.InputTotal))
+			return campaign.ErrorBudget, fmt.Sprintf("used %s input tokens, more than 90,000", Of[Token](t.InputTotal))
 		}
 		if t.BilledOutput > SessionMaxOutputTokens {
-			return campaign.ErrorBudget, fmt.Sprintf("billed %s output tokens, more than 8,000", groupDigits(t.BilledOutput))
+			return campaign.ErrorBudget, fmt.Sprintf("billed %s output tokens, more than 8,000", Of[Token](t.BilledOutput))
 		}
 	}
 	return "", ""

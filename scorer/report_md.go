@@ -314,8 +314,8 @@ func (r *Report) markdownCostTime(b *bytes.Buffer, charts bool) {
 	}
 	p("| task | repetitions | median cost A | median cost B | cost B/A | median time A | median time B | time B/A |\n|---|---|---|---|---|---|---|---|\n")
 	for _, t := range acct.Tasks {
-		p("| %s | %d | %s | %s | %s | %s | %s | %s |\n", t.Task, t.Repetitions, usd(t.MedianCostA), usd(t.MedianCostB), t.CostRatio,
-			t.MedianTimeA.SecondsString(), t.MedianTimeB.SecondsString(), t.TimeRatio)
+		p("| %s | %d | %s | %s | %s | %s | %s | %s |\n", t.Task, t.Repetitions, usd(t.MedianCostA.Exact), usd(t.MedianCostB.Exact), t.CostRatio,
+			t.MedianTimeA, t.MedianTimeB, t.TimeRatio)
 	}
 	p("\n| arm | complete workflows | cost median | cost max (tail) | time median | time max (tail) |\n|---|---|---|---|---|---|\n")
 	for _, arm := range []string{"A", "B"} {
@@ -329,9 +329,7 @@ func (r *Report) markdownCostTime(b *bytes.Buffer, charts bool) {
 			costs = append(costs, w.Cost)
 			times = append(times, w.Time)
 		}
-		cm, cx := moneyMedianMax(costs)
-		tm, tx := nanosMedianMax(times)
-		p("| %s | %d | %s | %s | %s | %s |\n", arm, len(acct.Pairs), cm, cx, tm, tx)
+		p("| %s | %d | %s | %s | %s | %s |\n", arm, len(acct.Pairs), usd(Median(costs)), usd(Max(costs)), Median(times), Max(times))
 	}
 	pb := acct.PhysicalBilling
 	p("\nPhysical campaign billing (each session once, shared draft once): %d sessions, %s input and %s output tokens, reference cost %s USD, actual attributable charge %s USD, execution time %s.\n",
@@ -339,53 +337,10 @@ func (r *Report) markdownCostTime(b *bytes.Buffer, charts bool) {
 	p("Comparative allocation (shared draft in both complete workflows): A %s USD, B %s USD.\n", acct.AllocatedCostA, acct.AllocatedCostB)
 }
 
-func usd(e Exact) string {
-	s := e.MoneyString()
-	if s == "unknown" {
-		return s
+// usd renders an amount as "0.0407952 USD", or "unknown".
+func usd(m Money) string {
+	if !m.Known {
+		return "unknown"
 	}
-	return s + " USD"
-}
-
-// moneyMedianMax returns the median and maximum of amounts, "unknown" when
-// any is unknown or there are none.
-func moneyMedianMax(ms []Money) (string, string) {
-	vals := make([]int64, 0, len(ms))
-	for _, m := range ms {
-		if !m.Known {
-			return "unknown", "unknown"
-		}
-		vals = append(vals, m.PicoUSD)
-	}
-	if len(vals) == 0 {
-		return "unknown", "unknown"
-	}
-	slices.Sort(vals)
-	med := MedianFraction(int64Fractions(vals))
-	mx := Pico(vals[len(vals)-1])
-	return exactDecimal(new(big.Rat).Quo(med.Rat(), big.NewRat(PicoPerUSD, 1)), 2) + " USD", mx.String() + " USD"
-}
-
-func nanosMedianMax(ns []Nanos) (string, string) {
-	vals := make([]int64, 0, len(ns))
-	for _, d := range ns {
-		if !d.Known {
-			return "unknown", "unknown"
-		}
-		vals = append(vals, d.NS)
-	}
-	if len(vals) == 0 {
-		return "unknown", "unknown"
-	}
-	slices.Sort(vals)
-	med := MedianFraction(int64Fractions(vals))
-	return exactDecimal(new(big.Rat).Quo(med.Rat(), big.NewRat(1_000_000_000, 1)), 0) + "s", KnownNanos(vals[len(vals)-1]).String()
-}
-
-func int64Fractions(v []int64) []Fraction {
-	out := make([]Fraction, len(v))
-	for i, x := range v {
-		out[i] = Frac(x, 1)
-	}
-	return out
+	return m.String() + " USD"
 }
