@@ -11,8 +11,8 @@
 // (Reveal), SSH signing and verification of every record against an
 // allowed_signers file (Sign, Verify, with the armour read as ssh-keygen
 // reads it: Unarmor; or one record at a time with
-// VerifyRecord, or VerifyRecordFile streaming a large record from its file
-// without holding its bytes, then CrossCheck), and the agreement statistics
+// VerifyRecord, every check on the same bytes, then CrossCheck), and the
+// agreement statistics
 // between raters (percent agreement, Cohen's kappa, Krippendorff's alpha;
 // agreement.go; PairTable computes all three from counted value pairs).
 //
@@ -28,7 +28,11 @@
 //	completeness    "final"                                no_false_claim | false_claim
 //	oracle_defect   any truth obligation O<n> (optional)   defective, with a required reason note
 //
-// Any grade may carry a note. The package never sees arms: it reads
+// Any grade may carry a note. A journal also holds the rater's item flags
+// (kind item_flag, value flagged | unflagged, no target: the f key of
+// `verdict rate`, Journal.SetFlag and Journal.Flags): a flag survives
+// quitting and resuming but is never a grade, so it changes neither a
+// frozen sheet's grades, its item times nor agreement. The package never sees arms: it reads
 // bundles (package blinding), never the sealed map's contents beyond its
 // commitment.
 //

@@ -59,6 +59,22 @@ type Entry struct {
 	SpentMS       int64  `json:"spent_ms,omitempty"`
 }
 
+// KindItemFlag is the kind of a journal entry that flags an item for the
+// rater to come back to (the f key of `verdict rate`) or clears that flag:
+// Item is the item, Value ValueFlagged or ValueUnflagged, no target, note
+// or time. It is not a grade kind (it is not in Kinds and CheckGrade
+// refuses it): a flag is never a grade, is absent from State, and changes
+// neither a frozen sheet's grades, its item times nor agreement. A later
+// flag entry for the same item supersedes the earlier one (Journal.SetFlag,
+// Journal.Flags).
+const KindItemFlag Kind = "item_flag"
+
+// The values of a KindItemFlag entry.
+const (
+	ValueFlagged   = "flagged"
+	ValueUnflagged = "unflagged"
+)
+
 // Grade returns the grade an entry records.
 func (e Entry) Grade() Grade {
 	return Grade{Field: Field{e.Item, e.Kind, e.Target}, Value: e.Value, Note: e.Note, Spent: time.Duration(e.SpentMS) * time.Millisecond}
@@ -86,6 +102,7 @@ type Journal struct {
 	entries []Entry
 	items   map[string]*blinding.Item // bundle items by ID (CheckGrade without a scan)
 	current map[Field]Grade
+	flags   map[string]bool // flagged items (KindItemFlag), by item ID
 }
 
 // Option configures Open.
@@ -109,7 +126,7 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}, items: make(map[string]*blinding.Item, len(b.Items))}
+	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}, flags: map[string]bool{}, items: make(map[string]*blinding.Item, len(b.Items))}
 	for i := range b.Items {
 		j.items[b.Items[i].ID] = &b.Items[i]
 	}
@@ -187,6 +204,12 @@ func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, erro
 	if e.Format != "" || e.BundleDigest != "" || e.ContentDigest != "" || e.Rater != "" || e.SpentMS < 0 {
 		return e, j.log.corrupt(line, "grade entry carries header fields")
 	}
+	if e.Kind == KindItemFlag {
+		if err := j.checkFlag(e); err != nil {
+			return e, j.log.corrupt(line, "invalid item flag: %v", err)
+		}
+		return e, nil
+	}
 	if err := j.check(e.Grade()); err != nil {
 		return e, j.log.corrupt(line, "invalid grade: %v", err)
 	}
@@ -199,12 +222,63 @@ func (j *Journal) apply(e Entry) {
 	if e.Seq == 0 {
 		return
 	}
+	if e.Kind == KindItemFlag {
+		if e.Value == ValueFlagged {
+			j.flags[e.Item] = true
+		} else {
+			delete(j.flags, e.Item)
+		}
+		return
+	}
 	g := e.Grade()
 	if g.Kind == KindOracleDefect && g.Value == ValueWithdrawn {
 		delete(j.current, g.Field)
 		return
 	}
 	j.current[g.Field] = g
+}
+
+// checkFlag checks a KindItemFlag entry: a bundle item, a flag value, and
+// nothing a grade carries.
+func (j *Journal) checkFlag(e Entry) error {
+	if _, ok := j.items[e.Item]; !ok {
+		return unknownItem(e.Item)
+	}
+	if e.Value != ValueFlagged && e.Value != ValueUnflagged {
+		return fmt.Errorf("value %q, want %q or %q", e.Value, ValueFlagged, ValueUnflagged)
+	}
+	if e.Target != "" || e.Note != "" || e.SpentMS != 0 {
+		return errors.New("an item flag carries a target, note or time")
+	}
+	return nil
+}
+
+// SetFlag records that the rater flagged item to come back to (on) or
+// cleared the flag, as one KindItemFlag entry, fsync'd like a grade; when
+// it returns nil the flag is saved. An item not in the bundle gives
+// ReasonUnknownItem; a closed journal ReasonJournalClosed.
+func (j *Journal) SetFlag(item string, on bool) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.log.usable(); err != nil {
+		return err
+	}
+	e := Entry{Seq: j.log.lines, Prev: j.log.last, Time: j.now(), Item: item, Kind: KindItemFlag, Value: ValueUnflagged}
+	if on {
+		e.Value = ValueFlagged
+	}
+	if err := j.checkFlag(e); err != nil {
+		return err
+	}
+	return j.write(e)
+}
+
+// Flags returns the items flagged now (the last flag entry of each says
+// ValueFlagged), by item ID; a copy.
+func (j *Journal) Flags() map[string]bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return maps.Clone(j.flags)
 }
 
 // check is CheckGrade against the journal's bundle, with the item found
@@ -335,7 +409,9 @@ func (j *Journal) State() State {
 	slices.SortFunc(flags, func(a, b Grade) int { return CompareFields(a.Field, b.Field) })
 	st.Grades = append(st.Grades, flags...)
 	for _, e := range j.entries[1:] {
-		st.Spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
+		if e.Kind != KindItemFlag {
+			st.Spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
+		}
 	}
 	return st
 }
@@ -349,7 +425,9 @@ func (j *Journal) Saved() (map[Field]Grade, map[string]time.Duration) {
 	defer j.mu.Unlock()
 	spent := map[string]time.Duration{}
 	for _, e := range j.entries[1:] {
-		spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
+		if e.Kind != KindItemFlag {
+			spent[e.Item] += time.Duration(e.SpentMS) * time.Millisecond
+		}
 	}
 	return maps.Clone(j.current), spent
 }

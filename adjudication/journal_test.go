@@ -2,12 +2,14 @@ package adjudication_test
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -456,5 +458,114 @@ func TestJournalFinalLineWithoutNewline(t *testing.T) {
 	defer mustClose(t, j4)
 	if j4.Recovered() == 0 || len(j4.State().Grades) != 2 {
 		t.Fatalf("torn: recovered %d, grades %d, want >0 and 2", j4.Recovered(), len(j4.State().Grades))
+	}
+}
+
+// TestJournalItemFlags: a rater's item flags are journal entries that
+// survive closing and reopening and supersede one another, and change
+// neither the grades, the item times nor the frozen sheet; a flag is
+// never a grade, and a flag entry that is not a valid flag is corruption.
+func TestJournalItemFlags(t *testing.T) {
+	res := testBundles(t)
+	b := res.Bundles[0]
+	dir := t.TempDir()
+	rate := func(name string, flags bool) (adjudication.State, string) {
+		path := filepath.Join(dir, name)
+		j, err := adjudication.Open(path, b, adjudication.WithClock(fixedClock()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range adjudication.BundleFields(b) {
+			if flags && i == 3 {
+				for _, fl := range []struct {
+					item int
+					on   bool
+				}{{0, true}, {1, true}, {1, false}, {2, true}} {
+					if err := j.SetFlag(b.Items[fl.item].ID, fl.on); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := j.Append(adjudication.Grade{Field: f, Value: valueFor(f, i), Spent: time.Duration(i) * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st := j.State()
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return st, path
+	}
+	plain, _ := rate("plain.jsonl", false)
+	flagged, path := rate("flagged.jsonl", true)
+	if !reflect.DeepEqual(plain.Grades, flagged.Grades) || !reflect.DeepEqual(plain.Ungraded, flagged.Ungraded) || !reflect.DeepEqual(plain.Spent, flagged.Spent) {
+		t.Fatal("item flags changed the journal's grades or item times")
+	}
+	k := key(t, "rater-ann")
+	var sheets [][]byte
+	for _, st := range []adjudication.State{plain, flagged} {
+		sh, err := adjudication.NewSheet(b, blinding.Digest(res.BundleBytes[0]), strings.Repeat("a", 64), st, "ann", adjudication.RoleRater, k.PublicKey(), t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := blinding.MarshalCanonical(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sheets = append(sheets, data)
+	}
+	if !bytes.Equal(sheets[0], sheets[1]) {
+		t.Fatal("item flags changed the frozen sheet")
+	}
+
+	// Resume: the flags are back; item 1's flag was cleared.
+	j, err := adjudication.Open(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{b.Items[0].ID: true, b.Items[2].ID: true}
+	if got := j.Flags(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("resumed flags %v, want %v", got, want)
+	}
+	if err := j.SetFlag("item-0000000000000000", true); !errors.Is(err, adjudication.ReasonUnknownItem) {
+		t.Fatalf("flag on an unknown item: %v", err)
+	}
+	flagAsGrade := adjudication.Grade{Field: adjudication.Field{Item: b.Items[0].ID, Kind: adjudication.KindItemFlag}, Value: adjudication.ValueFlagged}
+	if err := j.Append(flagAsGrade); err == nil {
+		t.Fatal("a flag was accepted as a grade")
+	}
+	j.Close()
+
+	// A flag entry carrying a note, or another value, is corruption.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, edit := range []struct{ old, new string }{
+		{`"kind":"item_flag","value":"flagged"`, `"kind":"item_flag","value":"yes"`},
+		{`"kind":"item_flag","value":"flagged"`, `"kind":"item_flag","value":"flagged","note":"x"`},
+	} {
+		if !strings.Contains(string(data), edit.old) {
+			t.Fatalf("journal has no %s:\n%s", edit.old, data)
+		}
+		// Only the last line is edited so that the chain itself holds.
+		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+		last := -1
+		for i, l := range lines {
+			if strings.Contains(l, edit.old) {
+				last = i
+			}
+		}
+		lines[last] = strings.Replace(lines[last], edit.old, edit.new, 1)
+		bad := filepath.Join(dir, "bad.jsonl")
+		if err := os.WriteFile(bad, []byte(strings.Join(lines[:last+1], "")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if j, err := adjudication.Open(bad, b); !errors.Is(err, adjudication.ReasonJournalCorrupt) {
+			if err == nil {
+				j.Close()
+			}
+			t.Fatalf("%s: %v, want %s", edit.new, err, adjudication.ReasonJournalCorrupt)
+		}
 	}
 }

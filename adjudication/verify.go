@@ -3,7 +3,6 @@ package adjudication
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -257,46 +256,11 @@ func Verify(allowed []AllowedSigner, files []RecordFile, opt VerifyOptions) []Ch
 // decodes it. The Check keeps the decoded record, never f's bytes, so the
 // caller may drop them once it returns. Its OK is not set: only CrossCheck
 // decides a record verified.
+// Every step reads the same bytes, f.Data.
 func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
-	return verifyRecord(allowed, f.Name, f.Sig, bytesRecord{f.Name, f.Data})
-}
-
-// recordSource is where verifyRecord reads a record's bytes: held in
-// memory (bytesRecord) or streamed from a file (streamRecord).
-type recordSource interface {
-	// digest is the hex SHA-256 of the bytes.
-	digest() (string, error)
-	// verify checks sig over the bytes (sshsig.Verify).
-	verify(sig *sshsig.Signature) error
-	// head decodes the record's top-level members into v as
-	// encoding/json.Unmarshal does, leaving v zero when the bytes are not
-	// valid JSON; errors are ignored (v is only read for format and signer).
-	head(v any)
-	// parse strictly decodes the canonical record into v
-	// (blinding.UnmarshalStrict).
-	parse(v any) error
-}
-
-type bytesRecord struct {
-	name string
-	data []byte
-}
-
-func (b bytesRecord) digest() (string, error) { return blinding.Digest(b.data), nil }
-func (b bytesRecord) verify(sig *sshsig.Signature) error {
-	return sshsig.Verify(bytes.NewReader(b.data), sig, sig.PublicKey, sig.HashAlgorithm, sig.Namespace)
-}
-func (b bytesRecord) head(v any)        { _ = json.Unmarshal(b.data, v) }
-func (b bytesRecord) parse(v any) error { return blinding.UnmarshalStrict(b.name, b.data, v) }
-
-func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src recordSource) Check {
+	name, sigBytes, data := f.Name, f.Sig, f.Data
 	c := Check{File: name}
-	d, err := src.digest()
-	if err != nil {
-		c.fail(ReasonMalformedRecord, "read: %v", err)
-		return c
-	}
-	c.SHA256 = d
+	c.SHA256 = blinding.Digest(data)
 	if sigBytes == nil {
 		c.fail(ReasonSignatureMissing, "no detached signature %s.sig", name)
 		return c
@@ -306,7 +270,7 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		c.fail(ReasonSignatureMalformed, "%v", err)
 		return c
 	}
-	if err := src.verify(sig); err != nil {
+	if err := sshsig.Verify(bytes.NewReader(data), sig, sig.PublicKey, sig.HashAlgorithm, sig.Namespace); err != nil {
 		c.fail(ReasonBadSignature, "signature does not verify over the record bytes: %v", err)
 		return c
 	}
@@ -314,7 +278,8 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 		Format string `json:"format"`
 		Signer Signer `json:"signer"`
 	}
-	src.head(&head)
+	recordHead(data, &head)
+	parse := func(v any) error { return blinding.UnmarshalStrict(name, data, v) }
 	k, ok := kindOf[head.Format]
 	if !ok {
 		c.fail(ReasonMalformedRecord, "format %q is not a verdict record", head.Format)
@@ -323,11 +288,11 @@ func verifyRecord(allowed []AllowedSigner, name string, sigBytes []byte, src rec
 	c.Kind = k.kind
 	switch head.Format {
 	case SheetFormat:
-		c.sheet, err = parseSheet(name, src.parse)
+		c.sheet, err = parseSheet(name, parse)
 	case AdjudicationFormat:
-		c.adj, err = parseAdjudication(name, src.parse)
+		c.adj, err = parseAdjudication(name, parse)
 	case RevealFormat:
-		c.rev, err = parseReveal(name, src.parse)
+		c.rev, err = parseReveal(name, parse)
 	}
 	if err != nil {
 		c.fail(ReasonMalformedRecord, "%v", err)

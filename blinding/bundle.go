@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -357,22 +358,33 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 			b.Notice = SyntheticNotice
 		}
 		res.Bundles = append(res.Bundles, b)
-		if keepBytes {
-			bb, err := MarshalCanonical(b)
-			if err != nil {
-				return nil, err
+	}
+	// Each rater's bundle is encoded (and hashed) on its own goroutine.
+	res.BundleDigests = make([]string, len(res.Bundles))
+	if keepBytes {
+		res.BundleBytes = make([][]byte, len(res.Bundles))
+	}
+	errs := make([]error, len(res.Bundles))
+	var wg sync.WaitGroup
+	for i, b := range res.Bundles {
+		wg.Go(func() {
+			if keepBytes {
+				res.BundleBytes[i], errs[i] = MarshalCanonical(b)
+				res.BundleDigests[i] = Digest(res.BundleBytes[i])
+				return
 			}
-			res.BundleBytes = append(res.BundleBytes, bb)
-			res.BundleDigests = append(res.BundleDigests, Digest(bb))
-		} else {
 			h := sha256.New()
-			if err := streamCanonical(h, b); err != nil {
-				return nil, err
-			}
-			res.BundleDigests = append(res.BundleDigests, hex.EncodeToString(h.Sum(nil)))
-		}
-		if scan != nil {
-			res.Findings = append(res.Findings, scan.ScanBundle(b)...)
+			errs[i] = streamCanonical(h, b)
+			res.BundleDigests[i] = hex.EncodeToString(h.Sum(nil))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if scan != nil {
+		for _, found := range scan.ScanBundles(res.Bundles) {
+			res.Findings = append(res.Findings, found...)
 		}
 	}
 	return res, nil

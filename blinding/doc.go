@@ -23,9 +23,7 @@
 //     marks removed, confusables folded), plus the context rules of
 //     leak_context.go (arm vocabulary, money amounts, token counts, control
 //     characters), each finding naming the rule that made it;
-//   - strict canonical decoding of records and bundles (UnmarshalStrict;
-//     UnmarshalStrictFrom streams a large document from a reader opened
-//     twice, checking that both reads give the digest the caller verified).
+//   - strict canonical decoding of records and bundles (UnmarshalStrict).
 //
 // Which obligation fields a rater sees: the whole frozen truth obligation
 // (id, text, critical, answerable, evidence IDs, accepted alternatives,

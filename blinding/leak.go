@@ -3,14 +3,11 @@ package blinding
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/campaign"
 )
@@ -198,16 +195,6 @@ func (s *Scanner) matches(low string) []string {
 	return slices.Compact(found)
 }
 
-// ScanBundle scans b's canonical JSON form and returns its findings in
-// item order, then pointer order.
-func (s *Scanner) ScanBundle(b *Bundle) []Finding {
-	data, err := MarshalCanonical(b)
-	if err != nil {
-		return []Finding{{Rater: b.Rater, Kind: FindingField, Token: "unencodable bundle: " + err.Error()}}
-	}
-	return s.ScanJSON(b.Rater, data)
-}
-
 // ScanJSON scans any bundle-shaped JSON document: every member name
 // against ForbiddenFields, and every string value outside an item's shared
 // inputs against the tokens (see inputKeys). rater labels the findings.
@@ -219,79 +206,6 @@ func (s *Scanner) ScanJSON(rater string, data []byte) []Finding {
 	var out []Finding
 	s.walk(rater, "", "", v, &out)
 	return out
-}
-
-// ScanReader scans a bundle-shaped JSON document read from r (one JSON
-// object) one top-level member at a time, and a top-level array member one
-// element at a time, so a large bundle is never held in memory whole. Its
-// findings are ScanJSON's on the same bytes, in the same order. Every
-// top-level member that is not an array is returned raw in header (e.g.
-// "rater", "content_digest"), for the caller to decode. A document that is
-// not one JSON object (or has duplicate member names or invalid UTF-8) is
-// an error.
-func (s *Scanner) ScanReader(rater string, r io.Reader) (findings []Finding, header map[string][]byte, err error) {
-	dec := jsontext.NewDecoder(r)
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, nil, fmt.Errorf("bundle is not a JSON object: %v", err)
-	}
-	header = map[string][]byte{}
-	byKey := map[string][]Finding{}
-	var keys []string
-	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, nil, err
-		}
-		k := tok.String()
-		keys = append(keys, k)
-		var out []Finding
-		p := "/" + escapePointer(k)
-		if s.fields[strings.ToLower(k)] {
-			out = append(out, Finding{Rater: rater, Pointer: p, Kind: FindingField, Token: k})
-		}
-		if dec.PeekKind() == '[' {
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, nil, err
-			}
-			for i := 0; dec.PeekKind() != ']'; i++ {
-				raw, err := dec.ReadValue()
-				if err != nil {
-					return nil, nil, err
-				}
-				var v any
-				if err := json.Unmarshal(raw, &v); err != nil {
-					return nil, nil, err
-				}
-				s.walkText(rater, "", p+"/"+strconv.Itoa(i), v, true, nil, &out)
-			}
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			raw, err := dec.ReadValue()
-			if err != nil {
-				return nil, nil, err
-			}
-			header[k] = slices.Clone(raw)
-			var v any
-			if err := json.Unmarshal(raw, &v); err != nil {
-				return nil, nil, err
-			}
-			s.walkText(rater, "", p, v, true, nil, &out)
-		}
-		byKey[k] = out
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, nil, err
-	}
-	if _, err := dec.ReadToken(); err != io.EOF {
-		return nil, nil, fmt.Errorf("trailing data after the bundle object")
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		findings = append(findings, byKey[k]...)
-	}
-	return findings, header, nil
 }
 
 // inputKeys are the members of an item that hold the shared inputs (task
@@ -332,23 +246,55 @@ func (s *Scanner) walkText(rater, item, ptr string, v any, scan bool, exempt map
 			s.walkText(rater, item, ptr+"/"+strconv.Itoa(i), e, scan, exempt, out)
 		}
 	case string:
-		if !scan {
-			return
+		if scan {
+			s.scanText(nil, rater, item, ptr, x, exempt, out)
 		}
-		normalized := Normalize(x)
-		low := strings.ToLower(normalized)
-		tokens := s.matches(low)
-		for _, t := range tokens {
-			if !exempt[t] {
-				*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: t})
-			}
+	}
+}
+
+// textMatches is what the scan finds in one text value before
+// exemptions: its tokens (Scanner.matches of the lower-cased normalised
+// text) and its context matches (contextMatches).
+type textMatches struct {
+	tokens  []string
+	context []contextFinding
+}
+
+// textMemo keeps the textMatches of each text value seen by one scan, so
+// that a text repeated across items (an ID, a status, an answer given
+// again) is matched once. nil keeps nothing.
+type textMemo map[string]*textMatches
+
+// find returns the matches of text, from m when it holds them.
+func (s *Scanner) find(m textMemo, text string) *textMatches {
+	if t, ok := m[text]; ok {
+		return t
+	}
+	normalized := Normalize(text)
+	low := strings.ToLower(normalized)
+	t := &textMatches{tokens: s.matches(low), context: contextMatches(text, normalized, low)}
+	if m != nil {
+		m[text] = t
+	}
+	return t
+}
+
+// scanText appends the findings of one text value at ptr: every token
+// not in exempt, then every context match (arm vocabulary, money, token
+// counts) neither exempt, nor exempt by its topic, nor already found as a
+// token, then every control character.
+func (s *Scanner) scanText(m textMemo, rater, item, ptr, text string, exempt map[string]bool, out *[]Finding) {
+	t := s.find(m, text)
+	for _, tok := range t.tokens {
+		if !exempt[tok] {
+			*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: FindingToken, Token: tok})
 		}
-		for _, c := range contextMatches(x, normalized, low) {
-			if c.kind != FindingControl && (exempt[c.token] || exempt[topicKey(c.why)] || slices.Contains(tokens, c.token)) {
-				continue
-			}
-			*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: c.kind, Token: c.token, Rule: c.why})
+	}
+	for _, c := range t.context {
+		if c.kind != FindingControl && (exempt[c.token] || exempt[topicKey(c.why)] || slices.Contains(t.tokens, c.token)) {
+			continue
 		}
+		*out = append(*out, Finding{Rater: rater, Item: item, Pointer: ptr, Kind: c.kind, Token: c.token, Rule: c.why})
 	}
 }
 
@@ -366,17 +312,41 @@ func (s *Scanner) collect(v any, set map[string]bool) {
 			s.collect(e, set)
 		}
 	case string:
-		normalized := Normalize(x)
-		low := strings.ToLower(normalized)
-		for _, t := range s.matches(low) {
-			set[t] = true
+		s.collectText(nil, x, set)
+	}
+}
+
+// exemptMemo keeps, for each text value seen by one scan, the exemption
+// keys collectText adds for it. nil keeps nothing.
+type exemptMemo map[string][]string
+
+// collectText adds to set what collect adds for one text value.
+func (s *Scanner) collectText(m exemptMemo, text string, set map[string]bool) {
+	if keys, ok := m[text]; ok {
+		for _, k := range keys {
+			set[k] = true
 		}
-		for _, c := range contextMatches(x, normalized, low) {
-			if c.kind != FindingControl {
-				set[c.token] = true
-			}
+		return
+	}
+	normalized := Normalize(text)
+	low := strings.ToLower(normalized)
+	own := map[string]bool{}
+	for _, t := range s.matches(low) {
+		own[t] = true
+	}
+	for _, c := range contextMatches(text, normalized, low) {
+		if c.kind != FindingControl {
+			own[c.token] = true
 		}
-		topicsOf(low, set)
+	}
+	topicsOf(low, own)
+	keys := make([]string, 0, len(own))
+	for k := range own {
+		set[k] = true
+		keys = append(keys, k)
+	}
+	if m != nil {
+		m[text] = keys
 	}
 }
 

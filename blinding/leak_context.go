@@ -66,6 +66,27 @@ func Normalize(text string) string {
 	if ascii && !strings.Contains(text, "  ") && !strings.ContainsAny(text, "\n\t") {
 		return text
 	}
+	if ascii {
+		// Printable ASCII, line feeds and tabs: decomposition, the removed
+		// categories and the folds leave it as it is, so only the white
+		// space is made one space (and dropped at both ends), as below.
+		var b strings.Builder
+		b.Grow(len(text))
+		space := false
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c == ' ' || c == '\n' || c == '\t' {
+				space = true
+				continue
+			}
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteByte(c)
+		}
+		return b.String()
+	}
 	d := norm.NFKD.String(text)
 	var b strings.Builder
 	b.Grow(len(d))
@@ -95,15 +116,23 @@ type contextRule struct {
 	kind FindingKind
 	// why says what the rule finds, for the report.
 	why string
-	// hint is a lower-case substring the text must contain for the rule to
-	// be tried (a cheap filter; "" always tries it).
+	// hints are lower-case substrings one of which the text must contain
+	// for the rule to be tried (a cheap filter; none always tries it).
 	hints []string
-	re    *regexp.Regexp
+	// spaced, when set, is a word of lower-case ASCII letters the
+	// lower-cased text must contain with at most one separator (a sep
+	// character) between two letters for the rule to be tried: every match
+	// of re holds it (a cheap filter for the rules without hints).
+	spaced string
+	re     *regexp.Regexp
 	// topic, when set, matches shared inputs (lower-cased) whose subject
 	// is what the rule looks for: a task about splitting money in cents,
 	// or about a tokenizer. In an item whose inputs match it, the rule's
 	// findings are exempt, as a token found in the inputs is.
 	topic *regexp.Regexp
+	// topicHints are lower-case substrings one of which every match of
+	// topic holds (a cheap filter).
+	topicHints []string
 }
 
 const numberWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|a few|several|dozens? of|hundreds of|thousands of)`
@@ -132,36 +161,37 @@ func armStem(word string) string {
 // ordinary English.
 var contextRules = []contextRule{
 	{FindingArmVocabulary, "an arm named by its letter (review/reviewer/arm/condition/variant A or B)",
-		[]string{"review", "arm", "condition", "variant", "cohort"},
-		regexp.MustCompile(`(?i:\b(?:reviews?|reviewers?|arms?|conditions?|variants?|cohorts?))(?:\s*[-_]\s*[abAB]|\s+(?:[AB]|b))\b`), nil},
+		[]string{"review", "arm", "condition", "variant", "cohort"}, "",
+		regexp.MustCompile(`(?i:\b(?:reviews?|reviewers?|arms?|conditions?|variants?|cohorts?))(?:\s*[-_]\s*[abAB]|\s+(?:[AB]|b))\b`), nil, nil},
 	{FindingArmVocabulary, "an arm named by its letter before the word (the B arm, the A review)",
-		[]string{"arm", "review", "condition", "variant"},
-		regexp.MustCompile(`\b(?i:the)\s+[AB]\s*-?\s*(?i:arms?|reviews?|reviewers?|conditions?|variants?)\b`), nil},
+		[]string{"arm", "review", "condition", "variant"}, "",
+		regexp.MustCompile(`\b(?i:the)\s+[AB]\s*-?\s*(?i:arms?|reviews?|reviewers?|conditions?|variants?)\b`), nil, nil},
 	{FindingArmVocabulary, "an arm named by its experimental role (control/treatment/baseline arm, group, condition)",
-		[]string{"control", "treatment", "baseline", "experimental", "intervention"},
-		regexp.MustCompile(`(?i)\b(?:control|treatment|baseline|experimental|intervention)\s*[-_]?\s*(?:arms?|groups?|conditions?|reviews?|reviewers?)\b`), nil},
+		[]string{"control", "treatment", "baseline", "experimental", "intervention"}, "",
+		regexp.MustCompile(`(?i)\b(?:control|treatment|baseline|experimental|intervention)\s*[-_]?\s*(?:arms?|groups?|conditions?|reviews?|reviewers?)\b`), nil, nil},
 	{FindingArmVocabulary, `"treatment": the contract's name for arm B`,
-		[]string{"treatment"},
-		regexp.MustCompile(`(?i)\btreatment\b`), nil},
+		[]string{"treatment"}, "",
+		regexp.MustCompile(`(?i)\btreatment\b`), nil, nil},
 	{FindingArmVocabulary, `"ordinary review": the contract's name for arm A`,
-		[]string{"ordinary"},
-		regexp.MustCompile(`(?i)\bordinary\s+review\b`), nil},
+		[]string{"ordinary"}, "",
+		regexp.MustCompile(`(?i)\bordinary\s+review\b`), nil, nil},
 	{FindingArmVocabulary, "B's ledger vocabulary in any inflection or look-alike spelling: reconcile(d/s), reconciling, reconciliation(s) (Latin I, 1 or | for l, letters split by spaces, dots or hyphens)",
-		nil,
+		nil, "reconc",
 		regexp.MustCompile(`(?i)\b` + armStem("reconc") + sep + `[il1|]` + sep + `[il1|][\w|]*`),
-		regexp.MustCompile(`\breconcil\w*`)},
+		regexp.MustCompile(`\breconcil\w*`), []string{"reconcil"}},
 	{FindingArmVocabulary, "B's ledger vocabulary in any inflection or look-alike spelling: ledger(s) (Latin I or 1 for l, letters split by spaces, dots or hyphens)",
-		nil,
+		nil, "edger",
 		regexp.MustCompile(`(?i)\b[il1]` + sep + armStem("edger") + `\w*`),
-		regexp.MustCompile(`\bledgers?\b`)},
+		regexp.MustCompile(`\bledgers?\b`), []string{"ledger"}},
 	{FindingMoney, "a money amount (currency sign or unit with a number)",
-		[]string{"$", "usd", "dollar", "cent", "€", "£", "¢", "eur", "gbp"},
+		[]string{"$", "usd", "dollar", "cent", "€", "£", "¢", "eur", "gbp"}, "",
 		regexp.MustCompile(`(?i)(?:[$€£]\s?\d|\b(?:usd|eur|gbp)\s?\d|\d(?:[\d,.]*\d)?\s?(?:usd|eur|gbp|dollars?|cents?|¢)(?:\b|$)|\b` + numberWords + `(?:[\s-]+` + numberWords + `)*\s+(?:dollars?|cents?)\b)`),
-		regexp.MustCompile(`\b(?:cents?|dollars?|usd|eur|gbp|currency|prices?)\b|[$€£¢]`)},
+		regexp.MustCompile(`\b(?:cents?|dollars?|usd|eur|gbp|currency|prices?)\b|[$€£¢]`),
+		[]string{"cent", "dollar", "usd", "eur", "gbp", "currency", "price", "$", "€", "£", "¢"}},
 	{FindingTokenCount, "a count of model tokens",
-		[]string{"token"},
+		[]string{"token"}, "",
 		regexp.MustCompile(`(?i)(?:\b\d(?:[\d,._]*\d)?\s?(?:k|m|thousand|million)?\s+(?:(?:input|output|cached|reasoning|prompt|completion)\s+)?tokens?\b|\b` + numberWords + `(?:[\s-]+` + numberWords + `)*\s+(?:(?:input|output|cached|reasoning|prompt|completion)\s+)?tokens?\b|\btokens?\s*[:=]\s*\d)`),
-		regexp.MustCompile(`\btokens?\b`)},
+		regexp.MustCompile(`\btokens?\b`), []string{"token"}},
 }
 
 // topicKey is the exemption-set key of a rule whose topic the shared
@@ -172,7 +202,7 @@ func topicKey(why string) string { return "\x00" + why }
 // lower-cased normalised text of a shared input) matches.
 func topicsOf(lower string, set map[string]bool) {
 	for _, r := range contextRules {
-		if r.topic != nil && !set[topicKey(r.why)] && r.topic.MatchString(lower) {
+		if r.topic != nil && !set[topicKey(r.why)] && containsAny(lower, r.topicHints) && r.topic.MatchString(lower) {
 			set[topicKey(r.why)] = true
 		}
 	}
@@ -191,14 +221,7 @@ type contextFinding struct {
 func contextMatches(raw, normalized, lower string) []contextFinding {
 	var out []contextFinding
 	for _, r := range contextRules {
-		try := len(r.hints) == 0
-		for _, h := range r.hints {
-			if strings.Contains(lower, h) {
-				try = true
-				break
-			}
-		}
-		if !try {
+		if len(r.hints) > 0 && !containsAny(lower, r.hints) || r.spaced != "" && !containsSpaced(lower, r.spaced) {
 			continue
 		}
 		for _, m := range r.re.FindAllString(normalized, -1) {
@@ -226,4 +249,55 @@ func isHidingControl(c rune) bool {
 		return true
 	}
 	return false
+}
+
+// containsAny reports whether s contains one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSep reports whether c is a character of sep (white space as \s
+// matches it, '.', '-' or '_').
+func isSep(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\f', '\r', '.', '-', '_':
+		return true
+	}
+	return false
+}
+
+// containsSpaced reports whether lower holds the letters of word in order
+// with at most one separator (isSep) between two letters: what armStem
+// matches, as a cheap filter before the regular expression.
+func containsSpaced(lower, word string) bool {
+	for from := 0; ; {
+		i := strings.IndexByte(lower[from:], word[0])
+		if i < 0 {
+			return false
+		}
+		i += from
+		j, k := i+1, 1
+		for ; k < len(word); k++ {
+			switch {
+			case j < len(lower) && lower[j] == word[k]:
+				j++
+			case j+1 < len(lower) && isSep(lower[j]) && lower[j+1] == word[k]:
+				j += 2
+			default:
+				j = -1
+			}
+			if j < 0 {
+				break
+			}
+		}
+		if k == len(word) {
+			return true
+		}
+		from = i + 1
+	}
 }

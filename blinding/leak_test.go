@@ -1,9 +1,6 @@
 package blinding_test
 
 import (
-	"bytes"
-	"slices"
-	"strings"
 	"testing"
 
 	"verdict/blinding"
@@ -53,35 +50,5 @@ func TestScanExemptsSharedInputs(t *testing.T) {
 	fs := blinding.NewScanner([]string{"ledger", "review-b", "reconciliation"}).ScanJSON("r", []byte(doc))
 	if len(fs) != 2 || fs[0].Item != "item-1" || fs[0].Token != "reconciliation" || fs[1].Item != "item-2" || fs[1].Token != "ledger" {
 		t.Fatalf("findings %v", fs)
-	}
-}
-
-// TestScanReaderEqualsScanJSON: the streaming scan finds exactly what the
-// whole-document scan finds, in the same order, and returns the header.
-func TestScanReaderEqualsScanJSON(t *testing.T) {
-	c := synth.Campaign()
-	c.Sessions[1].Response.Final.Claims[0].Text = "As the Review-B ledger shows, synthetic-model-x1 agrees (see S3)."
-	res, err := blinding.Build(c, blinding.Options{Key: synth.Key, Raters: []string{"r1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := [][]byte{res.BundleBytes[0],
-		[]byte(`{"z":"S3 here","cost":1,"items":[{"id":"item-1","task_text":"a ledger","final":{"x":"ledger and review-b","session":"S1"}}],"a":["review-a"]}`)}
-	for i, doc := range docs {
-		sc := blinding.NewScanner(blinding.DefaultLeakTokens(c))
-		want := sc.ScanJSON("r1", doc)
-		got, header, err := sc.ScanReader("r1", bytes.NewReader(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(want) == 0 || !slices.Equal(got, want) {
-			t.Fatalf("doc %d: ScanReader %v\nScanJSON %v", i, got, want)
-		}
-		if i == 0 && string(header["rater"]) != `"r1"` {
-			t.Fatalf("header rater %q", header["rater"])
-		}
-	}
-	if _, _, err := blinding.NewScanner(nil).ScanReader("r", strings.NewReader(`[1]`)); err == nil {
-		t.Fatal("an array document was scanned")
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,6 +12,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/pipeline"
 	"verdict/verr"
 )
 
@@ -57,7 +56,8 @@ type GradesRequest struct {
 // whether the field was agreed, adjudicated or is still open, the final
 // value and the adjudicator's note, and the SHA-256 of the sheets and the
 // adjudication it comes from. Every record is verified first
-// (adjudication.VerifyRecordFile and CrossCheck against the bundles); a
+// (pipeline.ReadRecordSet: each record read once, then CrossCheck against
+// the bundles, which are each fully parsed with blinding.LoadBundle); a
 // record that does not verify refuses the export (ReasonRecordRefused).
 // After a verified reveal that names those records and commits to the
 // sealed map, the unblinded columns task, repetition, order, arm and
@@ -69,11 +69,7 @@ func Grades(req GradesRequest) (*Table, error) {
 	if req.Map == "" {
 		req.Map = filepath.Join(req.Ratings, "sealed-map.json")
 	}
-	allowedBytes, err := campaign.ReadRegular(req.AllowedSigners, campaign.FileAllowedSigners)
-	if err != nil {
-		return nil, err
-	}
-	allowed, err := adjudication.ParseAllowedSigners(req.AllowedSigners, allowedBytes)
+	allowed, err := pipeline.ReadAllowedSigners(req.AllowedSigners)
 	if err != nil {
 		return nil, err
 	}
@@ -87,39 +83,13 @@ func Grades(req GradesRequest) (*Table, error) {
 		}
 		bundles[d] = b
 	}
-	paths, _ := filepath.Glob(filepath.Join(req.Ratings, "sheet-*.json"))
-	sort.Strings(paths)
-	for _, n := range []string{"adjudication.json", "reveal.json"} {
-		if _, err := os.Lstat(filepath.Join(req.Ratings, n)); err == nil {
-			paths = append(paths, filepath.Join(req.Ratings, n))
-		}
+	// The records that exist so far: export works before the adjudication
+	// and the reveal.
+	set, err := pipeline.ReadRecordSet(req.Ratings, allowed, bundles, true)
+	if err != nil {
+		return nil, recordRefused(err)
 	}
-	var checks []adjudication.Check
-	for _, p := range paths {
-		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		checks = append(checks, adjudication.VerifyRecordFile(allowed, p, sig))
-	}
-	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
-	var sheets []adjudication.FrozenSheet
-	var adj *adjudication.Adjudication
-	var rev *adjudication.Reveal
-	var adjSHA string
-	for _, ch := range checks {
-		if !ch.OK {
-			return nil, &verr.Error{Reason: ReasonRecordRefused, File: ch.File, Rule: ruleExport, Detail: fmt.Sprintf("%s: %s", ch.Reason, ch.Detail)}
-		}
-		switch ch.Kind {
-		case "sheet":
-			sheets = append(sheets, adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256})
-		case "adjudication":
-			adj, adjSHA = ch.Adjudication(), ch.SHA256
-		case "reveal":
-			rev = ch.Reveal()
-		}
-	}
+	sheets, adj, adjSHA, rev := set.Sheets, set.Adjudication, set.AdjudicationSHA256, set.Reveal
 	if len(sheets) != 2 {
 		return nil, &verr.Error{Reason: ReasonSheetsMissing, File: req.Ratings, Rule: ruleExport,
 			Detail: fmt.Sprintf("want two frozen rating sheets (sheet-*.json), found %d", len(sheets))}
@@ -274,4 +244,15 @@ func armOf(r campaign.Role) string {
 		return "B"
 	}
 	return string(r)
+}
+
+// recordRefused is err, a refusal of pipeline.ReadRecordSet, as
+// ReasonRecordRefused naming the first record refused and its own reason
+// (still matched by errors.Is through Err).
+func recordRefused(err error) error {
+	var e *verr.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	return &verr.Error{Reason: ReasonRecordRefused, File: e.File, Rule: ruleExport, Detail: fmt.Sprintf("%s: %s", e.Reason, e.Detail), Err: err}
 }

@@ -70,8 +70,8 @@ func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, er
 	if len(extraTokens) > 0 {
 		sc := blinding.NewScanner(append(blinding.DefaultLeakTokens(c), extraTokens...))
 		res.Findings = nil
-		for _, b := range res.Bundles {
-			res.Findings = append(res.Findings, sc.ScanBundle(b)...)
+		for _, found := range sc.ScanBundles(res.Bundles) {
+			res.Findings = append(res.Findings, found...)
 		}
 	}
 	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic, ManifestSHA256: c.ManifestSHA256, AdmissionFailures: AdmissionFailures(c)}, nil

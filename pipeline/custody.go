@@ -1,9 +1,15 @@
 package pipeline
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,19 +43,31 @@ const (
 const ruleCustody = "DESIGN Chain of custody: score derives every bundle item again from the campaign through the sealed map"
 
 // derivation is what Score keeps of the blinding derived again from the
-// campaign: the digest of each rater's bundle bytes and each bundle's
-// item IDs in order with each item's canonical digest, to name the first
-// differing item.
+// campaign: for each rater the SHA-256 of the derived bundle's bytes, its
+// header members (Items nil) and its leak findings, and each bundle's item
+// IDs in order, to name the first differing item of a bundle that is not
+// the derived one.
 type derivation struct {
-	bundleDigest map[string]string   // rater -> SHA-256 of the derived bundle bytes
-	order        map[string][]string // rater -> item IDs in the rater's order
-	items        map[string]string   // item ID -> SHA-256 of its canonical JSON
+	bundleDigest map[string]string             // rater -> SHA-256 of the derived bundle bytes
+	byDigest     map[string]string             // SHA-256 of a derived bundle -> its rater
+	header       map[string]*blinding.Bundle   // rater -> derived bundle without its items
+	findings     map[string][]blinding.Finding // rater -> leak findings of the derived bundle
+	order        map[string][]string           // rater -> item IDs in the rater's order
+	// load loads the campaign again, for refuseBundle to derive the items
+	// once more and name the first differing one (the accepted path never
+	// needs them item by item).
+	load   func() (*campaign.Campaign, error)
+	sealed *blinding.SealedMap
 }
 
 // deriveCustody derives the blinding of c again under the sealed map in
 // mapBytes (blinding.Derive) and refuses a map that differs from the
-// derived one (ReasonMapMismatch, naming the first differing item).
-func deriveCustody(c *campaign.Campaign, mapPath string, mapBytes []byte) (*derivation, error) {
+// derived one (ReasonMapMismatch, naming the first differing item). The
+// derived bundles are scanned for leaks with scan (blinding.ScanBundles,
+// on their typed items, each item once): a bundle file accepted later is
+// byte for byte a derived bundle, so these are its findings.
+// load loads c again (from the same files) when a bundle is refused.
+func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error), mapPath string, mapBytes []byte, scan *blinding.Scanner) (*derivation, error) {
 	sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
 	if err != nil {
 		return nil, err
@@ -61,22 +79,57 @@ func deriveCustody(c *campaign.Campaign, mapPath string, mapBytes []byte) (*deri
 	if blinding.Digest(res.MapBytes) != blinding.Digest(mapBytes) {
 		return nil, mapDifference(mapPath, sealed, res.Map)
 	}
-	d := &derivation{bundleDigest: map[string]string{}, order: map[string][]string{}, items: map[string]string{}}
+	d := &derivation{bundleDigest: map[string]string{}, byDigest: map[string]string{}, header: map[string]*blinding.Bundle{},
+		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, load: load, sealed: sealed}
+	found := scan.ScanBundles(res.Bundles)
 	for i, b := range res.Bundles {
 		d.bundleDigest[b.Rater] = res.BundleDigests[i]
+		d.byDigest[res.BundleDigests[i]] = b.Rater
+		d.findings[b.Rater] = found[i]
+		hdr := *b
+		hdr.Items = nil
+		d.header[b.Rater] = &hdr
 		for _, it := range b.Items {
 			d.order[b.Rater] = append(d.order[b.Rater], it.ID)
-			if _, ok := d.items[it.ID]; !ok {
-				// Hashed while encoded, as the bundle was.
-				h := sha256.New()
-				if err := campaign.EncodeJSON(h, it); err != nil {
-					return nil, err
-				}
-				d.items[it.ID] = hex.EncodeToString(h.Sum(nil))
-			}
 		}
 	}
 	return d, nil
+}
+
+// itemDigests derives the blinding again from the campaign loaded anew
+// and returns each derived item's canonical digest by item ID.
+func (d *derivation) itemDigests() (map[string]string, error) {
+	c, err := d.load()
+	if err != nil {
+		return nil, err
+	}
+	res, err := blinding.Derive(c, d.sealed)
+	if err != nil {
+		return nil, err
+	}
+	items := map[string]string{}
+	for _, b := range res.Bundles {
+		for i := range b.Items {
+			if _, ok := items[b.Items[i].ID]; !ok {
+				h, err := itemDigest(&b.Items[i])
+				if err != nil {
+					return nil, err
+				}
+				items[b.Items[i].ID] = h
+			}
+		}
+	}
+	return items, nil
+}
+
+// itemDigest is the SHA-256 of the canonical JSON of it, hashed while
+// encoded (as the bundle was).
+func itemDigest(it *blinding.Item) (string, error) {
+	h := sha256.New()
+	if err := campaign.EncodeJSON(h, it); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // mapDifference names the first difference between the sealed map given
@@ -102,54 +155,174 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 		Detail: "the map's items are the derived ones but its other members (campaign, seed, raters, notice) differ from the map derived from the campaign"}
 }
 
-// checkBundle compares the bundle file at path (its rater and the SHA-256
-// of its bytes) with the derived bundle of that rater.
-func (d *derivation) checkBundle(path, rater, digest string) error {
-	want, ok := d.bundleDigest[rater]
-	if !ok {
+// readBundle reads the bundle file at path once, hashing it. A file whose
+// SHA-256 is a derived bundle's is that bundle byte for byte: its header
+// is the derived one (its items are the derived items, already scanned for
+// leaks). Any other file is refused (refuseBundle).
+func (d *derivation) readBundle(path, guidelines string) (*blinding.Bundle, string, error) {
+	f, err := campaign.OpenRegular(path, campaign.FileBundle)
+	if err != nil {
+		return nil, "", err
+	}
+	h := sha256.New()
+	_, err = io.Copy(h, bufio.NewReaderSize(f, 1<<16))
+	f.Close()
+	if err != nil {
+		return nil, "", err
+	}
+	digest := hex.EncodeToString(h.Sum(nil))
+	if r, ok := d.byDigest[digest]; ok {
+		return d.header[r], digest, nil
+	}
+	return nil, "", d.refuseBundle(path, guidelines)
+}
+
+// Item verdicts of refuseBundle, in the order they are reported.
+const (
+	itemDerived      = iota // the derived item, in canonical form
+	itemUndecodable         // not a bundle item (blinding.DecodeStrict)
+	itemDiffers             // another value than the derived item of its ID, or an ID not derived
+	itemNonCanonical        // the derived item's value in other bytes
+)
+
+// seenItem is what refuseBundle keeps of one item of a refused bundle.
+type seenItem struct {
+	id      string
+	verdict int
+}
+
+// refuseBundle reads the bundle file at path, which is not a derived
+// bundle, as a stream (blinding.ReadBundleItems), comparing each item with
+// the derived one as it is read, so that a forged bundle is refused in
+// memory bounded by its largest item (and a few bytes per item). The
+// refusal is, in this order: a malformed bundle, other guidelines than the
+// campaign's (blinding.ReasonGuidelinesMismatch), a rater the sealed map
+// does not name (ReasonBundleUnknown), or ReasonBundleItemMismatch naming
+// the first item that differs from the derived one, is out of the rater's
+// derived order or is missing, else the first other member that differs.
+func (d *derivation) refuseBundle(path, guidelines string) error {
+	derived, err := d.itemDigests()
+	if err != nil {
+		return err
+	}
+	f, err := campaign.OpenRegular(path, campaign.FileBundle)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var seen []seenItem
+	var undecodable string // the first undecodable item's error
+	hdr, err := blinding.ReadBundleItems(path, bufio.NewReaderSize(f, 1<<16), func(i int, raw []byte) {
+		var it blinding.Item
+		if err := blinding.DecodeStrict(path, raw, &it); err != nil {
+			if undecodable == "" {
+				undecodable = err.Error()
+				if e := (*verr.Error)(nil); errors.As(err, &e) {
+					undecodable = e.Detail
+				}
+			}
+			seen = append(seen, seenItem{verdict: itemUndecodable})
+			return
+		}
+		digest, err := itemDigest(&it)
+		switch want, ok := derived[it.ID]; {
+		case err != nil || !ok || digest != want:
+			seen = append(seen, seenItem{it.ID, itemDiffers})
+		case !canonicalInBundle(raw, want):
+			seen = append(seen, seenItem{it.ID, itemNonCanonical})
+		default:
+			seen = append(seen, seenItem{it.ID, itemDerived})
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if hdr.Guidelines != guidelines {
+		return &verr.Error{Reason: blinding.ReasonGuidelinesMismatch, File: path, Pointer: "/guidelines", Rule: ruleScore,
+			Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
+	}
+	rater := hdr.Rater
+	if _, ok := d.bundleDigest[rater]; !ok {
 		return &verr.Error{Reason: ReasonBundleUnknown, File: path, Pointer: "/rater", Rule: ruleCustody,
 			Detail: fmt.Sprintf("a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))}
 	}
-	if want == digest {
-		return nil
-	}
-	return d.bundleDifference(path, rater)
-}
-
-// bundleDifference names the first item of the bundle at path that is not
-// the derived one (or the first place its order differs).
-func (d *derivation) bundleDifference(path, rater string) error {
-	b, _, err := blinding.LoadBundle(path)
-	if err != nil {
-		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
-			Detail: "the bundle's bytes are not those the campaign derives through the sealed map, and it is not a canonical bundle: " + err.Error(), Err: err}
+	mismatch := func(pointer, format string, args ...any) error {
+		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: pointer, Rule: ruleCustody, Detail: fmt.Sprintf(format, args...)}
 	}
 	order := d.order[rater]
-	for i, it := range b.Items {
-		if i >= len(order) {
-			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s is not derived from the campaign", it.ID)}
-		}
-		want, ok := d.items[it.ID]
-		cb, err := blinding.MarshalCanonical(it)
-		if err != nil {
-			return err
-		}
-		if !ok || blinding.Digest(cb) != want {
-			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s differs from the item the campaign derives through the sealed map (task text, evidence, obligations or final answer)", it.ID)}
-		}
-		if order[i] != it.ID {
-			return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s is out of rater %s's derived order (want %s here)", it.ID, rater, order[i])}
+	for i, e := range seen {
+		ptr := fmt.Sprintf("/items/%d", i)
+		switch {
+		case e.verdict == itemUndecodable:
+			return mismatch(ptr, "the item at %s is not a bundle item: %s", ptr, undecodable)
+		case i >= len(order):
+			return mismatch(ptr, "item %s is not derived from the campaign", e.id)
+		case e.verdict == itemDiffers:
+			return mismatch(ptr, "item %s differs from the item the campaign derives through the sealed map (task text, evidence, obligations or final answer)", e.id)
+		case order[i] != e.id:
+			return mismatch(ptr, "item %s is out of rater %s's derived order (want %s here)", e.id, rater, order[i])
+		case e.verdict == itemNonCanonical:
+			return mismatch(ptr, "item %s has the derived value but not its canonical bytes (white space, member order or escapes differ)", e.id)
 		}
 	}
-	if len(b.Items) < len(order) {
-		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: "/items", Rule: ruleCustody,
-			Detail: fmt.Sprintf("item %s derived from the campaign is missing", order[len(b.Items)])}
+	if len(seen) < len(order) {
+		return mismatch("/items", "item %s derived from the campaign is missing", order[len(seen)])
 	}
-	return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Rule: ruleCustody,
-		Detail: "the bundle's items are the derived ones but its other members differ from the bundle derived from the campaign"}
+	if m := firstMemberDifference(hdr, d.header[rater]); m != "" {
+		return mismatch("/"+m, "the bundle's items are the derived ones but its member %q differs from the bundle derived from the campaign", m)
+	}
+	return mismatch("", "the bundle's items and members are the derived ones but its bytes are not the derived bundle's (white space, member order or escapes differ)")
+}
+
+// canonicalInBundle reports whether raw, an item as read from a bundle
+// file, is the canonical encoding whose SHA-256 (with its final newline)
+// is want, indented as an element of the bundle's "items" array (every
+// line after the first four spaces deeper than alone).
+func canonicalInBundle(raw []byte, want string) bool {
+	h := sha256.New()
+	for {
+		i := bytes.IndexByte(raw, '\n')
+		if i < 0 {
+			h.Write(raw)
+			break
+		}
+		h.Write(raw[:i+1])
+		rest, ok := bytes.CutPrefix(raw[i+1:], []byte("    "))
+		if !ok {
+			return false
+		}
+		raw = rest
+	}
+	h.Write([]byte("\n"))
+	return hex.EncodeToString(h.Sum(nil)) == want
+}
+
+// firstMemberDifference names the first top-level member (in name order)
+// whose canonical JSON differs between the bundle headers got and want
+// (both without items), or "" when none does.
+func firstMemberDifference(got, want *blinding.Bundle) string {
+	members := func(b *blinding.Bundle) map[string]json.RawMessage {
+		data, err := blinding.MarshalCanonical(b)
+		m := map[string]json.RawMessage{}
+		if err == nil {
+			_ = json.Unmarshal(data, &m)
+		}
+		return m
+	}
+	g, w := members(got), members(want)
+	keys := slices.Sorted(maps.Keys(g))
+	for k := range w {
+		if _, ok := g[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !bytes.Equal(g[k], w[k]) {
+			return k
+		}
+	}
+	return ""
 }
 
 // missingBundles refuses every rater of the sealed map without a bundle

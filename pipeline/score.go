@@ -1,18 +1,10 @@
 package pipeline
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"maps"
 	"path/filepath"
-	"slices"
 	"sort"
 
 	"verdict/adjudication"
@@ -114,14 +106,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 			ctx.Responses++
 		}
 	}
-	allowedBytes, err := campaign.ReadRegular(r.AllowedSigners, campaign.FileAllowedSigners)
-	if e := (*verr.Error)(nil); errors.As(err, &e) {
-		return scorer.ScoreInput{}, ctx, err
-	}
-	if err != nil {
-		return scorer.ScoreInput{}, ctx, &verr.Error{Reason: ReasonRecordSet, File: r.AllowedSigners, Rule: ruleScore, Detail: err.Error(), Err: err}
-	}
-	allowed, err := adjudication.ParseAllowedSigners(r.AllowedSigners, allowedBytes)
+	allowed, err := ReadAllowedSigners(r.AllowedSigners)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
@@ -134,7 +119,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, &verr.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
 	}
-	derived, err := deriveCustody(c, r.Map, mapBytes)
+	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
@@ -143,7 +128,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
 		PromptRevision: scorer.BRevision(c)}
 	c = nil
-	rec, err := verifyRecords(r, allowed, blinding.NewScanner(tokens), guidelines, derived, mapBytes)
+	rec, err := verifyRecords(r, allowed, guidelines, derived, mapBytes)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
@@ -169,23 +154,25 @@ type verified struct {
 	bindings    []scorer.ItemBinding
 }
 
-// verifyRecords reads and checks the ratings directory: it streams each
-// bundle once (digest and leak scan, scanBundleFile), verifies every
-// signed record against allowed_signers and the bundles, checks that the
-// reveal names the exact sheets and adjudication and commits to the
-// sealed map, and converts the records into consensus input. Every bundle
-// must carry the campaign's rating guidelines (blinding.Bundle.Guidelines)
-// exactly.
-func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blinding.Scanner, guidelines string, derived *derivation, mapBytes []byte) (*verified, error) {
+// verifyRecords reads and checks the ratings directory: it reads each
+// bundle file once (derivation.readBundle: a bundle is accepted only when
+// its bytes are a derived bundle's, whose leak findings it then takes),
+// reads and verifies every signed record once against allowed_signers and
+// the bundles (ReadRecordSet), checks that the reveal names the exact
+// sheets and adjudication and commits to the sealed map, and converts the
+// records into consensus input. Every bundle must carry the campaign's
+// rating guidelines (blinding.Bundle.Guidelines) exactly.
+func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines string, derived *derivation, mapBytes []byte) (*verified, error) {
 	out := &verified{}
-	// Bundles (for the "sheet for another bundle" check and the leak scan),
-	// streamed one at a time: a bundle holds every final answer in full.
+	// Bundles (for the "sheet for another bundle" check and the leak
+	// scan), each read once and hashed, never held: a bundle holds every
+	// final answer in full.
 	bundlePaths, _ := filepath.Glob(filepath.Join(r.Dir, "bundle-*.json"))
 	sort.Strings(bundlePaths)
 	bundles := map[string]*blinding.Bundle{}
 	seen := map[string]bool{}
 	for _, p := range bundlePaths {
-		hdr, digest, found, err := scanBundleFile(p, scan)
+		hdr, digest, err := derived.readBundle(p, guidelines)
 		if err != nil {
 			return nil, err
 		}
@@ -193,71 +180,23 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blindi
 			return nil, &verr.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
 				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 		}
-		if err := derived.checkBundle(p, hdr.Rater, digest); err != nil {
-			return nil, err
-		}
 		seen[hdr.Rater] = true
 		bundles[digest] = hdr
-		for _, f := range found {
+		for _, f := range derived.findings[hdr.Rater] {
 			out.leaks = append(out.leaks, f.String())
 		}
 	}
 	if err := derived.missingBundles(r.Dir, seen); err != nil {
 		return nil, err
 	}
-	// Records, verified one at a time and streamed from their files
-	// (adjudication.VerifyRecordFile): two sheets of a 10,000-session
-	// campaign are tens of megabytes each, and only their decoded forms
-	// are held.
-	sheetPaths, _ := filepath.Glob(filepath.Join(r.Dir, "sheet-*.json"))
-	sort.Strings(sheetPaths)
-	paths := append(slices.Clone(sheetPaths), filepath.Join(r.Dir, "adjudication.json"), filepath.Join(r.Dir, "reveal.json"))
-	checks := make([]adjudication.Check, 0, len(paths))
-	for _, p := range paths {
-		f, err := campaign.OpenRegular(p, campaign.FileRecord)
-		if e := (*verr.Error)(nil); errors.As(err, &e) {
-			return nil, err
-		}
-		if err != nil {
-			return nil, &verr.Error{Reason: ReasonRecordSet, File: p, Rule: ruleScore, Detail: err.Error()}
-		}
-		f.Close()
-		sig, err := campaign.ReadRegular(p+".sig", campaign.FileSignature)
-		if e := (*verr.Error)(nil); errors.As(err, &e) {
-			return nil, err
-		}
-		if err != nil {
-			sig = nil
-		}
-		checks = append(checks, adjudication.VerifyRecordFile(allowed, p, sig))
+	// Records, each read once and verified on the bytes read; only their
+	// decoded forms are kept.
+	set, err := ReadRecordSet(r.Dir, allowed, bundles, false)
+	if err != nil {
+		return nil, err
 	}
-	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
-	var refusals []error
-	for _, ch := range checks {
-		if !ch.OK {
-			refusals = append(refusals, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: ruleScore, Detail: ch.Detail})
-		}
-	}
-	if len(refusals) > 0 {
-		return nil, errors.Join(refusals...)
-	}
-	// Verify decoded every record; use its decoded values (every check is OK).
-	var sheets []adjudication.FrozenSheet
-	var adj *adjudication.Adjudication
-	var adjSHA string
-	var rev *adjudication.Reveal
-	for _, ch := range checks {
-		out.refs = append(out.refs, scorer.RecordRef{Kind: ch.Kind, Signer: ch.Signer.Name, Role: string(ch.Signer.Role), Fingerprint: ch.Signer.KeyFingerprint, SHA256: ch.SHA256})
-		switch ch.Kind {
-		case "sheet":
-			sheets = append(sheets, adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256})
-		case "adjudication":
-			adj, adjSHA = ch.Adjudication(), ch.SHA256
-		case "reveal":
-			rev = ch.Reveal()
-		}
-	}
-	checks = nil // the decoded records are held by sheets, adj and rev
+	out.refs = set.Refs
+	sheets, adj, adjSHA, rev := set.Sheets, set.Adjudication, set.AdjudicationSHA256, set.Reveal
 	if len(sheets) != 2 || adj == nil || rev == nil {
 		return nil, &verr.Error{Reason: ReasonRecordSet, File: r.Dir, Rule: ruleScore,
 			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
@@ -289,55 +228,4 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, scan *blindi
 		}
 	}
 	return out, nil
-}
-
-// scanBundleFile streams the bundle file at path once: its SHA-256 (the
-// digest a rating sheet binds as bundle_digest), its header members (format,
-// rater, content and obligations digests; Items stays nil) and the leak
-// scan of every member and item (blinding.Scanner.ScanReader, the same
-// findings as ScanBundle). A bundle is never held whole: it holds every
-// final answer of the campaign. The bundle's items are not re-verified
-// here: a sheet is accepted only for a bundle whose exact bytes it signed
-// (bundle_digest, checked by adjudication.Verify), and freeze verified
-// those bytes (blinding.ParseBundle) before signing.
-func scanBundleFile(path string, scan *blinding.Scanner) (*blinding.Bundle, string, []blinding.Finding, error) {
-	f, err := campaign.OpenRegular(path, campaign.FileBundle)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	r := io.TeeReader(bufio.NewReaderSize(f, 1<<16), h)
-	found, header, err := scan.ScanReader(filepath.Base(path), r)
-	if err != nil {
-		return nil, "", nil, &verr.Error{Reason: blinding.ReasonMalformedBundle, File: path, Rule: "strict JSON", Detail: err.Error(), Err: err}
-	}
-	if _, err := io.Copy(h, r); err != nil {
-		return nil, "", nil, err
-	}
-	var obj bytes.Buffer
-	obj.WriteByte('{')
-	for _, k := range slices.Sorted(maps.Keys(header)) {
-		if obj.Len() > 1 {
-			obj.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		obj.Write(kb)
-		obj.WriteByte(':')
-		obj.Write(header[k])
-	}
-	obj.WriteByte('}')
-	var hdr blinding.Bundle
-	if err := blinding.DecodeStrict(path, obj.Bytes(), &hdr); err != nil {
-		return nil, "", nil, err
-	}
-	if hdr.Format != blinding.BundleFormat {
-		return nil, "", nil, &verr.Error{Reason: blinding.ReasonMalformedBundle, File: path, Pointer: "/format", Rule: "blinding bundle",
-			Detail: fmt.Sprintf("format %q, want %q", hdr.Format, blinding.BundleFormat)}
-	}
-	// The findings name the bundle's rater, as ScanBundle's do.
-	for i := range found {
-		found[i].Rater = hdr.Rater
-	}
-	return &hdr, hex.EncodeToString(h.Sum(nil)), found, nil
 }

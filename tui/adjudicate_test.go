@@ -184,7 +184,7 @@ func TestAdjudicateBindings(t *testing.T) {
 	m = press(m, "esc")
 	// Signing is refused while a dispute is open.
 	m = press(m, "S")
-	if a.keys.Confirm.Enabled() || !strings.Contains(screen(m), "Refused: 1 disputes are open") {
+	if a.signer.keys.Confirm.Enabled() || !strings.Contains(screen(m), "Refused: 1 disputes are open") {
 		t.Fatalf("S:\n%s", screen(m))
 	}
 	m = press(m, "y", "esc")

@@ -103,6 +103,33 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	}
 }
 
+// TestFlowFlagsAfterRestart flags an item in a running program, quits,
+// and starts again on the same journal: the flag is still there, in the
+// status line and the item list.
+func TestFlowFlagsAfterRestart(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	tm := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitStart(t, tm)
+	typeKeys(tm, "esc", "1", "f")
+	waitUntil(t, "the flag in the journal", func() bool { return e.j.Flags()[e.b.Items[0].ID] })
+	typeKeys(tm, "q")
+	finalRater(t, tm)
+	e.j.Close()
+
+	e.open(t)
+	tm2 := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))
+	teatest.WaitFor(t, tm2.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("⚑ 1 flagged")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	typeKeys(tm2, "esc", "l")
+	teatest.WaitFor(t, tm2.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("1 flagged · time spent")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	typeKeys(tm2, "q")
+	r := finalRater(t, tm2)
+	if !r.flagged[0] || r.flagged[1] || r.nGraded != 1 {
+		t.Fatalf("after restart: flags %v, %d graded", r.flagged, r.nGraded)
+	}
+}
+
 // TestFlowFreeze grades everything, opens the freeze screen and signs.
 func TestFlowFreeze(t *testing.T) {
 	e := newRateEnv(t, synthBundle(1))

@@ -159,12 +159,7 @@ func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, p.keys.Search):
 		return p, s.send(showMsg{screenSearch})
 	case key.Matches(k, p.keys.Flag):
-		s.flagged[s.item] = !s.flagged[s.item]
-		if s.flagged[s.item] {
-			s.setStatus(fmt.Sprintf("item %d flagged to come back to (l lists the flags)", s.item+1), false)
-		} else {
-			s.setStatus(fmt.Sprintf("item %d: flag removed", s.item+1), false)
-		}
+		return p, s.toggleFlag(s.item)
 	case key.Matches(k, p.keys.DetailDown):
 		p.dy += max(p.h/4, 1)
 	case key.Matches(k, p.keys.DetailUp):
@@ -277,8 +272,9 @@ func (p *gradePane) lines(w, h int) []string {
 	if f != p.at {
 		p.at, p.dy = f, 0
 	}
-	if s.flagged[s.item] {
-		out[0] += " " + st.Warn.Render("⚑ flagged")
+	if s.isFlagged(s.item) {
+		// First, so that a header cut at the pane's width keeps it.
+		out[0] = st.Warn.Render("⚑ flagged") + " " + out[0]
 	}
 	detail := wrapLines(p.fieldDetail(f), w)
 	var choices []string

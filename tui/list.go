@@ -41,7 +41,7 @@ func (l *itemList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, l.keys.Close):
 		return l, l.s.send(showMsg{screenGrade})
 	case key.Matches(k, l.keys.Flag):
-		s.flagged[l.cur] = !s.flagged[l.cur]
+		return l, s.toggleFlag(l.cur)
 	case key.Matches(k, l.keys.Down):
 		l.cur = min(l.cur+1, n-1)
 	case key.Matches(k, l.keys.Up):
@@ -65,12 +65,7 @@ func (l *itemList) View() tea.View {
 	s := l.s
 	st := s.c.Styles
 	var b strings.Builder
-	nf := 0
-	for _, f := range s.flagged {
-		if f {
-			nf++
-		}
-	}
+	nf := s.nFlagged()
 	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields · %d flagged · time spent per item", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal, nf)) + "\n")
 	lh := max(l.h-1, 1)
 	start := min(max(l.cur-lh/2, 0), max(len(s.fields)-lh, 0))
@@ -86,7 +81,7 @@ func (l *itemList) View() tea.View {
 			c = st.Warn.Render(c)
 		}
 		row := fmt.Sprintf(" %3d  %s  %s %3d/%-3d  %s", i+1, s.in.Bundle.Items[i].ID, c, s.graded[i], len(s.fields[i]), spentText(s.spentOn[s.in.Bundle.Items[i].ID]))
-		if s.flagged[i] {
+		if s.isFlagged(i) {
 			row += "  " + st.Warn.Render("⚑ flagged")
 		}
 		if i == l.cur {

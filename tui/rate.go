@@ -48,6 +48,9 @@ type RateInput struct {
 type RateResult struct {
 	// Graded and Total count required fields (Graded ≤ Total).
 	Graded, Total int
+	// Flagged counts the items whose flag to come back to is saved in the
+	// journal (adjudication.KindItemFlag).
+	Flagged int
 	// Frozen is true when the sheet was frozen and signed; Sheet then
 	// describes it (Freeze's return value).
 	Frozen bool
@@ -87,12 +90,6 @@ const (
 	screenPanel
 	screenSearch
 )
-
-// frozenMsg reports the end of Freeze.
-type frozenMsg struct {
-	desc string
-	err  error
-}
 
 // showMsg asks the rater to show one of its screens.
 type showMsg struct{ screen rateScreen }
@@ -135,8 +132,11 @@ type rateState struct {
 	// drafts are notes written before their field was graded; the grade
 	// carries them when it is recorded.
 	drafts map[adjudication.Field]string
-	// flagged marks the items the rater flagged to come back to (f).
-	flagged map[int]bool
+	// flagged marks the items whose flag to come back to (f) is saved in
+	// the journal (KindItemFlag entries); flagQueue holds flag changes not
+	// yet saved. isFlagged is what the screens show.
+	flagged   map[int]bool
+	flagQueue *saveQueue[itemFlag]
 	// spentOn is the saved time per item ID (the journal's spent_ms sums),
 	// shown in the item list.
 	spentOn map[string]time.Duration
@@ -154,6 +154,7 @@ func newRateState(c *Common, in RateInput) *rateState {
 	}
 	j := in.Journal
 	s.queue = newSaveQueue(func(g adjudication.Grade) error { return j.Append(g) })
+	s.flagQueue = newSaveQueue(func(f itemFlag) error { return j.SetFlag(in.Bundle.Items[f.item].ID, f.on) })
 	s.graded = make([]int, len(in.Bundle.Items))
 	req := map[adjudication.Field]int{}
 	for i := range in.Bundle.Items {
@@ -165,6 +166,13 @@ func newRateState(c *Common, in RateInput) *rateState {
 		}
 	}
 	s.saved, s.spentOn = in.Journal.Saved()
+	if flags := in.Journal.Flags(); len(flags) > 0 {
+		for i := range in.Bundle.Items {
+			if flags[in.Bundle.Items[i].ID] {
+				s.flagged[i] = true
+			}
+		}
+	}
 	for f := range s.saved {
 		if i, ok := req[f]; ok {
 			s.graded[i]++
@@ -313,10 +321,62 @@ func (s *rateState) onSaved(m savedMsg[adjudication.Grade]) tea.Cmd {
 	return next
 }
 
+// itemFlag is a change of item's flag (index in the bundle) waiting in
+// the flag save queue: on flags it, off clears it.
+type itemFlag struct {
+	item int
+	on   bool
+}
+
+// isFlagged reports whether item i is flagged as the screens show it: its
+// newest unsaved flag change, else its saved flag.
+func (s *rateState) isFlagged(i int) bool {
+	if f, ok := s.flagQueue.latest(func(f itemFlag) bool { return f.item == i }); ok {
+		return f.on
+	}
+	return s.flagged[i]
+}
+
+// nFlagged counts the items isFlagged reports.
+func (s *rateState) nFlagged() int {
+	n := 0
+	for i := range s.fields {
+		if s.isFlagged(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// toggleFlag queues flagging item i (or clearing its flag) for the
+// journal; the status says saved only when the entry is on disk.
+func (s *rateState) toggleFlag(i int) tea.Cmd {
+	f := itemFlag{item: i, on: !s.isFlagged(i)}
+	s.setStatus(fmt.Sprintf("saving the flag of item %d …", i+1), false)
+	return s.flagQueue.push(f)
+}
+
+// onFlagSaved takes in the end of one flag save.
+func (s *rateState) onFlagSaved(m savedMsg[itemFlag]) tea.Cmd {
+	next := s.flagQueue.done(m)
+	if m.err != nil {
+		s.setStatus("NOT saved: flag of item "+fmt.Sprint(m.v.item+1)+": "+m.err.Error(), true)
+		return nil
+	}
+	if m.v.on {
+		s.flagged[m.v.item] = true
+		s.setStatus(fmt.Sprintf("saved ✓ item %d flagged to come back to (l lists the flags)", m.v.item+1), false)
+	} else {
+		delete(s.flagged, m.v.item)
+		s.setStatus(fmt.Sprintf("saved ✓ item %d: flag removed", m.v.item+1), false)
+	}
+	return next
+}
+
 func (s *rateState) setStatus(msg string, isErr bool) { s.status, s.statusErr = msg, isErr }
 
 func (s *rateState) canFreeze() bool {
-	return !s.frozen && !s.freezing && s.nGraded == s.nTotal && s.queue.len() == 0 && s.in.Freeze != nil
+	return !s.frozen && !s.freezing && s.nGraded == s.nTotal && s.queue.len() == 0 && s.flagQueue.len() == 0 && s.in.Freeze != nil
 }
 
 func (s *rateState) itemsDone() int {
@@ -345,7 +405,7 @@ type rater struct {
 	list   *itemList
 	answer *answerPane
 	note   *noteEditor
-	freeze *freezeScreen
+	freeze *signScreen
 	panel  *panel
 	search *searchScreen
 	viewer *evidenceViewer
@@ -407,7 +467,7 @@ func (r *rater) blockedOnTask(k tea.KeyPressMsg) bool {
 }
 
 func (r *rater) result() RateResult {
-	return RateResult{Graded: r.nGraded, Total: r.nTotal, Frozen: r.frozen, Sheet: r.sheet}
+	return RateResult{Graded: r.nGraded, Total: r.nTotal, Flagged: len(r.flagged), Frozen: r.frozen, Sheet: r.sheet}
 }
 
 // Capturing reports whether a text editor (note, search) has the keyboard.
@@ -480,7 +540,9 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case savedMsg[adjudication.Grade]:
 		cmd = r.onSaved(m)
-	case frozenMsg:
+	case savedMsg[itemFlag]:
+		cmd = r.onFlagSaved(m)
+	case signedMsg:
 		r.freezing = false
 		if m.err != nil {
 			r.setStatus("NOT frozen: "+m.err.Error(), true)
@@ -671,6 +733,11 @@ func (r *rater) title() string {
 func (r *rater) statusLine() string {
 	st := r.c.Styles
 	p := fmt.Sprintf(" %d/%d fields · %d/%d items", r.nGraded, r.nTotal, r.itemsDone(), len(r.fields))
+	if n := r.nFlagged(); n > 0 {
+		// Flags are saved in the journal: a resumed session shows them here
+		// and in the item list (l).
+		p += fmt.Sprintf(" · ⚑ %d flagged", n)
+	}
 	if r.frozen {
 		p += " · frozen"
 	}

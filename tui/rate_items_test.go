@@ -346,3 +346,39 @@ func TestCitedLinesWrapUnderCode(t *testing.T) {
 		t.Fatalf("continuation not under the code:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestRateFlagsSurviveResume: flags set on the grading screen and in the
+// item list are journal entries: after the journal is closed and opened
+// again a new rater shows the same flags (list, grading header, status
+// line), and no flag counts as a grade.
+func TestRateFlagsSurviveResume(t *testing.T) {
+	e := newRateEnv(t, synthBundle(3))
+	m, r := newTestRater(t, e, 120, 40)
+	m = press(m, "f")                          // item 1, grading screen
+	m = press(m, "l", "j", "j", "f", "k", "f") // items 3 and 2 in the list
+	m = press(m, "f")                          // item 2 again: cleared
+	if !strings.Contains(screen(m), "saved ✓ item 2: flag removed") {
+		t.Fatalf("unflag not saved:\n%s", screen(m))
+	}
+	if got := e.j.Flags(); len(got) != 2 || !got[e.b.Items[0].ID] || !got[e.b.Items[2].ID] {
+		t.Fatalf("journal flags %v, want items 1 and 3", got)
+	}
+	if r.nGraded != 0 || len(e.j.State().Grades) != 0 {
+		t.Fatalf("flags counted as grades: %d graded, %d in the journal", r.nGraded, len(e.j.State().Grades))
+	}
+	e.j.Close()
+
+	e.open(t)
+	m2, r2 := newTestRater(t, e, 120, 40)
+	if !r2.flagged[0] || r2.flagged[1] || !r2.flagged[2] {
+		t.Fatalf("resumed flags %v, want items 1 and 3", r2.flagged)
+	}
+	s := screen(m2)
+	if !strings.Contains(s, "⚑ 2 flagged") || !strings.Contains(s, "⚑ flagged") {
+		t.Fatalf("resumed grading screen does not show the flags:\n%s", s)
+	}
+	s = screen(press(m2, "l"))
+	if strings.Count(s, "⚑ flagged") != 2 || !strings.Contains(s, "2 flagged") {
+		t.Fatalf("resumed list:\n%s", s)
+	}
+}

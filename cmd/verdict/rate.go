@@ -14,6 +14,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/plural"
 	"verdict/tui"
 	"verdict/verr"
 )
@@ -128,6 +129,9 @@ freeze do the same without a terminal.`,
 			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
 		}
 		fmt.Fprintf(a.stdout, "%d/%d fields graded; journal %s\n", res.Graded, res.Total, journal)
+		if res.Flagged > 0 {
+			fmt.Fprintf(a.stdout, "%s flagged to come back to (saved in the journal; l lists them in rate)\n", plural.Count(res.Flagged, "item", "items"))
+		}
 		if res.Frozen {
 			fmt.Fprintf(a.stdout, "frozen and signed: %s\n", res.Sheet)
 		}

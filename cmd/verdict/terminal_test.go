@@ -133,3 +133,62 @@ func TestThemeFlag(t *testing.T) {
 	}
 	mustNotExist(t, p("new.journal.jsonl"), p("adj.decisions.jsonl"))
 }
+
+// TestRateFlagSurvivesQuitAndResume: f in `verdict rate` writes the flag
+// into the journal (an item_flag entry, not a grade); after q, a second
+// `verdict rate` on the same journal resumes with the flag and says so,
+// and the flag counts as no grade.
+func TestRateFlagSurvivesQuitAndResume(t *testing.T) {
+	// Not parallel: it bounds the program's wall time.
+	p, _ := frozenPair(t, t.TempDir())
+	journal := p("flags.journal.jsonl")
+	args := []string{"rate", p("bundle-ann.json"), "--journal", journal}
+	session := func(keys string, waitFor string) string {
+		t.Helper()
+		r, w := io.Pipe()
+		set := func(a *app) {
+			terminal(true)(a)
+			a.tui = tui.Options{Input: r, Output: io.Discard, Width: 100, Height: 30}
+		}
+		done := make(chan string, 1)
+		go func() {
+			code, stdout, stderr := runCLIWith(t, set, args...)
+			if code != 0 {
+				t.Errorf("rate: exit %d, stderr %q", code, stderr)
+			}
+			done <- stdout
+		}()
+		for _, k := range keys {
+			if k == 'q' && waitFor != "" { // wait until the flag is on disk
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+					if b, _ := os.ReadFile(journal); strings.Contains(string(b), waitFor) {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatal("the flag never reached the journal")
+					}
+				}
+			}
+			if _, err := w.Write([]byte(string(k))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case out := <-done:
+			w.Close()
+			return out
+		case <-time.After(20 * time.Second):
+			t.Fatal("rate did not quit on q")
+		}
+		return ""
+	}
+	// enter leaves the task panel shown on arrival; f flags the first item.
+	out := session("\rfq", `"kind":"item_flag","value":"flagged"`)
+	if !strings.Contains(out, "0/") || !strings.Contains(out, "1 item flagged to come back to") {
+		t.Fatalf("first session: %q", out)
+	}
+	out = session("q", "")
+	if !strings.Contains(out, "0/") || !strings.Contains(out, "1 item flagged to come back to") {
+		t.Fatalf("resumed session does not have the flag: %q", out)
+	}
+}
