@@ -103,6 +103,8 @@ type Journal struct {
 	items   map[string]*blinding.Item // bundle items by ID (CheckGrade without a scan)
 	current map[Field]Grade
 	flags   map[string]bool // flagged items (KindItemFlag), by item ID
+	// required is the set of BundleFields, made at the first grade checked.
+	required map[Field]bool
 }
 
 // Option configures Open.
@@ -288,7 +290,13 @@ func (j *Journal) check(g Grade) error {
 	if !ok {
 		return unknownItem(g.Item)
 	}
-	return checkItemGrade(it, g)
+	if j.required == nil {
+		j.required = map[Field]bool{}
+		for _, f := range BundleFields(j.bundle) {
+			j.required[f] = true
+		}
+	}
+	return checkItemGrade(it, g, func(f Field) bool { return j.required[f] })
 }
 
 // write appends e as one line, fsyncs, and applies it.
