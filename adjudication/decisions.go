@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"verdict/internal/fsutil"
 	"verdict/verr"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -112,11 +113,14 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 	}
 	if len(l.entries) == 0 {
 		header.Time = l.now()
-		if err := l.write(header); err != nil {
+		err = l.write(header)
+		if err == nil {
+			err = fsutil.SyncDir(filepath.Dir(path))
+		}
+		if err != nil {
 			log.close()
 			return nil, err
 		}
-		syncDir(filepath.Dir(path))
 	}
 	return l, nil
 }

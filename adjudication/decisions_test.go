@@ -75,7 +75,7 @@ func TestDecisionLogResumeSupersedeLock(t *testing.T) {
 	if n := len(l.Entries()); n != 3 {
 		t.Fatalf("%d entries, want header + 2", n)
 	}
-	l.Close()
+	mustClose(t, l)
 	if err := l.Record(first); !errors.Is(err, adjudication.ReasonJournalClosed) {
 		t.Fatalf("record after close: %v", err)
 	}
@@ -84,7 +84,7 @@ func TestDecisionLogResumeSupersedeLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l2.Close()
+	defer mustClose(t, l2)
 	cs := l2.Choices()
 	if len(cs) != 1 || cs[0] != first {
 		t.Fatalf("resumed choices %v, want [%v]", cs, first)
@@ -117,7 +117,7 @@ func TestDecisionLogOtherSheetsAndCorruption(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
+	mustClose(t, l)
 	// Another pair of sheets (here: a sheet paired with itself) is refused.
 	if _, err := adjudication.OpenDecisions(path, fs[0], fs[0]); !errors.Is(err, adjudication.ReasonSheetMismatch) {
 		t.Fatalf("other sheets: %v", err)
@@ -148,23 +148,23 @@ func TestDecisionLogOtherSheetsAndCorruption(t *testing.T) {
 	if err := l2.Record(adjudication.Choice{Field: ds[1].Field, Final: ds[1].Values[0]}); err != nil {
 		t.Fatal(err)
 	}
-	l2.Close()
+	mustClose(t, l2)
 	l3, err := adjudication.OpenDecisions(path, fs[0], fs[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l3.Close()
+	defer mustClose(t, l3)
 	if cs := l3.Choices(); len(cs) != 2 || cs[1].Final != ds[1].Values[0] {
 		t.Fatalf("after recovery: %v", cs)
 	}
 	// A torn header starts the log afresh.
-	l3.Close()
+	mustClose(t, l3)
 	os.WriteFile(path, []byte(lines[0][:10]), 0o600)
 	l4, err := adjudication.OpenDecisions(path, fs[0], fs[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l4.Close()
+	defer mustClose(t, l4)
 	if len(l4.Entries()) != 1 || len(l4.Choices()) != 0 {
 		t.Fatalf("torn header: %d entries", len(l4.Entries()))
 	}
@@ -185,7 +185,7 @@ func TestDecisionLogFinalLineWithoutNewline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
+	mustClose(t, l)
 	data, _ := os.ReadFile(path)
 	noNL := strings.TrimSuffix(string(data), "\n")
 	os.WriteFile(path, []byte(noNL), 0o600)
@@ -199,13 +199,13 @@ func TestDecisionLogFinalLineWithoutNewline(t *testing.T) {
 	if after, _ := os.ReadFile(path); string(after) != string(data) {
 		t.Fatal("the newline was not restored")
 	}
-	l2.Close()
+	mustClose(t, l2)
 	os.WriteFile(path, []byte(noNL[:len(noNL)-1]), 0o600)
 	l3, err := adjudication.OpenDecisions(path, fs[0], fs[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l3.Close()
+	defer mustClose(t, l3)
 	if l3.Recovered() == 0 || len(l3.Choices()) != 1 {
 		t.Fatalf("torn: recovered %d, choices %d, want >0 and 1", l3.Recovered(), len(l3.Choices()))
 	}

@@ -183,15 +183,18 @@ func CheckGrade(b *blinding.Bundle, g Grade) error {
 	if it == nil {
 		return unknownItem(g.Item)
 	}
-	return checkItemGrade(it, g)
+	return checkItemGrade(it, g, func(f Field) bool { return slices.Contains(RequiredFields(it), f) })
 }
 
 func unknownItem(id string) error {
 	return &verr.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", id)}
 }
 
-// checkItemGrade is CheckGrade for g on its (already found) item it.
-func checkItemGrade(it *blinding.Item, g Grade) error {
+// checkItemGrade is CheckGrade for g on its (already found) item it;
+// required reports whether a field is one of RequiredFields(it) (the
+// journal answers from a set made once, not by listing the item's fields
+// for every grade it replays).
+func checkItemGrade(it *blinding.Item, g Grade, required func(Field) bool) error {
 	if err := checkNote(g.Note); err != nil {
 		return err
 	}
@@ -213,7 +216,7 @@ func checkItemGrade(it *blinding.Item, g Grade) error {
 	if !slices.Contains(Kinds, g.Kind) {
 		return &verr.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s: unknown kind %q; valid kinds: %s", g.Field, g.Kind, KindList())}
 	}
-	if !slices.Contains(RequiredFields(it), g.Field) {
+	if !required(g.Field) {
 		return &verr.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s is not a field of this item", g.Field)}
 	}
 	if !slices.Contains(allowed[g.Kind], g.Value) {

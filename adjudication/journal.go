@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"verdict/blinding"
+	"verdict/internal/fsutil"
 	"verdict/verr"
 )
 
@@ -103,6 +103,8 @@ type Journal struct {
 	items   map[string]*blinding.Item // bundle items by ID (CheckGrade without a scan)
 	current map[Field]Grade
 	flags   map[string]bool // flagged items (KindItemFlag), by item ID
+	// required is the set of BundleFields, made at the first grade checked.
+	required map[Field]bool
 }
 
 // Option configures Open.
@@ -140,11 +142,16 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	j.log = log
 	if len(data) == 0 {
 		h := Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, Rater: b.Rater}
-		if err := j.write(h); err != nil {
+		// The new file's directory entry is made durable too: a journal
+		// that could vanish in a crash is refused, not used.
+		err = j.write(h)
+		if err == nil {
+			err = fsutil.SyncDir(filepath.Dir(path))
+		}
+		if err != nil {
 			log.close()
 			return nil, err
 		}
-		syncDir(filepath.Dir(path))
 		return j, nil
 	}
 	if err := j.replay(data, bundleDigest); err != nil {
@@ -283,7 +290,13 @@ func (j *Journal) check(g Grade) error {
 	if !ok {
 		return unknownItem(g.Item)
 	}
-	return checkItemGrade(it, g)
+	if j.required == nil {
+		j.required = map[Field]bool{}
+		for _, f := range BundleFields(j.bundle) {
+			j.required[f] = true
+		}
+	}
+	return checkItemGrade(it, g, func(f Field) bool { return j.required[f] })
 }
 
 // write appends e as one line, fsyncs, and applies it.
@@ -458,10 +471,3 @@ func (j *Journal) Close() error {
 
 // ErrLocked reports whether err is a ReasonJournalLocked refusal.
 func ErrLocked(err error) bool { return errors.Is(err, ReasonJournalLocked) }
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}

@@ -97,13 +97,13 @@ func TestJournalResumeSupersedeLock(t *testing.T) {
 	if len(st.Ungraded) != len(fields)-5 || st.Entries != 7 || st.Ungraded[0] != fields[5] {
 		t.Fatalf("state: %d ungraded, %d entries", len(st.Ungraded), st.Entries)
 	}
-	j.Close()
+	mustClose(t, j)
 
 	j2, err := adjudication.Open(path, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j2.Close()
+	defer mustClose(t, j2)
 	st2 := j2.State()
 	if len(st2.Grades) != 6 || st2.Grades[0].Value != valueFor(fields[0], 1) || st2.Grades[0].Note != "changed my mind" || st2.Grades[5] != flag {
 		t.Fatalf("resumed grades %+v", st2.Grades)
@@ -137,7 +137,7 @@ func TestJournalOtherBundleAndCorruption(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	j.Close()
+	mustClose(t, j)
 	if _, err := adjudication.Open(path, res.Bundles[1]); !errors.Is(err, adjudication.ReasonJournalBundle) {
 		t.Fatalf("other bundle: %v", err)
 	}
@@ -171,12 +171,12 @@ func TestJournalOtherBundleAndCorruption(t *testing.T) {
 	if err := j3.Append(adjudication.Grade{Field: fields[2], Value: valueFor(fields[2], 2)}); err != nil {
 		t.Fatal(err)
 	}
-	j3.Close()
+	mustClose(t, j3)
 	j4, err := adjudication.Open(path, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j4.Close()
+	defer mustClose(t, j4)
 	if len(j4.State().Grades) != 3 {
 		t.Fatal("append after torn recovery lost")
 	}
@@ -301,7 +301,7 @@ func journalCrash(t *testing.T, batch bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
+	defer mustClose(t, j)
 	entries := j.Entries()
 	for seq, want := range saved {
 		if seq >= len(entries) {
@@ -370,7 +370,7 @@ func TestJournalAppendBatch(t *testing.T) {
 	if st.Entries != 14 || len(st.Grades) != 13 || st.Grades[0].Note != "superseded in a batch" {
 		t.Fatalf("state: %d entries, %d grades, first %+v", st.Entries, len(st.Grades), st.Grades[0])
 	}
-	j.Close()
+	mustClose(t, j)
 	if _, err := j.AppendBatch(gs); !errors.Is(err, adjudication.ReasonJournalClosed) {
 		t.Fatalf("closed: %v", err)
 	}
@@ -379,7 +379,7 @@ func TestJournalAppendBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j2.Close()
+	defer mustClose(t, j2)
 	es := j2.Entries()
 	if len(es) != 15 {
 		t.Fatalf("reopened: %d entries", len(es))
@@ -413,7 +413,7 @@ func TestJournalFinalLineWithoutNewline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	j.Close()
+	mustClose(t, j)
 	data, _ := os.ReadFile(path)
 	noNL := strings.TrimSuffix(string(data), "\n")
 	os.WriteFile(path, []byte(noNL), 0o600)
@@ -430,7 +430,7 @@ func TestJournalFinalLineWithoutNewline(t *testing.T) {
 	if err := j2.Append(adjudication.Grade{Field: fields[3], Value: valueFor(fields[3], 3)}); err != nil {
 		t.Fatal(err)
 	}
-	j2.Close()
+	mustClose(t, j2)
 	j3, err := adjudication.Open(path, b)
 	if err != nil {
 		t.Fatal(err)
@@ -438,7 +438,7 @@ func TestJournalFinalLineWithoutNewline(t *testing.T) {
 	if len(j3.State().Grades) != 4 {
 		t.Fatalf("after the repair and an append: %d grades, want 4", len(j3.State().Grades))
 	}
-	j3.Close()
+	mustClose(t, j3)
 	// A complete last line that breaks the chain is damage, not a tear.
 	lines := strings.SplitAfter(string(data), "\n")
 	edited := lines[0] + lines[1] + lines[2] + strings.Replace(strings.TrimSuffix(lines[3], "\n"), `"prev":"`, `"prev":"0`, 1)
@@ -455,7 +455,7 @@ func TestJournalFinalLineWithoutNewline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j4.Close()
+	defer mustClose(t, j4)
 	if j4.Recovered() == 0 || len(j4.State().Grades) != 2 {
 		t.Fatalf("torn: recovered %d, grades %d, want >0 and 2", j4.Recovered(), len(j4.State().Grades))
 	}

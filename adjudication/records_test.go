@@ -63,7 +63,7 @@ func rateAll(t testing.TB, dir string, b *blinding.Bundle, flip bool) (adjudicat
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
+	defer mustClose(t, j)
 	for i, f := range adjudication.BundleFields(b) {
 		k := len(f.Item) + len(f.Target) // independent of bundle order
 		if flip && ((f.Kind == adjudication.KindClaim && f.Target == "C1") || f.Target == "O2") {
@@ -173,7 +173,7 @@ func TestFreezeRefusesUngraded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
+	defer mustClose(t, j)
 	f := adjudication.BundleFields(b)[0]
 	j.Append(adjudication.Grade{Field: f, Value: valueFor(f, 0)})
 	k := key(t, "rater-ann")

@@ -60,24 +60,11 @@ func WriteSigned(path string, data, sig []byte) error {
 	if err := fsutil.WriteFile(path+".sig", sig, 0o644); err != nil {
 		return err
 	}
-	if err := syncDirErr(dir); err != nil {
+	if err := fsutil.SyncDir(dir); err != nil {
 		return err
 	}
 	if err := fsutil.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
-	return syncDirErr(dir)
-}
-
-// syncDirErr fsyncs a directory so that a rename inside it is durable.
-func syncDirErr(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	serr := d.Sync()
-	if cerr := d.Close(); serr == nil {
-		serr = cerr
-	}
-	return serr
+	return fsutil.SyncDir(dir)
 }

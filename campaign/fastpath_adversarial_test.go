@@ -21,7 +21,7 @@ import (
 // code point counting, number spellings, null against absent, escaped
 // repeats, byte-level UTF-8, whitespace, array bounds). Every case runs
 // checkSound (fast acceptance implies reference acceptance with a
-// deep-equal record, and decodeStrict returns the reference result); a
+// deep-equal record, and the default decoder returns the reference result); a
 // case with a wanted reason must be refused by the reference with that
 // reason and declined by the fast pass, and a case without one must be
 // accepted by both, so the fast path is really exercised on it.

@@ -55,7 +55,7 @@ func schemaOf(path string) string {
 
 // checkSound is the soundness property of the fast accept path: when the
 // fast pass accepts data, the reference path accepts it and decodes the
-// same value; when it does not, decodeStrict returns exactly the
+// same value; when it does not, the default decoder returns exactly the
 // reference path's result. It reports whether the fast pass accepted.
 func checkSound(t testing.TB, data []byte, schema string) bool {
 	t.Helper()
@@ -68,7 +68,7 @@ func checkSound(t testing.TB, data []byte, schema string) bool {
 		t.Fatalf("%s: the fast pass accepts %.300q, the reference path refuses it: %v", schema, data, refErr)
 	}
 	if !reflect.DeepEqual(refErr, gotErr) {
-		t.Fatalf("%s: %.300q: decodeStrict returns %v, the reference path %v", schema, data, gotErr, refErr)
+		t.Fatalf("%s: %.300q: the default decoder returns %v, the reference path %v", schema, data, gotErr, refErr)
 	}
 	if refErr == nil && !reflect.DeepEqual(ref, got) {
 		t.Fatalf("%s: %.300q: decoded values differ:\nfast      %+v\nreference %+v", schema, data, got, ref)

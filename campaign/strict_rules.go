@@ -31,7 +31,8 @@ type loc struct {
 // at is the pointer p.
 func at(p string) loc { return loc{base: p, i: -1, j: -1} }
 
-// elem is l followed by the array index n.
+// elem is l followed by the array index n. The rules use pointers of at
+// most two indexes; a deeper one is a programming error.
 func (l loc) elem(n int) loc {
 	switch {
 	case l.i < 0 && l.leaf == "":
@@ -39,17 +40,22 @@ func (l loc) elem(n int) loc {
 	case l.j < 0:
 		l.j = n
 	default:
-		return at(l.String()).elem(n)
+		panic("campaign: pointer with a third index")
 	}
 	return l
 }
 
-// field is l followed by the member path m ("/id", "/sessions/draft").
+// field is l followed by the member path m ("/id", "/sessions/draft"),
+// before its second index.
 func (l loc) field(m string) loc {
 	if l.j >= 0 {
-		return at(l.String()).field(m)
+		panic("campaign: member after a second index")
 	}
-	l.leaf += m
+	if l.leaf == "" {
+		l.leaf = m
+	} else {
+		l.leaf += m
+	}
 	return l
 }
 
@@ -105,13 +111,25 @@ func ValidID(prefix byte, id string) bool {
 	return true
 }
 
-// id checks one ID against the prefixes its position allows.
-func (r *rules) id(p loc, prefixes, id string) {
+// validIDOf reports whether id is a valid ID of one of the prefixes.
+func validIDOf(prefixes, id string) bool {
 	for i := 0; i < len(prefixes); i++ {
 		if ValidID(prefixes[i], id) {
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// id checks one ID against the prefixes its position allows.
+func (r *rules) id(p loc, prefixes, id string) {
+	if !validIDOf(prefixes, id) {
+		r.badID(p, prefixes, id)
+	}
+}
+
+// badID refuses an ID that is not one of the prefixes' IDs.
+func (r *rules) badID(p loc, prefixes, id string) {
 	r.fail(ReasonIDGrammar, p, "%q is not an ID with prefix %s and a nonzero decimal integer", id, strings.Join(strings.Split(prefixes, ""), "/"))
 }
 
@@ -162,14 +180,18 @@ func (r *rules) idArray(p loc, prefixes string, ids []string, min, max int) {
 		seen = make(map[string]bool, len(ids))
 	}
 	for i, s := range ids {
-		r.id(p.elem(i), prefixes, s)
+		if !validIDOf(prefixes, s) {
+			r.badID(p.elem(i), prefixes, s)
+		}
 		repeated := false
 		if seen != nil {
 			repeated = seen[s]
 			seen[s] = true
 		} else {
 			for _, t := range ids[:i] {
-				if t == s {
+				// Equal lengths and last bytes first: most IDs of one
+				// array differ there.
+				if len(t) == len(s) && (s == "" || t[len(t)-1] == s[len(s)-1]) && t == s {
 					repeated = true
 					break
 				}

@@ -54,7 +54,8 @@ func SpecOf[U Unit]() UnitSpec {
 // decimals; JSON {"known":true,"pico_usd":N,"usd":"0.0407952"}.
 type PicoUSD struct{}
 
-// Spec: pico_usd and usd members, 10^12 per USD, two decimals at least.
+// Spec returns pico_usd and usd members, 10^12 per USD, at least two
+// decimals.
 func (PicoUSD) Spec() UnitSpec {
 	return UnitSpec{Base: "pico_usd", Text: "usd", Scale: PicoPerUSD, MinFrac: 2}
 }
@@ -63,7 +64,7 @@ func (PicoUSD) Spec() UnitSpec {
 // with comma grouping; JSON a bare integer.
 type Token struct{}
 
-// Spec: a bare integer, rendered with thousands separators.
+// Spec returns a bare integer rendered with thousands separators.
 func (Token) Spec() UnitSpec { return UnitSpec{Scale: 1, Group: true} }
 
 // Nanosecond is the unit of Nanos: one nanosecond of a monotonic reading
@@ -71,7 +72,8 @@ func (Token) Spec() UnitSpec { return UnitSpec{Scale: 1, Group: true} }
 // ("12.5s"); JSON a bare integer of nanoseconds.
 type Nanosecond struct{}
 
-// Spec: a bare integer, rendered in seconds with an "s".
+// Spec returns a bare integer of nanoseconds rendered in seconds with an
+// "s".
 func (Nanosecond) Spec() UnitSpec { return UnitSpec{Scale: 1_000_000_000, Suffix: "s"} }
 
 // Exact is an exact amount of unit U or an explicit unknown: the one

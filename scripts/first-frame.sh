@@ -10,6 +10,9 @@
 # every run, the medians in ms and the load average before and after.
 # FRAME_TEXT sets the text that marks the first frame (default: the first
 # item's task panel; "fields" for builds that open on the grading screen).
+# RESUME=1 measures a resumed session instead: before each run (not
+# timed) `verdict grade --from` fills the journal with every field of the
+# first 50 items (13,250 grades), and the frame is item 51's task.
 # Usage: RUNS=9 scripts/first-frame.sh [VERDICT_BINARY]   (builds ./cmd/verdict if absent)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,7 +28,11 @@ if [ -z "$bin" ]; then
   bin="$work/verdict"
   (cd "$root" && go build -o "$bin" ./cmd/verdict)
 fi
-(cd "$root" && go run ./scripts/maxbundle -out "$work/bundle.json" -items 100) >&2
+(cd "$root" && go run ./scripts/maxbundle -out "$work/bundle.json" -items 100 -grades "$work/grades.json" -graded 50) >&2
+frame="${FRAME_TEXT:-Task of item 1/100}"
+if [ -n "${RESUME:-}" ]; then
+  frame="${FRAME_TEXT:-Task of item 51/100}"
+fi
 
 now_ms() { date +%s%3N; }
 # time_until CMD TEXT: start CMD in a fresh window, wait for TEXT, print ms.
@@ -64,7 +71,10 @@ syss=()
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq "$runs"); do
   j="$work/journal-$i.jsonl"
-  read -r ms user sys < <(time_until "exec env NO_COLOR=1 ${FF_ENV:-} '$bin' rate '$work/bundle.json' --journal '$j'" "${FRAME_TEXT:-Task of item 1/100}")
+  if [ -n "${RESUME:-}" ]; then
+    "$bin" grade "$work/bundle.json" --journal "$j" --from "$work/grades.json" >/dev/null
+  fi
+  read -r ms user sys < <(time_until "exec env NO_COLOR=1 ${FF_ENV:-} '$bin' rate '$work/bundle.json' --journal '$j'" "$frame")
   frames+=($((ms - base)))
   cpus+=($((user + sys)))
   users+=("$user")
@@ -75,4 +85,4 @@ med=$(printf '%s\n' "${frames[@]}" | median)
 cmed=$(printf '%s\n' "${cpus[@]}" | median)
 umed=$(printf '%s\n' "${users[@]}" | median)
 smed=$(printf '%s\n' "${syss[@]}" | median)
-echo "first frame median: ${med} ms wall (tmux start-up subtracted), ${cmed} ms CPU (user+sys; medians user ${umed}, sys ${smed}; ${CLK_TCK:-$(getconf CLK_TCK)} ticks/s); ${runs} runs; load average ${load0} before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+echo "first frame${RESUME:+ (resumed, 13,250 grades in the journal)} median: ${med} ms wall (tmux start-up subtracted), ${cmed} ms CPU (user+sys; medians user ${umed}, sys ${smed}; ${CLK_TCK:-$(getconf CLK_TCK)} ticks/s); ${runs} runs; load average ${load0} before, $(cut -d' ' -f1-3 /proc/loadavg) after"

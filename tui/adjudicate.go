@@ -109,11 +109,6 @@ const (
 	adjSearch
 )
 
-type signedMsg struct {
-	desc string
-	err  error
-}
-
 // pendingDecision is a decision made on screen whose Record has not yet
 // returned.
 type pendingDecision struct {
@@ -142,6 +137,7 @@ type adjudicator struct {
 	onTask bool
 	list   *disputeList
 	search *searchScreen
+	signer *signScreen
 	// shown are the bundle's items as screens draw them (shownCopy);
 	// seen marks the items whose task was shown on arrival.
 	shown map[string]*blinding.Item
@@ -180,6 +176,7 @@ func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
 	a.panel = newPanel(c, DefaultPanelKeyMap("t", "g"), back)
 	a.list = newDisputeList(c, a, back)
 	a.search = newSearchScreen(c, a.find, func(h searchHit) tea.Cmd { a.cur, a.screen = h.index, adjMain; return nil }, back)
+	a.signer = a.newSignScreen()
 	for _, d := range in.Saved {
 		for i := range in.Disputes {
 			if in.Disputes[i].Field == d.Field {
@@ -336,16 +333,9 @@ func (a *adjudicator) setEnabled() {
 	a.keys.AnswerUp.SetEnabled(a.screen == adjMain && a.wide())
 	a.keys.AnswerDown.SetEnabled(a.screen == adjMain && a.wide())
 	a.keys.Sign.SetEnabled(a.screen == adjMain && !a.signed)
-	a.keys.Confirm.SetEnabled(a.screen == adjSign && (a.canSign() || a.canSignAfterSave()))
 	a.keys.Save.SetEnabled(a.screen == adjNote)
-	a.keys.Cancel.SetEnabled(a.screen == adjOther || a.screen == adjSign)
-	// After signing nothing is left to cancel: esc goes back to the
-	// (read-only) disputes.
-	if a.screen == adjSign && a.signed {
-		a.keys.Cancel.SetHelp("esc", "back")
-	} else {
-		a.keys.Cancel.SetHelp("esc", "cancel")
-	}
+	a.keys.Cancel.SetEnabled(a.screen == adjOther)
+	a.signer.setEnabled()
 	var vals []string
 	if d := a.dispute(); d != nil {
 		vals = allowedFor(d)
@@ -398,6 +388,7 @@ func (a *adjudicator) SetSize(w, h int) {
 	a.panel.SetSize(w, h)
 	a.list.SetSize(w, h)
 	a.search.SetSize(w, h)
+	a.signer.SetSize(w, h)
 	if a.viewer != nil {
 		a.viewer.SetSize(w, h)
 	}
@@ -501,7 +492,7 @@ func (a *adjudicator) sign() tea.Cmd {
 		ds = append(ds, *d)
 	}
 	sign := a.in.Sign
-	return func() tea.Msg { desc, err := sign(ds); return signedMsg{desc, err} }
+	return signCmd(func() (string, error) { return sign(ds) })
 }
 
 func (a *adjudicator) nextOpen() {
@@ -600,21 +591,8 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case adjSign:
-		switch {
-		case key.Matches(k, a.keys.Cancel):
-			a.screen = adjMain
-			a.signAfterSave = false
-		case key.Matches(k, a.keys.Confirm):
-			if a.canSignAfterSave() {
-				a.signAfterSave = true
-				return nil
-			}
-			if !a.canSign() {
-				return nil
-			}
-			return a.sign()
-		}
-		return nil
+		_, cmd := a.signer.Update(k)
+		return cmd
 	}
 	d := a.dispute()
 	switch {
@@ -844,7 +822,7 @@ func (a *adjudicator) View() tea.View {
 	case adjEvidence:
 		return a.viewer.View()
 	case adjSign:
-		return tea.NewView(a.signView())
+		return a.signer.View()
 	case adjNote:
 		return a.note.View()
 	case adjAnswer:
@@ -883,50 +861,63 @@ func sideBySide(st *styles.Styles, left, right []string, lw, h int) string {
 	return b.String()
 }
 
-func (a *adjudicator) signView() string {
-	st := a.c.Styles
-	var out []string
-	add := func(s string) { out = append(out, s) }
-	add(st.Header.Render("Sign the adjudication"))
-	add("")
-	notes := 0
-	for _, d := range a.decisions {
-		if d != nil && d.Note != "" {
-			notes++
-		}
-	}
-	add(fmt.Sprintf("disputes:            %d", len(a.decisions)))
-	add(fmt.Sprintf("resolved:            %d", a.resolved()))
-	add(fmt.Sprintf("decisions with note: %d", notes))
-	add("")
-	signer := a.in.Signer.Name
-	if a.in.Signer.Fingerprint != "" {
-		signer += " · key " + a.in.Signer.Fingerprint
-	}
-	add("signer:  " + signer)
+// newSignScreen returns the adjudicator's signing screen: the counts of
+// the disputes and decisions, and y signs once every dispute is resolved
+// (pressed while decisions are still being saved, signing follows their
+// saving).
+func (a *adjudicator) newSignScreen() *signScreen {
 	meaning := a.in.Meaning
 	if meaning == "" {
 		meaning = "I resolved every disputed field against the frozen obligations."
 	}
-	add("meaning: " + meaning)
-	add("")
-	switch {
-	case a.signed:
-		add(st.OK.Render("Signed: " + a.record))
-	case a.queue.len() > 0 && a.signAfterSave:
-		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; signing follows.", a.queue.len())))
-	case a.queue.len() > 0:
-		add(st.Warn.Render(fmt.Sprintf("Saving %d decision(s) …; y signs once they are on disk.", a.queue.len())))
-	case a.resolved() < len(a.decisions):
-		add(st.Finding.Render(fmt.Sprintf("Refused: %d disputes are open.", len(a.decisions)-a.resolved())))
-	case a.in.Sign == nil:
-		add(st.Finding.Render("Refused: no signing key (--key) and signer (--name) configured."))
-	case a.signing:
-		add(st.Warn.Render("Signing …"))
-	default:
-		add("Press y to sign, esc to go back.")
+	sc := newSignScreen(a.c, "Sign the adjudication", a.in.Signer, "", meaning)
+	sc.summary = func() []string {
+		notes := 0
+		for _, d := range a.decisions {
+			if d != nil && d.Note != "" {
+				notes++
+			}
+		}
+		return []string{
+			fmt.Sprintf("disputes:            %d", len(a.decisions)),
+			fmt.Sprintf("resolved:            %d", a.resolved()),
+			fmt.Sprintf("decisions with note: %d", notes),
+		}
 	}
-	return strings.Join(wrapLines(out, a.w), "\n")
+	sc.status = func() signStatus {
+		confirm := a.canSign() || a.canSignAfterSave()
+		switch {
+		case a.signed:
+			return signStatus{line: "Signed: " + a.record, tone: toneOK, done: true}
+		case a.queue.len() > 0 && a.signAfterSave:
+			return signStatus{line: fmt.Sprintf("Saving %d decision(s) …; signing follows.", a.queue.len()), tone: toneWait, confirm: confirm}
+		case a.queue.len() > 0:
+			return signStatus{line: fmt.Sprintf("Saving %d decision(s) …; y signs once they are on disk.", a.queue.len()), tone: toneWait, confirm: confirm}
+		case a.resolved() < len(a.decisions):
+			return signStatus{line: fmt.Sprintf("Refused: %d disputes are open.", len(a.decisions)-a.resolved()), tone: toneRefused, confirm: confirm}
+		case a.in.Sign == nil:
+			return signStatus{line: "Refused: no signing key (--key) and signer (--name) configured.", tone: toneRefused, confirm: confirm}
+		case a.signing:
+			return signStatus{line: "Signing …", tone: toneWait, confirm: confirm}
+		}
+		return signStatus{line: "Press y to sign, esc to go back.", confirm: confirm}
+	}
+	sc.confirm = func() tea.Cmd {
+		if a.canSignAfterSave() {
+			a.signAfterSave = true
+			return nil
+		}
+		if !a.canSign() {
+			return nil
+		}
+		return a.sign()
+	}
+	sc.cancel = func() tea.Cmd {
+		a.screen = adjMain
+		a.signAfterSave = false
+		return nil
+	}
+	return sc
 }
 
 // ShortHelp implements help.KeyMap.
@@ -939,7 +930,7 @@ func (a *adjudicator) ShortHelp() []key.Binding {
 	case adjNote:
 		return a.note.ShortHelp()
 	case adjSign:
-		return []key.Binding{a.keys.Confirm, a.keys.Cancel}
+		return a.signer.ShortHelp()
 	case adjAnswer:
 		return a.answer.ShortHelp()
 	case adjPanel:

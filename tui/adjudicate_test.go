@@ -184,7 +184,7 @@ func TestAdjudicateBindings(t *testing.T) {
 	m = press(m, "esc")
 	// Signing is refused while a dispute is open.
 	m = press(m, "S")
-	if a.keys.Confirm.Enabled() || !strings.Contains(screen(m), "Refused: 1 disputes are open") {
+	if a.signer.keys.Confirm.Enabled() || !strings.Contains(screen(m), "Refused: 1 disputes are open") {
 		t.Fatalf("S:\n%s", screen(m))
 	}
 	m = press(m, "y", "esc")
@@ -339,10 +339,10 @@ func TestFlowAdjudicateResume(t *testing.T) {
 	if a1.resolved() != 1 || !strings.Contains(a1.status, "saved ✓") {
 		t.Fatalf("before restart: resolved %d, status %q", a1.resolved(), a1.status)
 	}
-	l.Close()
+	mustClose(t, l)
 
 	l2, tm2 := start()
-	defer l2.Close()
+	defer mustClose(t, l2)
 	typeKeys(tm2, "esc", "q")
 	a2 := tm2.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
 	if a2.decisions[0] == nil || a2.decisions[0].Final != "not_addressed" || a2.cur != 1 || a2.resolved() != 1 {

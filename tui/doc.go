@@ -22,12 +22,18 @@
 // one component per screen: the grading pane (grade.go), the item list
 // (list.go), the final answer laid out per element and following the
 // graded field (answer.go), the note editor (note.go), the freeze
-// confirmation (freeze.go), the reading panel for the task and the
-// codebook (panel.go, codebook.go), search (search.go) and the evidence
-// viewer; each has its key map in its own *_keys.go. The adjudicator and
-// the ledger reuse the answer, note, panel, search and evidence
-// components. Grades and decisions wait in the one save queue
-// (savequeue.go) until their durable save returned.
+// confirmation (freeze.go, the rater's use of the one signing screen of
+// sign.go), the reading panel for the task and the codebook (panel.go,
+// codebook.go), search (search.go) and the evidence viewer; each has its
+// key map in its own *_keys.go. The bindings the grading pane and the
+// adjudicator share (values, note, evidence, answer, task, codebook,
+// search, detail) and the signing screen's live in keys.go (ItemKeyMap,
+// SignKeyMap), embedded in GradeKeyMap and AdjudicateKeyMap. The
+// adjudicator and the ledger reuse the answer, note, panel, search and
+// evidence components, and the adjudicator signs through the same signing
+// screen as the rater's freeze. Grades, item flags and decisions wait in
+// the one save queue type (savequeue.go) until their durable save
+// returned.
 //
 // Every text that comes from a bundle, a campaign or a sheet is drawn from
 // a copy whose control and format characters are shown as ⟨U+XXXX⟩

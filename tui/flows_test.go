@@ -86,7 +86,7 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	waitGraded(t, e, 5)
 	typeKeys(tm, "ctrl+c")
 	r1 := finalRater(t, tm)
-	e.j.Close()
+	mustClose(t, e.j)
 
 	e.open(t)
 	tm2 := teatest.NewTestModel(t, NewRateModel(e.input(), testOptions(80, 24)), teatest.WithInitialTermSize(80, 24))

@@ -91,12 +91,6 @@ const (
 	screenSearch
 )
 
-// frozenMsg reports the end of Freeze.
-type frozenMsg struct {
-	desc string
-	err  error
-}
-
 // showMsg asks the rater to show one of its screens.
 type showMsg struct{ screen rateScreen }
 
@@ -411,7 +405,7 @@ type rater struct {
 	list   *itemList
 	answer *answerPane
 	note   *noteEditor
-	freeze *freezeScreen
+	freeze *signScreen
 	panel  *panel
 	search *searchScreen
 	viewer *evidenceViewer
@@ -548,7 +542,7 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		cmd = r.onSaved(m)
 	case savedMsg[itemFlag]:
 		cmd = r.onFlagSaved(m)
-	case frozenMsg:
+	case signedMsg:
 		r.freezing = false
 		if m.err != nil {
 			r.setStatus("NOT frozen: "+m.err.Error(), true)

@@ -36,7 +36,7 @@ func TestRateCorrectionStaysInItem(t *testing.T) {
 	r.field = len(r.fields[0]) - 1
 	m = press(m, "1", "esc", "p")
 	r.field = len(r.fields[0]) - 1
-	m = press(m, "2")
+	press(m, "2")
 	if r.item != 0 || r.field != len(r.fields[0])-1 {
 		t.Fatalf("correction of the last field moved to item %d field %d", r.item, r.field)
 	}

@@ -72,7 +72,7 @@ func (e *rateEnv) open(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { j.Close() })
+	t.Cleanup(func() { mustClose(t, j) })
 	e.j = j
 }
 
@@ -389,7 +389,7 @@ func TestRateFreezeAndSign(t *testing.T) {
 	if e.frozen != 1 || !r.frozen || !strings.Contains(screen(m), "Frozen and signed: sheet-rater-1.json") {
 		t.Fatalf("freeze: %d %v\n%s", e.frozen, r.frozen, screen(m))
 	}
-	m = press(m, "esc", "1")
+	press(m, "esc", "1")
 	if r.grade.keys.Values[0].Enabled() {
 		t.Fatal("grading enabled after freezing")
 	}
@@ -416,7 +416,7 @@ func TestRateSavedOnlyAfterAppend(t *testing.T) {
 		t.Fatalf("after Append:\n%s", screen(m))
 	}
 	// A failed Append is shown and the field is not shown as saved.
-	e.j.Close()
+	mustClose(t, e.j)
 	m, cmd = m.Update(keyMsg("1"))
 	m, _ = m.Update(cmd())
 	if !r.statusErr || !strings.Contains(screen(m), "NOT saved") {
@@ -433,9 +433,9 @@ func TestRateResumeAtFirstUngraded(t *testing.T) {
 	for range r.nTotal/3 + 2 {
 		m = press(m, "1")
 	}
-	m = press(m, "esc", "1")
+	press(m, "esc", "1")
 	want := r.cur()
-	e.j.Close()
+	mustClose(t, e.j)
 	e.open(t)
 	_, r2 := newTestRater(t, e, 80, 24)
 	if r2.cur() != want || r2.nGraded != r.nGraded {

@@ -125,8 +125,10 @@ func TestOnlyRegularFilesWithinCaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Truncate(300 << 20)
-	f.Close()
+	if err := f.Truncate(300 << 20); err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, f)
 	start := time.Now()
 	code, out := runWithin(t, 10*time.Second, func() {}, "check", dir)
 	if code != 1 || !strings.Contains(out, "file-too-large") {

@@ -89,10 +89,11 @@ func TestScoreCustodyForgeries(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.allow != "" {
-			pub, _ := os.ReadFile(filepath.Join(keys, "adjudicator-cho.pub"))
-			f, _ := os.OpenFile(filepath.Join(dir, "allowed_signers"), os.O_APPEND|os.O_WRONLY, 0)
-			f.WriteString(c.allow + ` namespaces="verdict-reveal" ` + string(pub))
-			f.Close()
+			pub, err := os.ReadFile(filepath.Join(keys, "adjudicator-cho.pub"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			appendFile(t, filepath.Join(dir, "allowed_signers"), c.allow+` namespaces="verdict-reveal" `+string(pub))
 		}
 		if err := c.forge.Apply(dir); err != nil {
 			t.Fatal(err)

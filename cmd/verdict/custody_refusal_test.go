@@ -70,10 +70,10 @@ func TestRefusalsOneJSONShape(t *testing.T) {
 
 	// score: a changed byte in a sheet.
 	bad := filepath.Join(dir, "bad-ratings")
-	os.CopyFS(bad, os.DirFS(ratings))
-	f, _ := os.OpenFile(filepath.Join(bad, "sheet-ann.json"), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(" ")
-	f.Close()
+	if err := os.CopyFS(bad, os.DirFS(ratings)); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(bad, "sheet-ann.json"), " ")
 	code, out, _ := runCapture(t, "score", camp, "--ratings", bad, "--format", "json")
 	ps := problemLines(t, "score", out)
 	if code != 1 || ps[0]["reason"] != "bad-signature" || ps[0]["file"] != filepath.Join(bad, "sheet-ann.json") {

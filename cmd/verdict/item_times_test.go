@@ -28,7 +28,7 @@ func TestSheetItemTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := old.State()
-	old.Close()
+	mustClose(t, old)
 	j, err := adjudication.Open(p("journal-timed.jsonl"), b)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestSheetItemTimes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	j.Close()
+	mustClose(t, j)
 	os.MkdirAll(p("timed"), 0o755)
 	mustRun(t, 0, "freeze", "--journal", p("journal-timed.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
 		"--out", p("timed/sheet-ann.json"), "--time", "2026-03-04T05:06:07Z")

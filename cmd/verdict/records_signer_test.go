@@ -371,7 +371,7 @@ func TestAdjudicateShowsSheetsInGivenOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer log.Close()
+	defer mustClose(t, log)
 	var in tui.AdjudicateInput
 	in.UseDecisionLog(log)
 	shown := inGivenOrder(in.Disputes, fs[0].SHA256 != ord[0].SHA256)

@@ -23,3 +23,17 @@ func newPending(path string, perm fs.FileMode) (*pending, error) {
 func (p *pending) file() *os.File { return p.t.File }
 func (p *pending) commit() error  { return p.t.CloseAtomicallyReplace() }
 func (p *pending) cleanup()       { p.t.Cleanup() }
+
+// SyncDir fsyncs the directory dir so that a file created or renamed in it
+// is durable; the error of the fsync, or else of the close, is returned.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"verdict/internal/fsutil"
@@ -64,5 +65,21 @@ func TestWriteWithErrorLeavesTargetAndNoTemporary(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 {
 		t.Fatalf("directory holds %d entries, want only the target", len(ents))
+	}
+}
+
+// TestSyncDirReportsFailure: SyncDir succeeds on a directory and, where a
+// directory fsync exists (not Windows), returns the error of one that
+// cannot be opened instead of dropping it.
+func TestSyncDirReportsFailure(t *testing.T) {
+	dir := t.TempDir()
+	if err := fsutil.SyncDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if err := fsutil.SyncDir(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("SyncDir of a missing directory returned nil")
 	}
 }
