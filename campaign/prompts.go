@@ -91,15 +91,7 @@ type PromptSet struct {
 // for D. D and A never receive the B instruction or the reconciliation
 // schema. Errors: ReasonPromptTextMissing, ReasonCommonDraftUnavailable.
 func RenderPrompt(role Role, texts map[string][]byte, task *Task, draft []byte) ([]byte, error) {
-	parts, err := RenderPromptParts(role, texts, task, draft)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	for _, p := range parts {
-		b.Write(p.Bytes)
-	}
-	return b.Bytes(), nil
+	return NewPromptRenderer(texts).Render(role, task, draft)
 }
 
 // RenderPromptParts returns the parts RenderPrompt concatenates, in order,
