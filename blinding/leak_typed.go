@@ -25,6 +25,7 @@ import (
 // jsonField is one struct field as the canonical encoder writes it.
 type jsonField struct {
 	name      string // JSON member name
+	escaped   string // name escaped for a JSON pointer
 	index     int    // field index in the struct
 	omitEmpty bool
 }
@@ -48,7 +49,7 @@ func fieldsOf(t reflect.Type) []jsonField {
 		if name == "" {
 			name = sf.Name
 		}
-		out = append(out, jsonField{name: name, index: i, omitEmpty: opts == "omitempty"})
+		out = append(out, jsonField{name: name, escaped: escapePointer(name), index: i, omitEmpty: opts == "omitempty"})
 	}
 	slices.SortFunc(out, func(a, b jsonField) int { return strings.Compare(a.name, b.name) })
 	jsonFields.Store(t, out)
@@ -197,7 +198,9 @@ func (s *Scanner) ScanBundles(bs []*Bundle) [][]Finding {
 	found := make([][]Finding, len(uniq))
 	parallelFor(len(uniq), func(worker, n int) {
 		var f []Finding
-		workers[worker].walk("", "", reflect.ValueOf(uniq[n]).Elem(), true, nil, &f)
+		w := workers[worker]
+		w.path = w.path[:0]
+		w.walk("", reflect.ValueOf(uniq[n]).Elem(), true, nil, &f)
 		found[n] = f
 	})
 	hw := workers[0]
@@ -214,7 +217,8 @@ func (s *Scanner) ScanBundles(bs []*Bundle) [][]Finding {
 				all = append(all, Finding{Pointer: p, Kind: FindingField, Token: f.name})
 			}
 			if f.name != "items" {
-				hw.walk("", p, fv, true, nil, &all)
+				hw.path = append(hw.path[:0], p...)
+				hw.walk("", fv, true, nil, &all)
 				continue
 			}
 			for k := range b.Items {
@@ -263,6 +267,7 @@ type typedWorker struct {
 	*typedWalk
 	texts     textMemo
 	collected exemptMemo
+	path      []byte // the JSON pointer walk is at
 }
 
 // inputExemption is the exemption set of the shared inputs of item it and
@@ -282,12 +287,13 @@ func (w *typedWalk) exemptionOf(it *Item) *inputExemption {
 	return nil
 }
 
-// walk is walkText on the canonical JSON form of v.
-func (w *typedWorker) walk(item, ptr string, v reflect.Value, scan bool, exempt map[string]bool, out *[]Finding) {
+// walk is walkText on the canonical JSON form of v, with the JSON pointer
+// of v in w.path (built in place, made a string only for a finding).
+func (w *typedWorker) walk(item string, v reflect.Value, scan bool, exempt map[string]bool, out *[]Finding) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			w.walk(item, ptr, v.Elem(), scan, exempt, out)
+			w.walk(item, v.Elem(), scan, exempt, out)
 		}
 	case reflect.Struct:
 		fields := fieldsOf(v.Type())
@@ -295,24 +301,32 @@ func (w *typedWorker) walk(item, ptr string, v reflect.Value, scan bool, exempt 
 			item = id
 			exempt = w.exemptions(v, fields)
 		}
+		n := len(w.path)
 		for _, f := range fields {
 			fv := v.Field(f.index)
 			if f.omitEmpty && isEmptyJSON(fv) {
 				continue
 			}
-			p := ptr + "/" + escapePointer(f.name)
+			w.path = append(append(w.path[:n], '/'), f.escaped...)
 			if w.s.fields[strings.ToLower(f.name)] {
-				*out = append(*out, Finding{Item: item, Pointer: p, Kind: FindingField, Token: f.name})
+				*out = append(*out, Finding{Item: item, Pointer: string(w.path), Kind: FindingField, Token: f.name})
 			}
-			w.walk(item, p, fv, scan && !(item != "" && inputKeys[f.name]), exempt, out)
+			w.walk(item, fv, scan && !(item != "" && inputKeys[f.name]), exempt, out)
 		}
+		w.path = w.path[:n]
 	case reflect.Slice, reflect.Array:
+		n := len(w.path)
 		for i := range v.Len() {
-			w.walk(item, ptr+"/"+strconv.Itoa(i), v.Index(i), scan, exempt, out)
+			w.path = strconv.AppendInt(append(w.path[:n], '/'), int64(i), 10)
+			w.walk(item, v.Index(i), scan, exempt, out)
 		}
+		w.path = w.path[:n]
 	case reflect.String:
-		if scan {
-			w.s.scanText(w.texts, "", item, ptr, v.String(), exempt, out)
+		if !scan {
+			return
+		}
+		if t := w.s.find(w.texts, v.String()); len(t.tokens) > 0 || len(t.context) > 0 {
+			w.s.scanText(w.texts, "", item, string(w.path), v.String(), exempt, out)
 		}
 	}
 }

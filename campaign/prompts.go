@@ -109,18 +109,20 @@ func RenderPromptParts(role Role, texts map[string][]byte, task *Task, draft []b
 }
 
 // PromptRenderer renders the prompts of many sessions from one set of
-// prompt texts (keyed as for RenderPrompt), serializing each task's packet
-// block once: a campaign's receipts are checked against every session's
-// prompt (scorer.ReceiptIssues). Its bytes are exactly RenderPrompt's. It
-// is not safe for concurrent use.
+// prompt texts (keyed as for RenderPrompt), making each prompt text's part
+// and each task's task and packet blocks once: a campaign's receipts are
+// checked against every session's prompt (scorer.ReceiptIssues). Its bytes
+// are exactly RenderPrompt's. The parts it returns share those bytes, so
+// they must not be modified. It is not safe for concurrent use.
 type PromptRenderer struct {
-	texts   map[string][]byte
-	packets map[*Task][]byte
+	texts     map[string][]byte
+	textParts map[string][]byte
+	blocks    map[*Task][2]PromptPart // the TASK and EVIDENCE_PACKET blocks
 }
 
 // NewPromptRenderer returns a renderer of the prompt texts.
 func NewPromptRenderer(texts map[string][]byte) *PromptRenderer {
-	return &PromptRenderer{texts: texts, packets: map[*Task][]byte{}}
+	return &PromptRenderer{texts: texts, textParts: map[string][]byte{}, blocks: map[*Task][2]PromptPart{}}
 }
 
 // Render returns the exact prompt bytes of role (see RenderPrompt).
@@ -158,41 +160,47 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 	for i, k := range keys {
 		t, ok := texts[k]
 		if !ok || len(bytes.TrimSpace(t)) == 0 {
-			return nil, &verr.Error{Reason: ReasonPromptTextMissing, File: ManifestFile, Pointer: "/prompts/" + k, Rule: RulePrompts,
-				Detail: fmt.Sprintf("prompt text %s is not loaded", k)}
+			return nil, verr.Newf(ReasonPromptTextMissing, ManifestFile, "/prompts/"+k, RulePrompts, "prompt text %s is not loaded", k)
 		}
 		name := k
 		if i == 1 {
 			name = "role_instruction"
 		}
-		b := append(bytes.TrimRight(bytes.Clone(t), "\n"), "\n\n"...)
+		b, ok := r.textParts[k]
+		if !ok {
+			b = append(bytes.TrimRight(bytes.Clone(t), "\n"), "\n\n"...)
+			r.textParts[k] = b
+		}
 		parts = append(parts, PromptPart{Name: name, Bytes: b})
 	}
-	block := func(label string, data []byte) {
-		var b bytes.Buffer
-		b.WriteString("<<<" + label + " bytes=" + strconv.Itoa(len(data)) + ">>>\n")
-		b.Write(data)
-		b.WriteString("\n<<<END " + label + ">>>\n")
-		parts = append(parts, PromptPart{Name: label, Bytes: b.Bytes()})
-	}
-	block("TASK", task.Text)
-	pkt, ok := r.packets[task]
+	blocks, ok := r.blocks[task]
 	if !ok {
-		var err error
-		if pkt, err = packetBytes(task.Packet); err != nil {
+		pkt, err := packetBytes(task.Packet)
+		if err != nil {
 			return nil, err
 		}
-		r.packets[task] = pkt
+		blocks = [2]PromptPart{promptBlock("TASK", task.Text), promptBlock("EVIDENCE_PACKET", pkt)}
+		r.blocks[task] = blocks
 	}
-	block("EVIDENCE_PACKET", pkt)
+	parts = append(parts, blocks[0], blocks[1])
 	if role != RoleDraft {
 		if draft == nil {
 			return nil, &verr.Error{Reason: ReasonCommonDraftUnavailable, File: PacketPath(task.Entry.ID), Rule: "CONTRACT §2",
 				Detail: "the shared draft has no raw output; A and B are not dispatched"}
 		}
-		block("COMMON_DRAFT", draft)
+		parts = append(parts, promptBlock("COMMON_DRAFT", draft))
 	}
 	return parts, nil
+}
+
+// promptBlock is the part of label holding data, framed as the prompt
+// shows it.
+func promptBlock(label string, data []byte) PromptPart {
+	var b bytes.Buffer
+	b.WriteString("<<<" + label + " bytes=" + strconv.Itoa(len(data)) + ">>>\n")
+	b.Write(data)
+	b.WriteString("\n<<<END " + label + ">>>\n")
+	return PromptPart{Name: label, Bytes: b.Bytes()}
 }
 
 // packetBytes serializes a packet's evidence items as the prompt shows them.
@@ -224,8 +232,7 @@ func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error)
 		}
 	}
 	if t == nil || run == nil {
-		return nil, &verr.Error{Reason: ReasonPromptRunMissing, File: ManifestFile, Pointer: "/runs", Rule: RulePrompts,
-			Detail: fmt.Sprintf("no run of task %s repetition %d", task, repetition)}
+		return nil, verr.Newf(ReasonPromptRunMissing, ManifestFile, "/runs", RulePrompts, "no run of task %s repetition %d", task, repetition)
 	}
 	var draft []byte
 	for _, s := range c.Sessions {

@@ -485,10 +485,17 @@ func renderedInput(render *campaign.PromptRenderer, t *campaign.Task, role campa
 	if role != campaign.RoleDraft && draftErr != nil {
 		return promptIdentity{why: draftErr.Error()}
 	}
-	b, err := render.Render(role, t, draftRaw)
+	// The parts Render concatenates are hashed in turn: the same digest and
+	// size without building every prompt of the campaign.
+	parts, err := render.Parts(role, t, draftRaw)
 	if err != nil {
 		return promptIdentity{why: err.Error()}
 	}
-	sum := sha256.Sum256(b)
-	return promptIdentity{sha: hex.EncodeToString(sum[:]), size: int64(len(b))}
+	h := sha256.New()
+	var size int64
+	for _, p := range parts {
+		h.Write(p.Bytes)
+		size += int64(len(p.Bytes))
+	}
+	return promptIdentity{sha: hex.EncodeToString(h.Sum(nil)), size: size}
 }

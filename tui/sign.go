@@ -126,7 +126,7 @@ func (s *signScreen) View() tea.View {
 		out = append(out, st.Warn.Render(status.line))
 	case toneRefused:
 		out = append(out, st.Finding.Render(status.line))
-	default:
+	case tonePlain:
 		out = append(out, status.line)
 	}
 	return tea.NewView(strings.Join(wrapLines(out, s.w), "\n"))
