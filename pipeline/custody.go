@@ -26,6 +26,11 @@ const (
 	// campaign derives under the map's own key (an item bound to another
 	// session, role, task or repetition, an item added or missing).
 	ReasonMapMismatch verr.Reason = "map-mismatch"
+	// ReasonCampaignChanged: the campaign's manifest.json is not the one
+	// the sealed map bound at blinding (blinding.SealedMap.ManifestSHA256),
+	// so the campaign, or a file its manifest binds (a receipt, response,
+	// ledger, packet or truth), changed after blinding.
+	ReasonCampaignChanged verr.Reason = "campaign-changed-after-blinding"
 	// ReasonBundleItemMismatch: a bundle is not, byte for byte, the bundle
 	// the campaign derives through the sealed map for its rater (an item's
 	// task text, evidence, obligations or final answer differs, or the
@@ -62,7 +67,9 @@ type derivation struct {
 
 // deriveCustody derives the blinding of c again under the sealed map in
 // mapBytes (blinding.Derive) and refuses a map that differs from the
-// derived one (ReasonMapMismatch, naming the first differing item). The
+// derived one: ReasonCampaignChanged when the campaign's manifest.json is
+// not the one the map bound at blinding, else ReasonMapMismatch naming the
+// first differing item. The
 // derived bundles are scanned for leaks with scan (blinding.ScanBundles,
 // on their typed items, each item once): a bundle file accepted later is
 // byte for byte a derived bundle, so these are its findings.
@@ -70,6 +77,9 @@ type derivation struct {
 func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error), mapPath string, mapBytes []byte, scan *blinding.Scanner) (*derivation, error) {
 	sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
 	if err != nil {
+		return nil, err
+	}
+	if err := CampaignUnchanged(c, mapPath, sealed); err != nil {
 		return nil, err
 	}
 	res, err := blinding.Derive(c, sealed)
@@ -94,6 +104,20 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 		}
 	}
 	return d, nil
+}
+
+// CampaignUnchanged refuses a campaign c whose manifest.json bytes are not
+// the ones the sealed map m (read from mapFile) bound at blinding
+// (ReasonCampaignChanged): the manifest binds every campaign file, so a
+// receipt, response, ledger or packet edited and re-bound after blinding
+// changes it.
+func CampaignUnchanged(c *campaign.Campaign, mapFile string, m *blinding.SealedMap) error {
+	if m.ManifestSHA256 == c.ManifestSHA256 {
+		return nil
+	}
+	return verr.Newf(ReasonCampaignChanged, campaign.ManifestFile, "", ruleCustody,
+		"the campaign changed after blinding: its %s hashes to %s, but the sealed map %s (which the signed sheets, adjudication and reveal commit to) bound %s at blinding; a receipt, response, ledger, packet or other file the manifest binds was edited and re-bound, or this is another campaign",
+		campaign.ManifestFile, c.ManifestSHA256, mapFile, m.ManifestSHA256)
 }
 
 // itemDigests derives the blinding again from the campaign loaded anew
