@@ -61,8 +61,7 @@ func openChainLog(path, rule, what string) (*chainLog, []byte, error) {
 
 // corrupt is a ReasonJournalCorrupt refusal of line (from 1).
 func (c *chainLog) corrupt(line int, format string, a ...any) error {
-	return &verr.Error{Reason: ReasonJournalCorrupt, File: c.path, Pointer: fmt.Sprintf("/%d", line-1), Rule: c.rule,
-		Detail: fmt.Sprintf("line %d: ", line) + fmt.Sprintf(format, a...)}
+	return verr.Newf(ReasonJournalCorrupt, c.path, fmt.Sprintf("/%d", line-1), c.rule, "line %d: %s", line, fmt.Sprintf(format, a...))
 }
 
 // checkLink checks the chain members of line (from 1) as it is replayed:
@@ -202,8 +201,7 @@ func looksLikeHeader(line []byte) bool {
 // size is the byte length of the kept lines after any repair.
 func replayLines(f *os.File, data []byte, accept func(line int, raw []byte) error) (size, torn int64, err error) {
 	if first, _, _ := bytes.Cut(data, []byte{'\n'}); len(data) > 0 && !looksLikeHeader(first) {
-		return 0, 0, &verr.Error{Reason: ReasonNotAJournal, File: f.Name(), Pointer: "/0", Rule: ruleJournal,
-			Detail: fmt.Sprintf("the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)}
+		return 0, 0, verr.Newf(ReasonNotAJournal, f.Name(), "/0", ruleJournal, "the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)
 	}
 	line := 0
 	for len(data) > 0 {

@@ -1,7 +1,6 @@
 package adjudication
 
 import (
-	"fmt"
 	"time"
 	"verdict/verr"
 )
@@ -41,8 +40,7 @@ const (
 func ParseRecordTime(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil || FormatTime(t) != s {
-		return time.Time{}, &verr.Error{Reason: ReasonBadRecordTime, Pointer: "/time_utc", Rule: ruleRecords,
-			Detail: fmt.Sprintf("time_utc %q is not an RFC 3339 UTC time in whole seconds such as 2026-03-04T05:06:07Z", s)}
+		return time.Time{}, verr.Newf(ReasonBadRecordTime, "", "/time_utc", ruleRecords, "time_utc %q is not an RFC 3339 UTC time in whole seconds such as 2026-03-04T05:06:07Z", s)
 	}
 	return t, nil
 }

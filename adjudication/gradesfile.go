@@ -72,12 +72,10 @@ func DecodeGradesFile(file string, data []byte) ([]GradeInput, error) {
 	}
 	for i, g := range in {
 		if !slices.Contains(Kinds, g.Kind) {
-			return nil, &verr.Error{Reason: ReasonMalformedGrades, File: file, Pointer: "/" + strconv.Itoa(i) + "/kind", Rule: ruleGrades,
-				Detail: fmt.Sprintf("grade %d: unknown kind %q; valid kinds: %s", i+1, g.Kind, KindList())}
+			return nil, verr.Newf(ReasonMalformedGrades, file, "/"+strconv.Itoa(i)+"/kind", ruleGrades, "grade %d: unknown kind %q; valid kinds: %s", i+1, g.Kind, KindList())
 		}
 		if g.SpentMS < 0 {
-			return nil, &verr.Error{Reason: ReasonMalformedGrades, File: file, Pointer: "/" + strconv.Itoa(i) + "/spent_ms", Rule: ruleGradesFile,
-				Detail: fmt.Sprintf("grade %d: spent_ms %d is negative; time spent is a count of milliseconds ≥ 0", i+1, g.SpentMS)}
+			return nil, verr.Newf(ReasonMalformedGrades, file, "/"+strconv.Itoa(i)+"/spent_ms", ruleGradesFile, "grade %d: spent_ms %d is negative; time spent is a count of milliseconds ≥ 0", i+1, g.SpentMS)
 		}
 	}
 	return in, nil

@@ -198,8 +198,7 @@ func (j *Journal) decode(line int, raw []byte, bundleDigest string) (Entry, erro
 			return e, j.log.corrupt(line, "format %q, want %q", e.Format, JournalFormat)
 		}
 		if e.BundleDigest != bundleDigest || e.ContentDigest != j.bundle.ContentDigest {
-			return e, &verr.Error{Reason: ReasonJournalBundle, File: j.path, Pointer: "/0/bundle_digest", Rule: ruleJournal,
-				Detail: fmt.Sprintf("journal is for bundle %s, not %s", e.BundleDigest, bundleDigest)}
+			return e, verr.Newf(ReasonJournalBundle, j.path, "/0/bundle_digest", ruleJournal, "journal is for bundle %s, not %s", e.BundleDigest, bundleDigest)
 		}
 		return e, nil
 	}

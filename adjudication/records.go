@@ -90,8 +90,7 @@ func checkItemTimes(s *Sheet) error {
 	}
 	for i, t := range s.ItemTimes {
 		bad := func(why string) error {
-			return &verr.Error{Reason: ReasonBadItemTimes, Pointer: fmt.Sprintf("/item_times/%d", i), Rule: "rating sheet item_times",
-				Detail: fmt.Sprintf("item_times[%d] (%s): %s", i, t.Item, why)}
+			return verr.Newf(ReasonBadItemTimes, "", fmt.Sprintf("/item_times/%d", i), "rating sheet item_times", "item_times[%d] (%s): %s", i, t.Item, why)
 		}
 		switch {
 		case t.SpentMS <= 0:
@@ -514,5 +513,5 @@ func parseReveal(file string, decode func(any) error) (*Reveal, error) {
 }
 
 func formatErr(file, got, want string) error {
-	return &verr.Error{Reason: ReasonMalformedRecord, File: file, Pointer: "/format", Rule: ruleRecords, Detail: fmt.Sprintf("format %q, want %q", got, want)}
+	return verr.Newf(ReasonMalformedRecord, file, "/format", ruleRecords, "format %q, want %q", got, want)
 }

@@ -77,7 +77,7 @@ func ParseAllowedSigners(file string, data []byte) ([]AllowedSigner, error) {
 			continue
 		}
 		bad := func(d string) error {
-			return &verr.Error{Reason: ReasonBadAllowedSigners, File: file, Pointer: fmt.Sprintf("/%d", n-1), Rule: "ssh-keygen ALLOWED SIGNERS", Detail: fmt.Sprintf("line %d: %s", n, d)}
+			return verr.Newf(ReasonBadAllowedSigners, file, fmt.Sprintf("/%d", n-1), "ssh-keygen ALLOWED SIGNERS", "line %d: %s", n, d)
 		}
 		var principals, rest string
 		if strings.HasPrefix(line, `"`) {
@@ -201,6 +201,16 @@ func (c Check) Adjudication() *Adjudication { return c.adj }
 // Reveal returns the reveal record Verify decoded for this record (nil
 // when it is not one or did not decode); see Sheet.
 func (c Check) Reveal() *Reveal { return c.rev }
+
+// Err is the refusal of a record that did not verify, in the one error
+// form: its reason, its file, the signed-records rule and the detail (nil
+// when the record verified).
+func (c Check) Err() *verr.Error {
+	if c.OK {
+		return nil
+	}
+	return &verr.Error{Reason: c.Reason, File: c.File, Rule: ruleRecords, Detail: c.Detail}
+}
 
 func (c *Check) fail(r verr.Reason, format string, a ...any) {
 	if c.Reason == "" {

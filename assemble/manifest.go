@@ -276,7 +276,7 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 // listed once. A manifest without "files" binds nothing yet.
 func boundFiles(raw []byte) ([]campaign.FileDigest, error) {
 	bad := func(ptr, format string, a ...any) error {
-		return &verr.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Pointer: ptr, Rule: campaign.RuleManifest, Detail: fmt.Sprintf(format, a...)}
+		return verr.Newf(campaign.ReasonSchema, campaign.ManifestFile, ptr, campaign.RuleManifest, format, a...)
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {

@@ -139,8 +139,7 @@ type BuiltPacket struct {
 // returned, so a packet check would refuse is never written.
 func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 	if !repositoryName.MatchString(req.Repository) || campaign.CheckFilePath(req.Repository) != "" || strings.Contains(req.Repository, "..") {
-		return nil, &verr.Error{Reason: ReasonItemSpec, File: campaign.PacketPath(req.Task), Pointer: "/items", Rule: rulePacket,
-			Detail: fmt.Sprintf("repository %q is not OWNER/NAME", req.Repository)}
+		return nil, verr.Newf(ReasonItemSpec, campaign.PacketPath(req.Task), "/items", rulePacket, "repository %q is not OWNER/NAME", req.Repository)
 	}
 	commit, err := src.Commit(req.Commit)
 	if err != nil {
@@ -160,8 +159,7 @@ func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 		}
 		lines := campaign.PhysicalLines(b)
 		if it.End > len(lines) {
-			return nil, &verr.Error{Reason: campaign.ReasonLineBeyondFile, File: file, Pointer: fmt.Sprintf("/items/%d/end_line", i), Rule: campaign.RuleAuthenticity,
-				Detail: fmt.Sprintf("%s: end line %d is after the last physical line %d of %s at %s (a final newline makes no line)", it, it.End, len(lines), it.Path, commit)}
+			return nil, verr.Newf(campaign.ReasonLineBeyondFile, file, fmt.Sprintf("/items/%d/end_line", i), campaign.RuleAuthenticity, "%s: end line %d is after the last physical line %d of %s at %s (a final newline makes no line)", it, it.End, len(lines), it.Path, commit)
 		}
 		out.Packet.Items = append(out.Packet.Items, campaign.EvidenceItem{
 			ID: "E" + strconv.Itoa(i+1), Repository: req.Repository, Commit: commit, Path: it.Path,

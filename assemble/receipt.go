@@ -146,8 +146,7 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		}
 	}
 	if run == nil {
-		return nil, &verr.Error{Reason: ReasonSessionUnknown, File: campaign.ManifestFile, Pointer: "/runs", Rule: campaign.RuleManifest,
-			Detail: fmt.Sprintf("no run lists session %s; write the run into the manifest first", req.Session)}
+		return nil, verr.Newf(ReasonSessionUnknown, campaign.ManifestFile, "/runs", campaign.RuleManifest, "no run lists session %s; write the run into the manifest first", req.Session)
 	}
 	log, err := ParseRunLog(req.LogFormat, req.Log, req.LogFile)
 	if err != nil {
@@ -158,8 +157,7 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		return nil, err
 	}
 	if tm.SessionID != nil && *tm.SessionID != req.Session {
-		return nil, &verr.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/session_id", Rule: ruleTiming,
-			Detail: fmt.Sprintf("the timing file is for session %s, not %s", *tm.SessionID, req.Session)}
+		return nil, verr.Newf(ReasonTimingMalformed, req.TimingFile, "/session_id", ruleTiming, "the timing file is for session %s, not %s", *tm.SessionID, req.Session)
 	}
 	if err := checkLogCounts(log, req.LogFile); err != nil {
 		return nil, err
@@ -198,15 +196,13 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		dst  *int64
 	}{{"validation_ns", tm.ValidationNS, &r.ValidationNS}, {"assembly_ns", tm.AssemblyNS, &r.AssemblyNS}} {
 		if f.v == nil || *f.v < 0 {
-			return nil, &verr.Error{Reason: ReasonTimingMalformed, File: req.TimingFile, Pointer: "/" + f.name, Rule: ruleTiming,
-				Detail: fmt.Sprintf("%s is required: the receipt records it as a count, and verdict never writes 0 for a value it does not know", f.name)}
+			return nil, verr.Newf(ReasonTimingMalformed, req.TimingFile, "/"+f.name, ruleTiming, "%s is required: the receipt records it as a count, and verdict never writes 0 for a value it does not know", f.name)
 		}
 		*f.dst = *f.v
 	}
 	switch {
 	case log.Model != nil && tm.Model != nil && *log.Model != *tm.Model:
-		return nil, &verr.Error{Reason: ReasonLogInconsistent, File: req.TimingFile, Pointer: "/model", Rule: ruleTiming,
-			Detail: fmt.Sprintf("the timing file records model %q, the log %q", *tm.Model, *log.Model)}
+		return nil, verr.Newf(ReasonLogInconsistent, req.TimingFile, "/model", ruleTiming, "the timing file records model %q, the log %q", *tm.Model, *log.Model)
 	case log.Model == nil && tm.Model != nil:
 		r.Model = tm.Model
 	case log.Model == nil:
@@ -308,7 +304,7 @@ func importFiles(dir string, im *Imported) ([]fileBytes, error) {
 // checkLogCounts refuses a log whose counts contradict one another.
 func checkLogCounts(l *RunLog, file string) error {
 	bad := func(format string, a ...any) error {
-		return &verr.Error{Reason: ReasonLogInconsistent, File: file, Pointer: "/usage", Rule: ruleLog, Detail: fmt.Sprintf(format, a...)}
+		return verr.Newf(ReasonLogInconsistent, file, "/usage", ruleLog, format, a...)
 	}
 	if l.InputTokens != nil && l.CachedInputTokens != nil && *l.CachedInputTokens > *l.InputTokens {
 		return bad("cached input %d exceeds input %d, which includes it", *l.CachedInputTokens, *l.InputTokens)

@@ -270,8 +270,7 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
 	}
 	if r.Object != "response" {
-		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: "/object", Rule: ruleLog,
-			Detail: fmt.Sprintf("object is %q, not a Responses API \"response\"", r.Object)}
+		return nil, verr.Newf(ReasonLogMalformed, file, "/object", ruleLog, "object is %q, not a Responses API \"response\"", r.Object)
 	}
 	l := &RunLog{Format: LogResponsesAPI, ResponseID: r.ID, Model: r.Model}
 	switch r.Status {

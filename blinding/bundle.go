@@ -520,8 +520,7 @@ func decodeStrictBundle(file string, data []byte) (*Bundle, [][]byte, error) {
 		return nil, nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
 	if len(raw) != len(b.Items) {
-		return nil, nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/items", Rule: "strict JSON",
-			Detail: fmt.Sprintf("%d items decoded from %d item values", len(b.Items), len(raw))}
+		return nil, nil, verr.Newf(ReasonMalformedBundle, file, "/items", "strict JSON", "%d items decoded from %d item values", len(b.Items), len(raw))
 	}
 	return &b, raw, nil
 }
@@ -626,7 +625,7 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 	wg.Go(func() { fileDigest = Digest(data) })
 	b, raw, err := decodeStrictBundle(file, data)
 	if err == nil && b.Format != BundleFormat {
-		err = &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", b.Format, BundleFormat)}
+		err = verr.Newf(ReasonMalformedBundle, file, "/format", ruleBlinding, "format %q, want %q", b.Format, BundleFormat)
 	}
 	var c, o string
 	var canonErr, digestErr error
@@ -671,7 +670,7 @@ func ParseSealedMap(file string, data []byte) (*SealedMap, error) {
 		return nil, err
 	}
 	if m.Format != SealedMapFormat {
-		return nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: ruleBlinding, Detail: fmt.Sprintf("format %q, want %q", m.Format, SealedMapFormat)}
+		return nil, verr.Newf(ReasonMalformedBundle, file, "/format", ruleBlinding, "format %q, want %q", m.Format, SealedMapFormat)
 	}
 	return &m, nil
 }

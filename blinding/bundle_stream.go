@@ -86,8 +86,7 @@ func ReadBundleItems(file string, r io.Reader, item func(i int, raw []byte)) (*B
 		return nil, err
 	}
 	if hdr.Format != BundleFormat {
-		return nil, &verr.Error{Reason: ReasonMalformedBundle, File: file, Pointer: "/format", Rule: "blinding bundle",
-			Detail: fmt.Sprintf("format %q, want %q", hdr.Format, BundleFormat)}
+		return nil, verr.Newf(ReasonMalformedBundle, file, "/format", "blinding bundle", "format %q, want %q", hdr.Format, BundleFormat)
 	}
 	return &hdr, nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -91,7 +90,7 @@ func (l *loader) addErr(err error) {
 }
 
 func (l *loader) refuse(r verr.Reason, file, pointer, rule, format string, a ...any) {
-	l.add(&verr.Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+	l.add(verr.Newf(r, file, pointer, rule, format, a...))
 }
 
 // need returns the bytes of a bound file, refusing it when it is unbound

@@ -92,15 +92,7 @@ type PromptSet struct {
 // for D. D and A never receive the B instruction or the reconciliation
 // schema. Errors: ReasonPromptTextMissing, ReasonCommonDraftUnavailable.
 func RenderPrompt(role Role, texts map[string][]byte, task *Task, draft []byte) ([]byte, error) {
-	parts, err := RenderPromptParts(role, texts, task, draft)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	for _, p := range parts {
-		b.Write(p.Bytes)
-	}
-	return b.Bytes(), nil
+	return NewPromptRenderer(texts).Render(role, task, draft)
 }
 
 // RenderPromptParts returns the parts RenderPrompt concatenates, in order,
@@ -145,8 +137,7 @@ func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPar
 	for i, k := range keys {
 		t, ok := texts[k]
 		if !ok || len(bytes.TrimSpace(t)) == 0 {
-			return nil, &verr.Error{Reason: ReasonPromptTextMissing, File: ManifestFile, Pointer: "/prompts/" + k, Rule: RulePrompts,
-				Detail: fmt.Sprintf("prompt text %s is not loaded", k)}
+			return nil, verr.Newf(ReasonPromptTextMissing, ManifestFile, "/prompts/"+k, RulePrompts, "prompt text %s is not loaded", k)
 		}
 		name := k
 		if i == 1 {
@@ -261,8 +252,7 @@ func RenderPrompts(c *Campaign, task string, repetition int) (*PromptSet, error)
 		}
 	}
 	if t == nil || run == nil {
-		return nil, &verr.Error{Reason: ReasonPromptRunMissing, File: ManifestFile, Pointer: "/runs", Rule: RulePrompts,
-			Detail: fmt.Sprintf("no run of task %s repetition %d", task, repetition)}
+		return nil, verr.Newf(ReasonPromptRunMissing, ManifestFile, "/runs", RulePrompts, "no run of task %s repetition %d", task, repetition)
 	}
 	var draft []byte
 	for _, s := range c.Sessions {

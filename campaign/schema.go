@@ -195,8 +195,7 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *verr.Er
 	def := defName(v.SchemaURL)
 	rule := map[string]string{SchemaResponse: RuleResponseContract, SchemaManifest: RuleManifest,
 		SchemaPacket: RulePacket, SchemaTruth: RuleTruth, SchemaReceipt: RuleReceipt}[schema]
-	e := &verr.Error{Reason: ReasonSchema, File: file, Pointer: p, Rule: rule,
-		Detail: fmt.Sprintf("%v (schema %s)", v.ErrorKind, schema)}
+	e := verr.Newf(ReasonSchema, file, p, rule, "%v (schema %s)", v.ErrorKind, schema)
 	switch k := v.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
 		props := slices.Sorted(slices.Values(k.Properties))

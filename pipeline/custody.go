@@ -139,16 +139,13 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 	for i := range n {
 		switch {
 		case i >= len(given.Items):
-			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: "/items", Rule: ruleCustody,
-				Detail: fmt.Sprintf("the campaign derives item %s (session %s), which the map does not bind", derived.Items[i].Item, derived.Items[i].Session)}
+			return verr.Newf(ReasonMapMismatch, file, "/items", ruleCustody, "the campaign derives item %s (session %s), which the map does not bind", derived.Items[i].Item, derived.Items[i].Session)
 		case i >= len(derived.Items):
-			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s is not derived from the campaign under the map's key", given.Items[i].Item)}
+			return verr.Newf(ReasonMapMismatch, file, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s is not derived from the campaign under the map's key", given.Items[i].Item)
 		case given.Items[i] != derived.Items[i]:
 			g, d := given.Items[i], derived.Items[i]
-			return &verr.Error{Reason: ReasonMapMismatch, File: file, Pointer: fmt.Sprintf("/items/%d", i), Rule: ruleCustody,
-				Detail: fmt.Sprintf("item %s: the map binds %s %s %s r%d; the campaign derives %s %s %s r%d under the map's key",
-					g.Item, g.Session, g.Role, g.Task, g.Repetition, d.Session, d.Role, d.Task, d.Repetition)}
+			return verr.Newf(ReasonMapMismatch, file, fmt.Sprintf("/items/%d", i), ruleCustody, "item %s: the map binds %s %s %s r%d; the campaign derives %s %s %s r%d under the map's key",
+				g.Item, g.Session, g.Role, g.Task, g.Repetition, d.Session, d.Role, d.Task, d.Repetition)
 		}
 	}
 	return &verr.Error{Reason: ReasonMapMismatch, File: file, Rule: ruleCustody,
@@ -243,11 +240,10 @@ func (d *derivation) refuseBundle(path, guidelines string) error {
 	}
 	rater := hdr.Rater
 	if _, ok := d.bundleDigest[rater]; !ok {
-		return &verr.Error{Reason: ReasonBundleUnknown, File: path, Pointer: "/rater", Rule: ruleCustody,
-			Detail: fmt.Sprintf("a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))}
+		return verr.Newf(ReasonBundleUnknown, path, "/rater", ruleCustody, "a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))
 	}
 	mismatch := func(pointer, format string, args ...any) error {
-		return &verr.Error{Reason: ReasonBundleItemMismatch, File: path, Pointer: pointer, Rule: ruleCustody, Detail: fmt.Sprintf(format, args...)}
+		return verr.Newf(ReasonBundleItemMismatch, path, pointer, ruleCustody, format, args...)
 	}
 	order := d.order[rater]
 	for i, e := range seen {

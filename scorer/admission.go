@@ -154,7 +154,7 @@ func ManifestAdmission(c *campaign.Campaign) []*verr.Error {
 	m := &c.Manifest
 	var out []*verr.Error
 	add := func(r verr.Reason, file, pointer, rule, format string, a ...any) {
-		out = append(out, &verr.Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+		out = append(out, verr.Newf(r, file, pointer, rule, format, a...))
 	}
 	for _, name := range MissingIdentities(m) {
 		if name == "seed" {

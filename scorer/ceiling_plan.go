@@ -79,7 +79,7 @@ var (
 // *verr.Error with ReasonPlanMalformed, the file and a JSON pointer.
 func ParsePlan(data []byte, file string) (*Plan, error) {
 	bad := func(ptr, format string, a ...any) error {
-		return &verr.Error{Reason: ReasonPlanMalformed, File: file, Pointer: ptr, Rule: "verdict admission plan format", Detail: fmt.Sprintf(format, a...)}
+		return verr.Newf(ReasonPlanMalformed, file, ptr, "verdict admission plan format", format, a...)
 	}
 	var f planFile
 	if err := json.Unmarshal(data, &f, json.RejectUnknownMembers(true)); err != nil {

@@ -135,8 +135,7 @@ func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, erro
 		notes := nonEmpty(g1.Note, g2.Note)
 		if ok1 && ok2 && g1.Value == g2.Value {
 			if okA {
-				return nil, &verr.Error{Reason: ReasonAdjudicatedAgreedField, Pointer: k.String(), Rule: consensusRule,
-					Detail: fmt.Sprintf("adjudication gives %q for a field both sheets agree on (%q)", a.Value, g1.Value)}
+				return nil, verr.Newf(ReasonAdjudicatedAgreedField, "", k.String(), consensusRule, "adjudication gives %q for a field both sheets agree on (%q)", a.Value, g1.Value)
 			}
 			out = append(out, ConsensusGrade{Field: k, Value: g1.Value, Source: SourceAgreed, Notes: notes})
 			continue
@@ -204,19 +203,16 @@ func indexGrades(gs []SheetGrade, who string, isAdjudication bool) ([]int32, err
 	for i, g := range gs {
 		allowed := adjudication.AllowedValues(g.Field.Kind)
 		if allowed == nil {
-			return nil, &verr.Error{Reason: ReasonGradeKind, Pointer: g.Field.String(), Rule: "GRADES.md",
-				Detail: fmt.Sprintf("%s grades unknown kind %q", who, g.Field.Kind)}
+			return nil, verr.Newf(ReasonGradeKind, "", g.Field.String(), "GRADES.md", "%s grades unknown kind %q", who, g.Field.Kind)
 		}
 		if isAdjudication && g.Field.Kind == adjudication.KindOracleDefect {
 			allowed = append(allowed, adjudication.ValueWithdrawn)
 		}
 		if !slices.Contains(allowed, g.Value) {
-			return nil, &verr.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
-				Detail: fmt.Sprintf("%s gives %q; allowed: %s", who, g.Value, strings.Join(allowed, ", "))}
+			return nil, verr.Newf(ReasonGradeValue, "", g.Field.String(), "GRADES.md", "%s gives %q; allowed: %s", who, g.Value, strings.Join(allowed, ", "))
 		}
 		if g.Field.Kind == adjudication.KindCompleteness && g.Field.Target != adjudication.TargetFinal {
-			return nil, &verr.Error{Reason: ReasonGradeValue, Pointer: g.Field.String(), Rule: "GRADES.md",
-				Detail: fmt.Sprintf("%s: completeness target must be %q", who, adjudication.TargetFinal)}
+			return nil, verr.Newf(ReasonGradeValue, "", g.Field.String(), "GRADES.md", "%s: completeness target must be %q", who, adjudication.TargetFinal)
 		}
 		if !isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && strings.TrimSpace(g.Note) == "" {
 			return nil, &verr.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",

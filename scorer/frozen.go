@@ -70,18 +70,15 @@ func FrozenIdentityIssues(c *campaign.Campaign) []*verr.Error {
 		w, known := want[d.Name]
 		switch {
 		case !known || seen[d.Name]:
-			out = append(out, &verr.Error{Reason: ReasonFrozenDocumentExtra, File: campaign.ManifestFile, Pointer: p, Rule: RuleFrozenDocuments,
-				Detail: fmt.Sprintf("document %q is not one of the five frozen documents of %s, or is bound twice", d.Name, campaign.ContractVersion)})
+			out = append(out, verr.Newf(ReasonFrozenDocumentExtra, campaign.ManifestFile, p, RuleFrozenDocuments, "document %q is not one of the five frozen documents of %s, or is bound twice", d.Name, campaign.ContractVersion))
 		case d.SHA256 != w:
-			out = append(out, &verr.Error{Reason: ReasonFrozenDocumentDigest, File: campaign.ManifestFile, Pointer: p + "/sha256", Rule: RuleFrozenDocuments,
-				Detail: fmt.Sprintf("%s is bound as %s; the frozen table says %s", d.Name, d.SHA256, w)})
+			out = append(out, verr.Newf(ReasonFrozenDocumentDigest, campaign.ManifestFile, p+"/sha256", RuleFrozenDocuments, "%s is bound as %s; the frozen table says %s", d.Name, d.SHA256, w))
 		}
 		seen[d.Name] = true
 	}
 	for _, d := range campaign.FrozenDocuments() {
 		if !seen[d.Name] {
-			out = append(out, &verr.Error{Reason: ReasonFrozenDocumentMissing, File: campaign.ManifestFile, Pointer: "/frozen_documents", Rule: RuleFrozenDocuments,
-				Detail: fmt.Sprintf("%s (SHA-256 %s) is not bound", d.Name, d.SHA256)})
+			out = append(out, verr.Newf(ReasonFrozenDocumentMissing, campaign.ManifestFile, "/frozen_documents", RuleFrozenDocuments, "%s (SHA-256 %s) is not bound", d.Name, d.SHA256))
 		}
 	}
 	for _, k := range campaign.PromptKeys() {
@@ -141,7 +138,6 @@ func ReferenceCardIssue(m *campaign.Manifest) *verr.Error {
 	if len(diff) == 0 {
 		return nil
 	}
-	return &verr.Error{Reason: ReasonPriceCardNotReference, File: campaign.ManifestFile, Pointer: "/execution/price_card", Rule: RuleReferenceCard,
-		Detail: fmt.Sprintf("price card %q is not the frozen reference card of contract %s (US$4 / 0.40 / 20 per million uncached input, cached input, output tokens): %s",
-			pc.ID, campaign.ContractVersion, strings.Join(diff, ", "))}
+	return verr.Newf(ReasonPriceCardNotReference, campaign.ManifestFile, "/execution/price_card", RuleReferenceCard, "price card %q is not the frozen reference card of contract %s (US$4 / 0.40 / 20 per million uncached input, cached input, output tokens): %s",
+		pc.ID, campaign.ContractVersion, strings.Join(diff, ", "))
 }

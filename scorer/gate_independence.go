@@ -66,9 +66,7 @@ func CheckGateIndependence(acct *AccountingReport) []*verr.Error {
 	var out []*verr.Error
 	for i, g := range acct.Gates {
 		if why, ok := broken[g.Name]; ok && g.Pass {
-			out = append(out, &verr.Error{Reason: ReasonGateOrEscape, Pointer: fmt.Sprintf("/accounting/gates/%d", i),
-				Rule:   "CONTRACT §4 Complete cost and time; EVALUATOR-CONTROLS C21",
-				Detail: fmt.Sprintf("gate %s is recorded as passing but its own %s breaks its bound: no gate may be met through another", g.Name, why)})
+			out = append(out, verr.Newf(ReasonGateOrEscape, "", fmt.Sprintf("/accounting/gates/%d", i), "CONTRACT §4 Complete cost and time; EVALUATOR-CONTROLS C21", "gate %s is recorded as passing but its own %s breaks its bound: no gate may be met through another", g.Name, why))
 		}
 	}
 	return out

@@ -63,7 +63,6 @@ func IncompleteError(planned []string) *verr.Error {
 	if len(shown) > 10 {
 		shown, more = shown[:10], fmt.Sprintf(" and %d more", len(planned)-10)
 	}
-	return &verr.Error{Reason: ReasonCampaignIncomplete, File: campaign.ManifestFile, Pointer: "/runs", Rule: RulePlanned,
-		Detail: fmt.Sprintf("%s not started (%s%s): the campaign is in progress, not admitted for scoring; a planned session is not an invalid execution",
-			plural.Count(len(planned), "planned session has", "planned sessions have"), strings.Join(shown, ", "), more)}
+	return verr.Newf(ReasonCampaignIncomplete, campaign.ManifestFile, "/runs", RulePlanned, "%s not started (%s%s): the campaign is in progress, not admitted for scoring; a planned session is not an invalid execution",
+		plural.Count(len(planned), "planned session has", "planned sessions have"), strings.Join(shown, ", "), more)
 }

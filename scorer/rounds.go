@@ -108,7 +108,7 @@ func revision(old, cur []byte, oldName, file string) *PromptRevision {
 func RoundIssues(m *campaign.Manifest) []*verr.Error {
 	var out []*verr.Error
 	add := func(r verr.Reason, pointer, format string, a ...any) {
-		out = append(out, &verr.Error{Reason: r, File: campaign.ManifestFile, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
+		out = append(out, verr.Newf(r, campaign.ManifestFile, pointer, RuleRounds, format, a...))
 	}
 	p := m.PreviousRound
 	var want campaign.Phase
@@ -159,9 +159,8 @@ func UnverifiedRound(m *campaign.Manifest) *verr.Error {
 	if m.Phase == campaign.PhaseEvaluation {
 		flags = "--previous DIR --previous-report FILE"
 	}
-	return &verr.Error{Reason: ReasonPreviousRoundUnverified, File: campaign.ManifestFile, Pointer: "/previous_round", Rule: RuleRounds,
-		Detail: fmt.Sprintf("the manifest names a previous round (%s %q, manifest %s) that was not verified, so B's instruction is not checked against the frozen text; give check %s to verify it",
-			p.Phase, p.CampaignID, p.ManifestSHA256, flags)}
+	return verr.Newf(ReasonPreviousRoundUnverified, campaign.ManifestFile, "/previous_round", RuleRounds, "the manifest names a previous round (%s %q, manifest %s) that was not verified, so B's instruction is not checked against the frozen text; give check %s to verify it",
+		p.Phase, p.CampaignID, p.ManifestSHA256, flags)
 }
 
 // RoundInput is the previous round a campaign is checked against.
@@ -201,7 +200,7 @@ func RoundDiscipline(cur *campaign.Campaign, in RoundInput) RoundCheck {
 	var rc RoundCheck
 	m := &cur.Manifest
 	add := func(r verr.Reason, file, pointer, format string, a ...any) {
-		rc.Issues = append(rc.Issues, &verr.Error{Reason: r, File: file, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
+		rc.Issues = append(rc.Issues, verr.Newf(r, file, pointer, RuleRounds, format, a...))
 	}
 	p := m.PreviousRound
 	if p == nil {
@@ -316,7 +315,7 @@ type roundReport struct {
 func reportIssues(p *campaign.PreviousRound, in RoundInput) []*verr.Error {
 	var out []*verr.Error
 	add := func(r verr.Reason, file, pointer, format string, a ...any) {
-		out = append(out, &verr.Error{Reason: r, File: file, Pointer: pointer, Rule: RuleRounds, Detail: fmt.Sprintf(format, a...)})
+		out = append(out, verr.Newf(r, file, pointer, RuleRounds, format, a...))
 	}
 	if in.Report == nil {
 		add(ReasonPreviousReportMissing, campaign.ManifestFile, "/previous_round/report_sha256", "an evaluation is checked with the round-2 report.json that admitted it (--previous-report)")

@@ -368,8 +368,7 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 	}
 	if len(missing) > 0 {
 		SortFieldKeys(missing)
-		return nil, &verr.Error{Reason: ReasonMissingGrade, File: file, Pointer: missing[0].String(), Rule: "GRADES.md",
-			Detail: fmt.Sprintf("%d required field(s) have no settled grade, first %s", len(missing), missing[0])}
+		return nil, verr.Newf(ReasonMissingGrade, file, missing[0].String(), "GRADES.md", "%d required field(s) have no settled grade, first %s", len(missing), missing[0])
 	}
 	return got, nil
 }

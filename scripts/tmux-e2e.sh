@@ -10,8 +10,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 sess="verdict-e2e-$$"
-cleanup() { tmux kill-session -t "$sess" 2>/dev/null || true; rm -rf "$work"; }
+# A tmux server of its own, kept alive by a holder session: killing the
+# work session between steps then never stops the server (starting a new
+# session while the last one's server exits races: "server exited
+# unexpectedly").
+sock="verdict-e2e-$$"
+tmux() { command tmux -L "$sock" "$@"; }
+cleanup() { tmux kill-server 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
+tmux new-session -d -s "$sess-hold" "sleep 600"
 
 bin="${1:-}"
 if [ -z "$bin" ]; then

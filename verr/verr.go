@@ -36,6 +36,13 @@ type Error struct {
 	Err     error // optional underlying cause
 }
 
+// Newf is the refusal with reason r of the given file and JSON pointer
+// under rule, its detail formatted by fmt.Sprintf(format, a...): the shape
+// every record and round check builds.
+func Newf(r Reason, file, pointer, rule, format string, a ...any) *Error {
+	return &Error{Reason: r, File: file, Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)}
+}
+
 // Error formats the refusal as "file#pointer: reason: detail [rule]".
 func (e *Error) Error() string {
 	var b strings.Builder

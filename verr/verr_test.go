@@ -29,3 +29,12 @@ func TestErrorIsReasonAndProblem(t *testing.T) {
 		t.Error("Flatten(nil) is not nil")
 	}
 }
+
+func TestNewfIsTheLiteral(t *testing.T) {
+	t.Parallel()
+	got := Newf("synthetic-reason", "f.json", "/a/1", "RULE", "value %q, want %d", "x", 2)
+	want := &Error{Reason: "synthetic-reason", File: "f.json", Pointer: "/a/1", Rule: "RULE", Detail: `value "x", want 2`}
+	if *got != *want || got.Error() != want.Error() {
+		t.Errorf("Newf = %+v, want %+v", got, want)
+	}
+}

@@ -59,8 +59,7 @@ ratings directory keeps it); a sheet that does not verify is refused.`,
 		}
 		// Two sheets naming one rater or one key are never two raters.
 		if a0, a1 := sh[0].Sheet.Signer, sh[1].Sheet.Signer; a0.Name == a1.Name || a0.KeyFingerprint == a1.KeyFingerprint {
-			return refusal(a, &verr.Error{Reason: adjudication.ReasonSharedKey, File: args[1], Pointer: "/signer", Rule: "DESIGN Signed records",
-				Detail: fmt.Sprintf("sheets %s and %s are signed by one rater or with one key (%s, %s)", args[0], args[1], a1.Name, a1.KeyFingerprint)})
+			return refusal(a, verr.Newf(adjudication.ReasonSharedKey, args[1], "/signer", "DESIGN Signed records", "sheets %s and %s are signed by one rater or with one key (%s, %s)", args[0], args[1], a1.Name, a1.KeyFingerprint))
 		}
 		ord := adjudication.OrderSheets(sh[0], sh[1])
 		if _, err := adjudication.Disagreements(ord[0].Sheet, ord[1].Sheet); err != nil {

@@ -8,15 +8,29 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/verr"
 )
 
 // verifyReport is the --format json output of verify: the SYNTHETIC notice
-// when any record is synthetic (DESIGN "Defaults and embedded input") and
-// one check per record in input order.
+// when any record is synthetic (DESIGN "Defaults and embedded input"), one
+// report per record in input order, and every refused record's refusal in
+// the one JSON form of a refusal {reason, file, pointer, rule, message}
+// (verr.Problem), as check and every other command write them.
 type verifyReport struct {
-	Notice    string               `json:"notice,omitempty"`
-	Synthetic bool                 `json:"synthetic"`
-	Records   []adjudication.Check `json:"records"`
+	Notice    string         `json:"notice,omitempty"`
+	Synthetic bool           `json:"synthetic"`
+	Records   []verifyRecord `json:"records"`
+	Refusals  []verr.Problem `json:"refusals"`
+}
+
+// verifyRecord is one record's report: its file, kind, signer and SHA-256
+// and whether it verified (why not is in verifyReport.Refusals).
+type verifyRecord struct {
+	File   string              `json:"file"`
+	Kind   string              `json:"kind"`
+	Signer adjudication.Signer `json:"signer"`
+	SHA256 string              `json:"sha256"`
+	OK     bool                `json:"ok"`
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
@@ -34,7 +48,11 @@ raters (the adjudicator is a third person), a sheet for another bundle (with
 --bundle), an adjudication or reveal that does not name the sheets given.
 Principals and namespaces in allowed_signers are pattern lists as in
 ssh-keygen: "*" and "?" are wildcards and a matching "!pattern" refuses. Each
-refused record is listed with its own reason code; exit 1 if any is refused.`,
+refused record is listed with its own reason code; exit 1 if any is refused.
+
+--format json writes one report per record {file, kind, signer, sha256, ok}
+under "records" and each refused record's refusal under "refusals" in the one
+form every command uses: {reason, file, pointer, rule, message}.`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
@@ -81,7 +99,13 @@ refused record is listed with its own reason code; exit 1 if any is refused.`,
 			}
 		}
 		if *format == "json" {
-			rep := verifyReport{Synthetic: synthetic, Records: checks}
+			rep := verifyReport{Synthetic: synthetic, Refusals: []verr.Problem{}}
+			for _, ch := range checks {
+				rep.Records = append(rep.Records, verifyRecord{File: ch.File, Kind: ch.Kind, Signer: ch.Signer, SHA256: ch.SHA256, OK: ch.OK})
+				if e := ch.Err(); e != nil {
+					rep.Refusals = append(rep.Refusals, verr.ProblemOf(e))
+				}
+			}
 			if synthetic {
 				rep.Notice = blinding.SyntheticNotice
 			}
