@@ -118,6 +118,23 @@ func NewPromptRenderer(texts map[string][]byte) *PromptRenderer {
 	return &PromptRenderer{texts: texts, textParts: map[string][]byte{}, blocks: map[*Task][2]PromptPart{}}
 }
 
+// Render returns the exact prompt bytes of role (see RenderPrompt).
+func (r *PromptRenderer) Render(role Role, task *Task, draft []byte) ([]byte, error) {
+	parts, err := r.Parts(role, task, draft)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p.Bytes)
+	}
+	b := make([]byte, 0, n)
+	for _, p := range parts {
+		b = append(b, p.Bytes...)
+	}
+	return b, nil
+}
+
 // parts is Parts with the shared draft's block (A and B) named and left
 // empty, for the caller to write.
 func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
