@@ -108,3 +108,53 @@ func TestScoreRefusesCampaignChangedAfterBlinding(t *testing.T) {
 		t.Errorf("score (text): exit %d\n%s", code, text)
 	}
 }
+
+// TestRevealRefusesAnotherCampaign (trial T8): reveal --campaign reports
+// the admission of the campaign the records were made from, and refuses
+// to sign (nothing written) for a campaign the sealed map does not name
+// (map-other-campaign) or whose manifest.json is not the one the map bound
+// at blinding (campaign-changed-after-blinding).
+func TestRevealRefusesAnotherCampaign(t *testing.T) {
+	camp, ratings, keys := demoChain(t)
+	rp := func(n string) string { return filepath.Join(ratings, n) }
+	reveal := func(c string) (int, string, string) {
+		out := filepath.Join(t.TempDir(), "reveal.json")
+		code, stdout, _ := runCapture(t, "reveal", "--sheet", rp("sheet-ann.json"), "--sheet", rp("sheet-bob.json"), "--adjudication", rp("adjudication.json"),
+			"--map", rp("sealed-map.json"), "--allowed-signers", rp("allowed_signers"), "--key", filepath.Join(keys, "coordinator-dee"), "--name", "dee",
+			"--out", out, "--time", demoRevealTime, "--campaign", c, "--format", "json")
+		return code, stdout, out
+	}
+	if code, out, _ := reveal(camp); code != 0 || !strings.Contains(out, `"admitted": true`) {
+		t.Fatalf("reveal --campaign of the records' own campaign: exit %d\n%s", code, out)
+	}
+	other := filepath.Join(t.TempDir(), "other")
+	if err := os.CopyFS(other, os.DirFS(camp)); err != nil {
+		t.Fatal(err)
+	}
+	mpath := filepath.Join(other, "manifest.json")
+	m, err := os.ReadFile(mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idRE := regexp.MustCompile(`"campaign_id": "[^"]*"`)
+	if !idRE.Match(m) {
+		t.Fatal("manifest.json has no campaign_id")
+	}
+	if err := os.WriteFile(mpath, idRE.ReplaceAll(m, []byte(`"campaign_id": "another-campaign"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := filepath.Join(t.TempDir(), "changed")
+	if err := os.CopyFS(changed, os.DirFS(camp)); err != nil {
+		t.Fatal(err)
+	}
+	lateReceiptEdit(t, changed)
+	for _, c := range []struct{ dir, want string }{{other, "map-other-campaign"}, {changed, "campaign-changed-after-blinding"}} {
+		code, out, written := reveal(c.dir)
+		if code != 1 || !strings.Contains(out, `"reason":"`+c.want+`"`) || strings.Contains(out, `"admitted": true`) {
+			t.Errorf("reveal --campaign %s: exit %d, want %s\n%s", filepath.Base(c.dir), code, c.want, out)
+		}
+		if _, err := os.Stat(written); err == nil {
+			t.Errorf("reveal --campaign %s wrote %s", filepath.Base(c.dir), written)
+		}
+	}
+}
