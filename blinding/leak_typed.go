@@ -169,7 +169,7 @@ func (s *Scanner) ScanBundles(bs []*Bundle) [][]Finding {
 			it := &b.Items[k]
 			u := -1
 			for _, prev := range byID[it.ID] {
-				if reflect.DeepEqual(uniq[prev], it) {
+				if sameValue(reflect.ValueOf(uniq[prev]).Elem(), reflect.ValueOf(it).Elem()) {
 					u = prev
 					break
 				}
@@ -280,7 +280,7 @@ type inputExemption struct {
 // exemptionOf returns the exemption entry of the inputs of it, or nil.
 func (w *typedWalk) exemptionOf(it *Item) *inputExemption {
 	for _, e := range w.exempts[it.TaskText] {
-		if reflect.DeepEqual(e.it.Evidence, it.Evidence) && reflect.DeepEqual(e.it.Obligations, it.Obligations) {
+		if sameValue(reflect.ValueOf(e.it.Evidence), reflect.ValueOf(it.Evidence)) && sameValue(reflect.ValueOf(e.it.Obligations), reflect.ValueOf(it.Obligations)) {
 			return e
 		}
 	}
@@ -398,4 +398,41 @@ func (w *typedWorker) collect(v reflect.Value, set map[string]bool) {
 	case reflect.String:
 		w.s.collectText(w.collected, v.String(), set)
 	}
+}
+
+// sameValue reports whether a and b (of one type) are equal: at once when
+// every slice and pointer of theirs is the same memory (the items of
+// every rater's bundle share their answers and inputs), else as
+// reflect.DeepEqual decides.
+func sameValue(a, b reflect.Value) bool {
+	return identical(a, b) || reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// identical reports whether a and b hold the same scalars and point to the
+// same memory with every slice and pointer (without allocating).
+func identical(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !identical(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		return a.Len() == b.Len() && a.UnsafePointer() == b.UnsafePointer()
+	case reflect.Pointer, reflect.Map:
+		return a.UnsafePointer() == b.UnsafePointer()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	}
+	return false
 }

@@ -69,6 +69,19 @@ func TestScanBundlesEqualsScanJSON(t *testing.T) {
 		{Format: blinding.BundleFormat, Rater: "r"},
 		{Format: blinding.BundleFormat, Rater: "r", Items: []blinding.Item{}},
 	}
+	// Two bundles holding an item of one ID with other answers (not the
+	// same item: each is scanned on its own).
+	twin := func(text string) *blinding.Bundle {
+		return &blinding.Bundle{Format: blinding.BundleFormat, Rater: "r", Items: []blinding.Item{{ID: "item-0000000000000001", TaskText: "t",
+			Final: campaign.Final{Claims: []campaign.Claim{{ID: "C1", Text: text}}}}}}
+	}
+	twins := []*blinding.Bundle{twin("plain text"), twin("the review-b ledger")}
+	for i, found := range sc.ScanBundles(twins) {
+		data, _ := blinding.MarshalCanonical(twins[i])
+		if want := sc.ScanJSON("r", data); !slices.Equal(found, want) || (i == 1) != (len(want) > 0) {
+			t.Fatalf("twin bundle %d: typed %v, bytes %v", i, found, want)
+		}
+	}
 	for i, b := range odd {
 		data, err := blinding.MarshalCanonical(b)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"verdict/verr"
 )
@@ -134,8 +135,9 @@ func (r *PromptRenderer) Render(role Role, task *Task, draft []byte) ([]byte, er
 	return b, nil
 }
 
-// Parts returns the parts Render concatenates (see RenderPromptParts).
-func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
+// parts is Parts with the shared draft's block (A and B) named and left
+// empty, for the caller to write.
+func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
 	texts := r.texts
 	keys := []string{PromptCommon}
 	switch role {
@@ -180,19 +182,62 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 			return nil, &verr.Error{Reason: ReasonCommonDraftUnavailable, File: PacketPath(task.Entry.ID), Rule: "CONTRACT §2",
 				Detail: "the shared draft has no raw output; A and B are not dispatched"}
 		}
-		parts = append(parts, promptBlock("COMMON_DRAFT", draft))
+		parts = append(parts, PromptPart{Name: "COMMON_DRAFT"})
 	}
 	return parts, nil
+}
+
+// Parts returns the parts of role's prompt, in order (see
+// RenderPromptParts): their concatenation is RenderPrompt's bytes.
+func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
+	parts, err := r.parts(role, task, draft)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(parts) - 1; parts[n].Name == "COMMON_DRAFT" {
+		var b bytes.Buffer
+		writeBlock(&b, "COMMON_DRAFT", draft)
+		parts[n].Bytes = b.Bytes()
+	}
+	return parts, nil
+}
+
+// Identity returns the SHA-256 (hex) and the size in bytes of role's
+// prompt (the concatenation of Parts), hashed without building it: the
+// shared draft, which A's and B's prompts quote whole, is not copied.
+func (r *PromptRenderer) Identity(role Role, task *Task, draft []byte) (string, int64, error) {
+	parts, err := r.parts(role, task, draft)
+	if err != nil {
+		return "", 0, err
+	}
+	h := sha256.New()
+	var size int64
+	for _, p := range parts {
+		if p.Name == "COMMON_DRAFT" {
+			size += int64(writeBlock(h, "COMMON_DRAFT", draft))
+			continue
+		}
+		h.Write(p.Bytes)
+		size += int64(len(p.Bytes))
+	}
+	return hex.EncodeToString(h.Sum(nil)), size, nil
 }
 
 // promptBlock is the part of label holding data, framed as the prompt
 // shows it.
 func promptBlock(label string, data []byte) PromptPart {
 	var b bytes.Buffer
-	b.WriteString("<<<" + label + " bytes=" + strconv.Itoa(len(data)) + ">>>\n")
-	b.Write(data)
-	b.WriteString("\n<<<END " + label + ">>>\n")
+	writeBlock(&b, label, data)
 	return PromptPart{Name: label, Bytes: b.Bytes()}
+}
+
+// writeBlock writes data framed as the prompt shows the block label and
+// returns the number of bytes written.
+func writeBlock(w io.Writer, label string, data []byte) int {
+	n, _ := io.WriteString(w, "<<<"+label+" bytes="+strconv.Itoa(len(data))+">>>\n")
+	m, _ := w.Write(data)
+	k, _ := io.WriteString(w, "\n<<<END "+label+">>>\n")
+	return n + m + k
 }
 
 // packetBytes serializes a packet's evidence items as the prompt shows them.

@@ -126,3 +126,39 @@ func TestRenderPromptsRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPromptIdentityIsRenderedBytes: PromptRenderer.Identity, which hashes
+// a prompt without building it, gives the SHA-256 and size of the bytes
+// RenderPrompts renders, for each role, also on a second call (the parts
+// it keeps), and refuses A and B without a draft as Parts does.
+func TestPromptIdentityIsRenderedBytes(t *testing.T) {
+	c := promptCampaign(t)
+	ps, err := RenderPrompts(c, "T1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var task *Task
+	for _, x := range c.Tasks {
+		if x.Entry.ID == "T1" {
+			task = x
+		}
+	}
+	draft := ps.ReviewA.Bytes[bytes.Index(ps.ReviewA.Bytes, []byte("<<<COMMON_DRAFT bytes=")):]
+	draft = draft[bytes.IndexByte(draft, '\n')+1 : bytes.LastIndex(draft, []byte("\n<<<END COMMON_DRAFT>>>"))]
+	r := NewPromptRenderer(c.Prompts)
+	for range 2 {
+		for _, p := range []RenderedPrompt{ps.Draft, ps.ReviewA, ps.ReviewB} {
+			sha, size, err := r.Identity(p.Role, task, draft)
+			if err != nil || sha != p.SHA256 || size != int64(p.Size) {
+				t.Fatalf("%s: identity %s %d %v, rendered %s %d", p.Role, sha, size, err, p.SHA256, p.Size)
+			}
+			sum := sha256.Sum256(p.Bytes)
+			if hex.EncodeToString(sum[:]) != sha {
+				t.Fatalf("%s: identity is not the digest of the rendered bytes", p.Role)
+			}
+		}
+	}
+	if _, _, err := r.Identity(RoleReviewA, task, nil); err == nil {
+		t.Fatal("A's identity without a draft")
+	}
+}

@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"sync"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -57,8 +55,6 @@ func ReadAllowedSigners(path string) ([]adjudication.AllowedSigner, error) {
 // adjudication.json or reveal.json is left out (before adjudication or
 // reveal: the set is what exists so far); without it, they are required.
 //
-// The records are read side by side (GOMAXPROCS at a time).
-//
 // Refusals: a record or .sig that is not a regular file within its cap
 // (campaign.ReadRegular's *verr.Error), a record that cannot be read or a
 // .sig that cannot be read for another reason than being missing
@@ -84,25 +80,15 @@ func ReadRecordSetWith(dir string, allowed []adjudication.AllowedSigner, opt adj
 		}
 		paths = append(paths, p)
 	}
-	// The records are read and verified side by side (two at a time on
-	// two cores: the two sheets of a large campaign are the bulk of it);
-	// the first refusal in path order is returned.
-	checks := make([]adjudication.Check, len(paths))
-	errs := make([]error, len(paths))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, p := range paths {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			checks[i], errs[i] = readRecord(allowed, p)
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
+	// One record at a time: only one record's bytes are held (the two
+	// sheets of a large campaign are tens of megabytes each).
+	checks := make([]adjudication.Check, 0, len(paths))
+	for _, p := range paths {
+		ch, err := readRecord(allowed, p)
 		if err != nil {
 			return nil, err
 		}
+		checks = append(checks, ch)
 	}
 	checks = adjudication.CrossCheck(checks, opt)
 	var refusals []error

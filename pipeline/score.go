@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"sort"
 
 	"verdict/adjudication"
@@ -127,7 +128,12 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
 		PromptRevision: scorer.BRevision(c)}
+	// The campaign is released before the records are read, and collected
+	// at once: a rating sheet of a large campaign is read whole (tens of
+	// megabytes) and must not come on top of the campaign's memory while
+	// the collector catches up (the peak memory of score).
 	c = nil
+	runtime.GC()
 	rec, err := verifyRecords(r, allowed, guidelines, derived, mapBytes)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err

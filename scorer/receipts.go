@@ -1,8 +1,6 @@
 package scorer
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -485,17 +483,9 @@ func renderedInput(render *campaign.PromptRenderer, t *campaign.Task, role campa
 	if role != campaign.RoleDraft && draftErr != nil {
 		return promptIdentity{why: draftErr.Error()}
 	}
-	// The parts Render concatenates are hashed in turn: the same digest and
-	// size without building every prompt of the campaign.
-	parts, err := render.Parts(role, t, draftRaw)
+	sha, size, err := render.Identity(role, t, draftRaw)
 	if err != nil {
 		return promptIdentity{why: err.Error()}
 	}
-	h := sha256.New()
-	var size int64
-	for _, p := range parts {
-		h.Write(p.Bytes)
-		size += int64(len(p.Bytes))
-	}
-	return promptIdentity{sha: hex.EncodeToString(h.Sum(nil)), size: size}
+	return promptIdentity{sha: sha, size: size}
 }
