@@ -32,6 +32,11 @@ const (
 	// ReasonJournalClosed: the journal is closed or a failed write left it
 	// in an unknown state; reopen it.
 	ReasonJournalClosed verr.Reason = "journal-closed"
+	// ReasonJournalFrozen: the journal was frozen into a signed rating
+	// sheet (Journal.Freeze); it takes no more entries (grades, notes,
+	// oracle-defect flags or item flags), so the sheet's journal_digest
+	// stays the digest of the journal's bytes.
+	ReasonJournalFrozen verr.Reason = "journal-frozen"
 )
 
 const ruleJournal = "append-only journal (Part 11 §11.10(e))"
@@ -105,6 +110,8 @@ type Journal struct {
 	flags   map[string]bool // flagged items (KindItemFlag), by item ID
 	// required is the set of BundleFields, made at the first grade checked.
 	required map[Field]bool
+	// frozen is set by Freeze: every later write is refused.
+	frozen bool
 }
 
 // Option configures Open.
@@ -254,14 +261,67 @@ func (j *Journal) checkFlag(e Entry) error {
 	return nil
 }
 
+// writable refuses a write to a closed or failed journal
+// (ReasonJournalClosed) or to a frozen one (ReasonJournalFrozen). The
+// caller holds j.mu.
+func (j *Journal) writable() error {
+	if err := j.log.usable(); err != nil {
+		return err
+	}
+	if j.frozen {
+		return &verr.Error{Reason: ReasonJournalFrozen, File: j.path, Rule: ruleFrozen,
+			Detail: "the journal was frozen into a signed rating sheet; it takes no more entries (its digest is in the sheet)"}
+	}
+	return nil
+}
+
+// ruleFrozen is the rule a write after the freeze breaks.
+const ruleFrozen = "DESIGN Roles: a rater grades every final answer, then freezes and signs; the signed sheet binds the journal's digest"
+
+// Freeze closes the journal to every later write and calls sign with the
+// journal's state: sign reads the journal's bytes for the sheet's
+// journal_digest and writes the signed sheet. While sign runs and after it
+// returned nil, Append, AppendBatch and SetFlag refuse with
+// ReasonJournalFrozen, so the bytes the digest names stay the journal's
+// bytes. When sign fails (nothing was signed) the journal takes entries
+// again and Freeze returns sign's error. A journal already frozen, closed
+// or failed is refused (ReasonJournalFrozen, ReasonJournalClosed) without
+// calling sign. The freeze lasts while the journal is open: a later Open
+// of the same file does not know of it (the sheet file does).
+func (j *Journal) Freeze(sign func(State) error) error {
+	j.mu.Lock()
+	if err := j.writable(); err != nil {
+		j.mu.Unlock()
+		return err
+	}
+	j.frozen = true
+	j.mu.Unlock()
+	if err := sign(j.State()); err != nil {
+		j.mu.Lock()
+		j.frozen = false
+		j.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// Frozen reports whether Freeze signed a sheet from this journal (or is
+// signing one now).
+func (j *Journal) Frozen() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.frozen
+}
+
 // SetFlag records that the rater flagged item to come back to (on) or
 // cleared the flag, as one KindItemFlag entry, fsync'd like a grade; when
 // it returns nil the flag is saved. An item not in the bundle gives
-// ReasonUnknownItem; a closed journal ReasonJournalClosed.
+// ReasonUnknownItem; a closed journal ReasonJournalClosed; a frozen one
+// (Freeze) ReasonJournalFrozen.
 func (j *Journal) SetFlag(item string, on bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := j.log.usable(); err != nil {
+	if err := j.writable(); err != nil {
 		return err
 	}
 	e := Entry{Seq: j.log.lines, Prev: j.log.last, Time: j.now(), Item: item, Kind: KindItemFlag, Value: ValueUnflagged}
@@ -315,6 +375,7 @@ func (j *Journal) write(e Entry) error {
 // entry stamped with the clock's UTC time and g.Spent in milliseconds,
 // and fsyncs the file. When Append returns nil the grade is saved. A
 // grade for an already graded field supersedes it; the earlier entry stays.
+// A frozen journal (Freeze) refuses with ReasonJournalFrozen.
 func (j *Journal) Append(g Grade) error {
 	n, err := j.AppendBatch([]Grade{g})
 	if n == 1 {
@@ -339,7 +400,7 @@ func (j *Journal) Append(g Grade) error {
 func (j *Journal) AppendBatch(gs []Grade) (int, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := j.log.usable(); err != nil {
+	if err := j.writable(); err != nil {
 		return 0, err
 	}
 	var refused error

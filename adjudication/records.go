@@ -116,6 +116,17 @@ const (
 // FormatTime renders t as the RFC 3339 UTC time (seconds) records carry.
 func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
 
+// CheckBundleRater refuses with ReasonOtherBundle when bundle b was made
+// for another rater than name: only b's own rater can freeze a sheet on
+// it (NewSheet), so `verdict rate` checks it before the first grade.
+func CheckBundleRater(b *blinding.Bundle, name string) error {
+	if b.Rater != name {
+		return &verr.Error{Reason: ReasonOtherBundle, Rule: "DESIGN Chain of custody: a sheet binds the bundle made for its signer",
+			Detail: fmt.Sprintf("the bundle was made for rater %s; %s cannot freeze a sheet on it", b.Rater, name)}
+	}
+	return nil
+}
+
 // NewSheet freezes a complete journal state into a sheet for bundle b
 // (digest bundleDigest) signed by name/role with key's fingerprint at t.
 // It refuses with ReasonUngraded while any required field is ungraded,
@@ -130,9 +141,8 @@ func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, 
 	if err != nil {
 		return nil, err
 	}
-	if b.Rater != name {
-		return nil, &verr.Error{Reason: ReasonOtherBundle, Rule: "DESIGN Chain of custody: a sheet binds the bundle made for its signer",
-			Detail: fmt.Sprintf("the bundle was made for rater %s; %s cannot freeze a sheet on it", b.Rater, name)}
+	if err := CheckBundleRater(b, name); err != nil {
+		return nil, err
 	}
 	grades := slices.Clone(st.Grades)
 	for i := range grades {

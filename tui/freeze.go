@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"verdict/adjudication"
+	"verdict/internal/plural"
 )
 
 // newFreezeScreen returns the rater's signing screen: it summarises the
@@ -27,12 +28,12 @@ func newFreezeScreen(s *rateState) *signScreen {
 				notes++
 			}
 		}
-		return []string{
+		return append([]string{
 			fmt.Sprintf("items:                %d (%d complete)", len(s.fields), s.itemsDone()),
 			fmt.Sprintf("required fields:      %d graded of %d", s.nGraded, s.nTotal),
 			fmt.Sprintf("oracle-defect flags:  %d", flags),
 			fmt.Sprintf("grades with a note:   %d", notes),
-		}
+		}, flaggedSummary(s)...)
 	}
 	f.status = func() signStatus {
 		switch {
@@ -56,4 +57,34 @@ func newFreezeScreen(s *rateState) *signScreen {
 	}
 	f.cancel = func() tea.Cmd { return s.send(showMsg{screenGrade}) }
 	return f
+}
+
+// maxFlagRows is how many flagged items the signing screen names; the
+// rest are counted.
+const maxFlagRows = 5
+
+// flaggedSummary is what the signing screen says of the items flagged to
+// come back to (f): their number and the first maxFlagRows of them by
+// number and ID. A flag does not keep the rater from signing; the rater
+// sees it before confirming.
+func flaggedSummary(s *rateState) []string {
+	var items []int
+	for i := range s.fields {
+		if s.isFlagged(i) {
+			items = append(items, i)
+		}
+	}
+	if len(items) == 0 {
+		return []string{"flagged to come back to: none"}
+	}
+	st := s.c.Styles
+	out := []string{st.Warn.Render(fmt.Sprintf("flagged to come back to: %s (signing is allowed; esc, then l lists them)", plural.Count(len(items), "item", "items")))}
+	for k, i := range items {
+		if k == maxFlagRows {
+			out = append(out, fmt.Sprintf("  … and %d more", len(items)-maxFlagRows))
+			break
+		}
+		out = append(out, fmt.Sprintf("  ⚑ item %d/%d · %s", i+1, len(s.fields), s.in.Bundle.Items[i].ID))
+	}
+	return out
 }

@@ -66,7 +66,9 @@ func (p *gradePane) setEnabled(active, reading bool) {
 	p.keys.Task.SetEnabled(active)
 	p.keys.Codebook.SetEnabled(active)
 	p.keys.Search.SetEnabled(active)
-	p.keys.Flag.SetEnabled(active)
+	// After the freeze the journal takes no entry (journal-frozen): no
+	// flag either.
+	p.keys.Flag.SetEnabled(active && !s.frozen && !s.freezing)
 	p.keys.DetailUp.SetEnabled(active)
 	p.keys.DetailDown.SetEnabled(active)
 }

@@ -21,7 +21,9 @@ type itemList struct {
 
 func newItemList(s *rateState) *itemList { return &itemList{s: s, keys: DefaultListKeyMap()} }
 
-func (l *itemList) setEnabled() {}
+// setEnabled enables f (flag) only while the journal takes entries: not
+// once the sheet is frozen.
+func (l *itemList) setEnabled() { l.keys.Flag.SetEnabled(!l.s.frozen && !l.s.freezing) }
 
 // Init implements tea.Model.
 func (l *itemList) Init() tea.Cmd { return nil }

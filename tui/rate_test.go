@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,10 +82,15 @@ func (e *rateEnv) input() RateInput {
 	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	return RateInput{Bundle: e.b, Journal: e.j, Signer: Signer{Name: "rater-1", Fingerprint: "SHA256:synthetic"},
 		Freeze: func() (string, error) {
-			e.mu.Lock()
-			defer e.mu.Unlock()
-			e.frozen++
-			return "sheet-rater-1.json", e.freezeE
+			// As verdict rate does: the journal is frozen while the sheet
+			// is signed, and stays frozen once it is.
+			err := e.j.Freeze(func(adjudication.State) error {
+				e.mu.Lock()
+				defer e.mu.Unlock()
+				e.frozen++
+				return e.freezeE
+			})
+			return "sheet-rater-1.json", err
 		}, Clock: clk.now}
 }
 
@@ -178,6 +185,73 @@ func TestRateFreezeGolden(t *testing.T) {
 			m = press(m, "F")
 			golden.RequireEqual(t, screen(m))
 		})
+	}
+}
+
+// TestRateFreezeGoldenFlagged: the signing screen counts and names the
+// items still flagged to come back to, and y still signs.
+func TestRateFreezeGoldenFlagged(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("flagged_%dx%d", sz.w, sz.h), func(t *testing.T) {
+			e := newRateEnv(t, synthBundle(3))
+			m, r := newTestRater(t, e, sz.w, sz.h)
+			m = press(m, "f", "l", "j", "j", "f", "esc")
+			gradeAll(t, m, r)
+			m = press(m, "F")
+			golden.RequireEqual(t, screen(m))
+			if !r.freeze.keys.Confirm.Enabled() {
+				t.Fatal("flags keep the rater from signing")
+			}
+		})
+	}
+}
+
+// TestRateFrozenJournalTakesNoEntry: after the freeze, f is disabled on
+// the grading pane and in the item list (the help no longer offers it),
+// pressing it writes nothing, and a flag or grade that reaches the
+// journal anyway is refused (journal-frozen) and shown as not saved: the
+// signed journal_digest stays the journal's digest.
+func TestRateFrozenJournalTakesNoEntry(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	m, r := newTestRater(t, e, 120, 40)
+	gradeAll(t, m, r)
+	m = press(m, "F", "y")
+	if !r.frozen || !e.j.Frozen() {
+		t.Fatalf("not frozen: %v %v\n%s", r.frozen, e.j.Frozen(), screen(m))
+	}
+	before, err := os.ReadFile(e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = press(m, "esc")
+	if r.grade.keys.Flag.Enabled() || strings.Contains(screen(press(m, "?")), "flag item") {
+		t.Fatal("f (flag item) offered after the freeze")
+	}
+	m = press(m, "?", "f", "l")
+	if r.list.keys.Flag.Enabled() || strings.Contains(screen(m), " flag ") {
+		t.Fatalf("f (flag) offered in the item list after the freeze:\n%s", screen(m))
+	}
+	m = press(m, "f", "esc")
+	// Past the keys: the journal itself refuses.
+	grade := func() tea.Cmd {
+		cmd, _ := r.record(adjudication.Grade{Field: r.fields[0][0], Value: adjudication.AllowedValues(r.fields[0][0].Kind)[1]})
+		return cmd
+	}
+	for _, write := range []func() tea.Cmd{func() tea.Cmd { return r.toggleFlag(0) }, grade} {
+		m, _ = deliverMsg(m, write()())
+		if !r.statusErr || !strings.Contains(r.status, string(adjudication.ReasonJournalFrozen)) {
+			t.Fatalf("write after the freeze: status %q, want NOT saved … journal-frozen", r.status)
+		}
+	}
+	if r.isFlagged(0) || r.nFlagged() != 0 {
+		t.Fatal("a refused flag is shown as flagged")
+	}
+	after, err := os.ReadFile(e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatal("the journal changed after the freeze")
 	}
 }
 

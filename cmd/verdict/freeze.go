@@ -53,19 +53,23 @@ ungraded and never overwrites an existing sheet.`,
 			return refusal(a, err)
 		}
 		defer closeInto(&err, j)
-		jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
+		var sheet *adjudication.Sheet
+		var data []byte
+		err = j.Freeze(func(st adjudication.State) error {
+			jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
+			if err != nil {
+				return err
+			}
+			if sheet, err = adjudication.NewSheet(b, digest, blinding.Digest(jb), st, sf.name, adjudication.Role(sf.role), key.PublicKey(), at); err != nil {
+				return err
+			}
+			var sig []byte
+			if data, sig, err = adjudication.SignRecord(sheet, key, adjudication.NamespaceRating); err != nil {
+				return err
+			}
+			return adjudication.WriteSigned(out, data, sig)
+		})
 		if err != nil {
-			return err
-		}
-		sheet, err := adjudication.NewSheet(b, digest, blinding.Digest(jb), j.State(), sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
-		if err != nil {
-			return refusal(a, err)
-		}
-		data, sig, err := adjudication.SignRecord(sheet, key, adjudication.NamespaceRating)
-		if err != nil {
-			return err
-		}
-		if err := adjudication.WriteSigned(out, data, sig); err != nil {
 			return refusal(a, err)
 		}
 		if *format == "json" {

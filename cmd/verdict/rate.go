@@ -80,6 +80,18 @@ freeze do the same without a terminal.`,
 				return refusal(a, err)
 			}
 		}
+		// Only the bundle's own rater can freeze a sheet on it: a wrong
+		// --name is refused now, with the reason the freeze would give,
+		// not after the last field is graded.
+		if sf.name != "" {
+			if err := adjudication.CheckBundleRater(b, sf.name); err != nil {
+				var ve *verr.Error
+				if errors.As(err, &ve) {
+					ve.File, ve.Pointer = bundlePath, "/rater"
+				}
+				return refusal(a, err)
+			}
+		}
 		if out == "" && sf.name != "" {
 			out = filepath.Join(filepath.Dir(bundlePath), "sheet-"+sf.name+".json")
 		}
@@ -108,19 +120,25 @@ freeze do the same without a terminal.`,
 				if err != nil {
 					return "", err
 				}
-				jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
+				// The journal takes no entry from here on (journal-frozen),
+				// so the digest the sheet signs stays the journal's.
+				var data []byte
+				err = j.Freeze(func(st adjudication.State) error {
+					jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
+					if err != nil {
+						return err
+					}
+					sheet, err := adjudication.NewSheet(b, digest, blinding.Digest(jb), st, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
+					if err != nil {
+						return err
+					}
+					var sig []byte
+					if data, sig, err = adjudication.SignRecord(sheet, key, adjudication.NamespaceRating); err != nil {
+						return err
+					}
+					return adjudication.WriteSigned(out, data, sig)
+				})
 				if err != nil {
-					return "", err
-				}
-				sheet, err := adjudication.NewSheet(b, digest, blinding.Digest(jb), j.State(), sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
-				if err != nil {
-					return "", err
-				}
-				data, sig, err := adjudication.SignRecord(sheet, key, adjudication.NamespaceRating)
-				if err != nil {
-					return "", err
-				}
-				if err := adjudication.WriteSigned(out, data, sig); err != nil {
 					return "", err
 				}
 				return out + " (sha256 " + blinding.Digest(data)[:16] + "…, signature " + filepath.Base(out) + ".sig)", nil
