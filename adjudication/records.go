@@ -473,9 +473,19 @@ func NewReveal(a, b FrozenSheet, adj *Adjudication, adjSHA256 string, mapBytes [
 // Marshal returns a record's canonical bytes (blinding.MarshalCanonical).
 func Marshal(v any) ([]byte, error) { return blinding.MarshalCanonical(v) }
 
-// ParseSheet strictly decodes canonical sheet bytes.
+// ParseSheet strictly decodes canonical sheet bytes and checks its grades
+// (kinds and values of the grade vocabulary, one grade per field in
+// canonical order: ReasonGradeKind, ReasonBadValue, ReasonNoteRequired,
+// ReasonDuplicateGrade, ReasonGradeOrder).
 func ParseSheet(file string, data []byte) (*Sheet, error) {
-	return parseSheet(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+	s, err := parseSheet(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSheetGrades(file, s); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // ParseAdjudication strictly decodes canonical adjudication bytes.

@@ -182,7 +182,10 @@ type Check struct {
 	SHA256 string      `json:"sha256"`
 	OK     bool        `json:"ok"`
 	Reason verr.Reason `json:"reason,omitempty"`
-	Detail string      `json:"detail,omitempty"`
+	// Pointer is the JSON pointer of the refused member ("" when the
+	// refusal is about the whole record).
+	Pointer string `json:"pointer,omitempty"`
+	Detail  string `json:"detail,omitempty"`
 
 	sheet *Sheet
 	adj   *Adjudication
@@ -209,7 +212,21 @@ func (c Check) Err() *verr.Error {
 	if c.OK {
 		return nil
 	}
-	return &verr.Error{Reason: c.Reason, File: c.File, Rule: ruleRecords, Detail: c.Detail}
+	return &verr.Error{Reason: c.Reason, File: c.File, Pointer: c.Pointer, Rule: ruleRecords, Detail: c.Detail}
+}
+
+// failErr records err as the check's refusal: a *verr.Error keeps its
+// reason, pointer and detail; any other error is ReasonMalformedRecord.
+func (c *Check) failErr(err error) {
+	var e *verr.Error
+	if !asCampaignError(err, &e) {
+		c.fail(ReasonMalformedRecord, "%v", err)
+		return
+	}
+	if c.Reason == "" {
+		c.fail(e.Reason, "%s", e.Detail)
+		c.Pointer = e.Pointer
+	}
 }
 
 func (c *Check) fail(r verr.Reason, format string, a ...any) {
@@ -229,9 +246,13 @@ var kindOf = map[string]struct {
 }
 
 // VerifyOptions are the cross-checks of Verify. Bundles maps a bundle
-// digest to its bundle; when non-empty, every sheet must be for one of them.
+// digest to its bundle; when non-empty, every sheet must be for one of them
+// and is checked against its bundle's fields (CheckSheetFields): those of
+// Fields under the same digest when given (for a bundle held without its
+// items), else those of the bundle's items (NewFieldSet).
 type VerifyOptions struct {
 	Bundles map[string]*blinding.Bundle
+	Fields  map[string]*FieldSet
 }
 
 // Verify checks every record as git checks a signed object, then the
@@ -305,10 +326,16 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 		c.rev, err = parseReveal(name, parse)
 	}
 	if err != nil {
-		c.fail(ReasonMalformedRecord, "%v", err)
+		c.failErr(err)
 		return c
 	}
 	if c.sheet != nil {
+		// What the sheet alone says (as ParseSheet checks it); the decoded
+		// sheet is kept, so that a record naming it is refused for its reason.
+		if err := checkSheetGrades(name, c.sheet); err != nil {
+			c.failErr(err)
+			return c
+		}
 		if err := checkItemTimes(c.sheet); err != nil {
 			c.fail(ReasonBadItemTimes, "%v", err)
 			return c
@@ -397,6 +424,10 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 				s.fail(ReasonOtherBundle, "sheet's content or obligations digest differs from its bundle's")
 			} else if bd.Synthetic != s.sheet.Synthetic {
 				s.fail(ReasonSyntheticMismatch, "the sheet says synthetic %t, its bundle says synthetic %t", s.sheet.Synthetic, bd.Synthetic)
+			} else if fs := fieldsOf(opt, s.sheet.BundleDigest, bd); fs == nil {
+				s.fail(ReasonOtherBundle, "bundle %s is given without its items or fields: the sheet cannot be checked against it", s.sheet.BundleDigest)
+			} else if err := CheckSheetFields(s.File, s.sheet, fs); err != nil {
+				s.failErr(err)
 			}
 		}
 		if s.sheet.ContentDigest != sheets[0].sheet.ContentDigest || s.sheet.ObligationsDigest != sheets[0].sheet.ObligationsDigest {
@@ -474,6 +505,19 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 			}
 		}
 	}
+}
+
+// fieldsOf returns the fields a sheet for bundle bd (digest d) is checked
+// against: opt.Fields[d], else those of bd's items (nil when bd is held
+// without items and no fields are given).
+func fieldsOf(opt VerifyOptions, d string, bd *blinding.Bundle) *FieldSet {
+	if fs := opt.Fields[d]; fs != nil {
+		return fs
+	}
+	if len(bd.Items) == 0 {
+		return nil
+	}
+	return NewFieldSet(bd)
 }
 
 // checkNamesSheets requires that the record names exactly the sheets given

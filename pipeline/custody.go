@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/verr"
@@ -53,6 +54,9 @@ type derivation struct {
 	header       map[string]*blinding.Bundle   // rater -> derived bundle without its items
 	findings     map[string][]blinding.Finding // rater -> leak findings of the derived bundle
 	order        map[string][]string           // rater -> item IDs in the rater's order
+	// fields are the gradable fields of each derived bundle, by its
+	// SHA-256 (adjudication.FieldSet: a sheet is checked against them).
+	fields map[string]*adjudication.FieldSet
 	// load loads the campaign again, for refuseBundle to derive the items
 	// once more and name the first differing one (the accepted path never
 	// needs them item by item).
@@ -80,12 +84,13 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 		return nil, mapDifference(mapPath, sealed, res.Map)
 	}
 	d := &derivation{bundleDigest: map[string]string{}, byDigest: map[string]string{}, header: map[string]*blinding.Bundle{},
-		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, load: load, sealed: sealed}
+		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
 	found := scan.ScanBundles(res.Bundles)
 	for i, b := range res.Bundles {
 		d.bundleDigest[b.Rater] = res.BundleDigests[i]
 		d.byDigest[res.BundleDigests[i]] = b.Rater
 		d.findings[b.Rater] = found[i]
+		d.fields[res.BundleDigests[i]] = adjudication.NewFieldSet(b)
 		hdr := *b
 		hdr.Items = nil
 		d.header[b.Rater] = &hdr

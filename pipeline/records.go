@@ -63,6 +63,14 @@ func ReadAllowedSigners(path string) ([]adjudication.AllowedSigner, error) {
 // .sig is adjudication.ReasonSignatureMissing). The number of sheets is
 // not checked here.
 func ReadRecordSet(dir string, allowed []adjudication.AllowedSigner, bundles map[string]*blinding.Bundle, optional bool) (*RecordSet, error) {
+	return ReadRecordSetWith(dir, allowed, adjudication.VerifyOptions{Bundles: bundles}, optional)
+}
+
+// ReadRecordSetWith is ReadRecordSet with the cross-checks of opt: a
+// caller that holds its bundles without their items (score) gives their
+// fields in opt.Fields, so that every sheet is checked against its
+// bundle's fields (adjudication.CheckSheetFields).
+func ReadRecordSetWith(dir string, allowed []adjudication.AllowedSigner, opt adjudication.VerifyOptions, optional bool) (*RecordSet, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "sheet-*.json"))
 	sort.Strings(paths)
 	for _, n := range []string{"adjudication.json", "reveal.json"} {
@@ -82,11 +90,11 @@ func ReadRecordSet(dir string, allowed []adjudication.AllowedSigner, bundles map
 		}
 		checks = append(checks, ch)
 	}
-	checks = adjudication.CrossCheck(checks, adjudication.VerifyOptions{Bundles: bundles})
+	checks = adjudication.CrossCheck(checks, opt)
 	var refusals []error
 	for _, ch := range checks {
 		if !ch.OK {
-			refusals = append(refusals, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: ruleScore, Detail: ch.Detail})
+			refusals = append(refusals, &verr.Error{Reason: ch.Reason, File: ch.File, Pointer: ch.Pointer, Rule: ruleScore, Detail: ch.Detail})
 		}
 	}
 	if len(refusals) > 0 {

@@ -197,7 +197,7 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 	}
 	// Records, each read once and verified on the bytes read; only their
 	// decoded forms are kept.
-	set, err := ReadRecordSet(r.Dir, allowed, bundles, false)
+	set, err := ReadRecordSetWith(r.Dir, allowed, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields}, false)
 	if err != nil {
 		return nil, err
 	}

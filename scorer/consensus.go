@@ -17,12 +17,15 @@ const (
 	// ReasonOpenDisagreement: the two frozen sheets differ on a field and no
 	// adjudication resolves it; scoring refuses (DESIGN "Agreement").
 	ReasonOpenDisagreement verr.Reason = "open-disagreement"
-	// ReasonGradeValue: a grade value is not allowed for its kind (GRADES.md).
-	ReasonGradeValue verr.Reason = "grade-value"
-	// ReasonGradeKind: a grade names an unknown kind (GRADES.md).
-	ReasonGradeKind verr.Reason = "grade-kind"
-	// ReasonDuplicateGrade: one sheet or adjudication grades one field twice.
-	ReasonDuplicateGrade verr.Reason = "duplicate-grade"
+	// ReasonGradeValue: a grade value is not allowed for its kind (GRADES.md);
+	// the rule and its code are adjudication's (CheckGradeValue).
+	ReasonGradeValue = adjudication.ReasonBadValue
+	// ReasonGradeKind: a grade names an unknown kind (GRADES.md;
+	// adjudication.CheckGradeValue).
+	ReasonGradeKind = adjudication.ReasonGradeKind
+	// ReasonDuplicateGrade: one sheet or adjudication grades one field twice
+	// (the code of adjudication's sheet check).
+	ReasonDuplicateGrade = adjudication.ReasonDuplicateGrade
 	// ReasonAdjudicatedAgreedField: an adjudication resolves a field on which
 	// the two frozen sheets already agree (the adjudicator resolves only
 	// disagreements, CONTRACT §5).
@@ -201,18 +204,12 @@ func indexGrades(gs []SheetGrade, who string, isAdjudication bool) ([]int32, err
 		}
 	}
 	for i, g := range gs {
-		allowed := adjudication.AllowedValues(g.Field.Kind)
-		if allowed == nil {
-			return nil, verr.Newf(ReasonGradeKind, "", g.Field.String(), "GRADES.md", "%s grades unknown kind %q", who, g.Field.Kind)
-		}
-		if isAdjudication && g.Field.Kind == adjudication.KindOracleDefect {
-			allowed = append(allowed, adjudication.ValueWithdrawn)
-		}
-		if !slices.Contains(allowed, g.Value) {
-			return nil, verr.Newf(ReasonGradeValue, "", g.Field.String(), "GRADES.md", "%s gives %q; allowed: %s", who, g.Value, strings.Join(allowed, ", "))
-		}
-		if g.Field.Kind == adjudication.KindCompleteness && g.Field.Target != adjudication.TargetFinal {
-			return nil, verr.Newf(ReasonGradeValue, "", g.Field.String(), "GRADES.md", "%s: completeness target must be %q", who, adjudication.TargetFinal)
+		// An adjudicator withdraws a single rater's oracle-defect flag with
+		// ValueWithdrawn; every other value is the vocabulary's.
+		withdrawn := isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && g.Value == adjudication.ValueWithdrawn
+		if err := adjudication.CheckGradeValue(g.Field, g.Value); err != nil && !withdrawn {
+			e := err.(*verr.Error)
+			return nil, verr.Newf(e.Reason, "", e.Pointer, e.Rule, "%s: %s", who, e.Detail)
 		}
 		if !isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && strings.TrimSpace(g.Note) == "" {
 			return nil, &verr.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",

@@ -84,7 +84,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:])
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:], nil, true)
 		if err != nil {
 			return err
 		}

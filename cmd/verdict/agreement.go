@@ -53,7 +53,11 @@ ratings directory keeps it); a sheet that does not verify is refused.`,
 				return usagef("no %s: pass --allowed-signers FILE (the sheets are always verified; statistics of unverified sheets are not reported)", allowed)
 			}
 		}
-		sh, err := loadFrozenSheets(a, allowed, args)
+		var given []string
+		if bundle != "" {
+			given = []string{bundle}
+		}
+		sh, err := loadFrozenSheets(a, allowed, args, given, false)
 		if err != nil {
 			return err
 		}

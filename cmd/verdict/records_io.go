@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
+	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +14,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // readRecordFile reads a record and its detached FILE.sig (Sig nil when
@@ -115,4 +119,67 @@ func closeInto(err *error, c io.Closer) {
 	if cerr := c.Close(); *err == nil && cerr != nil {
 		*err = cerr
 	}
+}
+
+// ReasonBundleMissing: a command that signs over rating sheets (resolve,
+// reveal) finds no bundle file beside a sheet whose SHA-256 is the
+// sheet's bundle_digest, so it cannot check that the sheet grades every
+// field of its bundle.
+const ReasonBundleMissing verr.Reason = "bundle-missing"
+
+// sheetBundles returns the bundles the rating sheets among files are
+// cross-checked against (adjudication.VerifyOptions.Bundles: unknown
+// items and fields, completeness): the files given, then every
+// bundle-*.json in a sheet's directory (where verdict blind writes the
+// bundles beside the sheets), keyed by the SHA-256 of their bytes. It
+// returns nil (no bundle cross-check) unless every sheet's bundle_digest
+// is found; with required, a sheet whose bundle is not found is refused
+// (ReasonBundleMissing). A bundle file that does not load is refused
+// with LoadBundle's reason.
+func sheetBundles(given []string, files []adjudication.RecordFile, required bool) (map[string]*blinding.Bundle, error) {
+	out := map[string]*blinding.Bundle{}
+	load := func(p string) error {
+		b, d, err := blinding.LoadBundle(p)
+		if err != nil {
+			return err
+		}
+		out[d] = b
+		return nil
+	}
+	for _, p := range given {
+		if err := load(p); err != nil {
+			return nil, err
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		var head struct {
+			Format       string `json:"format"`
+			BundleDigest string `json:"bundle_digest"`
+		}
+		if json.Unmarshal(f.Data, &head) != nil || head.Format != adjudication.SheetFormat {
+			continue
+		}
+		if out[head.BundleDigest] == nil {
+			dir := filepath.Dir(f.Name)
+			if !seen[dir] {
+				seen[dir] = true
+				paths, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
+				sort.Strings(paths)
+				for _, p := range paths {
+					if err := load(p); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		if out[head.BundleDigest] == nil {
+			if required {
+				return nil, verr.Newf(ReasonBundleMissing, f.Name, "/bundle_digest", "DESIGN Roles: a rater grades every final answer, then freezes and signs",
+					"no bundle with SHA-256 %s (given with --bundle or beside the sheet as bundle-*.json): the sheet cannot be checked against its bundle", head.BundleDigest)
+			}
+			return nil, nil
+		}
+	}
+	return out, nil
 }

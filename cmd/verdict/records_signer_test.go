@@ -301,7 +301,7 @@ func TestSignCheckWriteRefusesBeforeWriting(t *testing.T) {
 	dir := t.TempDir()
 	p, keys := frozenPair(t, dir)
 	a := &app{stdout: &strings.Builder{}}
-	fs, as, sheetFiles, err := loadFrozenSheetFiles(a, keys+"allowed_signers", []string{p("sheet-ann.json"), p("sheet-bob.json")})
+	fs, as, sheetFiles, err := loadFrozenSheetFiles(a, keys+"allowed_signers", []string{p("sheet-ann.json"), p("sheet-bob.json")}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestAdjudicateShowsSheetsInGivenOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &app{stdout: &strings.Builder{}}
-	fs, _, _, err := loadFrozenSheetFiles(a, allowed, given)
+	fs, _, _, err := loadFrozenSheetFiles(a, allowed, given, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,15 +16,17 @@ import (
 )
 
 // loadFrozenSheets reads two sheets with their signatures and verifies them
-// against allowed_signers (a sheet that does not verify is not frozen).
-func loadFrozenSheets(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, error) {
-	out, _, _, err := loadFrozenSheetFiles(a, allowedPath, paths)
+// against allowed_signers and their bundles (sheetBundles: bundles given
+// or beside the sheets; with required a sheet's bundle must be found): a
+// sheet that does not verify is not frozen.
+func loadFrozenSheets(a *app, allowedPath string, paths, bundles []string, required bool) ([2]adjudication.FrozenSheet, error) {
+	out, _, _, err := loadFrozenSheetFiles(a, allowedPath, paths, bundles, required)
 	return out, err
 }
 
 // loadFrozenSheetFiles is loadFrozenSheets that also returns the parsed
 // allowed_signers and the sheets' record files (bytes and signatures).
-func loadFrozenSheetFiles(a *app, allowedPath string, paths []string) ([2]adjudication.FrozenSheet, []adjudication.AllowedSigner, []adjudication.RecordFile, error) {
+func loadFrozenSheetFiles(a *app, allowedPath string, paths, bundles []string, required bool) ([2]adjudication.FrozenSheet, []adjudication.AllowedSigner, []adjudication.RecordFile, error) {
 	var out [2]adjudication.FrozenSheet
 	allowed, err := loadAllowed(allowedPath)
 	if err != nil {
@@ -38,10 +40,14 @@ func loadFrozenSheetFiles(a *app, allowedPath string, paths []string) ([2]adjudi
 		}
 		files = append(files, f)
 	}
-	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
+	bs, err := sheetBundles(bundles, files, required)
+	if err != nil {
+		return out, nil, nil, refusal(a, err)
+	}
+	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{Bundles: bs})
 	for i, ch := range checks {
 		if !ch.OK {
-			return out, nil, nil, refusal(a, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: "DESIGN Signed records", Detail: "not a frozen sheet: " + ch.Detail})
+			return out, nil, nil, refusal(a, &verr.Error{Reason: ch.Reason, File: ch.File, Pointer: ch.Pointer, Rule: "DESIGN Signed records", Detail: "not a frozen sheet: " + ch.Detail})
 		}
 		if ch.Kind != "sheet" {
 			return out, nil, nil, refusal(a, &verr.Error{Reason: ReasonNotASheet, File: ch.File, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("a %s, not a rating sheet", ch.Kind)})
@@ -158,7 +164,7 @@ coordinator) adds them, in text and in JSON ("raters").`,
 		if allowed = allowedSigners(a, allowed); allowed == "" {
 			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
-		fs, err := loadFrozenSheets(a, allowed, args)
+		fs, err := loadFrozenSheets(a, allowed, args, nil, false)
 		if err != nil {
 			return err
 		}
@@ -252,7 +258,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args)
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args, nil, true)
 		if err != nil {
 			return err
 		}
@@ -296,7 +302,7 @@ func writeChoiceTemplate(a *app, allowed string, sheets []string, out string) er
 			return refusal(a, err)
 		}
 	}
-	fs, err := loadFrozenSheets(a, allowed, sheets)
+	fs, err := loadFrozenSheets(a, allowed, sheets, nil, true)
 	if err != nil {
 		return err
 	}

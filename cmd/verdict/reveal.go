@@ -82,9 +82,13 @@ on stderr says admission was not checked. --format json reports either in
 			}
 			files = append(files, f)
 		}
-		for _, ch := range adjudication.Verify(as, files, adjudication.VerifyOptions{}) {
+		bs, err := sheetBundles(nil, files, true)
+		if err != nil {
+			return refusal(a, err)
+		}
+		for _, ch := range adjudication.Verify(as, files, adjudication.VerifyOptions{Bundles: bs}) {
 			if !ch.OK {
-				return refusal(a, &verr.Error{Reason: ch.Reason, File: ch.File, Rule: "CONTRACT §5 two frozen ratings before reveal", Detail: "not frozen and usable: " + ch.Detail})
+				return refusal(a, &verr.Error{Reason: ch.Reason, File: ch.File, Pointer: ch.Pointer, Rule: "CONTRACT §5 two frozen ratings before reveal", Detail: "not frozen and usable: " + ch.Detail})
 			}
 		}
 		var sheetsF [2]adjudication.FrozenSheet

@@ -46,6 +46,10 @@ principal and key in allowed_signers and the role its namespaces allow. Then
 across records: two raters with one key, an adjudication signed by one of the
 raters (the adjudicator is a third person), a sheet for another bundle (with
 --bundle), an adjudication or reveal that does not name the sheets given.
+A sheet's grades are checked against the grade vocabulary (one grade per
+field, in canonical order) and, with its bundle (--bundle, or found beside
+the sheet as bundle-*.json), against the bundle: every grade names an item
+and field of it, and every required field has a grade (sheet-incomplete).
 Principals and namespaces in allowed_signers are pattern lists as in
 ssh-keygen: "*" and "?" are wildcards and a matching "!pattern" refuses. Each
 refused record is listed with its own reason code; exit 1 if any is refused.
@@ -81,6 +85,12 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 				return err
 			}
 			files = append(files, f)
+		}
+		if len(bundles) == 0 {
+			// No --bundle: the sheets' own bundles beside them, when found.
+			if opt.Bundles, err = sheetBundles(nil, files, false); err != nil {
+				return refusal(a, err)
+			}
 		}
 		checks := adjudication.Verify(as, files, opt)
 		bad := 0
@@ -120,7 +130,11 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 				if ch.OK {
 					fmt.Fprintf(a.stdout, "OK       %s: %s signed by %s (%s, %s)\n", ch.File, ch.Kind, ch.Signer.Name, ch.Signer.Role, ch.Signer.KeyFingerprint)
 				} else {
-					fmt.Fprintf(a.stdout, "REFUSED  %s: %s: %s\n", ch.File, ch.Reason, ch.Detail)
+					at := ch.File
+					if ch.Pointer != "" {
+						at += "#" + ch.Pointer
+					}
+					fmt.Fprintf(a.stdout, "REFUSED  %s: %s: %s\n", at, ch.Reason, ch.Detail)
 				}
 			}
 		}
