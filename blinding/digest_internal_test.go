@@ -2,6 +2,7 @@ package blinding
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,19 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 		var err error
 		if b.ContentDigest, b.ObligationsDigest, err = contentDigests(b.Items); err != nil {
 			t.Fatal(err)
+		}
+		// The items encoded side by side give the digest of the array
+		// encoded whole.
+		sorted := slices.Clone(b.Items)
+		slices.SortFunc(sorted, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
+		for _, items := range [][]Item{sorted, b.Items, append(slices.Repeat(b.Items, 40), b.Items...)} {
+			whole, err := canonicalDigest(items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := itemsDigest(items); err != nil || got != whole {
+				t.Fatalf("%d items: side by side %s %v, whole %s", len(items), got, err, whole)
+			}
 		}
 		data, err := MarshalCanonical(b)
 		if err != nil {
