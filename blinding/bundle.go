@@ -143,6 +143,12 @@ type SealedMap struct {
 	Format     string `json:"format"`
 	Synthetic  bool   `json:"synthetic"`
 	CampaignID string `json:"campaign_id"`
+	// ManifestSHA256 is the SHA-256 (64 lowercase hex digits) of the
+	// campaign's manifest.json bytes at blinding. The manifest binds every
+	// file of the campaign (receipts, responses, ledgers, packets, truth),
+	// so the signed records that commit to this map (sheets, adjudication,
+	// reveal) freeze the whole campaign before anyone is unblinded.
+	ManifestSHA256 string `json:"manifest_sha256"`
 	// Seed is the campaign seed the shuffles were derived from.
 	Seed string `json:"seed"`
 	// Key is the 32-byte HMAC-SHA256 item-ID key, hex.
@@ -280,6 +286,9 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	if len(opt.Key) != 32 {
 		return nil, &verr.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: fmt.Sprintf("item-ID key has %d bytes, want 32", len(opt.Key))}
 	}
+	if !isSHA256Hex(c.ManifestSHA256) {
+		return nil, &verr.Error{Reason: campaign.ReasonDigestFormat, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: "the campaign has no manifest.json SHA-256 to bind in the sealed map (load it from its files)"}
+	}
 	seed := c.Manifest.Seed
 	if b, err := hex.DecodeString(seed); err != nil || len(b) != 32 {
 		return nil, &verr.Error{Reason: ReasonBadSeed, File: campaign.ManifestFile, Pointer: "/seed", Rule: ruleBlinding, Detail: "campaign seed must be 64 hex digits"}
@@ -323,7 +332,7 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	slices.SortFunc(mapItems, func(a, b MapItem) int { return strings.Compare(a.Item, b.Item) })
 
 	m := &SealedMap{Format: SealedMapFormat, Synthetic: c.Manifest.Synthetic, CampaignID: c.Manifest.CampaignID,
-		Seed: seed, Key: hex.EncodeToString(opt.Key), Items: mapItems}
+		ManifestSHA256: c.ManifestSHA256, Seed: seed, Key: hex.EncodeToString(opt.Key), Items: mapItems}
 	if m.Synthetic {
 		m.Notice = SyntheticNotice
 	}
@@ -713,16 +722,40 @@ func LoadBundle(path string) (*Bundle, string, error) {
 	return b, b.parsedDigest, nil
 }
 
-// ParseSealedMap strictly decodes canonical sealed-map bytes.
+// ParseSealedMap strictly decodes canonical sealed-map bytes: unknown or
+// duplicate members and non-canonical bytes are refused
+// (ReasonMalformedBundle, ReasonNonCanonical), as are a format other than
+// SealedMapFormat and a manifest_sha256 that is not 64 lowercase hex
+// digits (campaign.ReasonDigestFormat; a map written before the member
+// existed has none).
 func ParseSealedMap(file string, data []byte) (*SealedMap, error) {
 	var m SealedMap
-	if err := UnmarshalStrict(file, data, &m); err != nil {
+	if err := DecodeStrict(file, data, &m); err != nil {
 		return nil, err
 	}
 	if m.Format != SealedMapFormat {
 		return nil, verr.Newf(ReasonMalformedBundle, file, "/format", ruleBlinding, "format %q, want %q", m.Format, SealedMapFormat)
 	}
+	if !isSHA256Hex(m.ManifestSHA256) {
+		return nil, verr.Newf(campaign.ReasonDigestFormat, file, "/manifest_sha256", ruleBlinding, "manifest_sha256 %q is not 64 lowercase hex digits (a sealed map binds the campaign's manifest.json at blinding; blind the campaign again)", m.ManifestSHA256)
+	}
+	if err := checkCanonical(file, data, &m); err != nil {
+		return nil, err
+	}
 	return &m, nil
+}
+
+// isSHA256Hex reports whether s is 64 lowercase hex digits.
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Digest returns the bundle digest: SHA-256 of the canonical bundle bytes.

@@ -241,3 +241,34 @@ func TestDeriveDigestsAreBuildBytes(t *testing.T) {
 		}
 	}
 }
+
+// The sealed map binds the SHA-256 of the manifest it was made from; a map
+// without it (written before the member existed), or with a digest that is
+// not 64 lowercase hex digits, is refused on /manifest_sha256, and a
+// campaign without a manifest digest cannot be blinded.
+func TestSealedMapBindsManifestDigest(t *testing.T) {
+	c := synth.Campaign()
+	res := build(t)
+	if res.Map.ManifestSHA256 != c.ManifestSHA256 {
+		t.Fatalf("map binds manifest %q, campaign's is %q", res.Map.ManifestSHA256, c.ManifestSHA256)
+	}
+	member := []byte(`"manifest_sha256": "` + c.ManifestSHA256 + `",`)
+	if !bytes.Contains(res.MapBytes, member) {
+		t.Fatalf("map bytes lack %s", member)
+	}
+	for name, repl := range map[string][]byte{
+		"missing":   {},
+		"uppercase": []byte(`"manifest_sha256": "` + strings.ToUpper(c.ManifestSHA256) + `",`),
+		"short":     []byte(`"manifest_sha256": "` + c.ManifestSHA256[:63] + `",`),
+	} {
+		data := bytes.Replace(res.MapBytes, member, repl, 1)
+		_, err := blinding.ParseSealedMap("sealed-map.json", data)
+		if !errors.Is(err, campaign.ReasonDigestFormat) || !strings.Contains(err.Error(), "/manifest_sha256") {
+			t.Errorf("%s: %v, want %s on /manifest_sha256", name, err, campaign.ReasonDigestFormat)
+		}
+	}
+	c.ManifestSHA256 = ""
+	if _, err := blinding.Build(c, blinding.Options{Key: synth.Key}); !errors.Is(err, campaign.ReasonDigestFormat) {
+		t.Errorf("blinding a campaign without a manifest digest: %v, want %s", err, campaign.ReasonDigestFormat)
+	}
+}

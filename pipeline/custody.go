@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,14 @@ const (
 	// campaign derives under the map's own key (an item bound to another
 	// session, role, task or repetition, an item added or missing).
 	ReasonMapMismatch verr.Reason = "map-mismatch"
+	// ReasonCampaignChanged: the campaign's manifest.json is not the one
+	// the sealed map bound at blinding (blinding.SealedMap.ManifestSHA256),
+	// so the campaign, or a file its manifest binds (a receipt, response,
+	// ledger, packet or truth), changed after blinding.
+	ReasonCampaignChanged verr.Reason = "campaign-changed-after-blinding"
+	// ReasonMapOtherCampaign: the sealed map names another campaign_id
+	// than the campaign's manifest.json: it was made from another campaign.
+	ReasonMapOtherCampaign verr.Reason = "map-other-campaign"
 	// ReasonBundleItemMismatch: a bundle is not, byte for byte, the bundle
 	// the campaign derives through the sealed map for its rater (an item's
 	// task text, evidence, obligations or final answer differs, or the
@@ -66,7 +75,9 @@ type derivation struct {
 
 // deriveCustody derives the blinding of c again under the sealed map in
 // mapBytes (blinding.Derive) and refuses a map that differs from the
-// derived one (ReasonMapMismatch, naming the first differing item). The
+// derived one: ReasonCampaignChanged when the campaign's manifest.json is
+// not the one the map bound at blinding, else ReasonMapMismatch naming the
+// first differing item. The
 // derived bundles are scanned for leaks with scan (blinding.ScanBundles,
 // on their typed items, each item once): a bundle file accepted later is
 // byte for byte a derived bundle, so these are its findings.
@@ -74,6 +85,9 @@ type derivation struct {
 func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error), mapPath string, mapBytes []byte, scan *blinding.Scanner) (*derivation, error) {
 	sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
 	if err != nil {
+		return nil, err
+	}
+	if err := CampaignUnchanged(c, mapPath, sealed); err != nil {
 		return nil, err
 	}
 	res, err := blinding.Derive(c, sealed)
@@ -99,6 +113,50 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 		}
 	}
 	return d, nil
+}
+
+// CampaignUnchanged refuses a campaign c that is not the one the sealed
+// map m (read from mapFile) was made from: another campaign_id
+// (ReasonMapOtherCampaign), or manifest.json bytes other than the ones m
+// bound at blinding (ReasonCampaignChanged). The manifest binds every
+// campaign file, so a receipt, response, ledger or packet edited and
+// re-bound after blinding changes it.
+func CampaignUnchanged(c *campaign.Campaign, mapFile string, m *blinding.SealedMap) error {
+	return mapBindsManifest(mapFile, m, c.Manifest.CampaignID, c.ManifestSHA256)
+}
+
+// MapOfCampaign is CampaignUnchanged for the campaign in fsys as its
+// manifest.json is now, without loading the campaign: it reads and hashes
+// manifest.json and reads its campaign_id. An unreadable manifest is
+// campaign.ReasonFileMissing.
+func MapOfCampaign(fsys fs.FS, mapFile string, m *blinding.SealedMap) error {
+	raw, err := fs.ReadFile(fsys, campaign.ManifestFile)
+	if err != nil {
+		return &verr.Error{Reason: campaign.ReasonFileMissing, File: campaign.ManifestFile, Rule: ruleCustody, Detail: "cannot read the manifest: " + err.Error(), Err: err}
+	}
+	var id struct {
+		CampaignID string `json:"campaign_id"`
+	}
+	// A manifest that does not decode keeps an empty campaign_id: the
+	// digest comparison still decides.
+	_ = json.Unmarshal(raw, &id)
+	sum := sha256.Sum256(raw)
+	return mapBindsManifest(mapFile, m, id.CampaignID, hex.EncodeToString(sum[:]))
+}
+
+// mapBindsManifest compares the sealed map m (from mapFile) with a
+// campaign's campaign_id and manifest.json SHA-256.
+func mapBindsManifest(mapFile string, m *blinding.SealedMap, campaignID, manifestSHA256 string) error {
+	if m.CampaignID != campaignID {
+		return verr.Newf(ReasonMapOtherCampaign, mapFile, "/campaign_id", ruleCustody,
+			"the sealed map was made from campaign %q, not from this campaign (%s names %q)", m.CampaignID, campaign.ManifestFile, campaignID)
+	}
+	if m.ManifestSHA256 == manifestSHA256 {
+		return nil
+	}
+	return verr.Newf(ReasonCampaignChanged, campaign.ManifestFile, "", ruleCustody,
+		"the campaign changed after blinding: its %s hashes to %s, but the sealed map %s (which the signed sheets, adjudication and reveal commit to) bound %s at blinding; a receipt, response, ledger, packet or other file the manifest binds was edited and re-bound, or the manifest itself was edited",
+		campaign.ManifestFile, manifestSHA256, mapFile, m.ManifestSHA256)
 }
 
 // itemDigests derives the blinding again from the campaign loaded anew

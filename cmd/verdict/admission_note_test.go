@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"verdict/fixtures"
 	"verdict/internal/campaigntest"
 )
 
@@ -78,6 +80,21 @@ func TestNotAdmittedCampaignIsNeverSilent(t *testing.T) {
 	if code, out := chkRunCaptured(t, "check", camp); code != 1 || !strings.Contains(out, "admission failures: 2") {
 		t.Fatalf("check of the broken campaign: exit %d\n%s", code, out)
 	}
+	// The demo's records were made before the break: reveal --campaign
+	// refuses them (the sealed map bound the manifest at blinding).
+	if code, out, _ := reveal("rx.json", "--campaign", camp, "--format", "json"); code != 1 || !strings.Contains(out, "campaign-changed-after-blinding") {
+		t.Fatalf("reveal --campaign of records made before the break: exit %d, want campaign-changed-after-blinding\n%s", code, out)
+	}
+	// The whole chain again on the broken campaign, blinded as it is now.
+	key, err := fixtures.CampaignAnswerKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	redo := filepath.Join(t.TempDir(), "redo")
+	if _, err := runChain(newApp(strings.NewReader(""), io.Discard, io.Discard), os.DirFS(camp), key, redo); err != nil {
+		t.Fatal(err)
+	}
+	camp, ratings = filepath.Join(redo, "campaign"), filepath.Join(redo, "ratings")
 	wantWarning := func(what, errs string) {
 		t.Helper()
 		for _, w := range []string{"warning: the campaign is NOT ADMITTED: 2 admission failures", "wrong-model", "invalid-triplet-not-replaced", "verdict check " + camp, "dry run only"} {

@@ -38,28 +38,30 @@ var receiptMutations = []struct {
 // TestReceiptRulesThroughCommands: each receipt rule, applied to the
 // passing campaign, makes `verdict check` exit 1 naming the session's
 // receipt, the JSON pointer and the reason, and makes `verdict score`
-// (with the passing campaign's signed ratings) decide execution-invalid,
+// (with signed ratings made on the mutated campaign) decide execution-invalid,
 // naming the same session and record in the execution-validity
 // prerequisite (CONTRACT §5 Required records; §2 serial, one host).
 func TestReceiptRulesThroughCommands(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true})
+	_, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log bytes.Buffer
-	if _, err := runChain(&app{stdout: &log, stderr: &log}, fsys, key, dir); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	ratings := filepath.Join(dir, "ratings")
 	for _, m := range receiptMutations {
 		t.Run(m.id, func(t *testing.T) {
 			mf, err := fixtures.Mutated(m.id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			camp := chkWriteDir(t, mf)
+			// The mutated campaign is blinded and rated as it is: ratings
+			// made before a mutation are refused
+			// (campaign-changed-after-blinding).
+			dir := t.TempDir()
+			var log bytes.Buffer
+			if _, err := runChain(&app{stdout: &log, stderr: &log}, mf, key, dir); err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
 			code, out := chkRunCaptured(t, "check", camp)
 			if code != 1 || !strings.Contains(out, "result: NOT ADMITTED") {
 				t.Fatalf("check: exit %d\n%s", code, out)

@@ -11,6 +11,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/pipeline"
 	"verdict/verr"
 )
 
@@ -33,7 +34,10 @@ checked against its bundle (--bundle, else the bundle-*.json files beside the
 sheets; refused bundle-missing when not found): every grade names an item and
 field of it and every required field has a grade (sheet-incomplete).
 
---campaign DIR names the blinded campaign: reveal then checks its admission
+--campaign DIR names the blinded campaign: reveal refuses when the sealed map
+was not made from it as it is now (map-other-campaign: another campaign_id;
+campaign-changed-after-blinding: its manifest.json is not the one the map
+bound at blinding), then checks its admission
 (as verdict check does) and, when it is not admitted, still writes the reveal
 (exit 0) but warns on stderr with the count and reason codes of the admission
 failures and "verdict check DIR", which lists them. Without --campaign a note
@@ -111,8 +115,17 @@ on stderr says admission was not checked. --format json reports either in
 		if err != nil {
 			return err
 		}
-		if _, err := blinding.ParseSealedMap(mapPath, mapBytes); err != nil {
+		sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
+		if err != nil {
 			return refusal(a, err)
+		}
+		if campDir != "" {
+			// The admission reported is the campaign's only when the
+			// records are of it: the map names its campaign and the
+			// manifest it was blinded from.
+			if err := pipeline.MapOfCampaign(pipeline.DirFS(campDir), mapPath, sealed); err != nil {
+				return refusal(a, err)
+			}
 		}
 		rev, err := adjudication.NewReveal(sheetsF[0], sheetsF[1], adj, blinding.Digest(files[2].Data), mapBytes, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
 		if err != nil {

@@ -20,7 +20,10 @@ func Campaign() *campaign.Campaign {
 		Phase:     campaign.PhaseEvaluation,
 		Seed:      "5e3d1c0b9a8f7e6d5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070605",
 		Execution: campaign.Execution{Model: strp("synthetic-model-x1"), ConsumerVersion: strp("Synthetic Host 0.0.1")},
-	}}
+	},
+		// A SYNTHETIC stand-in for the SHA-256 of manifest.json bytes (the
+		// campaign is built in memory, not loaded from files).
+		ManifestSHA256: "5347e7a1c0de5347e7a1c0de5347e7a1c0de5347e7a1c0de5347e7a1c0de5347"}
 	sid := 0
 	for ti := 1; ti <= 2; ti++ {
 		tid := fmt.Sprintf("T%d", ti)
