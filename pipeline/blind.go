@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"verdict/blinding"
 	"verdict/campaign"
@@ -38,6 +40,52 @@ func BlindOutputsFree(dir string, raters []string) error {
 		}
 	}
 	return nil
+}
+
+// ReasonMapInRaterFolder refuses a sealed-map path inside the directory
+// that goes to the raters (blind --out): a rater holding the map can
+// unblind every item.
+const ReasonMapInRaterFolder verr.Reason = "map-in-rater-folder"
+
+// MapOutsideRaterDir refuses (ReasonMapInRaterFolder) a sealed-map path
+// mapPath that lies in the raters' directory dir or below it, comparing
+// absolute paths with symbolic links of their existing parts resolved.
+func MapOutsideRaterDir(dir, mapPath string) error {
+	d, err := resolvedPath(dir)
+	if err != nil {
+		return err
+	}
+	m, err := resolvedPath(filepath.Dir(mapPath))
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(d, m)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	return &verr.Error{Reason: ReasonMapInRaterFolder, File: mapPath, Rule: "the sealed map is for the coordinator only",
+		Detail: fmt.Sprintf("the sealed map would be written inside %s, the directory that goes to the raters (a rater holding it can unblind every item); give --map-out a path outside it", dir)}
+}
+
+// resolvedPath is p made absolute with the symbolic links of its longest
+// existing prefix resolved (the rest does not exist yet).
+func resolvedPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for cur := abs; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = parent
+	}
 }
 
 // Blinded is a campaign's blinding: the bundles, the sealed map and the

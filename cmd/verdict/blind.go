@@ -67,7 +67,8 @@ reason output-exists) and writes nothing, as freeze never replaces a sheet.
 
 --map-out FILE writes the sealed map there instead of DIR/sealed-map.json:
 keep it apart from DIR, which goes to the raters (a rater holding the map can
-unblind every item). FILE must not exist (output-exists, exit 1). Pass it to
+unblind every item): a FILE inside DIR is refused (map-in-rater-folder,
+exit 1, nothing written). FILE must not exist (output-exists, exit 1). Pass it to
 reveal --map and score --map.
 
 A campaign that verdict check does not admit is still blinded (exit 0: a dry
@@ -100,6 +101,9 @@ in "admission" {checked, admitted, admission_failures, reasons, see}.`,
 		mapPath := filepath.Join(out, "sealed-map.json")
 		if mapOut != "" {
 			mapPath = mapOut
+			if err := pipeline.MapOutsideRaterDir(out, mapOut); err != nil {
+				return refusal(a, err)
+			}
 			if err := newOutputFile(mapOut, "--map-out", "blind never replaces a sealed map"); err != nil {
 				return refusal(a, err)
 			}

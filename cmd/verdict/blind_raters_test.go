@@ -96,3 +96,38 @@ func TestBlindMapOut(t *testing.T) {
 		t.Fatal("a refused blind wrote its output directory")
 	}
 }
+
+// TestBlindRefusesMapInRaterFolder (trial T21): a --map-out inside --out
+// (the directory that goes to the raters), directly, in a subdirectory, or
+// through a symbolic link to it, is refused with map-in-rater-folder
+// (exit 1) and nothing is written; a sibling path is accepted.
+func TestBlindRefusesMapInRaterFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "raters")
+	link := filepath.Join(dir, "link")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(out, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, mapOut := range []string{
+		filepath.Join(out, "sealed-map.json"),
+		filepath.Join(out, "coord", "map.json"),
+		filepath.Join(link, "sealed-map.json"),
+		filepath.Join(out, "..", "raters", "m.json"),
+	} {
+		code, stdout := chkRunCaptured(t, "blind", "--out", out, "--raters", "ann,bob", "--map-out", mapOut, "--format", "json")
+		if code != 1 || !strings.Contains(stdout, `"reason":"`+string(pipeline.ReasonMapInRaterFolder)+`"`) {
+			t.Errorf("--map-out %s: exit %d, want map-in-rater-folder\n%s", mapOut, code, stdout)
+		}
+		entries, _ := os.ReadDir(out)
+		if len(entries) != 0 {
+			t.Fatalf("--map-out %s: a refused blind wrote %v", mapOut, entries)
+		}
+	}
+	if code, stdout := chkRunCaptured(t, "blind", "--out", out, "--raters", "ann,bob", "--map-out", filepath.Join(dir, "raters-map.json")); code != 0 {
+		t.Fatalf("--map-out beside the raters' directory (raters-map.json, not inside it): exit %d\n%s", code, stdout)
+	}
+}
