@@ -13,12 +13,23 @@ sess="verdict-e2e-$$"
 # A tmux server of its own, kept alive by a holder session: killing the
 # work session between steps then never stops the server (starting a new
 # session while the last one's server exits races: "server exited
-# unexpectedly").
+# unexpectedly"). The holder's name must not start with the work
+# session's name, and the work session is killed by its exact name
+# (-t "=NAME"): tmux matches a session target by prefix when no session
+# has the exact name, so `kill-session -t verdict-e2e-N` after the work
+# session ended killed a holder named verdict-e2e-N-hold, the server
+# exited, and the next new-session raced with its exit.
 sock="verdict-e2e-$$"
 tmux() { command tmux -L "$sock" "$@"; }
 cleanup() { tmux kill-server 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-tmux new-session -d -s "$sess-hold" "sleep 600"
+tmux new-session -d -s "hold-$$" "sleep 900"
+end_session() { # end the work session; the holder (and the server) must live on
+  tmux kill-session -t "=$sess" 2>/dev/null || true
+  if ! tmux has-session -t "=hold-$$" 2>/dev/null; then
+    echo "FAIL: ending the work session ended the holder session" >&2; exit 1
+  fi
+}
 
 bin="${1:-}"
 if [ -z "$bin" ]; then
@@ -31,8 +42,8 @@ cd "$work"
 bundle="bl/bundle-rater-1.json"
 journal="$work/j.jsonl"
 
-wait_for() { # wait_for TEXT: poll the pane until TEXT shows (5 s)
-  for _ in $(seq 100); do
+wait_for() { # wait_for TEXT: poll the pane until TEXT shows (30 s: a loaded 2-core machine)
+  for _ in $(seq 600); do
     if tmux capture-pane -p -t "$sess" | grep -qF -- "$1"; then return 0; fi
     sleep 0.05
   done
@@ -42,7 +53,7 @@ wait_for() { # wait_for TEXT: poll the pane until TEXT shows (5 s)
 }
 
 start() {
-  tmux kill-session -t "$sess" 2>/dev/null || true
+  end_session
   tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' rate '$bundle' --journal '$journal'"
 }
 
@@ -87,7 +98,7 @@ fi
 tmux send-keys -t "$sess" q
 
 # The protocol checker's ledger defaults to the embedded campaign too.
-tmux kill-session -t "$sess" 2>/dev/null || true
+end_session
 tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' ledger"
 wait_for "SYNTHETIC · verdict ledger"
 tmux send-keys -t "$sess" q
@@ -96,7 +107,7 @@ tmux send-keys -t "$sess" q
 "$bin" demo --out demo >/dev/null
 r=demo/ratings
 adj() {
-  tmux kill-session -t "$sess" 2>/dev/null || true
+  end_session
   tmux new-session -d -s "$sess" -x 80 -y 24 "exec env NO_COLOR=1 '$bin' adjudicate $r/bundle-ann.json $r/sheet-ann.json $r/sheet-bob.json --allowed-signers $r/allowed_signers --key demo/keys/adjudicator-cho --name cho --out '$work/adj.json'"
 }
 adj

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -245,7 +246,7 @@ func TestFlowAdjudicateDispute(t *testing.T) {
 	typeKeys(tm, "esc", "2", "1", "2", "1", "S", "y")
 	waitUntil(t, "signature", func() bool { e.mu.Lock(); defer e.mu.Unlock(); return len(e.signed) == 1 })
 	typeKeys(tm, "q")
-	a := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
+	a := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(*root).child.(*adjudicator)
 	res := a.result()
 	if !res.Signed || res.Resolved != 4 || res.Decisions[0].Final != "not_addressed" || res.Decisions[2].Final != "does_not_support" {
 		t.Fatalf("result %+v", res)
@@ -334,8 +335,12 @@ func TestFlowAdjudicateResume(t *testing.T) {
 	}
 	typeKeys(tm, "esc", "2") // O1: second rating, not_addressed
 	waitUntil(t, "the decision in the log", func() bool { return len(l.Choices()) == 1 })
+	// The log holds the decision before the program has taken in its save
+	// (q typed now could overtake it): wait for the screen to say saved.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("saved ✓")) },
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	typeKeys(tm, "q")
-	a1 := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
+	a1 := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(*root).child.(*adjudicator)
 	if a1.resolved() != 1 || !strings.Contains(a1.status, "saved ✓") {
 		t.Fatalf("before restart: resolved %d, status %q", a1.resolved(), a1.status)
 	}
@@ -344,7 +349,7 @@ func TestFlowAdjudicateResume(t *testing.T) {
 	l2, tm2 := start()
 	defer mustClose(t, l2)
 	typeKeys(tm2, "esc", "q")
-	a2 := tm2.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*root).child.(*adjudicator)
+	a2 := tm2.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(*root).child.(*adjudicator)
 	if a2.decisions[0] == nil || a2.decisions[0].Final != "not_addressed" || a2.cur != 1 || a2.resolved() != 1 {
 		t.Fatalf("after restart: decision %+v, cur %d", a2.decisions[0], a2.cur)
 	}

@@ -466,8 +466,21 @@ func (r *rater) blockedOnTask(k tea.KeyPressMsg) bool {
 	return true
 }
 
+// result reports the session as the journal has it, not as the screen
+// has taken in the saves: a grade or flag whose Append or SetFlag
+// returned just before the rater left is on disk and counts, even when
+// its save message never reached Update (q pressed in between).
 func (r *rater) result() RateResult {
-	return RateResult{Graded: r.nGraded, Total: r.nTotal, Flagged: len(r.flagged), Frozen: r.frozen, Sheet: r.sheet}
+	saved, _ := r.in.Journal.Saved()
+	graded := 0
+	for _, fs := range r.fields {
+		for _, f := range fs {
+			if _, ok := saved[f]; ok {
+				graded++
+			}
+		}
+	}
+	return RateResult{Graded: graded, Total: r.nTotal, Flagged: len(r.in.Journal.Flags()), Frozen: r.frozen, Sheet: r.sheet}
 }
 
 // Capturing reports whether a text editor (note, search) has the keyboard.

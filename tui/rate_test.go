@@ -680,3 +680,27 @@ func TestRateAfterFreezeStatusWrappedEscBack(t *testing.T) {
 		t.Fatalf("%d lines", len(lines))
 	}
 }
+
+// TestRateResultCountsWhatTheJournalSaved: a flag and a grade whose
+// journal write returned, but whose save message the program never took
+// in (the rater pressed q in between), count in the result: what the exit
+// line reports is what is on disk.
+func TestRateResultCountsWhatTheJournalSaved(t *testing.T) {
+	e := newRateEnv(t, synthBundle(2))
+	_, r := newTestRater(t, e, 80, 24)
+	f := r.cur()
+	flagCmd := r.toggleFlag(0)
+	gradeCmd, ok := r.record(adjudication.Grade{Field: f, Value: adjudication.AllowedValues(f.Kind)[0]})
+	if !ok {
+		t.Fatal("grade refused")
+	}
+	// Run the saves (the journal writes) without delivering their messages.
+	flagCmd()
+	gradeCmd()
+	if r.nGraded != 0 || len(r.flagged) != 0 {
+		t.Fatal("the program took in the saves")
+	}
+	if res := r.result(); res.Flagged != 1 || res.Graded != 1 {
+		t.Fatalf("result %+v, want 1 flagged and 1 graded (the journal's)", res)
+	}
+}

@@ -77,7 +77,7 @@ func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
 				t.Fatal(err)
 			}
 			if k == '1' { // wait until the decision is on disk
-				for deadline := time.Now().Add(10 * time.Second); lines() == before; time.Sleep(10 * time.Millisecond) {
+				for deadline := time.Now().Add(60 * time.Second); lines() == before; time.Sleep(10 * time.Millisecond) {
 					if time.Now().After(deadline) {
 						t.Fatal("decision never reached the log")
 					}
@@ -88,7 +88,7 @@ func TestAdjudicateQuitWithSavedDecisionsExitsZero(t *testing.T) {
 		case res := <-done:
 			w.Close()
 			return res.code, res.stdout
-		case <-time.After(20 * time.Second):
+		case <-time.After(90 * time.Second):
 			t.Fatal("adjudicate did not quit on q")
 		}
 		return 0, ""
@@ -160,7 +160,7 @@ func TestRateFlagSurvivesQuitAndResume(t *testing.T) {
 		}()
 		for _, k := range keys {
 			if k == 'q' && waitFor != "" { // wait until the flag is on disk
-				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 					if b, _ := os.ReadFile(journal); strings.Contains(string(b), waitFor) {
 						break
 					}
@@ -177,7 +177,7 @@ func TestRateFlagSurvivesQuitAndResume(t *testing.T) {
 		case out := <-done:
 			w.Close()
 			return out
-		case <-time.After(20 * time.Second):
+		case <-time.After(90 * time.Second):
 			t.Fatal("rate did not quit on q")
 		}
 		return ""
