@@ -34,6 +34,10 @@ screen; y freezes the journal into a rating sheet (--out, default:
 sheet-NAME.json beside the bundle) signed with --key as --name (namespace
 verdict-rating). Without --key and --name, grading works and freezing is
 refused. q or ctrl+c leaves at any time: every saved grade is on disk.
+Once the sheet is frozen the journal takes no more entries (grades, notes
+or flags; reason journal-frozen), so the sheet's journal_digest stays the
+journal's digest. A --name other than the bundle's rater is refused at
+start (exit 1, reason other-bundle), before anything is graded.
 
 A bad bundle, an unreadable key or a journal that another rate holds is
 reported in one line and changes nothing on disk. rate needs a terminal on
