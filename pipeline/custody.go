@@ -100,11 +100,17 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	d := &derivation{bundleDigest: map[string]string{}, byDigest: map[string]string{}, header: map[string]*blinding.Bundle{},
 		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
 	found := scan.ScanBundles(res.Bundles)
+	// Every derived bundle holds the same items (in its rater's order), so
+	// they share one field set.
+	var fields *adjudication.FieldSet
+	if len(res.Bundles) > 0 {
+		fields = adjudication.NewFieldSet(res.Bundles[0])
+	}
 	for i, b := range res.Bundles {
 		d.bundleDigest[b.Rater] = res.BundleDigests[i]
 		d.byDigest[res.BundleDigests[i]] = b.Rater
 		d.findings[b.Rater] = found[i]
-		d.fields[res.BundleDigests[i]] = adjudication.NewFieldSet(b)
+		d.fields[res.BundleDigests[i]] = fields
 		hdr := *b
 		hdr.Items = nil
 		d.header[b.Rater] = &hdr
