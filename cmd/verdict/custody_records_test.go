@@ -28,12 +28,14 @@ func scoreRefusal(t *testing.T, camp, ratings string) (int, []string, string) {
 	t.Helper()
 	code, out, _ := runCapture(t, "score", camp, "--ratings", ratings, "--format", "json")
 	var reasons []string
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var p struct {
+	if strings.HasPrefix(out, "[") {
+		var ps []struct {
 			Reason string `json:"reason"`
-			File   string `json:"file"`
 		}
-		if json.Unmarshal([]byte(line), &p) == nil && p.Reason != "" && !strings.HasPrefix(line, "{\n") {
+		if err := json.Unmarshal([]byte(out), &ps); err != nil {
+			t.Fatalf("score --format json: refusals are not one JSON document: %v\n%s", err, out)
+		}
+		for _, p := range ps {
 			reasons = append(reasons, p.Reason)
 		}
 	}

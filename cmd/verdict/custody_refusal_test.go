@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,19 +9,17 @@ import (
 	"testing"
 )
 
-// problemLines parses out as JSON lines, each one refusal object of the
-// one shape: exactly the members reason, file, pointer, rule and message,
-// with a reason code and a message.
+// problemLines parses out as one JSON document, an array of refusal
+// objects of the one shape: exactly the members reason, file, pointer,
+// rule and message, with a reason code and a message.
 func problemLines(t *testing.T, what, out string) []map[string]string {
 	t.Helper()
+	var ms []map[string]any
+	if err := json.Unmarshal([]byte(out), &ms); err != nil {
+		t.Fatalf("%s: stdout is not one JSON array of refusals: %v\n%s", what, err, out)
+	}
 	var ps []map[string]string
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("%s: a line is not one JSON object: %v\n%s", what, err, out)
-		}
+	for _, m := range ms {
 		ps = append(ps, problemOfMap(t, what, m))
 	}
 	if len(ps) == 0 {
@@ -145,4 +142,34 @@ func TestRefusalsOneJSONShape(t *testing.T) {
 		t.Fatalf("check: exit %d, %v\n%.500s", code, err, out)
 	}
 	problemOfMap(t, "check", chk.Refusals[0])
+}
+
+// TestScoreJSONRefusalsOneDocument (trial T14): `score --format json` with
+// several refusals (both sheets changed after signing) prints one JSON
+// document, an array with one problem object per refusal, that a JSON
+// parser reads whole; a single refusal is an array of one.
+func TestScoreJSONRefusalsOneDocument(t *testing.T) {
+	camp, ratings, _ := demoChain(t)
+	bad := filepath.Join(t.TempDir(), "bad")
+	if err := os.CopyFS(bad, os.DirFS(ratings)); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(bad, "sheet-ann.json"), " ")
+	appendFile(t, filepath.Join(bad, "sheet-bob.json"), " ")
+	code, out, _ := runCapture(t, "score", camp, "--ratings", bad, "--format", "json")
+	ps := problemLines(t, "score with two changed sheets", out)
+	var sigs int
+	for _, p := range ps {
+		if p["reason"] == "bad-signature" {
+			sigs++
+		}
+	}
+	if code != 1 || len(ps) < 2 || sigs != 2 {
+		t.Fatalf("score: exit %d, %d refusals (%d bad-signature), want one document with both sheets refused\n%s", code, len(ps), sigs, out)
+	}
+	appendFile(t, filepath.Join(bad, "allowed_signers"), "not a signer line\n")
+	code, out, _ = runCapture(t, "score", camp, "--ratings", bad, "--format", "json")
+	if ps := problemLines(t, "score with a bad allowed_signers", out); code != 1 || len(ps) != 1 || !strings.HasPrefix(strings.TrimSpace(out), "[") {
+		t.Fatalf("score with one refusal: exit %d, %v\n%s", code, ps, out)
+	}
 }

@@ -74,10 +74,11 @@ func TestScoreNamesFirstForgedBundleItem(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, out, errOut := runCLI(t, "score", camp, "--ratings", ratings, "--format", "json")
-		var ref struct{ Reason, File, Pointer, Message string }
-		if err := json.Unmarshal([]byte(out), &ref); err != nil {
+		var refs []struct{ Reason, File, Pointer, Message string }
+		if err := json.Unmarshal([]byte(out), &refs); err != nil || len(refs) != 1 {
 			t.Fatalf("%s: exit %d, output %q %q", c.name, code, out, errOut)
 		}
+		ref := refs[0]
 		t.Logf("%s: %s at %s: %s", c.name, ref.Reason, ref.Pointer, ref.Message)
 		if code == 0 || ref.Reason != "bundle-item-mismatch" || ref.Pointer != c.pointer || !strings.Contains(ref.Message, c.detail) || ref.File != path {
 			t.Errorf("%s: exit %d, refusal %+v; want bundle-item-mismatch at %s saying %q", c.name, code, ref, c.pointer, c.detail)

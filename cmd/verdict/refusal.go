@@ -29,8 +29,8 @@ func (e *refusedError) Error() string { return e.err.Error() }
 func (e *refusedError) Unwrap() error { return e.err }
 
 // refusal returns err as a refusal of the input, for run to print in the
-// command's --format (text: "REFUSED: …" lines; json: one problem object
-// per refusal). An error that is neither a *verr.Error nor a file the
+// command's --format (text: "REFUSED: …" lines; json: one array of
+// problem objects, one per refusal). An error that is neither a *verr.Error nor a file the
 // user named that cannot be read is returned unchanged.
 func refusal(_ *app, err error) error {
 	var ce *verr.Error
@@ -61,6 +61,15 @@ func refusalProblem(err error) verr.Problem {
 	return verr.ProblemOf(err)
 }
 
+// problemJSON is the compact JSON of refusalProblem(e).
+func problemJSON(e error) []byte {
+	b, err := json.Marshal(refusalProblem(e))
+	if err != nil {
+		return []byte(fmt.Sprintf(`{"reason":"internal-error","file":"","pointer":"","rule":"","message":%q}`, err.Error()))
+	}
+	return b
+}
+
 // formatOf returns the value of cmd's --format flag ("" when it has none).
 func formatOf(cmd *cobra.Command) string {
 	if cmd == nil {
@@ -73,8 +82,10 @@ func formatOf(cmd *cobra.Command) string {
 }
 
 // printRefusal prints err, a refusal or another failure of a command, in
-// format: with "json" one compact problem object per refusal, one per
-// line, on stdout; otherwise a "REFUSED: " line per refusal on stdout and
+// format: with "json" one JSON document on stdout, an array of the
+// compact problem objects (verr.Problem), one per refusal and line, so a
+// script parses several refusals as it parses one; with "jsonl" (export)
+// one compact problem object per line, JSON Lines like the rows; otherwise a "REFUSED: " line per refusal on stdout and
 // the first reason code on stderr, or, for an error that is not a refusal,
 // "verdict: " and the error on stderr.
 func printRefusal(stdout, stderr io.Writer, format string, err error) {
@@ -84,14 +95,26 @@ func printRefusal(stdout, stderr io.Writer, format string, err error) {
 		inner = re.err
 	}
 	errs := verr.Flatten(inner)
-	if format == "json" {
+	if format == "jsonl" {
+		// JSON Lines output (export --format jsonl): one problem object
+		// per line, as the rows would have been.
 		for _, e := range errs {
-			b, merr := json.Marshal(refusalProblem(e))
-			if merr != nil {
-				b = []byte(fmt.Sprintf(`{"reason":"internal-error","file":"","pointer":"","rule":"","message":%q}`, merr.Error()))
-			}
+			b := problemJSON(e)
 			fmt.Fprintf(stdout, "%s\n", b)
 		}
+		return
+	}
+	if format == "json" {
+		fmt.Fprint(stdout, "[\n")
+		for i, e := range errs {
+			b := problemJSON(e)
+			sep := ",\n"
+			if i == len(errs)-1 {
+				sep = "\n"
+			}
+			fmt.Fprintf(stdout, "  %s%s", b, sep)
+		}
+		fmt.Fprint(stdout, "]\n")
 		return
 	}
 	if re == nil {
