@@ -30,8 +30,9 @@ const (
 	// the two frozen sheets already agree (the adjudicator resolves only
 	// disagreements, CONTRACT §5).
 	ReasonAdjudicatedAgreedField verr.Reason = "adjudicated-agreed-field"
-	// ReasonOracleDefectNote: an oracle_defect grade carries no reason note (C22).
-	ReasonOracleDefectNote verr.Reason = "oracle-defect-without-reason"
+	// ReasonOracleDefectNote: an oracle_defect grade carries no reason note
+	// (C22); the code of adjudication's note rule.
+	ReasonOracleDefectNote = adjudication.ReasonNoteRequired
 	// ReasonMissingGrade: a field required by GRADES.md for a bundled item has
 	// no settled value.
 	ReasonMissingGrade verr.Reason = "missing-grade"

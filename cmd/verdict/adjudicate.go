@@ -19,6 +19,7 @@ import (
 
 func newAdjudicateCmd(a *app) *cobra.Command {
 	var allowed, out, decisions string
+	var bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "adjudicate BUNDLE SHEET SHEET --allowed-signers FILE --key KEYFILE --name NAME [--out ADJUDICATION.json] [--decisions FILE]",
@@ -52,6 +53,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 	}
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
+	c.Flags().StringArrayVar(&bundles, "bundle", nil, "the other sheet's bundle when it is not BUNDLE (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
 	c.Flags().StringVar(&decisions, "decisions", "", "decision log (default: --out with extension .decisions.jsonl)")
 	var theme string
 	addThemeFlag(c, &theme)
@@ -84,7 +86,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:], nil, true)
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:], append([]string{args[0]}, bundles...), true)
 		if err != nil {
 			return err
 		}

@@ -147,6 +147,7 @@ type disagreementsReport struct {
 func newDisagreementsCmd(a *app) *cobra.Command {
 	var allowed string
 	var showRaters bool
+	var bundles []string
 	c := &cobra.Command{
 		Use:   "disagreements SHEET SHEET --allowed-signers FILE [--show-raters]",
 		Short: "List the disputed fields of two frozen rating sheets",
@@ -159,12 +160,13 @@ coordinator) adds them, in text and in JSON ("raters").`,
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().BoolVar(&showRaters, "show-raters", false, "also show which rater signed each sheet (coordinator only; adjudication is blind to raters)")
+	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle a sheet is for (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if allowed = allowedSigners(a, allowed); allowed == "" {
 			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
-		fs, err := loadFrozenSheets(a, allowed, args, nil, false)
+		fs, err := loadFrozenSheets(a, allowed, args, bundles, false)
 		if err != nil {
 			return err
 		}
@@ -214,6 +216,7 @@ coordinator) adds them, in text and in JSON ("raters").`,
 func newResolveCmd(a *app) *cobra.Command {
 	var allowed, from, out string
 	var template bool
+	var bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "resolve SHEET SHEET --from CHOICES.json --allowed-signers FILE --key KEYFILE --name NAME --out ADJUDICATION.json",
@@ -222,7 +225,10 @@ func newResolveCmd(a *app) *cobra.Command {
 one per disputed field (see "verdict disagreements"), and writes the signed
 adjudication (namespace verdict-adjudication). A final value neither rater chose
 needs a note; confirming an oracle defect needs a reason note. Both sheets must
-verify against allowed_signers.
+verify against allowed_signers and against their bundles (--bundle, else the
+bundle-*.json files beside the sheets; refused bundle-missing when not found):
+every grade names an item and field of its bundle and every required field
+has a grade (sheet-incomplete).
 
 resolve SHEET SHEET --template --allowed-signers FILE [--out CHOICES.json]
 writes that choices file for the open disputes instead (to stdout without
@@ -235,6 +241,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write (with --template: the new choices file)")
 	c.Flags().BoolVar(&template, "template", false, "write the choices file for the open disputes (final and note empty) instead of resolving")
+	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle a sheet is for (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
 	addSigningFlags(c, &sf, string(adjudication.RoleAdjudicator))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -245,7 +252,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 			if allowed = allowedSigners(a, allowed); allowed == "" {
 				return usagef("--allowed-signers (or allowed_signers in the config) is required")
 			}
-			return writeChoiceTemplate(a, allowed, args, out)
+			return writeChoiceTemplate(a, allowed, args, bundles, out)
 		}
 		if allowed = allowedSigners(a, allowed); allowed == "" || from == "" || out == "" {
 			return usagef("--allowed-signers (or allowed_signers in the config), --from and --out are required")
@@ -258,7 +265,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args, nil, true)
+		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args, bundles, true)
 		if err != nil {
 			return err
 		}
@@ -296,13 +303,13 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 // (an existing one is refused, never replaced), or to stdout when out is
 // "". The SYNTHETIC notice of synthetic sheets goes to stderr, so the file
 // keeps the exact shape --from reads.
-func writeChoiceTemplate(a *app, allowed string, sheets []string, out string) error {
+func writeChoiceTemplate(a *app, allowed string, sheets, bundles []string, out string) error {
 	if out != "" {
 		if err := newOutputFile(out, "--out", "a choices template never replaces a file"); err != nil {
 			return refusal(a, err)
 		}
 	}
-	fs, err := loadFrozenSheets(a, allowed, sheets, nil, true)
+	fs, err := loadFrozenSheets(a, allowed, sheets, bundles, true)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ const ReasonRecordMissing verr.Reason = "record-missing"
 
 func newRevealCmd(a *app) *cobra.Command {
 	var allowed, adjPath, mapPath, out, campDir string
-	var sheets []string
+	var sheets, bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "reveal --sheet SHEET --sheet SHEET --adjudication ADJ --map sealed-map.json --allowed-signers FILE --key KEYFILE --name NAME --out REVEAL.json",
@@ -29,7 +29,10 @@ func newRevealCmd(a *app) *cobra.Command {
 		Long: `reveal refuses while a sheet or the adjudication is unfrozen (missing or bad
 signature, signer not allowed) or any disagreement is unresolved; otherwise it
 writes the coordinator's reveal record naming the exact SHA-256 digests of both
-sheets and of the adjudication and the sealed map's commitment.
+sheets and of the adjudication and the sealed map's commitment. Each sheet is
+checked against its bundle (--bundle, else the bundle-*.json files beside the
+sheets; refused bundle-missing when not found): every grade names an item and
+field of it and every required field has a grade (sheet-incomplete).
 
 --campaign DIR names the blinded campaign: reveal refuses when the sealed map
 was not made from it as it is now (map-other-campaign: another campaign_id;
@@ -44,6 +47,7 @@ on stderr says admission was not checked. --format json reports either in
 	}
 	c.Flags().StringArrayVar(&sheets, "sheet", nil, "rating sheet (give exactly two)")
 	c.Flags().StringVar(&adjPath, "adjudication", "", "adjudication record")
+	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle a sheet is for (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
 	c.Flags().StringVar(&mapPath, "map", "", "sealed-map.json")
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "reveal record to write")
@@ -86,7 +90,7 @@ on stderr says admission was not checked. --format json reports either in
 			}
 			files = append(files, f)
 		}
-		bs, err := sheetBundles(nil, files, true)
+		bs, err := sheetBundles(bundles, files, true)
 		if err != nil {
 			return refusal(a, err)
 		}

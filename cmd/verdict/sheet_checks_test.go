@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"verdict/adjudication"
@@ -105,5 +106,42 @@ func TestSheetChecksEveryCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSheetBundleRequired: resolve and reveal sign over rating sheets, so
+// each sheet must be checked against its bundle: with the bundles neither
+// beside the sheets nor given they refuse (bundle-missing, naming the
+// sheet); given with --bundle they accept the demo's complete sheets.
+func TestSheetBundleRequired(t *testing.T) {
+	_, ratings, keys := demoChain(t)
+	elsewhere := t.TempDir()
+	var given []string
+	for _, r := range []string{"ann", "bob"} {
+		n := "bundle-" + r + ".json"
+		if err := os.Rename(filepath.Join(ratings, n), filepath.Join(elsewhere, n)); err != nil {
+			t.Fatal(err)
+		}
+		given = append(given, "--bundle", filepath.Join(elsewhere, n))
+	}
+	p := func(n string) string { return filepath.Join(ratings, n) }
+	out := func(n string) string { return filepath.Join(t.TempDir(), n) }
+	commands := map[string][]string{
+		"resolve": {"resolve", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", p("allowed_signers"), "--template", "--out", ""},
+		"reveal": {"reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"),
+			"--map", p("sealed-map.json"), "--allowed-signers", p("allowed_signers"), "--key", filepath.Join(keys, "coordinator-dee"), "--name", "dee",
+			"--time", demoRevealTime, "--out", ""},
+	}
+	for _, name := range slices.Sorted(maps.Keys(commands)) {
+		args := slices.Clone(commands[name])
+		args[len(args)-1] = out(name + ".json")
+		code, stdout, stderr := runCapture(t, args...)
+		if code != 1 || !strings.Contains(stdout+stderr, string(ReasonBundleMissing)) || !strings.Contains(stdout+stderr, "sheet-ann.json") {
+			t.Fatalf("%s without bundles: exit %d, want 1 bundle-missing\n%s%s", name, code, stdout, stderr)
+		}
+		args[len(args)-1] = out(name + "-2.json")
+		if code, stdout, stderr := runCapture(t, append(args, given...)...); code != 0 {
+			t.Fatalf("%s with --bundle: exit %d\n%s%s", name, code, stdout, stderr)
+		}
 	}
 }
