@@ -2,11 +2,9 @@ package export
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 
 	"verdict/adjudication"
@@ -21,9 +19,6 @@ const (
 	// ReasonNotRevealed: unblinded columns (task, repetition, order, arm,
 	// session) were asked for before a verified reveal exists.
 	ReasonNotRevealed verr.Reason = "not-revealed"
-	// ReasonRecordRefused: a signed record of the ratings directory does
-	// not verify (the detail names its own reason).
-	ReasonRecordRefused verr.Reason = "record-refused"
 	// ReasonSheetsMissing: the ratings directory does not hold exactly two
 	// frozen rating sheets.
 	ReasonSheetsMissing verr.Reason = "sheets-missing"
@@ -55,10 +50,11 @@ type GradesRequest struct {
 // when the sheet records none),
 // whether the field was agreed, adjudicated or is still open, the final
 // value and the adjudicator's note, and the SHA-256 of the sheets and the
-// adjudication it comes from. Every record is verified first
-// (pipeline.ReadRecordSet: each record read once, then CrossCheck against
-// the bundles, which are each fully parsed with blinding.LoadBundle); a
-// record that does not verify refuses the export (ReasonRecordRefused).
+// adjudication it comes from. The ratings directory is checked first as
+// score checks it (pipeline.ReadRatings: the campaign's blinding derived
+// again under the sealed map, each bundle the derived one, every record
+// verified and each sheet checked against its bundle's fields); any
+// refusal refuses the export with score's reason code.
 // After a verified reveal that names those records and commits to the
 // sealed map, the unblinded columns task, repetition, order, arm and
 // session are added; asking for them before is ReasonNotRevealed.
@@ -69,25 +65,13 @@ func Grades(req GradesRequest) (*Table, error) {
 	if req.Map == "" {
 		req.Map = filepath.Join(req.Ratings, "sealed-map.json")
 	}
-	allowed, err := pipeline.ReadAllowedSigners(req.AllowedSigners)
+	// The records that exist so far, checked as score checks them
+	// (custody derived again from the campaign under the sealed map, each
+	// sheet against its bundle's fields): export works before the
+	// adjudication and the reveal.
+	set, err := pipeline.ReadRatings(pipeline.DirFS(req.Campaign), pipeline.Ratings{Dir: req.Ratings, AllowedSigners: req.AllowedSigners, Map: req.Map})
 	if err != nil {
 		return nil, err
-	}
-	bundles := map[string]*blinding.Bundle{}
-	bundlePaths, _ := filepath.Glob(filepath.Join(req.Ratings, "bundle-*.json"))
-	sort.Strings(bundlePaths)
-	for _, p := range bundlePaths {
-		b, d, err := blinding.LoadBundle(p)
-		if err != nil {
-			return nil, err
-		}
-		bundles[d] = b
-	}
-	// The records that exist so far: export works before the adjudication
-	// and the reveal.
-	set, err := pipeline.ReadRecordSet(req.Ratings, allowed, bundles, true)
-	if err != nil {
-		return nil, recordRefused(err)
 	}
 	sheets, adj, adjSHA, rev := set.Sheets, set.Adjudication, set.AdjudicationSHA256, set.Reveal
 	if len(sheets) != 2 {
@@ -99,14 +83,8 @@ func Grades(req GradesRequest) (*Table, error) {
 	// commits to the sealed map given.
 	var sealed *blinding.SealedMap
 	revealed := false
-	if rev != nil && adj != nil && rev.Names(two[0].SHA256, two[1].SHA256, adjSHA) {
-		mapBytes, err := campaign.ReadRegular(req.Map, campaign.FileSealedMap)
-		if err == nil && blinding.Digest(mapBytes) == rev.MapCommitment {
-			if sealed, err = blinding.ParseSealedMap(req.Map, mapBytes); err != nil {
-				return nil, err
-			}
-			revealed = true
-		}
+	if rev != nil && adj != nil && set.Sealed != nil && rev.Names(two[0].SHA256, two[1].SHA256, adjSHA) && blinding.Digest(set.MapBytes) == rev.MapCommitment {
+		sealed, revealed = set.Sealed, true
 	}
 	if req.Unblinded && !revealed {
 		return nil, &verr.Error{Reason: ReasonNotRevealed, File: req.Ratings, Rule: ruleExport,
@@ -244,15 +222,4 @@ func armOf(r campaign.Role) string {
 		return "B"
 	}
 	return string(r)
-}
-
-// recordRefused is err, a refusal of pipeline.ReadRecordSet, as
-// ReasonRecordRefused naming the first record refused and its own reason
-// (still matched by errors.Is through Err).
-func recordRefused(err error) error {
-	var e *verr.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	return &verr.Error{Reason: ReasonRecordRefused, File: e.File, Rule: ruleExport, Detail: fmt.Sprintf("%s: %s", e.Reason, e.Detail), Err: err}
 }

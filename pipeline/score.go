@@ -170,37 +170,11 @@ type verified struct {
 // rating guidelines (blinding.Bundle.Guidelines) exactly.
 func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines string, derived *derivation, mapBytes []byte) (*verified, error) {
 	out := &verified{}
-	// Bundles (for the "sheet for another bundle" check and the leak
-	// scan), each read once and hashed, never held: a bundle holds every
-	// final answer in full.
-	bundlePaths, _ := filepath.Glob(filepath.Join(r.Dir, "bundle-*.json"))
-	sort.Strings(bundlePaths)
-	bundles := map[string]*blinding.Bundle{}
-	seen := map[string]bool{}
-	for _, p := range bundlePaths {
-		hdr, digest, err := derived.readBundle(p, guidelines)
-		if err != nil {
-			return nil, err
-		}
-		if hdr.Guidelines != guidelines {
-			return nil, &verr.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
-				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
-		}
-		seen[hdr.Rater] = true
-		bundles[digest] = hdr
-		for _, f := range derived.findings[hdr.Rater] {
-			out.leaks = append(out.leaks, f.String())
-		}
-	}
-	if err := derived.missingBundles(r.Dir, seen); err != nil {
-		return nil, err
-	}
-	// Records, each read once and verified on the bytes read; only their
-	// decoded forms are kept.
-	set, err := ReadRecordSetWith(r.Dir, allowed, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields}, false)
+	leaks, set, err := readCustodied(r.Dir, allowed, guidelines, derived, false)
 	if err != nil {
 		return nil, err
 	}
+	out.leaks = leaks
 	out.refs = set.Refs
 	sheets, adj, adjSHA, rev := set.Sheets, set.Adjudication, set.AdjudicationSHA256, set.Reveal
 	if len(sheets) != 2 || adj == nil || rev == nil {
@@ -234,4 +208,122 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 		}
 	}
 	return out, nil
+}
+
+// readCustodied reads the ratings directory dir against the derivation:
+// each bundle file once (derivation.readBundle: a bundle is accepted only
+// when its bytes are a derived bundle's, whose leak findings it then
+// takes; every bundle must carry the campaign's rating guidelines
+// exactly, and every rater of the sealed map needs one), then every signed
+// record once, verified against allowed_signers, the bundles and the
+// derived bundles' fields (ReadRecordSetWith; optional as there). It
+// returns the leak findings of the bundles read and the record set.
+func readCustodied(dir string, allowed []adjudication.AllowedSigner, guidelines string, derived *derivation, optional bool) ([]string, *RecordSet, error) {
+	var leaks []string
+	// Bundles (for the "sheet for another bundle" check and the leak
+	// scan), each read once and hashed, never held: a bundle holds every
+	// final answer in full.
+	bundlePaths, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
+	sort.Strings(bundlePaths)
+	bundles := map[string]*blinding.Bundle{}
+	seen := map[string]bool{}
+	for _, p := range bundlePaths {
+		hdr, digest, err := derived.readBundle(p, guidelines)
+		if err != nil {
+			return nil, nil, err
+		}
+		if hdr.Guidelines != guidelines {
+			return nil, nil, &verr.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
+				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
+		}
+		seen[hdr.Rater] = true
+		bundles[digest] = hdr
+		for _, f := range derived.findings[hdr.Rater] {
+			leaks = append(leaks, f.String())
+		}
+	}
+	if err := derived.missingBundles(dir, seen); err != nil {
+		return nil, nil, err
+	}
+	// Records, each read once and verified on the bytes read; only their
+	// decoded forms are kept.
+	set, err := ReadRecordSetWith(dir, allowed, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields}, optional)
+	if err != nil {
+		return nil, nil, err
+	}
+	return leaks, set, nil
+}
+
+// CheckedRatings is what ReadRatings returns: the verified records that
+// exist so far and the sealed map they were checked under.
+type CheckedRatings struct {
+	*RecordSet
+	// MapBytes are the sealed map's bytes and Sealed the map parsed (both
+	// nil when the ratings name no map file that exists).
+	MapBytes []byte
+	Sealed   *blinding.SealedMap
+}
+
+// ReadRatings is Score's check of a ratings directory for the records
+// that exist so far (a missing adjudication.json or reveal.json is left
+// out; the number of sheets and the reveal's names are the caller's): it
+// loads the campaign in fsys, derives its blinding again under the sealed
+// map r.Map and refuses a map or campaign that differs (deriveCustody:
+// ReasonMapOtherCampaign, ReasonCampaignChanged, ReasonMapMismatch), then
+// reads the bundles and records as Score does (bundle-item-mismatch,
+// bundle-missing, bundle-unknown, each record's own refusal, a sheet
+// against its derived bundle's fields: unknown-item, unknown-field,
+// sheet-incomplete). Before the sealed map exists (no file at r.Map) there
+// is nothing to derive: the bundles found in r.Dir are read whole
+// (blinding.LoadBundle) and the records checked against them
+// (ReadRecordSet).
+func ReadRatings(fsys fs.FS, r Ratings) (*CheckedRatings, error) {
+	allowed, err := ReadAllowedSigners(r.AllowedSigners)
+	if err != nil {
+		return nil, err
+	}
+	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
+	if errors.Is(err, fs.ErrNotExist) {
+		return readFound(r.Dir, allowed)
+	}
+	if e := (*verr.Error)(nil); errors.As(err, &e) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, &verr.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
+	}
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	guidelines := string(c.Guidelines)
+	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(blinding.DefaultLeakTokens(c)))
+	if err != nil {
+		return nil, err
+	}
+	_, set, err := readCustodied(r.Dir, allowed, guidelines, derived, true)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckedRatings{RecordSet: set, MapBytes: mapBytes, Sealed: derived.sealed}, nil
+}
+
+// readFound is ReadRatings before a sealed map exists: the records
+// against the bundles found in dir, each parsed whole.
+func readFound(dir string, allowed []adjudication.AllowedSigner) (*CheckedRatings, error) {
+	bundles := map[string]*blinding.Bundle{}
+	paths, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
+	sort.Strings(paths)
+	for _, p := range paths {
+		b, d, err := blinding.LoadBundle(p)
+		if err != nil {
+			return nil, err
+		}
+		bundles[d] = b
+	}
+	set, err := ReadRecordSet(dir, allowed, bundles, true)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckedRatings{RecordSet: set}, nil
 }

@@ -51,8 +51,14 @@ item, field kind and target; each rater's name, value, note and time spent
 on the field's item in milliseconds (from the frozen sheet's item_times;
 empty with its reason when the sheet records none); whether the field was agreed, adjudicated or is still open; the final
 value and the adjudicator's note; and the SHA-256 of both sheets and of the
-adjudication. Every signed record is verified first; one that does not verify
-refuses the export (record-refused).
+adjudication. The ratings directory is checked first exactly as verdict score
+checks it: with the sealed map, the campaign's blinding is derived again and
+every bundle must be the derived one (map-other-campaign,
+campaign-changed-after-blinding, map-mismatch, bundle-item-mismatch); every
+signed record is verified and each sheet checked against its bundle's fields
+(unknown-item, unknown-field, sheet-incomplete). A refusal refuses the export
+with score's reason code. Without a sealed map file, the sheets are checked
+against the bundles found in DIR.
 
 Before the reveal only blinded columns are written, and --unblinded is refused
 (not-revealed). Once a verified reveal names both sheets and the adjudication

@@ -90,7 +90,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 	sheets, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
 	orig, _ := os.ReadFile(sheets[0])
 	os.WriteFile(sheets[0], bytes.Replace(orig, []byte(`"addressed"`), []byte(`"not_addressed"`), 1), 0o600)
-	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings); code != 1 || !strings.Contains(out, "record-refused") {
+	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings); code != 1 || !strings.Contains(out, "bad-signature") {
 		t.Fatalf("changed sheet: exit %d\n%s", code, out)
 	}
 	os.WriteFile(sheets[0], orig, 0o600)

@@ -89,7 +89,8 @@ func TestSheetChecksEveryCommand(t *testing.T) {
 				"reveal": {"reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"),
 					"--map", p("sealed-map.json"), "--allowed-signers", allowed, "--key", filepath.Join(keys, "coordinator-dee"), "--name", "dee",
 					"--out", out("reveal.json"), "--time", demoRevealTime},
-				"score": {"score", camp, "--ratings", dir},
+				"score":         {"score", camp, "--ratings", dir},
+				"export grades": {"export", "grades", camp, "--ratings", dir},
 			}
 			pointer := ""
 			for _, name := range slices.Sorted(maps.Keys(commands)) {
