@@ -1,6 +1,7 @@
 package adjudication
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -77,28 +78,91 @@ func checkSheetGrades(file string, s *Sheet) error {
 
 // FieldSet is the gradable fields of one bundle, kept without the
 // bundle's items (a caller may drop them once NewFieldSet returns): every
-// required field (RequiredFields of every item) and every (item, truth
-// obligation) an oracle-defect flag may name.
+// required field (RequiredFields of every item), from which follows every
+// (item, truth obligation) an oracle-defect flag may name. It is kept
+// compactly, as the bundle's items sorted by ID, each with its required
+// fields in canonical order (CompareFields) as a kind index and a target:
+// a few words per field instead of one map entry per field, so that a
+// large campaign's two bundles' fields cost little while score runs.
 type FieldSet struct {
-	items       map[string]bool
-	required    map[Field]bool
-	obligations map[[2]string]bool
+	items []itemFields // sorted by id, ids unique
+	n     int          // required fields in all
+}
+
+// itemFields is one item's required fields in canonical order.
+type itemFields struct {
+	id     string
+	fields []fieldKey
+}
+
+// fieldKey is one field of an item: its kind (index in Kinds) and target.
+type fieldKey struct {
+	kind   int8
+	target string
+}
+
+// compareKeys is CompareFields of two fields of one item.
+func compareKeys(a, b fieldKey) int {
+	if c := cmp.Compare(a.kind, b.kind); c != 0 {
+		return c
+	}
+	return compareTargets(a.target, b.target)
+}
+
+// keyOf is the fieldKey of f (kind -1 when f's kind is not one of Kinds).
+func keyOf(f Field) fieldKey {
+	return fieldKey{int8(slices.Index(Kinds, f.Kind)), f.Target}
 }
 
 // NewFieldSet returns the FieldSet of bundle b (which must carry its items).
 func NewFieldSet(b *blinding.Bundle) *FieldSet {
-	fs := &FieldSet{items: map[string]bool{}, required: map[Field]bool{}, obligations: map[[2]string]bool{}}
+	fs := &FieldSet{items: make([]itemFields, 0, len(b.Items))}
 	for i := range b.Items {
 		it := &b.Items[i]
-		fs.items[it.ID] = true
-		for _, f := range RequiredFields(it) {
-			fs.required[f] = true
+		req := RequiredFields(it)
+		keys := make([]fieldKey, len(req))
+		for j, f := range req {
+			keys[j] = keyOf(f)
 		}
-		for _, o := range it.Obligations {
-			fs.obligations[[2]string{it.ID, o.ID}] = true
+		fs.items = append(fs.items, itemFields{id: it.ID, fields: keys})
+	}
+	slices.SortStableFunc(fs.items, func(a, b itemFields) int { return strings.Compare(a.id, b.id) })
+	// An item listed twice (not in a well-formed bundle) has the union of
+	// its fields.
+	out := fs.items[:0]
+	for _, it := range fs.items {
+		if n := len(out); n > 0 && out[n-1].id == it.id {
+			out[n-1].fields = append(out[n-1].fields, it.fields...)
+			continue
 		}
+		out = append(out, it)
+	}
+	fs.items = slices.Clip(out)
+	for i := range fs.items {
+		f := fs.items[i].fields
+		slices.SortFunc(f, compareKeys)
+		fs.items[i].fields = slices.Clip(slices.CompactFunc(f, func(a, b fieldKey) bool { return compareKeys(a, b) == 0 }))
+		fs.n += len(fs.items[i].fields)
 	}
 	return fs
+}
+
+// item returns the index of the item with ID id, or -1.
+func (fs *FieldSet) item(id string) int {
+	i, ok := slices.BinarySearchFunc(fs.items, id, func(it itemFields, id string) int { return strings.Compare(it.id, id) })
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// field returns the index of k among item i's fields, or -1.
+func (fs *FieldSet) field(i int, k fieldKey) int {
+	j, ok := slices.BinarySearchFunc(fs.items[i].fields, k, compareKeys)
+	if !ok {
+		return -1
+	}
+	return j
 }
 
 // CheckSheetFields checks sheet s (read from file) against the fields of
@@ -110,31 +174,49 @@ func NewFieldSet(b *blinding.Bundle) *FieldSet {
 // (ParseSheet). Errors are *verr.Error with file and pointer.
 func CheckSheetFields(file string, s *Sheet, fs *FieldSet) error {
 	graded := 0
+	last := -1 // index of the last grade's item (grades come sorted by item)
 	for i, g := range s.Grades {
-		ptr := fmt.Sprintf("/grades/%d", i)
+		if last < 0 || fs.items[last].id != g.Item {
+			last = fs.item(g.Item)
+		}
 		switch {
-		case !fs.items[g.Item]:
-			return verr.Newf(ReasonUnknownItem, file, ptr, ruleGrades, "%s: item %q is not in the sheet's bundle", g.Field, g.Item)
+		case last < 0:
+			return verr.Newf(ReasonUnknownItem, file, fmt.Sprintf("/grades/%d", i), ruleGrades, "%s: item %q is not in the sheet's bundle", g.Field, g.Item)
 		case g.Kind == KindOracleDefect:
-			if !fs.obligations[[2]string{g.Item, g.Target}] {
-				return verr.Newf(ReasonUnknownField, file, ptr, "EVALUATOR-CONTROLS C22", "%s: the item has no truth obligation %q", g.Field, g.Target)
+			if fs.field(last, fieldKey{int8(slices.Index(Kinds, KindObligation)), g.Target}) < 0 && fs.field(last, fieldKey{int8(slices.Index(Kinds, KindUncertainty)), g.Target}) < 0 {
+				return verr.Newf(ReasonUnknownField, file, fmt.Sprintf("/grades/%d", i), "EVALUATOR-CONTROLS C22", "%s: the item has no truth obligation %q", g.Field, g.Target)
 			}
-		case !fs.required[g.Field]:
-			return verr.Newf(ReasonUnknownField, file, ptr, ruleGrades, "%s is not a field of this item in the sheet's bundle", g.Field)
+		case fs.field(last, keyOf(g.Field)) < 0:
+			return verr.Newf(ReasonUnknownField, file, fmt.Sprintf("/grades/%d", i), ruleGrades, "%s is not a field of this item in the sheet's bundle", g.Field)
 		default:
 			graded++ // one grade per field: ParseSheet refused duplicates
 		}
 	}
-	if missing := len(fs.required) - graded; missing > 0 {
-		have := make(map[Field]bool, graded)
-		for _, g := range s.Grades {
-			have[g.Field] = true
+	if missing := fs.n - graded; missing > 0 {
+		// Which fields have a grade, by position in the canonical order
+		// (items by ID, each item's fields in order): the first one
+		// without is the first missing field.
+		offset := make([]int, len(fs.items))
+		for i, n := 0, 0; i < len(fs.items); i++ {
+			offset[i], n = n, n+len(fs.items[i].fields)
 		}
-		var first Field
-		found := false
-		for f := range fs.required {
-			if !have[f] && (!found || CompareFields(f, first) < 0) {
-				first, found = f, true
+		have := make([]bool, fs.n)
+		for _, g := range s.Grades {
+			if i := fs.item(g.Item); i >= 0 && g.Kind != KindOracleDefect {
+				if j := fs.field(i, keyOf(g.Field)); j >= 0 {
+					have[offset[i]+j] = true
+				}
+			}
+		}
+		first := Field{}
+		for p, i := 0, 0; p < fs.n; p++ {
+			for i+1 < len(fs.items) && offset[i+1] <= p {
+				i++
+			}
+			if !have[p] {
+				k := fs.items[i].fields[p-offset[i]]
+				first = Field{Item: fs.items[i].id, Kind: Kinds[k.kind], Target: k.target}
+				break
 			}
 		}
 		return verr.Newf(ReasonSheetIncomplete, file, "/grades", "DESIGN Roles: a rater grades every final answer, then freezes and signs",
