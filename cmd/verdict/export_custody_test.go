@@ -140,3 +140,51 @@ func TestExportGradesRefusesAsScore(t *testing.T) {
 		})
 	}
 }
+
+// TestExportGradesWithoutMap: before the coordinator's sealed map is
+// beside the ratings (no file at --map), there is nothing to derive:
+// export grades stays blinded and still checks each sheet against the
+// bundle found beside it (an unknown item is refused as score refuses it).
+func TestExportGradesWithoutMap(t *testing.T) {
+	camp, ratings, _ := demoChain(t)
+	dir := filepath.Join(t.TempDir(), "ratings")
+	if err := os.CopyFS(dir, os.DirFS(ratings)); err != nil {
+		t.Fatal(err)
+	}
+	mapFile := filepath.Join(dir, "sealed-map.json")
+	mapBytes, err := os.ReadFile(mapFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(mapFile); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", dir)
+	if head := strings.SplitN(out, "\n", 2)[0]; code != 0 || !strings.HasPrefix(head, "item,kind,target,rater_1") || strings.Contains(head, "arm") {
+		t.Fatalf("without the map: exit %d, want 0 and blinded columns\n%.500s%s", code, out, errs)
+	}
+	if code, _, _ := runCapture(t, "export", "grades", camp, "--ratings", dir, "--unblinded"); code != 1 {
+		t.Fatalf("--unblinded without the map: exit %d, want 1 (not-revealed)", code)
+	}
+	// The forgery re-commits the records to the map: put it back for it.
+	if err := os.WriteFile(mapFile, mapBytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = fixtures.Forgery{Sheet: func(name string, s *adjudication.Sheet, _ map[string]string) {
+		if name == "ann" {
+			g := s.Grades[0]
+			g.Item = "item-0000000000000000"
+			s.Grades = slices.Insert(s.Grades, 0, g)
+		}
+	}}.Apply(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(mapFile); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCapture(t, "export", "grades", camp, "--ratings", dir)
+	if code != 1 || !strings.Contains(out+errs, "unknown-item") || strings.Contains(out, "item,kind,target") {
+		t.Fatalf("unknown item without the map: exit %d, want 1 unknown-item\n%.500s%s", code, out, errs)
+	}
+}
