@@ -122,19 +122,11 @@ type Excerpt struct {
 	Excerpt   string `json:"excerpt"`
 }
 
-// Obligation is one frozen truth obligation as shown to a rater (the
-// whole truth obligation, see the package documentation).
-type Obligation struct {
-	ID                   string   `json:"id"`
-	Text                 string   `json:"text"`
-	Critical             bool     `json:"critical"`
-	Answerable           bool     `json:"answerable"`
-	EvidenceIDs          []string `json:"evidence_ids"`
-	AcceptedAlternatives []string `json:"accepted_alternatives"`
-	RequiredVerification string   `json:"required_verification"`
-	JustifiedExclusions  []string `json:"justified_exclusions"`
-	SourceJustification  string   `json:"source_justification"`
-}
+// Obligation is one frozen truth obligation as shown to a rater: the
+// whole truth obligation (campaign.TruthObligation, CONTRACT §3), with the
+// same members and the same JSON, so that a bundle carries exactly what
+// truth.json froze.
+type Obligation = campaign.TruthObligation
 
 // SealedMap is sealed-map.json, for the coordinator only: the secret item-ID
 // key and, per item, the session, task, repetition and role it hides.
@@ -406,11 +398,7 @@ func makeItem(id, text string, t *campaign.Task, f campaign.Final) Item {
 	for _, e := range t.Packet.Items {
 		it.Evidence = append(it.Evidence, Excerpt{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt})
 	}
-	for _, o := range t.Truth.Obligations {
-		it.Obligations = append(it.Obligations, Obligation{ID: o.ID, Text: o.Text, Critical: o.Critical, Answerable: o.Answerable,
-			EvidenceIDs: o.EvidenceIDs, AcceptedAlternatives: o.AcceptedAlternatives, RequiredVerification: o.RequiredVerification,
-			JustifiedExclusions: o.JustifiedExclusions, SourceJustification: o.SourceJustification})
-	}
+	it.Obligations = append(it.Obligations, t.Truth.Obligations...)
 	return it
 }
 
