@@ -113,12 +113,9 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	}
 	// The sealed map is read once: its bytes are derived again from the
 	// campaign here and checked against the reveal's commitment later.
-	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
-	if e := (*verr.Error)(nil); errors.As(err, &e) {
-		return scorer.ScoreInput{}, ctx, err
-	}
+	mapBytes, err := readSealedMap(r.Map)
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, &verr.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
+		return scorer.ScoreInput{}, ctx, err
 	}
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
@@ -282,15 +279,12 @@ func ReadRatings(fsys fs.FS, r Ratings) (*CheckedRatings, error) {
 	if err != nil {
 		return nil, err
 	}
-	mapBytes, err := campaign.ReadRegular(r.Map, campaign.FileSealedMap)
+	mapBytes, err := readSealedMap(r.Map)
 	if errors.Is(err, fs.ErrNotExist) {
 		return readFound(r.Dir, allowed)
 	}
-	if e := (*verr.Error)(nil); errors.As(err, &e) {
-		return nil, err
-	}
 	if err != nil {
-		return nil, &verr.Error{Reason: ReasonRecordSet, File: r.Map, Rule: ruleScore, Detail: err.Error(), Err: err}
+		return nil, err
 	}
 	c, err := campaign.Load(fsys)
 	if err != nil {
@@ -306,6 +300,19 @@ func ReadRatings(fsys fs.FS, r Ratings) (*CheckedRatings, error) {
 		return nil, err
 	}
 	return &CheckedRatings{RecordSet: set, MapBytes: mapBytes, Sealed: derived.sealed}, nil
+}
+
+// readSealedMap reads the sealed map file at path (a regular file within
+// its size cap). A refusal of the file itself is returned as it is; any
+// other failure to read it is a ReasonRecordSet refusal naming path that
+// wraps the cause (so errors.Is(err, fs.ErrNotExist) still reports a
+// missing map).
+func readSealedMap(path string) ([]byte, error) {
+	data, err := campaign.ReadRegular(path, campaign.FileSealedMap)
+	if e := (*verr.Error)(nil); err == nil || errors.As(err, &e) {
+		return data, err
+	}
+	return nil, &verr.Error{Reason: ReasonRecordSet, File: path, Rule: ruleScore, Detail: err.Error(), Err: err}
 }
 
 // readFound is ReadRatings before a sealed map exists: the records
