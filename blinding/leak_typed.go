@@ -4,14 +4,14 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	jsonv2 "github.com/go-json-experiment/json"
+
+	"verdict/internal/par"
 )
 
 // The scan of typed bundles (ScanBundles) walks a Bundle's values as its
@@ -188,15 +188,15 @@ func (s *Scanner) ScanBundles(bs []*Bundle) [][]Finding {
 		}
 	}
 	fields := fieldsOf(itemType)
-	workers := make([]*typedWorker, runtime.GOMAXPROCS(0))
+	workers := make([]*typedWorker, par.Workers())
 	for i := range workers {
 		workers[i] = &typedWorker{typedWalk: w, texts: textMemo{}, collected: exemptMemo{}}
 	}
-	parallelFor(len(inputs), func(worker, n int) {
+	par.For(len(inputs), func(worker, n int) {
 		inputs[n].set = workers[worker].collectInputs(reflect.ValueOf(inputs[n].it).Elem(), fields)
 	})
 	found := make([][]Finding, len(uniq))
-	parallelFor(len(uniq), func(worker, n int) {
+	par.For(len(uniq), func(worker, n int) {
 		var f []Finding
 		w := workers[worker]
 		w.path = w.path[:0]
@@ -235,22 +235,6 @@ func (s *Scanner) ScanBundles(bs []*Bundle) [][]Finding {
 		out[i] = all
 	}
 	return out
-}
-
-// parallelFor calls f(worker, k) for k = 0 … n-1, spread over
-// GOMAXPROCS goroutines; worker (0 ≤ worker < GOMAXPROCS) is the
-// goroutine's number, so f may use state of its own per worker.
-func parallelFor(n int, f func(worker, k int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for worker := range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for k := int(next.Add(1)) - 1; k < n; k = int(next.Add(1)) - 1 {
-				f(worker, k)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // typedWalk is one ScanBundles run: the exemption set of each distinct

@@ -6,12 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
+	"verdict/internal/par"
 	"verdict/verr"
 )
 
@@ -226,7 +225,7 @@ func (l *loader) load() *Campaign {
 	// Tasks load independently (packets, truth, source authenticity); the
 	// slice keeps manifest order.
 	c.Tasks = make([]*Task, len(m.Tasks))
-	parallel(len(m.Tasks), func(i int) { c.Tasks[i] = l.loadTask(m.Tasks[i], ptr("/tasks", i)) })
+	par.For(len(m.Tasks), func(_, i int) { c.Tasks[i] = l.loadTask(m.Tasks[i], ptr("/tasks", i)) })
 	if len(c.Tasks) == 0 {
 		c.Tasks = nil
 	}
@@ -249,7 +248,7 @@ func (l *loader) load() *Campaign {
 	// Sessions decode independently; results keep run order and refusals
 	// are sorted at the end, so the outcome does not depend on scheduling.
 	c.Sessions = make([]*Session, len(jobs))
-	parallel(len(jobs), func(i int) { c.Sessions[i] = l.loadSession(jobs[i].id, jobs[i].role, jobs[i].run) })
+	par.For(len(jobs), func(_, i int) { c.Sessions[i] = l.loadSession(jobs[i].id, jobs[i].role, jobs[i].run) })
 	// Bound response and receipt files no session read (orphans) are
 	// still read and hashed, in manifest order.
 	// A session claims ResponsePath(id) and ReceiptPath(id): a bound
@@ -296,7 +295,7 @@ func (l *loader) bindFiles(m *Manifest) {
 	ok := make([]bool, len(now))
 	var walk sync.WaitGroup
 	walk.Go(l.walkBound)
-	parallel(len(now), func(k int) { data[k], ok[k] = l.readBound(m.Files[now[k]].Path, now[k]) })
+	par.For(len(now), func(_, k int) { data[k], ok[k] = l.readBound(m.Files[now[k]].Path, now[k]) })
 	walk.Wait()
 	for k, i := range now {
 		if ok[k] {
@@ -325,21 +324,6 @@ func (l *loader) walkBound() {
 			l.refuseUnreadable(err, ReasonFileMissing, dir, RuleFileIdentity, "cannot list the directory: %v", err)
 		}
 	}
-}
-
-// parallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines and returns
-// when every call has returned.
-func parallel(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // readBound reads the bound file path (manifest.files index i) and checks
