@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/campaign"
+	"verdict/internal/par"
 	"verdict/verr"
 )
 
@@ -182,14 +183,18 @@ type Options struct {
 type Result struct {
 	Bundles []*Bundle
 	// BundleBytes are the canonical bytes of each bundle; Derive leaves
-	// them nil (it keeps only BundleDigests).
+	// them nil.
 	BundleBytes [][]byte
 	// BundleDigests are the SHA-256 (hex) of each bundle's canonical bytes,
-	// in Bundles order.
+	// in Bundles order; Derive leaves them nil (its bundles are never
+	// encoded whole: Forms compares a file with them).
 	BundleDigests []string
-	Map           *SealedMap
-	MapBytes      []byte
-	Findings      []Finding
+	// Forms describe each bundle's canonical bytes without holding them,
+	// in Bundles order (BundleForm.Match compares a file with them).
+	Forms    []*BundleForm
+	Map      *SealedMap
+	MapBytes []byte
+	Findings []Finding
 }
 
 var raterRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
@@ -244,10 +249,10 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 // campaign through the sealed map). A map whose key is not 64 hex digits
 // gives ReasonBadKey. The caller compares the result with the map and the
 // bundles it was given: any difference means they were not made from this
-// campaign by this map. The bundles' canonical bytes are hashed while they
-// are encoded and never held: Result.BundleBytes is nil and
-// Result.BundleDigests holds their SHA-256 (a bundle of 10,000 sessions is
-// about 100 MB).
+// campaign by this map. The bundles are never encoded whole (a bundle of
+// 10,000 sessions is about 100 MB): Result.BundleBytes and
+// Result.BundleDigests are nil, and Result.Forms compares a bundle file
+// with each derived bundle (BundleForm.Match).
 func Derive(c *campaign.Campaign, m *SealedMap) (*Result, error) {
 	key, err := hex.DecodeString(m.Key)
 	if err != nil {
@@ -292,10 +297,10 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	var items []Item
 	var mapItems []MapItem
 	seen := map[string]string{}
-	// One task text string per task, shared by its items (strings are
-	// immutable): a copy per item would hold every task text once per
-	// session.
-	texts := map[string]string{}
+	// One task text, evidence list and obligation list per task, shared
+	// by its items (never changed once built): a copy per item would hold
+	// each of them once per session.
+	shared := map[string]Item{}
 	for _, s := range c.Sessions {
 		if !Bundled(s) {
 			continue
@@ -309,12 +314,13 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 			return nil, &verr.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.ID, id)}
 		}
 		seen[id] = s.ID
-		text, ok := texts[t.Entry.ID]
+		it, ok := shared[t.Entry.ID]
 		if !ok {
-			text = string(t.Text)
-			texts[t.Entry.ID] = text
+			it = taskItem(t)
+			shared[t.Entry.ID] = it
 		}
-		items = append(items, makeItem(id, text, t, s.Response.Final))
+		it.ID, it.Final = id, s.Response.Final
+		items = append(items, it)
 		mapItems = append(mapItems, MapItem{Item: id, Task: t.Entry.ID, Repetition: s.Run.Repetition, Session: s.ID, Role: s.Role})
 	}
 	if len(items) == 0 {
@@ -338,7 +344,10 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	content, obligations, err := contentDigests(items)
+	// Each item is encoded once, for the content digest; the same encoding
+	// gives its form inside every rater's bundle.
+	forms := make([]itemForm, len(items))
+	content, obligations, err := contentDigests(items, forms)
 	if err != nil {
 		return nil, err
 	}
@@ -350,38 +359,45 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	for _, r := range raters {
 		s := ShuffleSeed(seed, r)
 		order := slices.Clone(items)
+		perm := make([]int, len(items))
+		for i := range perm {
+			perm[i] = i
+		}
 		rng := rand.New(rand.NewChaCha8(s))
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		rng.Shuffle(len(order), func(i, j int) {
+			order[i], order[j] = order[j], order[i]
+			perm[i], perm[j] = perm[j], perm[i]
+		})
 		b := &Bundle{Format: BundleFormat, Synthetic: c.Manifest.Synthetic, Rater: r,
 			ShuffleSeed: hex.EncodeToString(s[:]), MapCommitment: Digest(mapBytes),
 			ContentDigest: content, ObligationsDigest: obligations, Guidelines: string(c.Guidelines), Items: order}
 		if b.Synthetic {
 			b.Notice = SyntheticNotice
 		}
+		form, err := newBundleForm(b, forms, perm)
+		if err != nil {
+			return nil, err
+		}
 		res.Bundles = append(res.Bundles, b)
+		res.Forms = append(res.Forms, form)
 	}
-	// Each rater's bundle is encoded (and hashed) on its own goroutine.
-	res.BundleDigests = make([]string, len(res.Bundles))
+	// Derive keeps the forms only; Build encodes each rater's bundle on
+	// its own goroutine.
 	if keepBytes {
+		res.BundleDigests = make([]string, len(res.Bundles))
 		res.BundleBytes = make([][]byte, len(res.Bundles))
-	}
-	errs := make([]error, len(res.Bundles))
-	var wg sync.WaitGroup
-	for i, b := range res.Bundles {
-		wg.Go(func() {
-			if keepBytes {
+		errs := make([]error, len(res.Bundles))
+		var wg sync.WaitGroup
+		for i, b := range res.Bundles {
+			wg.Go(func() {
 				res.BundleBytes[i], errs[i] = MarshalCanonical(b)
 				res.BundleDigests[i] = Digest(res.BundleBytes[i])
-				return
-			}
-			h := sha256.New()
-			errs[i] = streamCanonical(h, b)
-			res.BundleDigests[i] = hex.EncodeToString(h.Sum(nil))
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
 	}
 	if scan != nil {
 		for _, found := range scan.ScanBundles(res.Bundles) {
@@ -391,10 +407,10 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	return res, nil
 }
 
-// makeItem is the item id of task t with final answer f; text is the
-// task's text as a string.
-func makeItem(id, text string, t *campaign.Task, f campaign.Final) Item {
-	it := Item{ID: id, TaskText: text, Final: f, Evidence: []Excerpt{}, Obligations: []Obligation{}}
+// taskItem is an item of task t without its ID and final answer: the
+// task's text, its packet's evidence items and its frozen obligations.
+func taskItem(t *campaign.Task) Item {
+	it := Item{TaskText: string(t.Text), Evidence: []Excerpt{}, Obligations: []Obligation{}}
 	for _, e := range t.Packet.Items {
 		it.Evidence = append(it.Evidence, Excerpt{ID: e.ID, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt})
 	}
@@ -403,8 +419,9 @@ func makeItem(id, text string, t *campaign.Task, f campaign.Final) Item {
 }
 
 // contentDigests returns the content digest and the obligations digest of
-// items (any order).
-func contentDigests(items []Item) (content, obligations string, err error) {
+// items (any order). When forms is not nil (len(items) long), it also
+// fills forms[i] with the bundle form of the i-th item in ID order.
+func contentDigests(items []Item, forms []itemForm) (content, obligations string, err error) {
 	sorted := slices.Clone(items)
 	slices.SortFunc(sorted, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
 	type itemObligations struct {
@@ -420,7 +437,7 @@ func contentDigests(items []Item) (content, obligations string, err error) {
 	var ce, oe error
 	var wg sync.WaitGroup
 	wg.Go(func() { obligations, oe = canonicalDigest(obs) })
-	content, ce = itemsDigest(sorted)
+	content, ce = itemsDigest(sorted, forms)
 	wg.Wait()
 	if ce != nil {
 		return "", "", ce
@@ -433,25 +450,32 @@ func contentDigests(items []Item) (content, obligations string, err error) {
 
 // itemsDigest is canonicalDigest(items) for a non-empty slice, with the
 // items encoded side by side (GOMAXPROCS goroutines, a batch at a time)
-// and hashed in order: the canonical array is "[\n", then each item's
+// and hashed in order; when forms is not nil, forms[i] becomes the
+// bundle form of items[i] (itemForm) from the same encoding. The
+// canonical array is "[\n", then each item's
 // canonical bytes indented by two spaces (JSON strings hold no raw line
 // break), separated by ",\n", then "\n]\n". At most one batch of
 // encoded items is held.
-func itemsDigest(items []Item) (string, error) {
+func itemsDigest(items []Item, forms []itemForm) (string, error) {
 	if len(items) == 0 {
 		return canonicalDigest(items)
 	}
 	const batch = 64
 	bufs := make([]bytes.Buffer, min(batch, len(items)))
 	errs := make([]error, len(bufs))
+	scratch := make([][]byte, par.Workers())
 	h := sha256.New()
 	w := bufio.NewWriterSize(h, 1<<16)
 	w.WriteString("[\n")
 	for start := 0; start < len(items); start += batch {
 		n := min(batch, len(items)-start)
-		parallelFor(n, func(_, k int) {
+		par.For(n, func(worker, k int) {
 			bufs[k].Reset()
 			errs[k] = campaign.EncodeJSON(&bufs[k], &items[start+k])
+			if errs[k] == nil && forms != nil {
+				scratch[worker] = bundleElement(scratch[worker][:0], bufs[k].Bytes())
+				forms[start+k] = itemForm{n: len(scratch[worker]), sum: sha256.Sum256(scratch[worker])}
+			}
 		})
 		for k := range n {
 			if errs[k] != nil {

@@ -214,9 +214,12 @@ func TestUnmarshalStrictCanonicalCompare(t *testing.T) {
 	}
 }
 
-// Derive hashes the bundles while encoding them instead of holding their
-// bytes; its digests must be those of the bytes Build writes.
-func TestDeriveDigestsAreBuildBytes(t *testing.T) {
+// Derive never encodes a bundle whole; the form it keeps of each bundle
+// must accept exactly the bytes Build writes for that rater, with their
+// digest, and refuse every other byte string: any byte changed (in the
+// header, an item, a separator or the end), the file cut short or
+// extended, and the other rater's bundle.
+func TestDeriveFormsMatchBuildBytes(t *testing.T) {
 	res := build(t)
 	m, err := blinding.ParseSealedMap("sealed-map.json", res.MapBytes)
 	if err != nil {
@@ -226,20 +229,77 @@ func TestDeriveDigestsAreBuildBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.BundleBytes != nil {
-		t.Fatal("Derive kept the bundles' bytes")
+	if d.BundleBytes != nil || d.BundleDigests != nil {
+		t.Fatal("Derive encoded the bundles whole")
 	}
 	if !bytes.Equal(d.MapBytes, res.MapBytes) {
 		t.Fatal("derived map bytes differ from the built ones")
 	}
-	if len(d.BundleDigests) != len(res.BundleBytes) {
-		t.Fatalf("derived %d bundle digests, built %d bundles", len(d.BundleDigests), len(res.BundleBytes))
+	if len(d.Forms) != len(res.BundleBytes) || len(res.Forms) != len(res.BundleBytes) {
+		t.Fatalf("derived %d forms, built %d forms and %d bundles", len(d.Forms), len(res.Forms), len(res.BundleBytes))
+	}
+	match := func(f *blinding.BundleForm, data []byte) (string, bool) {
+		t.Helper()
+		digest, same, err := f.Match(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return digest, same
 	}
 	for i, bb := range res.BundleBytes {
-		if d.BundleDigests[i] != blinding.Digest(bb) || res.BundleDigests[i] != blinding.Digest(bb) {
-			t.Errorf("bundle %d: derived digest %s, built digest %s, digest of the bytes %s", i, d.BundleDigests[i], res.BundleDigests[i], blinding.Digest(bb))
+		f := d.Forms[i]
+		if f.Rater != res.Bundles[i].Rater {
+			t.Fatalf("form %d is for rater %s, bundle for %s", i, f.Rater, res.Bundles[i].Rater)
+		}
+		if digest, same := match(f, bb); !same || digest != blinding.Digest(bb) || digest != res.BundleDigests[i] {
+			t.Fatalf("bundle %d: form match %v digest %s, digest of the bytes %s", i, same, digest, blinding.Digest(bb))
+		}
+		if len(res.Bundles[i].Items) < 2 {
+			t.Fatalf("bundle %d has %d items; the test needs separators", i, len(res.Bundles[i].Items))
+		}
+		// Every 97th byte position, and the first and last ten.
+		var at []int
+		for p := 0; p < len(bb); p += 97 {
+			at = append(at, p)
+		}
+		for p := range 10 {
+			at = append(at, p, len(bb)-1-p)
+		}
+		for _, p := range at {
+			edited := bytes.Clone(bb)
+			edited[p] ^= 0x01
+			if _, same := match(f, edited); same {
+				t.Fatalf("bundle %d: a byte changed at offset %d matched the derived form", i, p)
+			}
+		}
+		for name, other := range map[string][]byte{
+			"cut short":       bb[:len(bb)-1],
+			"empty":           nil,
+			"extended":        append(bytes.Clone(bb), '\n'),
+			"other rater's":   res.BundleBytes[(i+1)%len(res.BundleBytes)],
+			"without an item": dropFirstItem(t, bb),
+		} {
+			if _, same := match(f, other); same {
+				t.Fatalf("bundle %d: the %s bytes matched the derived form", i, name)
+			}
 		}
 	}
+}
+
+// dropFirstItem is bundle bytes bb without their first item (still
+// canonical JSON).
+func dropFirstItem(t *testing.T, bb []byte) []byte {
+	t.Helper()
+	b, err := blinding.ParseBundle("b.json", bb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Items = b.Items[1:]
+	out, err := blinding.MarshalCanonical(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // The sealed map binds the SHA-256 of the manifest it was made from; a map

@@ -29,7 +29,7 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 			b.Items = append(b.Items, it)
 		}
 		var err error
-		if b.ContentDigest, b.ObligationsDigest, err = contentDigests(b.Items); err != nil {
+		if b.ContentDigest, b.ObligationsDigest, err = contentDigests(b.Items, nil); err != nil {
 			t.Fatal(err)
 		}
 		// The items encoded side by side give the digest of the array
@@ -41,7 +41,7 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, err := itemsDigest(items); err != nil || got != whole {
+			if got, err := itemsDigest(items, nil); err != nil || got != whole {
 				t.Fatalf("%d items: side by side %s %v, whole %s", len(items), got, err, whole)
 			}
 		}

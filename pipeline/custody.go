@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"path/filepath"
@@ -53,19 +52,20 @@ const (
 const ruleCustody = "DESIGN Chain of custody: score derives every bundle item again from the campaign through the sealed map"
 
 // derivation is what Score keeps of the blinding derived again from the
-// campaign: for each rater the SHA-256 of the derived bundle's bytes, its
-// header members (Items nil) and its leak findings, and each bundle's item
-// IDs in order, to name the first differing item of a bundle that is not
-// the derived one.
+// campaign: for each rater the form of the derived bundle's bytes
+// (blinding.BundleForm), its header members (Items nil) and its leak
+// findings, and each bundle's item IDs in order, to name the first
+// differing item of a bundle that is not the derived one.
 type derivation struct {
-	bundleDigest map[string]string             // rater -> SHA-256 of the derived bundle bytes
-	byDigest     map[string]string             // SHA-256 of a derived bundle -> its rater
-	header       map[string]*blinding.Bundle   // rater -> derived bundle without its items
-	findings     map[string][]blinding.Finding // rater -> leak findings of the derived bundle
-	order        map[string][]string           // rater -> item IDs in the rater's order
-	// fields are the gradable fields of each derived bundle, by its
-	// SHA-256 (adjudication.FieldSet: a sheet is checked against them).
-	fields map[string]*adjudication.FieldSet
+	forms    []*blinding.BundleForm        // one per rater, in rater order
+	header   map[string]*blinding.Bundle   // rater -> derived bundle without its items
+	findings map[string][]blinding.Finding // rater -> leak findings of the derived bundle
+	order    map[string][]string           // rater -> item IDs in the rater's order
+	// fields are the gradable fields of each bundle file read that is a
+	// derived bundle, by its SHA-256 (adjudication.FieldSet: a sheet is
+	// checked against them); every derived bundle shares allFields.
+	fields    map[string]*adjudication.FieldSet
+	allFields *adjudication.FieldSet
 	// load loads the campaign again, for refuseBundle to derive the items
 	// once more and name the first differing one (the accepted path never
 	// needs them item by item).
@@ -97,20 +97,16 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	if blinding.Digest(res.MapBytes) != blinding.Digest(mapBytes) {
 		return nil, mapDifference(mapPath, sealed, res.Map)
 	}
-	d := &derivation{bundleDigest: map[string]string{}, byDigest: map[string]string{}, header: map[string]*blinding.Bundle{},
+	d := &derivation{forms: res.Forms, header: map[string]*blinding.Bundle{},
 		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
 	found := scan.ScanBundles(res.Bundles)
 	// Every derived bundle holds the same items (in its rater's order), so
 	// they share one field set.
-	var fields *adjudication.FieldSet
 	if len(res.Bundles) > 0 {
-		fields = adjudication.NewFieldSet(res.Bundles[0])
+		d.allFields = adjudication.NewFieldSet(res.Bundles[0])
 	}
 	for i, b := range res.Bundles {
-		d.bundleDigest[b.Rater] = res.BundleDigests[i]
-		d.byDigest[res.BundleDigests[i]] = b.Rater
 		d.findings[b.Rater] = found[i]
-		d.fields[res.BundleDigests[i]] = fields
 		hdr := *b
 		hdr.Items = nil
 		d.header[b.Rater] = &hdr
@@ -221,26 +217,37 @@ func mapDifference(file string, given, derived *blinding.SealedMap) error {
 		Detail: "the map's items are the derived ones but its other members (campaign, seed, raters, notice) differ from the map derived from the campaign"}
 }
 
-// readBundle reads the bundle file at path once, hashing it. A file whose
-// SHA-256 is a derived bundle's is that bundle byte for byte: its header
-// is the derived one (its items are the derived items, already scanned for
-// leaks). Any other file is refused (refuseBundle).
-func (d *derivation) readBundle(path, guidelines string) (*blinding.Bundle, string, error) {
-	f, err := campaign.OpenRegular(path, campaign.FileBundle)
-	if err != nil {
-		return nil, "", err
+// bundleMatch is what matchBundle finds of one bundle file: the derived
+// bundle's header (its items nil) and the file's SHA-256 when the file is
+// that bundle byte for byte, header nil when it is no derived bundle, or
+// the error that kept it from being read.
+type bundleMatch struct {
+	header *blinding.Bundle
+	digest string
+	err    error
+}
+
+// matchBundle compares the bundle file at path with each derived bundle
+// (blinding.BundleForm.Match, one streamed pass; a file for another rater
+// differs within its first bytes). A file that matches is the derived
+// bundle: its items are the derived items, already scanned for leaks. It
+// changes nothing in d (several files are matched at once).
+func (d *derivation) matchBundle(path string) bundleMatch {
+	for _, form := range d.forms {
+		f, err := campaign.OpenRegular(path, campaign.FileBundle)
+		if err != nil {
+			return bundleMatch{err: err}
+		}
+		digest, same, err := form.Match(f)
+		f.Close()
+		if err != nil {
+			return bundleMatch{err: err}
+		}
+		if same {
+			return bundleMatch{header: d.header[form.Rater], digest: digest}
+		}
 	}
-	h := sha256.New()
-	_, err = io.Copy(h, bufio.NewReaderSize(f, 1<<16))
-	f.Close()
-	if err != nil {
-		return nil, "", err
-	}
-	digest := hex.EncodeToString(h.Sum(nil))
-	if r, ok := d.byDigest[digest]; ok {
-		return d.header[r], digest, nil
-	}
-	return nil, "", d.refuseBundle(path, guidelines)
+	return bundleMatch{}
 }
 
 // Item verdicts of refuseBundle, in the order they are reported.
@@ -308,8 +315,8 @@ func (d *derivation) refuseBundle(path, guidelines string) error {
 			Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 	}
 	rater := hdr.Rater
-	if _, ok := d.bundleDigest[rater]; !ok {
-		return verr.Newf(ReasonBundleUnknown, path, "/rater", ruleCustody, "a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(slices.Sorted(mapKeys(d.bundleDigest)), ", "))
+	if _, ok := d.header[rater]; !ok {
+		return verr.Newf(ReasonBundleUnknown, path, "/rater", ruleCustody, "a bundle for rater %q, whom the sealed map does not name (its raters: %s)", rater, strings.Join(d.raters(), ", "))
 	}
 	mismatch := func(pointer, format string, args ...any) error {
 		return verr.Newf(ReasonBundleItemMismatch, path, pointer, ruleCustody, format, args...)
@@ -393,7 +400,7 @@ func firstMemberDifference(got, want *blinding.Bundle) string {
 // missingBundles refuses every rater of the sealed map without a bundle
 // among seen (ReasonBundleMissing), in rater order.
 func (d *derivation) missingBundles(dir string, seen map[string]bool) error {
-	for _, r := range slices.Sorted(mapKeys(d.bundleDigest)) {
+	for _, r := range d.raters() {
 		if !seen[r] {
 			return &verr.Error{Reason: ReasonBundleMissing, File: filepath.Join(dir, "bundle-"+r+".json"), Rule: ruleCustody,
 				Detail: fmt.Sprintf("no bundle for rater %s; score needs every bundle to check the sheets' bundles and to scan them for leaks", r)}
@@ -402,12 +409,7 @@ func (d *derivation) missingBundles(dir string, seen map[string]bool) error {
 	return nil
 }
 
-func mapKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
+// raters are the sealed map's raters, sorted.
+func (d *derivation) raters() []string {
+	return slices.Sorted(maps.Keys(d.header))
 }

@@ -11,6 +11,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/par"
 	"verdict/scorer"
 	"verdict/verr"
 )
@@ -71,6 +72,17 @@ func ReadRecordSet(dir string, allowed []adjudication.AllowedSigner, bundles map
 // fields in opt.Fields, so that every sheet is checked against its
 // bundle's fields (adjudication.CheckSheetFields).
 func ReadRecordSetWith(dir string, allowed []adjudication.AllowedSigner, opt adjudication.VerifyOptions, optional bool) (*RecordSet, error) {
+	checks, err := readRecords(allowed, recordPaths(dir, optional))
+	if err != nil {
+		return nil, err
+	}
+	return crossCheckSet(checks, opt)
+}
+
+// recordPaths are the records of ReadRecordSet in dir, in its order: the
+// sheets in name order, then adjudication.json and reveal.json (left out
+// when missing and optional).
+func recordPaths(dir string, optional bool) []string {
 	paths, _ := filepath.Glob(filepath.Join(dir, "sheet-*.json"))
 	sort.Strings(paths)
 	for _, n := range []string{"adjudication.json", "reveal.json"} {
@@ -80,16 +92,30 @@ func ReadRecordSetWith(dir string, allowed []adjudication.AllowedSigner, opt adj
 		}
 		paths = append(paths, p)
 	}
-	// One record at a time: only one record's bytes are held (the two
-	// sheets of a large campaign are tens of megabytes each).
-	checks := make([]adjudication.Check, 0, len(paths))
-	for _, p := range paths {
-		ch, err := readRecord(allowed, p)
+	return paths
+}
+
+// readRecords reads and verifies each record of paths (readRecord),
+// GOMAXPROCS at a time: at most that many records' bytes are held at
+// once (the two sheets of a large campaign are tens of megabytes each).
+// It returns the checks in paths order, or the first refusal in paths
+// order.
+func readRecords(allowed []adjudication.AllowedSigner, paths []string) ([]adjudication.Check, error) {
+	checks := make([]adjudication.Check, len(paths))
+	errs := make([]error, len(paths))
+	par.For(len(paths), func(_, i int) { checks[i], errs[i] = readRecord(allowed, paths[i]) })
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		checks = append(checks, ch)
 	}
+	return checks, nil
+}
+
+// crossCheckSet checks the verified records against each other and opt
+// (adjudication.CrossCheck) and collects them into a RecordSet, or
+// errors.Join of every refusal.
+func crossCheckSet(checks []adjudication.Check, opt adjudication.VerifyOptions) (*RecordSet, error) {
 	checks = adjudication.CrossCheck(checks, opt)
 	var refusals []error
 	for _, ch := range checks {

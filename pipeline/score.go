@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"sync"
 
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/internal/buildinfo"
+	"verdict/internal/par"
 	"verdict/scorer"
 	"verdict/verr"
 )
@@ -117,11 +119,17 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
+	// The campaign's side of the score input and the blinding derived
+	// again only read the loaded campaign: they run side by side.
+	var prep *scorer.PreparedInput
+	var findings []scorer.Finding
+	var wg sync.WaitGroup
+	wg.Go(func() { prep, findings = scorer.PrepareScoreInput(c) })
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
+	wg.Wait()
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
-	prep, findings := scorer.PrepareScoreInput(c)
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
 		PromptRevision: scorer.BRevision(c)}
@@ -192,13 +200,17 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 		return nil, err
 	}
 	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
-	ag := adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil)
-	out.agreement = &ag
-	// Every later step reads the converted grades; each sheet's decoded
-	// grades are dropped as soon as they are converted.
-	out.g1 = scorer.SheetGradesOf(sheets[0].Sheet.Grades)
-	sheets[0].Sheet.Grades = nil
+	// The agreement and the two sheets' converted grades are computed side
+	// by side; every later step reads the converted grades, and the
+	// decoded ones are dropped.
+	var ag adjudication.Agreement
+	var wg sync.WaitGroup
+	wg.Go(func() { ag = adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil) })
+	wg.Go(func() { out.g1 = scorer.SheetGradesOf(sheets[0].Sheet.Grades) })
 	out.g2 = scorer.SheetGradesOf(sheets[1].Sheet.Grades)
+	wg.Wait()
+	out.agreement = &ag
+	sheets[0].Sheet.Grades, sheets[1].Sheet.Grades = nil, nil
 	for _, it := range sealed.Items {
 		if it.Role == campaign.RoleReviewA || it.Role == campaign.RoleReviewB {
 			out.bindings = append(out.bindings, scorer.ItemBinding{Item: it.Item, Session: it.Session})
@@ -208,43 +220,62 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 }
 
 // readCustodied reads the ratings directory dir against the derivation:
-// each bundle file once (derivation.readBundle: a bundle is accepted only
-// when its bytes are a derived bundle's, whose leak findings it then
+// each bundle file once (derivation.matchBundle: a bundle is accepted
+// only when its bytes are a derived bundle's, whose leak findings it then
 // takes; every bundle must carry the campaign's rating guidelines
 // exactly, and every rater of the sealed map needs one), then every signed
 // record once, verified against allowed_signers, the bundles and the
-// derived bundles' fields (ReadRecordSetWith; optional as there). It
-// returns the leak findings of the bundles read and the record set.
+// derived bundles' fields (as ReadRecordSetWith; optional as there). The
+// bundle files are compared and the records read and verified side by
+// side; the refusals are the same as one after the other (a bundle's
+// before any record's). It returns the leak findings of the bundles read
+// and the record set.
 func readCustodied(dir string, allowed []adjudication.AllowedSigner, guidelines string, derived *derivation, optional bool) ([]string, *RecordSet, error) {
-	var leaks []string
 	// Bundles (for the "sheet for another bundle" check and the leak
-	// scan), each read once and hashed, never held: a bundle holds every
-	// final answer in full.
+	// scan), each read once and compared as a stream, never held: a bundle
+	// holds every final answer in full.
 	bundlePaths, _ := filepath.Glob(filepath.Join(dir, "bundle-*.json"))
 	sort.Strings(bundlePaths)
+	recordPaths := recordPaths(dir, optional)
+	matched := make([]bundleMatch, len(bundlePaths))
+	var checks []adjudication.Check
+	var recordsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { checks, recordsErr = readRecords(allowed, recordPaths) })
+	par.For(len(bundlePaths), func(_, i int) { matched[i] = derived.matchBundle(bundlePaths[i]) })
+	wg.Wait()
+	var leaks []string
 	bundles := map[string]*blinding.Bundle{}
 	seen := map[string]bool{}
-	for _, p := range bundlePaths {
-		hdr, digest, err := derived.readBundle(p, guidelines)
-		if err != nil {
-			return nil, nil, err
-		}
-		if hdr.Guidelines != guidelines {
+	for i, p := range bundlePaths {
+		m := matched[i]
+		switch {
+		case m.err != nil:
+			return nil, nil, m.err
+		case m.header == nil:
+			// Not a derived bundle: refused, naming what differs (this
+			// loads the campaign and derives the items again; the records
+			// read are dropped first).
+			checks = nil
+			return nil, nil, derived.refuseBundle(p, guidelines)
+		case m.header.Guidelines != guidelines:
 			return nil, nil, &verr.Error{Reason: blinding.ReasonGuidelinesMismatch, File: p, Pointer: "/guidelines", Rule: ruleScore,
 				Detail: "the bundle carries other rating guidelines than the campaign's " + campaign.GuidelinesFile}
 		}
-		seen[hdr.Rater] = true
-		bundles[digest] = hdr
-		for _, f := range derived.findings[hdr.Rater] {
+		seen[m.header.Rater] = true
+		bundles[m.digest] = m.header
+		derived.fields[m.digest] = derived.allFields
+		for _, f := range derived.findings[m.header.Rater] {
 			leaks = append(leaks, f.String())
 		}
 	}
 	if err := derived.missingBundles(dir, seen); err != nil {
 		return nil, nil, err
 	}
-	// Records, each read once and verified on the bytes read; only their
-	// decoded forms are kept.
-	set, err := ReadRecordSetWith(dir, allowed, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields}, optional)
+	if recordsErr != nil {
+		return nil, nil, recordsErr
+	}
+	set, err := crossCheckSet(checks, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields})
 	if err != nil {
 		return nil, nil, err
 	}
