@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"verdict/adjudication"
 	"verdict/verr"
@@ -91,34 +92,41 @@ type ConsensusGrade struct {
 // map): two sheets of a 10,000-session campaign hold hundreds of thousands
 // of fields, and the result is the only per-field structure allocated.
 func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, error) {
-	s1, err := indexGrades(sheet1, "sheet 1", false)
-	if err != nil {
-		return nil, err
+	// The three records are indexed side by side; a refusal is the first
+	// in this order: sheet 1, sheet 2, the adjudication.
+	var x [3]indexed
+	var wg sync.WaitGroup
+	for i, in := range []struct {
+		gs  []SheetGrade
+		who string
+	}{{sheet1, "sheet 1"}, {sheet2, "sheet 2"}, {adjudicated, "adjudication"}} {
+		wg.Go(func() { x[i] = indexGrades(in.gs, in.who, i == 2) })
 	}
-	s2, err := indexGrades(sheet2, "sheet 2", false)
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	for _, r := range x {
+		if r.err != nil {
+			return nil, r.err
+		}
 	}
-	adj, err := indexGrades(adjudicated, "adjudication", true)
-	if err != nil {
-		return nil, err
-	}
+	s1, s2, adj := x[0].idx, x[1].idx, x[2].idx
+	k1, k2, kA := x[0].keys, x[1].keys, x[2].keys
 	var open []string
 	orphan := -1 // the first adjudicated field neither sheet graded
 	out := make([]ConsensusGrade, 0, max(len(s1), len(s2)))
 	for len(s1) > 0 || len(s2) > 0 || len(adj) > 0 {
-		// k is the next field in result order that a sheet grades.
+		// k is the next field in result order that a sheet grades, kk its
+		// sort key.
 		var k adjudication.Field
-		have := false
+		var kk *fieldSortKey
 		if len(s1) > 0 {
-			k, have = sheet1[s1[0]].Field, true
+			k, kk = sheet1[s1[0]].Field, &k1[s1[0]]
 		}
 		if len(s2) > 0 {
-			if f := sheet2[s2[0]].Field; !have || compareFieldKeys(f, k) < 0 {
-				k, have = f, true
+			if kk == nil || k2[s2[0]].compare(kk) < 0 {
+				k, kk = sheet2[s2[0]].Field, &k2[s2[0]]
 			}
 		}
-		if len(adj) > 0 && (!have || compareFieldKeys(adjudicated[adj[0]].Field, k) < 0) {
+		if len(adj) > 0 && (kk == nil || kA[adj[0]].compare(kk) < 0) {
 			if orphan < 0 {
 				orphan = int(adj[0])
 			}
@@ -127,13 +135,13 @@ func Consensus(sheet1, sheet2, adjudicated []SheetGrade) ([]ConsensusGrade, erro
 		}
 		var g1, g2, a SheetGrade
 		var ok1, ok2, okA bool
-		if len(s1) > 0 && compareFieldKeys(sheet1[s1[0]].Field, k) == 0 {
+		if len(s1) > 0 && k1[s1[0]].compare(kk) == 0 {
 			g1, ok1, s1 = sheet1[s1[0]], true, s1[1:]
 		}
-		if len(s2) > 0 && compareFieldKeys(sheet2[s2[0]].Field, k) == 0 {
+		if len(s2) > 0 && k2[s2[0]].compare(kk) == 0 {
 			g2, ok2, s2 = sheet2[s2[0]], true, s2[1:]
 		}
-		if len(adj) > 0 && compareFieldKeys(adjudicated[adj[0]].Field, k) == 0 {
+		if len(adj) > 0 && kA[adj[0]].compare(kk) == 0 {
 			a, okA, adj = adjudicated[adj[0]], true, adj[1:]
 		}
 		notes := nonEmpty(g1.Note, g2.Note)
@@ -186,21 +194,35 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
+// indexed is indexGrades' result: the positions of a record's grades in
+// field order and each grade's sort key (by input position), or the
+// refusal.
+type indexed struct {
+	idx  []int32
+	keys []fieldSortKey
+	err  error
+}
+
 // indexGrades checks every grade of one record in input order (kind, value,
 // completeness target, oracle_defect note, a field graded twice) and
 // returns the indices of gs sorted by field (compareFieldKeys). The first
 // failing grade in input order decides the refusal.
-func indexGrades(gs []SheetGrade, who string, isAdjudication bool) ([]int32, error) {
+func indexGrades(gs []SheetGrade, who string, isAdjudication bool) indexed {
 	idx := make([]int32, len(gs))
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	slices.SortStableFunc(idx, func(i, j int32) int { return compareFieldKeys(gs[i].Field, gs[j].Field) })
+	// Each field's sort key is split once, not at every comparison.
+	keys := make([]fieldSortKey, len(gs))
+	for i := range gs {
+		keys[i] = keyOf(gs[i].Field)
+	}
+	slices.SortStableFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) })
 	// dupAt is the input position of the earliest repeated grade of a field
 	// (its second occurrence in input order); -1 when every field is unique.
 	dupAt := int32(-1)
 	for k := 1; k < len(idx); k++ {
-		if compareFieldKeys(gs[idx[k-1]].Field, gs[idx[k]].Field) == 0 && (dupAt < 0 || idx[k] < dupAt) {
+		if keys[idx[k-1]].compare(&keys[idx[k]]) == 0 && (dupAt < 0 || idx[k] < dupAt) {
 			dupAt = idx[k]
 		}
 	}
@@ -210,18 +232,18 @@ func indexGrades(gs []SheetGrade, who string, isAdjudication bool) ([]int32, err
 		withdrawn := isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && g.Value == adjudication.ValueWithdrawn
 		if err := adjudication.CheckGradeValue(g.Field, g.Value); err != nil && !withdrawn {
 			e := err.(*verr.Error)
-			return nil, verr.Newf(e.Reason, "", e.Pointer, e.Rule, "%s: %s", who, e.Detail)
+			return indexed{err: verr.Newf(e.Reason, "", e.Pointer, e.Rule, "%s: %s", who, e.Detail)}
 		}
 		if !isAdjudication && g.Field.Kind == adjudication.KindOracleDefect && strings.TrimSpace(g.Note) == "" {
-			return nil, &verr.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
-				Detail: who + " flags an oracle defect without a reason note"}
+			return indexed{err: &verr.Error{Reason: ReasonOracleDefectNote, Pointer: g.Field.String(), Rule: "GRADES.md oracle_defect; EVALUATOR-CONTROLS C22",
+				Detail: who + " flags an oracle defect without a reason note"}}
 		}
 		if int32(i) == dupAt {
-			return nil, &verr.Error{Reason: ReasonDuplicateGrade, Pointer: g.Field.String(), Rule: "GRADES.md",
-				Detail: who + " grades the field twice"}
+			return indexed{err: &verr.Error{Reason: ReasonDuplicateGrade, Pointer: g.Field.String(), Rule: "GRADES.md",
+				Detail: who + " grades the field twice"}}
 		}
 	}
-	return idx, nil
+	return indexed{idx: idx, keys: keys}
 }
 
 // SortFieldKeys orders keys by item, kind and target; item IDs and targets
@@ -232,27 +254,60 @@ func SortFieldKeys(keys []adjudication.Field) {
 }
 
 func compareFieldKeys(a, b adjudication.Field) int {
-	if c := naturalCompare(a.Item, b.Item); c != 0 {
+	ka, kb := keyOf(a), keyOf(b)
+	return ka.compare(&kb)
+}
+
+// fieldSortKey is a field's item ID and target split for naturalCompare
+// (naturalID), and its kind: the key compareFieldKeys orders by.
+type fieldSortKey struct {
+	item   naturalID
+	kind   adjudication.Kind
+	target naturalID
+}
+
+func keyOf(f adjudication.Field) fieldSortKey {
+	return fieldSortKey{item: splitNatural(f.Item), kind: f.Kind, target: splitNatural(f.Target)}
+}
+
+// compare orders keys by item, kind and target (compareFieldKeys).
+func (k *fieldSortKey) compare(o *fieldSortKey) int {
+	if c := k.item.compare(&o.item); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+	if c := cmp.Compare(k.kind, o.kind); c != 0 {
 		return c
 	}
-	return naturalCompare(a.Target, b.Target)
+	return k.target.compare(&o.target)
+}
+
+// naturalID is an ID split as naturalCompare splits it (splitID).
+type naturalID struct {
+	whole, prefix string
+	num           int
+}
+
+func splitNatural(s string) naturalID {
+	p, n := splitID(s)
+	return naturalID{whole: s, prefix: p, num: n}
+}
+
+// compare is naturalCompare of the two IDs.
+func (a *naturalID) compare(b *naturalID) int {
+	if c := cmp.Compare(a.prefix, b.prefix); c != 0 {
+		return c
+	}
+	if a.num >= 0 && b.num >= 0 && a.num != b.num {
+		return cmp.Compare(a.num, b.num)
+	}
+	return cmp.Compare(a.whole, b.whole)
 }
 
 // naturalCompare compares IDs like "O12": by non-digit prefix, then numeric
 // suffix, then the whole string.
 func naturalCompare(a, b string) int {
-	pa, na := splitID(a)
-	pb, nb := splitID(b)
-	if c := cmp.Compare(pa, pb); c != 0 {
-		return c
-	}
-	if na >= 0 && nb >= 0 && na != nb {
-		return cmp.Compare(na, nb)
-	}
-	return cmp.Compare(a, b)
+	na, nb := splitNatural(a), splitNatural(b)
+	return na.compare(&nb)
 }
 
 func splitID(s string) (string, int) {

@@ -194,8 +194,13 @@ func (e Exact[U]) String() string {
 		return "unknown"
 	}
 	s := SpecOf[U]()
-	den := new(big.Int).Mul(big.NewInt(e.denom()), big.NewInt(s.Scale))
-	t := exactDecimal(new(big.Rat).SetFrac(big.NewInt(e.num), den), s.MinFrac)
+	var t string
+	if digits, ok := powerOfTen(s.Scale); ok && e.den == 0 {
+		t = wholeDecimal(e.num, digits, s.MinFrac)
+	} else {
+		den := new(big.Int).Mul(big.NewInt(e.denom()), big.NewInt(s.Scale))
+		t = exactDecimal(new(big.Rat).SetFrac(big.NewInt(e.num), den), s.MinFrac)
+	}
 	if s.Group {
 		t = groupDecimal(t)
 	}
@@ -340,6 +345,39 @@ func exactDecimal(r *big.Rat, minFrac int) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// powerOfTen reports whether scale is 10^digits (digits ≥ 0).
+func powerOfTen(scale int64) (digits int, ok bool) {
+	for ; scale > 1 && scale%10 == 0; scale /= 10 {
+		digits++
+	}
+	return digits, scale == 1
+}
+
+// wholeDecimal is exactDecimal of num / 10^digits, a whole number of base
+// units in a unit of 10^digits of them, in integer arithmetic: the
+// fraction digits needed to be exact and no fewer than minFrac.
+func wholeDecimal(num int64, digits, minFrac int) string {
+	u := uint64(num)
+	if num < 0 {
+		u = -u // the magnitude, also of math.MinInt64
+	}
+	d := strconv.FormatUint(u, 10)
+	if len(d) <= digits {
+		d = strings.Repeat("0", digits+1-len(d)) + d
+	}
+	whole, frac := d[:len(d)-digits], strings.TrimRight(d[len(d)-digits:], "0")
+	if len(frac) < minFrac {
+		frac += strings.Repeat("0", minFrac-len(frac))
+	}
+	if frac != "" {
+		whole += "." + frac
+	}
+	if num < 0 {
+		whole = "-" + whole
+	}
+	return whole
 }
 
 // groupDigits renders n with comma thousands separators ("3,000,000").
