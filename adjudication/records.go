@@ -1,11 +1,15 @@
 package adjudication
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/crypto/ssh"
 
 	"verdict/blinding"
@@ -478,7 +482,7 @@ func Marshal(v any) ([]byte, error) { return blinding.MarshalCanonical(v) }
 // canonical order: ReasonGradeKind, ReasonBadValue, ReasonNoteRequired,
 // ReasonDuplicateGrade, ReasonGradeOrder).
 func ParseSheet(file string, data []byte) (*Sheet, error) {
-	s, err := parseSheet(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v) })
+	s, err := parseSheet(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v, reserveGrades(data)) })
 	if err != nil {
 		return nil, err
 	}
@@ -522,6 +526,25 @@ func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, wa
 // parseSheet, parseAdjudication and parseReveal are parseKind of each kind.
 func parseSheet(file string, decode func(any) error) (*Sheet, error) {
 	return parseKind[Sheet](file, decode, SheetFormat)
+}
+
+// minGradeBytes is fewer bytes than any grade takes in a sheet's canonical
+// form (its four members' names and indentation alone take more).
+const minGradeBytes = 64
+
+// reserveGrades is a decoding option for a sheet read from data: the
+// grades slice, when the sheet has one, starts with room for as many
+// grades as data names kinds (at most one per minGradeBytes bytes), so
+// that a sheet of hundreds of thousands of grades is decoded into one
+// allocation instead of growing by doubling. It changes no decoded value.
+func reserveGrades(data []byte) jsonv2.Options {
+	return jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, gs *[]Grade) error {
+		if *gs == nil {
+			n := min(bytes.Count(data, []byte(`"kind":`)), len(data)/minGradeBytes)
+			*gs = make([]Grade, 0, n)
+		}
+		return errors.ErrUnsupported // then decoded as by default
+	}))
 }
 
 func parseAdjudication(file string, decode func(any) error) (*Adjudication, error) {

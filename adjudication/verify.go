@@ -319,7 +319,7 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 	c.Kind = k.kind
 	switch head.Format {
 	case SheetFormat:
-		c.sheet, err = parseSheet(name, parse)
+		c.sheet, err = parseSheet(name, func(v any) error { return blinding.UnmarshalStrict(name, data, v, reserveGrades(data)) })
 	case AdjudicationFormat:
 		c.adj, err = parseAdjudication(name, parse)
 	case RevealFormat:

@@ -650,9 +650,11 @@ func (c *compareWriter) Write(p []byte) (int, error) {
 // UnmarshalStrict decodes data into v refusing duplicate keys, unknown keys
 // and invalid UTF-8, then checks that data is canonical (MarshalCanonical
 // of the decoded value gives the same bytes). file names the input in
-// errors (ReasonMalformedBundle, ReasonNonCanonical).
-func UnmarshalStrict(file string, data []byte, v any) error {
-	if err := DecodeStrict(file, data, v); err != nil {
+// errors (ReasonMalformedBundle, ReasonNonCanonical). opts add decoding
+// options (such as a caller's reservation of a large slice); they cannot
+// loosen the strict decoding.
+func UnmarshalStrict(file string, data []byte, v any, opts ...jsonv2.Options) error {
+	if err := DecodeStrict(file, data, v, opts...); err != nil {
 		return err
 	}
 	return checkCanonical(file, data, v)
@@ -676,9 +678,9 @@ func checkCanonical(file string, data []byte, v any) error {
 
 // DecodeStrict decodes JSON data into v refusing duplicate keys, unknown
 // keys and invalid UTF-8 (ReasonMalformedBundle naming file); unlike
-// UnmarshalStrict it accepts any formatting.
-func DecodeStrict(file string, data []byte, v any) error {
-	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+// UnmarshalStrict it accepts any formatting. opts are as UnmarshalStrict's.
+func DecodeStrict(file string, data []byte, v any, opts ...jsonv2.Options) error {
+	if err := jsonv2.Unmarshal(data, v, append(opts, jsonv2.RejectUnknownMembers(true))...); err != nil {
 		return &verr.Error{Reason: ReasonMalformedBundle, File: file, Rule: "strict JSON", Detail: err.Error(), Err: err}
 	}
 	return nil

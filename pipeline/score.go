@@ -119,14 +119,11 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}
-	// The campaign's side of the score input and the blinding derived
-	// again only read the loaded campaign: they run side by side.
-	var prep *scorer.PreparedInput
-	var findings []scorer.Finding
-	var wg sync.WaitGroup
-	wg.Go(func() { prep, findings = scorer.PrepareScoreInput(c) })
+	// The campaign's side of the score input, then the blinding derived
+	// again (each runs on every core; side by side they would only hold
+	// more memory at once).
+	prep, findings := scorer.PrepareScoreInput(c)
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
-	wg.Wait()
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"verdict/campaign"
 	"verdict/verr"
@@ -74,7 +75,15 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	for _, t := range c.Tasks {
 		in.Tasks = append(in.Tasks, TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository, Category: t.Entry.Category, Obligations: t.Truth.Obligations})
 	}
-	findings := ValidateCampaign(c)
+	// The answers' structural checks and the accounting read the campaign
+	// only; they run beside execution validity.
+	var findings []Finding
+	var acct AccountingReport
+	var wg sync.WaitGroup
+	wg.Go(func() { findings = ValidateCampaign(c) })
+	wg.Go(func() { acct = Accounting(c) })
+	v := ExecutionValidity(c)
+	wg.Wait()
 	byFile := map[string][]Finding{}
 	for _, f := range findings {
 		byFile[f.File] = append(byFile[f.File], f)
@@ -90,7 +99,6 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 	}
 	// Execution validity classifies every outcome once: a response past a
 	// per-session bound is a valid scored failure (CONTRACT §4).
-	v := ExecutionValidity(c)
 	bound := map[string]ScoredFailure{}
 	for _, f := range v.ScoredFailures {
 		bound[f.Session] = f
@@ -146,7 +154,6 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 			in.Runs = append(in.Runs, ri)
 		}
 	}
-	acct := Accounting(c)
 	in.Accounting = &acct
 	in.Prerequisites = append(in.Prerequisites, Prerequisite{ID: PrereqExecutionValidity, OK: v.Valid, Detail: validityDetail(v)})
 	adm := ManifestAdmission(c)
