@@ -515,56 +515,131 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 // items the content digest covers, so every line of an item's bytes after
 // the first loses two spaces (JSON strings hold no raw line break).
 func fileContentDigests(items []Item, raw [][]byte) (content, obligations string, err error) {
-	order := make([]int, len(items))
-	for i := range order {
-		order[i] = i
+	if obligations, err = obligationsDigest(items); err != nil {
+		return "", "", err
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(items[a].ID, items[b].ID) })
+	switch {
+	case items == nil:
+		return Digest([]byte("null\n")), obligations, nil
+	case len(items) == 0:
+		return Digest([]byte("[]\n")), obligations, nil
+	}
+	ids := make([]string, len(items))
+	for i := range items {
+		ids[i] = items[i].ID
+	}
+	return rawContentDigest(ids, raw), obligations, nil
+}
+
+// obligationsDigest is the obligations digest of items (any order).
+func obligationsDigest(items []Item) (string, error) {
 	type itemObligations struct {
 		Item        string       `json:"item"`
 		Obligations []Obligation `json:"obligations"`
 	}
 	obs := make([]itemObligations, 0, len(items))
-	for _, i := range order {
+	for _, i := range byID(len(items), func(i int) string { return items[i].ID }) {
 		obs = append(obs, itemObligations{items[i].ID, items[i].Obligations})
 	}
-	if obligations, err = canonicalDigest(obs); err != nil {
-		return "", "", err
-	}
-	ch := sha256.New()
-	cw := bufio.NewWriterSize(ch, 1<<16)
-	switch {
-	case items == nil:
-		cw.WriteString("null\n")
-	case len(order) == 0:
-		cw.WriteString("[]\n")
-	default:
-		cw.WriteString("[\n")
-		for k, i := range order {
-			if k > 0 {
-				cw.WriteString(",\n")
-			}
-			cw.WriteString("  ")
-			writeOutdented(cw, raw[i])
-		}
-		cw.WriteString("\n]\n")
-	}
-	if err := cw.Flush(); err != nil {
-		return "", "", err
-	}
-	return hex.EncodeToString(ch.Sum(nil)), obligations, nil
+	return canonicalDigest(obs)
 }
 
-// writeOutdented writes raw with two spaces removed after every line break.
-func writeOutdented(w *bufio.Writer, raw []byte) {
-	for {
-		i := bytes.IndexByte(raw, '\n')
-		if i < 0 {
-			w.Write(raw)
-			return
+// byID is the positions 0 … n-1 ordered by the item ID at each (stable).
+func byID(n int, id func(i int) string) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(id(a), id(b)) })
+	return order
+}
+
+// rawContentDigest is the content digest of a non-empty list of items
+// from each item's bytes as they stand in a canonical bundle file (raw[i],
+// from its '{' to its '}', of the item whose ID is ids[i]): the items in
+// ID order, each outdented by the two spaces it stands deeper in the
+// bundle than in the content array.
+func rawContentDigest(ids []string, raw [][]byte) string {
+	ch := sha256.New()
+	cw := bufio.NewWriterSize(ch, 1<<16)
+	cw.WriteString("[\n")
+	var out []byte
+	for k, i := range byID(len(ids), func(i int) string { return ids[i] }) {
+		if k > 0 {
+			cw.WriteString(",\n")
 		}
-		w.Write(raw[:i+1])
-		raw = bytes.TrimPrefix(raw[i+1:], []byte("  "))
+		cw.WriteString("  ")
+		out = outdented(out[:0], raw[i])
+		cw.Write(out)
+	}
+	cw.WriteString("\n]\n")
+	cw.Flush() // a hash takes every write
+	return hex.EncodeToString(ch.Sum(nil))
+}
+
+// prescanItems finds the items of bundle bytes laid out canonically
+// without decoding them: the ID and bytes (from '{' to '}') of each item,
+// in file order. In the canonical layout the "items" member is the last,
+// each item starts with the line "    {" and its "id" member and ends with
+// the line "    }", and no other line is "    }" (a JSON string holds no
+// raw line break). ok is false for any other layout (the file is then
+// not canonical, which ParseBundle finds by itself).
+func prescanItems(data []byte) (ids []string, raw [][]byte, ok bool) {
+	open := []byte("\n  \"items\": [\n")
+	at := bytes.Index(data, open)
+	if at < 0 {
+		return nil, nil, false
+	}
+	at += len(open)
+	start := []byte("    {\n      \"id\": \"")
+	for {
+		if !bytes.HasPrefix(data[at:], start) {
+			return nil, nil, false
+		}
+		idAt := at + len(start)
+		n := bytes.IndexByte(data[idAt:], '"')
+		end := bytes.Index(data[at:], []byte("\n    }"))
+		if n < 0 || end < 0 {
+			return nil, nil, false
+		}
+		end += at + len("\n    }")
+		ids = append(ids, string(data[idAt:idAt+n]))
+		raw = append(raw, data[at+4:end])
+		switch rest := data[end:]; {
+		case bytes.HasPrefix(rest, []byte(",\n")):
+			at = end + 2
+		case bytes.Equal(rest, []byte(itemsClose)):
+			return ids, raw, true
+		default:
+			return nil, nil, false
+		}
+	}
+}
+
+// sameSpans reports whether raw (the decoder's item bytes) are exactly the
+// spans of data that prescanItems found, for the same item IDs.
+func sameSpans(data []byte, preIDs []string, pre, raw [][]byte, items []Item) bool {
+	if len(pre) != len(raw) || len(preIDs) != len(items) || len(raw) != len(items) {
+		return false
+	}
+	for i := range raw {
+		if len(pre[i]) != len(raw[i]) || offsetIn(data, pre[i]) != offsetIn(data, raw[i]) || preIDs[i] != items[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// outdented appends to dst raw with two spaces removed after every line
+// break.
+func outdented(dst, raw []byte) []byte {
+	for {
+		i := bytes.Index(raw, []byte("\n  "))
+		if i < 0 {
+			return append(dst, raw...)
+		}
+		dst = append(dst, raw[:i+1]...)
+		raw = raw[i+3:]
 	}
 }
 
@@ -575,8 +650,9 @@ type plainItem Item
 // decodeStrictBundle is DecodeStrict of a bundle file that also returns
 // the file's bytes of each item (from its '{' to its '}'), in file order,
 // taken as the decoder passes them: one pass gives the decoded bundle and
-// the bytes its content digest is computed from.
-func decodeStrictBundle(file string, data []byte) (*Bundle, [][]byte, error) {
+// the bytes its content digest is computed from. onItem, when not nil, is
+// called with each item and its bytes as soon as the item is decoded.
+func decodeStrictBundle(file string, data []byte, onItem func(it *Item, raw []byte)) (*Bundle, [][]byte, error) {
 	var b Bundle
 	var raw [][]byte
 	take := jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, it *Item) error {
@@ -584,7 +660,11 @@ func decodeStrictBundle(file string, data []byte) (*Bundle, [][]byte, error) {
 		if err := jsonv2.UnmarshalDecode(dec, (*plainItem)(it)); err != nil {
 			return err
 		}
-		raw = append(raw, bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,"))
+		r := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,")
+		raw = append(raw, r)
+		if onItem != nil {
+			onItem(it, r)
+		}
 		return nil
 	})
 	if err := jsonv2.Unmarshal(data, &b, jsonv2.RejectUnknownMembers(true), jsonv2.WithUnmarshalers(take)); err != nil {
@@ -687,26 +767,57 @@ func DecodeStrict(file string, data []byte, v any, opts ...jsonv2.Options) error
 }
 
 // ParseBundle strictly decodes canonical bundle bytes and checks the
-// recorded content and obligations digests against the items. The file's
-// digest is taken beside the decode, and the canonical form (so that the
-// file's digest is its content's, and the digests of its bytes are its
-// items') is checked beside the content digests, which are computed from
-// the file's own bytes of each item.
+// recorded content and obligations digests against the items. Beside the
+// decode run the file's digest, the content digest over the file's own
+// bytes of each item (found by their canonical layout, prescanItems, and
+// used only when the decoder passed the same items at the same bytes),
+// and the canonical form of each item as soon as it is decoded
+// (itemsCanonical); the bytes around the items are compared after
+// (checkCanonicalBundle). Refusals, in this order: ReasonMalformedBundle
+// (not strict JSON, or another format), ReasonNonCanonical,
+// ReasonDigestMismatch.
 func ParseBundle(file string, data []byte) (*Bundle, error) {
 	var fileDigest string
 	var wg sync.WaitGroup
 	wg.Go(func() { fileDigest = Digest(data) })
-	b, raw, err := decodeStrictBundle(file, data)
+	// Each item is checked against its canonical encoding on another
+	// goroutine as soon as the decoder has passed it.
+	// The content digest is hashed from the file's bytes of each item,
+	// found by their canonical layout, beside the decode.
+	var preIDs []string
+	var preRaw [][]byte
+	var preOK bool
+	var preContent string
+	wg.Go(func() {
+		if preIDs, preRaw, preOK = prescanItems(data); preOK {
+			preContent = rawContentDigest(preIDs, preRaw)
+		}
+	})
+	items := make(chan checkedItem, 64)
+	var canonItems bool
+	wg.Go(func() { canonItems = itemsCanonical(items) })
+	b, raw, err := decodeStrictBundle(file, data, func(it *Item, r []byte) { items <- checkedItem{*it, r} })
+	close(items)
 	if err == nil && b.Format != BundleFormat {
 		err = verr.Newf(ReasonMalformedBundle, file, "/format", ruleBlinding, "format %q, want %q", b.Format, BundleFormat)
 	}
 	var c, o string
 	var canonErr, digestErr error
 	if err == nil {
-		wg.Go(func() { canonErr = checkCanonical(file, data, b) })
-		c, o, digestErr = fileContentDigests(b.Items, raw)
+		o, digestErr = obligationsDigest(b.Items)
 	}
 	wg.Wait()
+	if err == nil {
+		canonErr = checkCanonicalBundle(file, data, b, raw, canonItems)
+	}
+	if err == nil && canonErr == nil && digestErr == nil {
+		// The content digest hashed beside the decode is the items' when
+		// the decoder found the same items at the same bytes.
+		c = preContent
+		if !preOK || !sameSpans(data, preIDs, preRaw, raw, b.Items) {
+			c, _, digestErr = fileContentDigests(b.Items, raw)
+		}
+	}
 	for _, e := range []error{err, canonErr, digestErr} {
 		if e != nil {
 			return nil, e
@@ -720,6 +831,90 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 	}
 	b.parsedDigest = fileDigest
 	return b, nil
+}
+
+// checkedItem is one decoded item of a bundle file with the file's bytes
+// of it (from its '{' to its '}').
+type checkedItem struct {
+	item Item
+	raw  []byte
+}
+
+// itemsCanonical reports whether every item received is, byte for byte,
+// its canonical encoding as it stands in a bundle (bundleElement). It
+// encodes until the first item that is not, then only drains items.
+func itemsCanonical(items <-chan checkedItem) bool {
+	ok := true
+	var enc bytes.Buffer
+	var elem []byte
+	for ci := range items {
+		if !ok {
+			continue
+		}
+		enc.Reset()
+		if err := campaign.EncodeJSON(&enc, &ci.item); err != nil {
+			ok = false
+			continue
+		}
+		elem = bundleElement(elem[:0], enc.Bytes())
+		ok = bytes.Equal(elem, ci.raw)
+	}
+	return ok
+}
+
+// checkCanonicalBundle refuses data unless it is the canonical encoding of
+// b (ReasonNonCanonical, as checkCanonical). raw are the file's bytes of
+// b's items, each already compared with its canonical encoding
+// (itemsOK): what is left to compare is the rest of the file, the bytes
+// before, between and after the items. A bundle without items is compared
+// whole.
+func checkCanonicalBundle(file string, data []byte, b *Bundle, raw [][]byte, itemsOK bool) error {
+	if len(b.Items) == 0 || len(raw) != len(b.Items) {
+		return checkCanonical(file, data, b)
+	}
+	refuse := &verr.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",
+		Detail: "file is not in canonical form (re-encoded bytes differ); it was edited or reformatted"}
+	if !itemsOK {
+		return refuse
+	}
+	hdr := *b
+	hdr.Items = []Item{}
+	head, err := MarshalCanonical(&hdr)
+	if err != nil {
+		return err
+	}
+	head, ok := bytes.CutSuffix(head, []byte(itemsEmpty))
+	if !ok {
+		return checkCanonical(file, data, b)
+	}
+	// at is the offset in data of the bytes compared next.
+	at := 0
+	expect := func(want []byte, end int) bool {
+		ok := end-at == len(want) && bytes.Equal(data[at:end], want)
+		at = end
+		return ok
+	}
+	for i, r := range raw {
+		start := offsetIn(data, r)
+		sep := []byte(itemsSep)
+		if i == 0 {
+			sep = append(head, itemsOpen...)
+		}
+		if start < at || !expect(sep, start) {
+			return refuse
+		}
+		at = start + len(r)
+	}
+	if !expect([]byte(itemsClose), len(data)) {
+		return refuse
+	}
+	return nil
+}
+
+// offsetIn is the offset of sub, a subslice of data (data[a:b] with b >
+// a), in data: a, as the capacities tell it.
+func offsetIn(data, sub []byte) int {
+	return cap(data) - cap(sub)
 }
 
 // LoadBundle reads and parses a bundle file; it returns the bundle and its

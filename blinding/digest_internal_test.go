@@ -49,7 +49,7 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, raw, err := decodeStrictBundle("b.json", data)
+		d, raw, err := decodeStrictBundle("b.json", data, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
