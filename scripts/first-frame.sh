@@ -74,7 +74,7 @@ pty_until() {
   if [ -n "$kid" ] && [ -r "/proc/$kid/stat" ]; then
     cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int($14 * 1000 / hz), int($15 * 1000 / hz)}' "/proc/$kid/stat")
   fi
-  [ -n "$kid" ] && kill "$kid" 2>/dev/null || true
+  pkill -P "$spid" 2>/dev/null || true # the command and the sleep
   kill "$spid" 2>/dev/null || true
   wait "$spid" 2>/dev/null || true
   exec 3>&-
