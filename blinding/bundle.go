@@ -467,6 +467,7 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 	h := sha256.New()
 	w := bufio.NewWriterSize(h, 1<<16)
 	w.WriteString("[\n")
+	var line []byte
 	for start := 0; start < len(items); start += batch {
 		n := min(batch, len(items)-start)
 		par.For(n, func(worker, k int) {
@@ -485,17 +486,8 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 				w.WriteString(",\n")
 			}
 			w.WriteString("  ")
-			b := bytes.TrimSuffix(bufs[k].Bytes(), []byte("\n"))
-			for {
-				i := bytes.IndexByte(b, '\n')
-				if i < 0 {
-					w.Write(b)
-					break
-				}
-				w.Write(b[:i+1])
-				w.WriteString("  ")
-				b = b[i+1:]
-			}
+			line = indentLines(line[:0], bufs[k].Bytes(), "  ")
+			w.Write(line)
 		}
 	}
 	w.WriteString("\n]\n")
@@ -505,30 +497,26 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// fileContentDigests returns contentDigests of items computed from the
-// bundle file's own bytes of each item (raw, in items' order, as
-// decodeStrictBundle took them) instead of encoding the items again; the
-// obligations digest is encoded (its items are a small part of a bundle).
-// It is only correct for a canonical file: ParseBundle checks that beside
-// it and refuses otherwise. In the canonical form an item inside the
-// bundle is indented one level deeper than in the canonical array of
+// fileContentDigest is the content digest of items (contentDigests)
+// computed from the bundle file's own bytes of each item (raw, in items'
+// order, as decodeStrictBundle took them) instead of encoding the items
+// again. It is only correct for a canonical file: ParseBundle checks that
+// beside it and refuses otherwise. In the canonical form an item inside
+// the bundle is indented one level deeper than in the canonical array of
 // items the content digest covers, so every line of an item's bytes after
 // the first loses two spaces (JSON strings hold no raw line break).
-func fileContentDigests(items []Item, raw [][]byte) (content, obligations string, err error) {
-	if obligations, err = obligationsDigest(items); err != nil {
-		return "", "", err
-	}
+func fileContentDigest(items []Item, raw [][]byte) string {
 	switch {
 	case items == nil:
-		return Digest([]byte("null\n")), obligations, nil
+		return Digest([]byte("null\n"))
 	case len(items) == 0:
-		return Digest([]byte("[]\n")), obligations, nil
+		return Digest([]byte("[]\n"))
 	}
 	ids := make([]string, len(items))
 	for i := range items {
 		ids[i] = items[i].ID
 	}
-	return rawContentDigest(ids, raw), obligations, nil
+	return rawContentDigest(ids, raw)
 }
 
 // obligationsDigest is the obligations digest of items (any order).
@@ -815,7 +803,7 @@ func ParseBundle(file string, data []byte) (*Bundle, error) {
 		// the decoder found the same items at the same bytes.
 		c = preContent
 		if !preOK || !sameSpans(data, preIDs, preRaw, raw, b.Items) {
-			c, _, digestErr = fileContentDigests(b.Items, raw)
+			c = fileContentDigest(b.Items, raw)
 		}
 	}
 	for _, e := range []error{err, canonErr, digestErr} {
@@ -869,7 +857,7 @@ func itemsCanonical(items <-chan checkedItem) bool {
 // before, between and after the items. A bundle without items is compared
 // whole.
 func checkCanonicalBundle(file string, data []byte, b *Bundle, raw [][]byte, itemsOK bool) error {
-	if len(b.Items) == 0 || len(raw) != len(b.Items) {
+	if len(b.Items) == 0 {
 		return checkCanonical(file, data, b)
 	}
 	refuse := &verr.Error{Reason: ReasonNonCanonical, File: file, Rule: "canonical JSON",

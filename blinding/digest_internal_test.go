@@ -53,7 +53,8 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, o, err := fileContentDigests(d.Items, raw)
+		c := fileContentDigest(d.Items, raw)
+		o, err := obligationsDigest(d.Items)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,13 @@ type itemForm struct {
 // bundleElement appends to dst the canonical item encoding enc (as
 // campaign.EncodeJSON writes it, ending in a line break) as it stands in a
 // bundle's "items" array (itemForm).
-func bundleElement(dst, enc []byte) []byte {
+func bundleElement(dst, enc []byte) []byte { return indentLines(dst, enc, "    ") }
+
+// indentLines appends to dst the canonical encoding enc without its final
+// line break and with pad after every other line break: enc as it stands
+// one level (pad "  ") or two ("    ") deeper in a canonical array (a JSON
+// string holds no raw line break, so every line break is the layout's).
+func indentLines(dst, enc []byte, pad string) []byte {
 	b := bytes.TrimSuffix(enc, []byte("\n"))
 	for {
 		i := bytes.IndexByte(b, '\n')
@@ -30,9 +36,25 @@ func bundleElement(dst, enc []byte) []byte {
 			return append(dst, b...)
 		}
 		dst = append(dst, b[:i+1]...)
-		dst = append(dst, "    "...)
+		dst = append(dst, pad...)
 		b = b[i+1:]
 	}
+}
+
+// ItemDigest is the SHA-256 (lowercase hex) of the canonical encoding of
+// it (MarshalCanonical, final line break included).
+func ItemDigest(it *Item) (string, error) { return canonicalDigest(it) }
+
+// ItemInBundle encodes it and reports the SHA-256 of its canonical
+// encoding (ItemDigest) and whether raw, the bytes of an item as read from
+// a bundle file (from its '{' to its '}'), are exactly that encoding as it
+// stands in a bundle. Errors are the encoder's.
+func ItemInBundle(it *Item, raw []byte) (digest string, canonical bool, err error) {
+	enc, err := MarshalCanonical(it)
+	if err != nil {
+		return "", false, err
+	}
+	return Digest(enc), bytes.Equal(bundleElement(nil, enc), raw), nil
 }
 
 // Separators of the canonical bundle encoding around and between its

@@ -176,7 +176,7 @@ func (d *derivation) itemDigests() (map[string]string, error) {
 	for _, b := range res.Bundles {
 		for i := range b.Items {
 			if _, ok := items[b.Items[i].ID]; !ok {
-				h, err := itemDigest(&b.Items[i])
+				h, err := blinding.ItemDigest(&b.Items[i])
 				if err != nil {
 					return nil, err
 				}
@@ -185,16 +185,6 @@ func (d *derivation) itemDigests() (map[string]string, error) {
 		}
 	}
 	return items, nil
-}
-
-// itemDigest is the SHA-256 of the canonical JSON of it, hashed while
-// encoded (as the bundle was).
-func itemDigest(it *blinding.Item) (string, error) {
-	h := sha256.New()
-	if err := campaign.EncodeJSON(h, it); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // mapDifference names the first difference between the sealed map given
@@ -297,11 +287,11 @@ func (d *derivation) refuseBundle(path, guidelines string) error {
 			seen = append(seen, seenItem{verdict: itemUndecodable})
 			return
 		}
-		digest, err := itemDigest(&it)
+		digest, canonical, err := blinding.ItemInBundle(&it, raw)
 		switch want, ok := derived[it.ID]; {
 		case err != nil || !ok || digest != want:
 			seen = append(seen, seenItem{it.ID, itemDiffers})
-		case !canonicalInBundle(raw, want):
+		case !canonical:
 			seen = append(seen, seenItem{it.ID, itemNonCanonical})
 		default:
 			seen = append(seen, seenItem{it.ID, itemDerived})
@@ -344,29 +334,6 @@ func (d *derivation) refuseBundle(path, guidelines string) error {
 		return mismatch("/"+m, "the bundle's items are the derived ones but its member %q differs from the bundle derived from the campaign", m)
 	}
 	return mismatch("", "the bundle's items and members are the derived ones but its bytes are not the derived bundle's (white space, member order or escapes differ)")
-}
-
-// canonicalInBundle reports whether raw, an item as read from a bundle
-// file, is the canonical encoding whose SHA-256 (with its final newline)
-// is want, indented as an element of the bundle's "items" array (every
-// line after the first four spaces deeper than alone).
-func canonicalInBundle(raw []byte, want string) bool {
-	h := sha256.New()
-	for {
-		i := bytes.IndexByte(raw, '\n')
-		if i < 0 {
-			h.Write(raw)
-			break
-		}
-		h.Write(raw[:i+1])
-		rest, ok := bytes.CutPrefix(raw[i+1:], []byte("    "))
-		if !ok {
-			return false
-		}
-		raw = rest
-	}
-	h.Write([]byte("\n"))
-	return hex.EncodeToString(h.Sum(nil)) == want
 }
 
 // firstMemberDifference names the first top-level member (in name order)
