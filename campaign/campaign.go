@@ -127,6 +127,14 @@ type Session struct {
 // *Error with ReasonFileMissing (unreadable, or no campaign root) or
 // ReasonFileDigest (the file changed since Load).
 func (c *Campaign) RawResponse(s *Session) ([]byte, error) {
+	return c.RawResponseInto(s, nil)
+}
+
+// RawResponseInto is RawResponse reading the file into buf when buf is
+// large enough (a caller reading many responses one after another reuses
+// one buffer): the bytes returned may share buf's memory, and are valid
+// until buf is used again; s.Raw is returned as it is.
+func (c *Campaign) RawResponseInto(s *Session, buf []byte) ([]byte, error) {
 	if s.Raw != nil || s.RawSHA256 == "" {
 		return s.Raw, nil
 	}
@@ -135,7 +143,13 @@ func (c *Campaign) RawResponse(s *Session) ([]byte, error) {
 		return nil, &verr.Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
 			Detail: "the campaign was not loaded from a directory; the response bytes are not available"}
 	}
-	b, err := ReadRegularFS(c.fsys, path, FileResponse)
+	var b []byte
+	var err error
+	if bfs, ok := c.fsys.(bufferedFS); ok {
+		b, err = bfs.readFileInto(path, buf)
+	} else {
+		b, err = ReadRegularFS(c.fsys, path, FileResponse)
+	}
 	if e, ok := asRefusal(err); ok {
 		return nil, e
 	}

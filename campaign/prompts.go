@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"strconv"
 	"verdict/verr"
@@ -111,11 +112,32 @@ type PromptRenderer struct {
 	texts     map[string][]byte
 	textParts map[string][]byte
 	blocks    map[*Task][2]PromptPart // the TASK and EVIDENCE_PACKET blocks
+	// prefixes holds, for Identity, each role's prompt hashed up to its
+	// COMMON_DRAFT block: a few hundred bytes per task and role, where the
+	// blocks are the task's text and packet whole.
+	prefixes map[prefixKey]prefix
+	packet   bytes.Buffer // a packet's encoding, reused from task to task
+}
+
+// prefixKey names one role's prompt of one task.
+type prefixKey struct {
+	role Role
+	task *Task
+}
+
+// prefix is role's prompt of a task up to its COMMON_DRAFT block: the
+// SHA-256 state after those bytes and their count, or why the prompt cannot
+// be rendered.
+type prefix struct {
+	h    hash.Hash
+	size int64
+	err  error
 }
 
 // NewPromptRenderer returns a renderer of the prompt texts.
 func NewPromptRenderer(texts map[string][]byte) *PromptRenderer {
-	return &PromptRenderer{texts: texts, textParts: map[string][]byte{}, blocks: map[*Task][2]PromptPart{}}
+	return &PromptRenderer{texts: texts, textParts: map[string][]byte{}, blocks: map[*Task][2]PromptPart{},
+		prefixes: map[prefixKey]prefix{}}
 }
 
 // Render returns the exact prompt bytes of role (see RenderPrompt).
@@ -135,10 +157,10 @@ func (r *PromptRenderer) Render(role Role, task *Task, draft []byte) ([]byte, er
 	return b, nil
 }
 
-// parts is Parts with the shared draft's block (A and B) named and left
-// empty, for the caller to write.
-func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
-	texts := r.texts
+// instruction returns the instruction parts of role's prompt: the common
+// instruction, the role's, the final-answer schema and, for B, the
+// reconciliation schema, each with its blank line.
+func (r *PromptRenderer) instruction(role Role) ([]PromptPart, error) {
 	keys := []string{PromptCommon}
 	switch role {
 	case RoleDraft:
@@ -150,9 +172,9 @@ func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPar
 	default:
 		return nil, &verr.Error{Reason: ReasonPromptTextMissing, Rule: RulePrompts, Detail: fmt.Sprintf("no prompt for role %q", role)}
 	}
-	var parts []PromptPart
+	parts := make([]PromptPart, 0, len(keys)+3)
 	for i, k := range keys {
-		t, ok := texts[k]
+		t, ok := r.texts[k]
 		if !ok || len(bytes.TrimSpace(t)) == 0 {
 			return nil, verr.Newf(ReasonPromptTextMissing, ManifestFile, "/prompts/"+k, RulePrompts, "prompt text %s is not loaded", k)
 		}
@@ -167,9 +189,26 @@ func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPar
 		}
 		parts = append(parts, PromptPart{Name: name, Bytes: b})
 	}
+	return parts, nil
+}
+
+// draftMissing is the refusal of A's and B's prompt when the shared draft
+// has no raw output.
+func draftMissing(task *Task) error {
+	return &verr.Error{Reason: ReasonCommonDraftUnavailable, File: PacketPath(task.Entry.ID), Rule: "CONTRACT §2",
+		Detail: "the shared draft has no raw output; A and B are not dispatched"}
+}
+
+// parts is Parts with the shared draft's block (A and B) named and left
+// empty, for the caller to write.
+func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPart, error) {
+	parts, err := r.instruction(role)
+	if err != nil {
+		return nil, err
+	}
 	blocks, ok := r.blocks[task]
 	if !ok {
-		pkt, err := packetBytes(task.Packet)
+		pkt, err := packetBytes(&r.packet, task.Packet)
 		if err != nil {
 			return nil, err
 		}
@@ -179,8 +218,7 @@ func (r *PromptRenderer) parts(role Role, task *Task, draft []byte) ([]PromptPar
 	parts = append(parts, blocks[0], blocks[1])
 	if role != RoleDraft {
 		if draft == nil {
-			return nil, &verr.Error{Reason: ReasonCommonDraftUnavailable, File: PacketPath(task.Entry.ID), Rule: "CONTRACT §2",
-				Detail: "the shared draft has no raw output; A and B are not dispatched"}
+			return nil, draftMissing(task)
 		}
 		parts = append(parts, PromptPart{Name: "COMMON_DRAFT"})
 	}
@@ -203,24 +241,61 @@ func (r *PromptRenderer) Parts(role Role, task *Task, draft []byte) ([]PromptPar
 }
 
 // Identity returns the SHA-256 (hex) and the size in bytes of role's
-// prompt (the concatenation of Parts), hashed without building it: the
-// shared draft, which A's and B's prompts quote whole, is not copied.
+// prompt (the concatenation of Parts), hashed without building it: each
+// task's packet is encoded once for the three roles and not kept, and the
+// shared draft, which A's and B's prompts quote whole, is not copied. Its
+// errors are Parts' errors, in the same order.
 func (r *PromptRenderer) Identity(role Role, task *Task, draft []byte) (string, int64, error) {
-	parts, err := r.parts(role, task, draft)
-	if err != nil {
-		return "", 0, err
-	}
-	h := sha256.New()
-	var size int64
-	for _, p := range parts {
-		if p.Name == "COMMON_DRAFT" {
-			size += int64(writeBlock(h, "COMMON_DRAFT", draft))
-			continue
+	p, ok := r.prefixes[prefixKey{role, task}]
+	if !ok {
+		if _, err := r.instruction(role); err != nil {
+			return "", 0, err // not a role of the contract
 		}
-		h.Write(p.Bytes)
-		size += int64(len(p.Bytes))
+		r.hashPrefixes(task)
+		p = r.prefixes[prefixKey{role, task}]
+	}
+	if p.err != nil {
+		return "", 0, p.err
+	}
+	h := p.h
+	size := p.size
+	if role != RoleDraft {
+		if draft == nil {
+			return "", 0, draftMissing(task)
+		}
+		c, err := p.h.(hash.Cloner).Clone()
+		if err != nil {
+			return "", 0, err
+		}
+		h = c
+		size += int64(writeBlock(h, "COMMON_DRAFT", draft))
 	}
 	return hex.EncodeToString(h.Sum(nil)), size, nil
+}
+
+// hashPrefixes hashes the draft's, A's and B's prompts of task up to their
+// COMMON_DRAFT block into r.prefixes, encoding the task's packet once.
+func (r *PromptRenderer) hashPrefixes(task *Task) {
+	pkt, pktErr := packetBytes(&r.packet, task.Packet)
+	for _, role := range []Role{RoleDraft, RoleReviewA, RoleReviewB} {
+		parts, err := r.instruction(role)
+		if err == nil {
+			err = pktErr
+		}
+		if err != nil {
+			r.prefixes[prefixKey{role, task}] = prefix{err: err}
+			continue
+		}
+		h := sha256.New()
+		var size int64
+		for _, part := range parts {
+			h.Write(part.Bytes)
+			size += int64(len(part.Bytes))
+		}
+		size += int64(writeBlock(h, "TASK", task.Text))
+		size += int64(writeBlock(h, "EVIDENCE_PACKET", pkt))
+		r.prefixes[prefixKey{role, task}] = prefix{h: h, size: size}
+	}
 }
 
 // promptBlock is the part of label holding data, framed as the prompt
@@ -240,13 +315,15 @@ func writeBlock(w io.Writer, label string, data []byte) int {
 	return n + m + k
 }
 
-// packetBytes serializes a packet's evidence items as the prompt shows them.
-func packetBytes(p Packet) ([]byte, error) {
-	b, err := MarshalJSON(p.Items)
-	if err != nil {
+// packetBytes serializes a packet's evidence items as the prompt shows
+// them into buf (emptied first) and returns those bytes, which stay valid
+// until buf is used again.
+func packetBytes(buf *bytes.Buffer, p Packet) ([]byte, error) {
+	buf.Reset()
+	if err := EncodeJSON(buf, p.Items); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(b, "\n"), nil
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // RenderPrompts renders the D, A and B prompts of one repetition of a task

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,5 +162,23 @@ func TestPromptIdentityIsRenderedBytes(t *testing.T) {
 	}
 	if _, _, err := r.Identity(RoleReviewA, task, nil); err == nil {
 		t.Fatal("A's identity without a draft")
+	}
+	// Identity keeps no task or packet block (only each role's hash
+	// state), and refuses what Parts refuses, with the same error.
+	if len(r.blocks) != 0 {
+		t.Fatalf("Identity kept %d task's blocks", len(r.blocks))
+	}
+	for _, missing := range []string{PromptCommon, PromptReviewA, PromptReconciliationSchema} {
+		texts := maps.Clone(c.Prompts)
+		delete(texts, missing)
+		for _, role := range []Role{RoleDraft, RoleReviewA, RoleReviewB, "review_c"} {
+			for _, d := range [][]byte{draft, nil} {
+				_, want := NewPromptRenderer(texts).Parts(role, task, d)
+				_, _, got := NewPromptRenderer(texts).Identity(role, task, d)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("without %s, %s (draft %v): Identity says %v, Parts %v", missing, role, d != nil, got, want)
+				}
+			}
+		}
 	}
 }

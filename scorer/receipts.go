@@ -264,12 +264,16 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 	var spans []interval
 	render := campaign.NewPromptRenderer(c.Prompts)
 	drafts := map[string]promptIdentity{} // the draft prompt of a task: one per task
+	var rawBuf []byte                     // each run's shared draft is read into it
 	for i, run := range m.Runs {
 		trio := byRun[i]
 		var draftRaw []byte
 		var draftRawErr error
 		if d := trio[0]; d != nil {
-			draftRaw, draftRawErr = c.RawResponse(d)
+			draftRaw, draftRawErr = c.RawResponseInto(d, rawBuf)
+			if d.Raw == nil && cap(draftRaw) > cap(rawBuf) { // read, not the session's own bytes
+				rawBuf = draftRaw[:0]
+			}
 		}
 		var starts [3]time.Time
 		var started [3]bool
