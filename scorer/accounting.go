@@ -441,7 +441,7 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 	var doubles []string
 	seenSession := make(map[string]bool, 3*len(m.Runs))
 	seenRequest := make(map[string]string, 3*len(m.Runs))
-	acct := make(map[int][3]SessionAccount, len(m.Runs))
+	acct := make([][3]SessionAccount, len(m.Runs))
 	phys := Billing{InputTokens: Of[Token](0), OutputTokens: Of[Token](0), ReferenceCost: Of[PicoUSD](0), Cost: Of[PicoUSD](0), ActualCharge: Of[PicoUSD](0), ExecutionTime: Of[Nanosecond](0)}
 	for i, r := range m.Runs {
 		ids := [3]string{r.Sessions.Draft, r.Sessions.ReviewA, r.Sessions.ReviewB}
@@ -484,7 +484,10 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 
 	// Paired workflows of compared runs.
 	rep.AllocatedCostA, rep.AllocatedCostB = Of[PicoUSD](0), Of[PicoUSD](0)
-	taskPairs := map[string][]PairAccount{}
+	if len(compared) > 0 { // no compared run leaves Pairs nil, as it reports
+		rep.Pairs = make([]PairAccount, 0, len(compared))
+	}
+	taskPairs := map[string][]int{} // indices into rep.Pairs
 	for _, i := range compared {
 		r := m.Runs[i]
 		t := acct[i]
@@ -504,23 +507,23 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 		rep.AllocatedCostA = rep.AllocatedCostA.Add(p.A.Cost)
 		rep.AllocatedCostB = rep.AllocatedCostB.Add(p.B.Cost)
 		rep.Pairs = append(rep.Pairs, p)
-		taskPairs[r.Task] = append(taskPairs[r.Task], p)
+		taskPairs[r.Task] = append(taskPairs[r.Task], len(rep.Pairs)-1)
 	}
 
 	// Task medians in manifest task order.
 	sumCA, sumCB, sumRCA, sumRCB := Of[PicoUSD](0), Of[PicoUSD](0), Of[PicoUSD](0), Of[PicoUSD](0)
 	sumTA, sumTB, sumRTA, sumRTB := Of[Nanosecond](0), Of[Nanosecond](0), Of[Nanosecond](0), Of[Nanosecond](0)
-	cost := func(_ PairAccount, w Workflow) Money { return w.Cost }
-	dur := func(_ PairAccount, w Workflow) Nanos { return w.Time }
-	reviewCost := reviewOnly(func(w Workflow) Money { return w.ReviewCost })
-	reviewTime := reviewOnly(func(w Workflow) Nanos { return w.ReviewTime })
+	cost := func(_ *PairAccount, w *Workflow) Money { return w.Cost }
+	dur := func(_ *PairAccount, w *Workflow) Nanos { return w.Time }
+	reviewCost := reviewOnly(func(w *Workflow) Money { return w.ReviewCost })
+	reviewTime := reviewOnly(func(w *Workflow) Nanos { return w.ReviewTime })
 	for _, te := range m.Tasks {
 		ps := taskPairs[te.ID]
 		ta := TaskAccount{Task: te.ID, Repetitions: len(ps)}
-		ca, cb := medianOf(ps, "A", cost), medianOf(ps, "B", cost)
-		tma, tmb := medianOf(ps, "A", dur), medianOf(ps, "B", dur)
-		rca, rcb := medianOf(ps, "A", reviewCost), medianOf(ps, "B", reviewCost)
-		rta, rtb := medianOf(ps, "A", reviewTime), medianOf(ps, "B", reviewTime)
+		ca, cb := medianOf(rep.Pairs, ps, "A", cost), medianOf(rep.Pairs, ps, "B", cost)
+		tma, tmb := medianOf(rep.Pairs, ps, "A", dur), medianOf(rep.Pairs, ps, "B", dur)
+		rca, rcb := medianOf(rep.Pairs, ps, "A", reviewCost), medianOf(rep.Pairs, ps, "B", reviewCost)
+		rta, rtb := medianOf(rep.Pairs, ps, "A", reviewTime), medianOf(rep.Pairs, ps, "B", reviewTime)
 		ta.MedianCostA, ta.MedianCostB = Fractional[PicoUSD]{ca}, Fractional[PicoUSD]{cb}
 		ta.MedianTimeA, ta.MedianTimeB = Fractional[Nanosecond]{tma}, Fractional[Nanosecond]{tmb}
 		ta.CostRatio = RatioOf(cb, ca)
@@ -548,10 +551,10 @@ func Accounting(c *campaign.Campaign) AccountingReport {
 // reviewOnly makes a pair's review-only amount of one workflow (its
 // cost or time) unknown, with undispatchedWhy, when either review of the
 // pair was not dispatched.
-func reviewOnly[U Unit](f func(Workflow) Exact[U]) func(PairAccount, Workflow) Exact[U] {
-	return func(p PairAccount, w Workflow) Exact[U] {
+func reviewOnly[U Unit](f func(*Workflow) Exact[U]) func(*PairAccount, *Workflow) Exact[U] {
+	return func(p *PairAccount, w *Workflow) Exact[U] {
 		if !p.A.ReviewDispatched || !p.B.ReviewDispatched {
-			return Unknown[U](undispatchedWhy(p))
+			return Unknown[U](undispatchedWhy(*p))
 		}
 		return f(w)
 	}
@@ -569,14 +572,15 @@ func undispatchedWhy(p PairAccount) verr.Reason {
 	return ReasonNotDispatched
 }
 
-// medianOf is the exact median over pairs of f applied to one arm's
-// workflow.
-func medianOf[U Unit](ps []PairAccount, arm string, f func(PairAccount, Workflow) Exact[U]) Exact[U] {
-	qs := make([]Exact[U], len(ps))
-	for i, p := range ps {
-		w := p.A
+// medianOf is the exact median over the pairs at indices idx of f applied
+// to one arm's workflow.
+func medianOf[U Unit](pairs []PairAccount, idx []int, arm string, f func(*PairAccount, *Workflow) Exact[U]) Exact[U] {
+	qs := make([]Exact[U], len(idx))
+	for i, k := range idx {
+		p := &pairs[k]
+		w := &p.A
 		if arm == "B" {
-			w = p.B
+			w = &p.B
 		}
 		qs[i] = f(p, w)
 	}
