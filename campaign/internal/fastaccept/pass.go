@@ -310,8 +310,16 @@ func (st *state) array(n *node, depth int, dst reflect.Value) bool {
 	if n.minItems >= 0 && count < n.minItems {
 		return false
 	}
-	if dst.IsValid() && count == 0 {
+	switch {
+	case !dst.IsValid():
+	case count == 0:
 		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0)) // [] decodes to an empty, non-nil slice
+	case dst.Cap() > count:
+		// The decoded value is kept (a campaign holds every response):
+		// its slices hold no spare capacity.
+		exact := reflect.MakeSlice(dst.Type(), count, count)
+		reflect.Copy(exact, dst)
+		dst.Set(exact)
 	}
 	return !n.unique || st.distinct()
 }
