@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/big"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"verdict/verr"
 )
 
@@ -80,11 +83,14 @@ func (r Ratio) Label(what string) string {
 	return fmt.Sprintf("increased %s by %s%%", what, pct.FloatString(2))
 }
 
-// MarshalJSON writes {"known":true,"exact":"num/den","decimal":"1.087300"}
+// MarshalJSONTo writes {"known":true,"exact":"num/den","decimal":"1.087300"}
 // or {"known":false,"why":...}.
-func (r Ratio) MarshalJSON() ([]byte, error) {
+func (r Ratio) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if !r.Known {
-		return fmt.Appendf(nil, `{"known":false,"why":%q}`, string(r.Why)), nil
+		return writeUnknown(enc, r.Why)
 	}
-	return fmt.Appendf(nil, `{"known":true,"exact":%q,"decimal":%q}`, r.RatString(), r.Decimal()), nil
+	return writeExact(enc, r.RatString(), r.Decimal())
 }
+
+// MarshalJSON is MarshalJSONTo's value, compact.
+func (r Ratio) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(r) }

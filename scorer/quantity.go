@@ -2,11 +2,13 @@ package scorer
 
 import (
 	"errors"
-	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"verdict/verr"
 )
@@ -230,24 +232,40 @@ func (e Exact[U]) Parts() []string {
 // errNotWhole refuses to write a fractional amount in a whole-unit form.
 var errNotWhole = errors.New("scorer: an amount that is not a whole number of base units is written as Fractional")
 
-// MarshalJSON writes a known amount in U's form: a bare integer, or
+// MarshalJSONTo writes a known amount in U's form: a bare integer, or
 // {"known":true,"<base>":N,"<text>":"…"}; an unknown one as
 // {"known":false,"why":…} ({"known":false,"<text>":"unknown","why":…}
 // when U has a Base name). An amount that is not whole is an error: it
 // belongs in a Fractional.
-func (e Exact[U]) MarshalJSON() ([]byte, error) {
+func (e Exact[U]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	s := SpecOf[U]()
 	switch {
 	case !e.Known && s.Base == "":
-		return fmt.Appendf(nil, `{"known":false,"why":%q}`, string(e.Why)), nil
+		return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.False,
+			jsontext.String("why"), jsontext.String(string(e.Why)), jsontext.EndObject)
 	case !e.Known:
-		return fmt.Appendf(nil, `{"known":false,%q:"unknown","why":%q}`, s.Text, string(e.Why)), nil
+		return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.False,
+			jsontext.String(s.Text), jsontext.String("unknown"), jsontext.String("why"), jsontext.String(string(e.Why)), jsontext.EndObject)
 	case e.den != 0:
-		return nil, errNotWhole
+		return errNotWhole
 	case s.Base == "":
-		return strconv.AppendInt(nil, e.num, 10), nil
+		return enc.WriteToken(jsontext.Int(e.num))
 	}
-	return fmt.Appendf(nil, `{"known":true,%q:%d,%q:%q}`, s.Base, e.num, s.Text, e.String()), nil
+	return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.True,
+		jsontext.String(s.Base), jsontext.Int(e.num), jsontext.String(s.Text), jsontext.String(e.String()), jsontext.EndObject)
+}
+
+// MarshalJSON is MarshalJSONTo's value, compact.
+func (e Exact[U]) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(e) }
+
+// writeTokens writes toks to enc in order and returns the first error.
+func writeTokens(enc *jsontext.Encoder, toks ...jsontext.Token) error {
+	for _, t := range toks {
+		if err := enc.WriteToken(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Fractional is an Exact amount that may be a fraction of its base unit:
@@ -257,13 +275,31 @@ func (e Exact[U]) MarshalJSON() ([]byte, error) {
 // {"known":true,"exact":"num/den","decimal":"…"} or {"known":false,"why":…}.
 type Fractional[U Unit] struct{ Exact[U] }
 
-// MarshalJSON writes the exact fraction and its exact decimal in base units.
-func (f Fractional[U]) MarshalJSON() ([]byte, error) {
+// MarshalJSONTo writes the exact fraction and its exact decimal in base
+// units.
+func (f Fractional[U]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if !f.Known {
-		return fmt.Appendf(nil, `{"known":false,"why":%q}`, string(f.Why)), nil
+		return writeUnknown(enc, f.Why)
 	}
 	r := f.Rat()
-	return fmt.Appendf(nil, `{"known":true,"exact":%q,"decimal":%q}`, r.RatString(), exactDecimal(r, 0)), nil
+	return writeExact(enc, r.RatString(), exactDecimal(r, 0))
+}
+
+// MarshalJSON is MarshalJSONTo's value, compact.
+func (f Fractional[U]) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(f) }
+
+// writeUnknown writes {"known":false,"why":why}, the form of an unknown
+// fraction or ratio.
+func writeUnknown(enc *jsontext.Encoder, why verr.Reason) error {
+	return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.False,
+		jsontext.String("why"), jsontext.String(string(why)), jsontext.EndObject)
+}
+
+// writeExact writes {"known":true,"exact":exact,"decimal":decimal}, the
+// form of a known fraction or ratio.
+func writeExact(enc *jsontext.Encoder, exact, decimal string) error {
+	return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.True,
+		jsontext.String("exact"), jsontext.String(exact), jsontext.String("decimal"), jsontext.String(decimal), jsontext.EndObject)
 }
 
 // Median returns the exact median of qs: the middle amount for an odd

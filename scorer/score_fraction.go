@@ -1,10 +1,12 @@
 package scorer
 
 import (
-	"encoding/json"
 	"math/big"
 	"slices"
 	"strconv"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Fraction is an exact rational (negative only for differences) used for every score and
@@ -55,14 +57,14 @@ func (f Fraction) String() string {
 	return strconv.FormatInt(f.num, 10) + "/" + strconv.FormatInt(f.Den(), 10)
 }
 
-// MarshalJSON encodes {"num":n,"den":d,"value":"0.833"}.
-func (f Fraction) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Num   int64  `json:"num"`
-		Den   int64  `json:"den"`
-		Value string `json:"value"`
-	}{f.num, f.Den(), f.Decimal()})
+// MarshalJSONTo encodes {"num":n,"den":d,"value":"0.833"}.
+func (f Fraction) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return writeTokens(enc, jsontext.BeginObject, jsontext.String("num"), jsontext.Int(f.num),
+		jsontext.String("den"), jsontext.Int(f.Den()), jsontext.String("value"), jsontext.String(f.Decimal()), jsontext.EndObject)
 }
+
+// MarshalJSON is MarshalJSONTo's value, compact.
+func (f Fraction) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(f) }
 
 func fromRat(r *big.Rat) Fraction {
 	return Fraction{r.Num().Int64(), r.Denom().Int64()}
