@@ -83,10 +83,10 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 }
 
 // scoreMemoryFloor is the least soft memory limit (bytes) `verdict score`
-// scores under once the campaign is loaded (limitScoreMemory): 150 MiB,
+// scores under once the campaign is loaded (limitScoreMemory): 160 MiB,
 // so that scoring a campaign of 10,000 sessions stays within 200 MB of
 // resident memory (the Go heap plus the program itself).
-const scoreMemoryFloor = 150 << 20
+const scoreMemoryFloor = 160 << 20
 
 // limitScoreMemory sets the Go runtime's soft memory limit
 // (runtime/debug.SetMemoryLimit) for the scoring and printing of one
