@@ -156,14 +156,10 @@ func newRateState(c *Common, in RateInput) *rateState {
 	s.queue = newSaveQueue(func(g adjudication.Grade) error { return j.Append(g) })
 	s.flagQueue = newSaveQueue(func(f itemFlag) error { return j.SetFlag(in.Bundle.Items[f.item].ID, f.on) })
 	s.graded = make([]int, len(in.Bundle.Items))
-	req := map[adjudication.Field]int{}
+	s.fields = make([][]adjudication.Field, len(in.Bundle.Items))
 	for i := range in.Bundle.Items {
-		fs := adjudication.RequiredFields(&in.Bundle.Items[i])
-		s.fields = append(s.fields, fs)
-		s.nTotal += len(fs)
-		for _, f := range fs {
-			req[f] = i
-		}
+		s.fields[i] = adjudication.RequiredFields(&in.Bundle.Items[i])
+		s.nTotal += len(s.fields[i])
 	}
 	s.saved, s.spentOn = in.Journal.Saved()
 	if flags := in.Journal.Flags(); len(flags) > 0 {
@@ -173,10 +169,20 @@ func newRateState(c *Common, in RateInput) *rateState {
 			}
 		}
 	}
-	for f := range s.saved {
-		if i, ok := req[f]; ok {
-			s.graded[i]++
-			s.nGraded++
+	// Saved grades are counted per item (a resumed journal); a new one
+	// has none, and the map of every required field is not built.
+	if len(s.saved) > 0 {
+		req := make(map[adjudication.Field]int, s.nTotal)
+		for i, fs := range s.fields {
+			for _, f := range fs {
+				req[f] = i
+			}
+		}
+		for f := range s.saved {
+			if i, ok := req[f]; ok {
+				s.graded[i]++
+				s.nGraded++
+			}
 		}
 	}
 	// Resume at the first ungraded field of the bundle.
