@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"verdict/campaign"
+	"verdict/internal/par"
 	"verdict/verr"
 )
 
@@ -156,18 +157,24 @@ func Evaluate(in ScoreInput) (*Scorecard, error) {
 	for i := range tasks {
 		byTask[tasks[i].ID] = &tasks[i]
 	}
-	runs := make([]RunScore, 0, len(in.Runs))
-	for _, r := range in.Runs {
+	// The runs are scored side by side; the refusal is the first run's in
+	// input order, as one after the other.
+	runs := make([]RunScore, len(in.Runs))
+	errs := make([]error, len(in.Runs))
+	par.For(len(in.Runs), func(_, i int) {
+		r := in.Runs[i]
 		t, ok := byTask[r.Task]
 		if !ok {
-			return nil, &verr.Error{Reason: ReasonUnexpectedGrade, File: campaign.ResponsePath(r.Session), Rule: "CONTRACT §4",
+			errs[i] = &verr.Error{Reason: ReasonUnexpectedGrade, File: campaign.ResponsePath(r.Session), Rule: "CONTRACT §4",
 				Detail: fmt.Sprintf("run for unknown task %q", r.Task)}
+			return
 		}
-		rs, err := ScoreRun(t.Obligations, r)
+		runs[i], errs[i] = ScoreRun(t.Obligations, r)
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, rs)
 	}
 	slices.SortFunc(runs, func(a, b RunScore) int {
 		if c := naturalCompare(a.Task, b.Task); c != 0 {
