@@ -1,12 +1,15 @@
 package scorer
 
 import (
+	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"verdict/adjudication"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 func forTasks(from, to int, f func(id string)) {
@@ -233,5 +236,36 @@ func TestEvaluateAggregates(t *testing.T) {
 	}
 	if sc.UncertaintyCases != 24 || sc.UncertaintyCredited != 24 {
 		t.Errorf("uncertainty %d/%d", sc.UncertaintyCredited, sc.UncertaintyCases)
+	}
+}
+
+// TestEvaluateRefusesFirstRunInOrder: with runs scored side by side, the
+// refusal is still the first failing run's in input order, whether that
+// run names an unknown task or has a grade for no field of its answer.
+func TestEvaluateRefusesFirstRunInOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		at, also int
+		want     verr.Reason
+	}{{"unknown task first", 3, 40, ReasonUnexpectedGrade}, {"extra grade first", 5, 2, ReasonUnexpectedGrade}} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := testInput(campaign.PhaseEvaluation, 8, 3, 10, 8, 10)
+			unknown, extra := tc.at, tc.also
+			if tc.name == "extra grade first" {
+				unknown, extra = tc.also+30, tc.at
+			}
+			in.Runs[unknown].Task = "T-unknown"
+			in.Runs[extra].Grades = setGrade(in.Runs[extra].Grades, adjudication.KindClaim, "C99", adjudication.ValueSupported)
+			_, err := Evaluate(*in)
+			var e *verr.Error
+			if !errors.As(err, &e) || e.Reason != tc.want {
+				t.Fatalf("err = %v", err)
+			}
+			first := min(unknown, extra)
+			isUnknown := strings.Contains(e.Detail, "unknown task")
+			if (first == unknown) != isUnknown {
+				t.Fatalf("refusal %q is not run %d's (unknown task at %d, extra grade at %d)", e.Detail, first, unknown, extra)
+			}
+		})
 	}
 }
