@@ -3,6 +3,7 @@ package adjudication
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,46 @@ func TestJoinGrades(t *testing.T) {
 	})
 	if n != 4 {
 		t.Fatalf("%d fields joined, want 4", n)
+	}
+}
+
+// TestJoinGradesCanonicalOrder: the join gives fields in canonical field
+// order (CompareFields: O2 before O10, kinds in Kinds order), the same for
+// sides already in that order (not sorted again) and for shuffled sides,
+// and keeps two kinds outside Kinds apart.
+func TestJoinGradesCanonicalOrder(t *testing.T) {
+	var a []Grade
+	for _, item := range []string{"I1", "I2"} {
+		for _, k := range []Kind{Kinds[0], Kinds[1]} {
+			for _, target := range []string{"O2", "O10"} {
+				a = append(a, Grade{Field: Field{Item: item, Kind: k, Target: target}, Value: item + string(k) + target})
+			}
+		}
+	}
+	a = append(a, Grade{Field: Field{Item: "I3", Kind: "zz-unknown", Target: "O1"}, Value: "u1"},
+		Grade{Field: Field{Item: "I3", Kind: "aa-unknown", Target: "O1"}, Value: "u2"})
+	sorted := slices.Clone(a)
+	slices.SortStableFunc(sorted, func(x, y Grade) int { return CompareFields(x.Field, y.Field) })
+	join := func(x, y []Grade) []string {
+		var got []string
+		JoinGrades(x, y, func(f Field, ga, gb Grade) { got = append(got, f.String()+"="+ga.Value+"|"+gb.Value) })
+		return got
+	}
+	want := join(sorted, sorted)
+	if len(want) != len(a) {
+		t.Fatalf("%d fields joined, want %d: %q", len(want), len(a), want)
+	}
+	if !strings.HasPrefix(want[0], "I1/"+string(Kinds[0])+"/O2=") || !strings.HasPrefix(want[1], "I1/"+string(Kinds[0])+"/O10=") {
+		t.Fatalf("first fields %q, want I1's first kind's O2 then O10", want[:2])
+	}
+	shuffled := slices.Clone(a)
+	slices.Reverse(shuffled)
+	if got := join(shuffled, sorted); !slices.Equal(got, want) {
+		t.Fatalf("shuffled side: %q, want %q", got, want)
+	}
+	var order []Field
+	JoinGrades(sorted, nil, func(f Field, _, _ Grade) { order = append(order, f) })
+	if !slices.IsSortedFunc(order, CompareFields) {
+		t.Fatalf("join order is not canonical: %v", order)
 	}
 }

@@ -180,25 +180,26 @@ func (s *Sheet) Values() map[Field]Grade {
 // JoinGrades calls pair with the grades of every field graded in a or b,
 // as the two Values maps of two sheets would pair them: a full outer join on the exact field,
 // the zero Grade for the side that lacks it, and the last grade of a field
-// graded twice on one side. Fields come ordered by item, kind and target
-// as plain strings (not CompareFields). It holds no per-field map: two
-// sheets of 10,000 sessions hold hundreds of thousands of fields.
+// graded twice on one side. Fields come in canonical field order
+// (CompareFields; two kinds outside Kinds by name). It holds no per-field
+// map: two sheets of 10,000 sessions hold hundreds of thousands of fields;
+// and a side already in that order (every verified sheet, ReasonGradeOrder)
+// is not sorted again.
 func JoinGrades(a, b []Grade, pair func(f Field, ga, gb Grade)) {
 	cmpField := func(f, g Field) int {
-		if c := strings.Compare(f.Item, g.Item); c != 0 {
+		if c := CompareFields(f, g); c != 0 {
 			return c
 		}
-		if c := strings.Compare(string(f.Kind), string(g.Kind)); c != 0 {
-			return c
-		}
-		return strings.Compare(f.Target, g.Target)
+		return strings.Compare(string(f.Kind), string(g.Kind))
 	}
 	order := func(gs []Grade) []int32 {
 		idx := make([]int32, len(gs))
 		for i := range idx {
 			idx[i] = int32(i)
 		}
-		slices.SortStableFunc(idx, func(i, j int32) int { return cmpField(gs[i].Field, gs[j].Field) })
+		if !slices.IsSortedFunc(gs, func(x, y Grade) int { return cmpField(x.Field, y.Field) }) {
+			slices.SortStableFunc(idx, func(i, j int32) int { return cmpField(gs[i].Field, gs[j].Field) })
+		}
 		// Keep the last grade of each field (a later grade replaces an earlier one).
 		out := idx[:0]
 		for k, i := range idx {
