@@ -461,6 +461,10 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 		return canonicalDigest(items)
 	}
 	const batch = 64
+	tasks, err := encodeTaskMembers(items)
+	if err != nil {
+		return "", err
+	}
 	bufs := make([]bytes.Buffer, min(batch, len(items)))
 	errs := make([]error, len(bufs))
 	scratch := make([][]byte, par.Workers())
@@ -472,7 +476,7 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 		n := min(batch, len(items)-start)
 		par.For(n, func(worker, k int) {
 			bufs[k].Reset()
-			errs[k] = campaign.EncodeJSON(&bufs[k], &items[start+k])
+			errs[k] = encodeItem(&bufs[k], &items[start+k], tasks[taskKeyOf(&items[start+k])])
 			if errs[k] == nil && forms != nil {
 				scratch[worker] = bundleElement(scratch[worker][:0], bufs[k].Bytes())
 				forms[start+k] = itemForm{n: len(scratch[worker]), sum: sha256.Sum256(scratch[worker])}
@@ -495,6 +499,112 @@ func itemsDigest(items []Item, forms []itemForm) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// taskMembers are the members of an item that come from its task, in
+// Item's order and with Item's tags: encoded once per task and shared by
+// the encodings of its items (encodeItem).
+type taskMembers struct {
+	TaskText    string       `json:"task_text"`
+	Evidence    []Excerpt    `json:"evidence"`
+	Obligations []Obligation `json:"obligations"`
+}
+
+// taskKey identifies the task members an item shares with the other items
+// of its task (the derivation builds one text, evidence list and
+// obligation list per task, taskItem): the text, and each list by its
+// first element and length (nil and empty lists apart). Items with equal
+// keys have equal task members.
+type taskKey struct {
+	text  string
+	ev    *Excerpt
+	nEv   int
+	evNil bool
+	ob    *Obligation
+	nOb   int
+	obNil bool
+}
+
+func taskKeyOf(it *Item) taskKey {
+	k := taskKey{text: it.TaskText, nEv: len(it.Evidence), evNil: it.Evidence == nil, nOb: len(it.Obligations), obNil: it.Obligations == nil}
+	if len(it.Evidence) > 0 {
+		k.ev = &it.Evidence[0]
+	}
+	if len(it.Obligations) > 0 {
+		k.ob = &it.Obligations[0]
+	}
+	return k
+}
+
+// encodeTaskMembers encodes the task members of items once per distinct
+// taskKey (side by side): the canonical encoding of taskMembers without
+// its braces, the members one level deep as they stand inside an item.
+func encodeTaskMembers(items []Item) (map[taskKey][]byte, error) {
+	first := map[taskKey]int{}
+	var keys []taskKey
+	for i := range items {
+		k := taskKeyOf(&items[i])
+		if _, ok := first[k]; !ok {
+			first[k] = i
+			keys = append(keys, k)
+		}
+	}
+	enc := make([][]byte, len(keys))
+	errs := make([]error, len(keys))
+	par.For(len(keys), func(_, j int) {
+		it := &items[first[keys[j]]]
+		var b bytes.Buffer
+		if errs[j] = campaign.EncodeJSON(&b, &taskMembers{TaskText: it.TaskText, Evidence: it.Evidence, Obligations: it.Obligations}); errs[j] != nil {
+			return
+		}
+		m, ok := bytes.CutPrefix(b.Bytes(), []byte("{\n"))
+		m, ok2 := bytes.CutSuffix(m, []byte("\n}\n"))
+		if !ok || !ok2 {
+			errs[j] = errors.New("blinding: an item's task members do not encode as an object")
+		}
+		enc[j] = m
+	})
+	out := make(map[taskKey][]byte, len(keys))
+	for j, k := range keys {
+		if errs[j] != nil {
+			return nil, errs[j]
+		}
+		out[k] = enc[j]
+	}
+	return out, nil
+}
+
+// encodeItem appends the canonical encoding of it (campaign.EncodeJSON's
+// bytes) to w, with task, the members it shares with its task
+// (encodeTaskMembers), spliced between its ID and its final answer instead
+// of being encoded again: the task's text and evidence are over half of a
+// bundle's bytes. The ID and the final answer are encoded into w itself
+// (a caller reuses w from item to item). TestEncodeItemIsEncodeJSON holds
+// it to the whole encoding.
+func encodeItem(w *bytes.Buffer, it *Item, task []byte) error {
+	w.WriteString("{\n  \"id\": ")
+	if err := campaign.EncodeJSON(w, it.ID); err != nil {
+		return err
+	}
+	w.Truncate(w.Len() - 1) // the encoding's final newline
+	w.WriteString(",\n")
+	w.Write(task)
+	w.WriteString(",\n")
+	// {"final": …} encoded whole ends as the item does ("\n}\n"); its
+	// opening "{\n" is cut.
+	at := w.Len()
+	if err := campaign.EncodeJSON(w, &struct {
+		Final campaign.Final `json:"final"`
+	}{it.Final}); err != nil {
+		return err
+	}
+	b := w.Bytes()
+	if !bytes.HasPrefix(b[at:], []byte("{\n")) {
+		return errors.New("blinding: an item's final answer does not encode as an object member")
+	}
+	n := copy(b[at:], b[at+2:])
+	w.Truncate(at + n)
+	return nil
 }
 
 // fileContentDigest is the content digest of items (contentDigests)

@@ -1,7 +1,9 @@
 package blinding
 
 import (
+	"bytes"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -67,6 +69,71 @@ func TestFileContentDigestsEqualEncoded(t *testing.T) {
 		}
 		if d, _ := p.Digest(); d != Digest(data) {
 			t.Fatal("the parsed bundle's digest is not its file's")
+		}
+	}
+}
+
+// TestEncodeItemIsEncodeJSON: an item encoded with its task's members
+// spliced in (encodeItem, as the derivation encodes every item) is byte for
+// byte its whole encoding, for texts with escapes, HTML characters and
+// non-ASCII, nil and empty lists on both sides, items that share their
+// task's lists and items that do not; and Item has exactly the members the
+// splice writes, so a member added to Item fails here first.
+func TestEncodeItemIsEncodeJSON(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeFor[Item]().Fields() {
+		names = append(names, f.Tag.Get("json"))
+	}
+	if want := []string{"id", "task_text", "evidence", "obligations", "final"}; !slices.Equal(names, want) {
+		t.Fatalf("Item's members are %q, encodeItem writes %q", names, want)
+	}
+	texts := []string{"plain", "<a href=\"x\">&amp;</a>", "tab\tand \\ backslash", "é ✓ 中文 \u2028", "line\nbreak", "\x1b[31mred\x1b[0m", ""}
+	shared := Item{TaskText: texts[1], Evidence: []Excerpt{{ID: "E1", Path: texts[3], StartLine: 1, EndLine: 9, Excerpt: texts[4]}},
+		Obligations: []Obligation{{ID: "O1", Text: texts[2], EvidenceIDs: []string{"E1"}, AcceptedAlternatives: []string{texts[5]}, Critical: true}}}
+	var items []Item
+	for i := range 40 {
+		it := shared
+		if i%3 == 1 { // a task of its own
+			it = Item{TaskText: texts[i%len(texts)]}
+			switch i % 4 {
+			case 1:
+				it.Evidence, it.Obligations = []Excerpt{}, []Obligation{}
+			case 3:
+				it.Evidence = []Excerpt{{ID: texts[i%len(texts)], Excerpt: texts[(i+1)%len(texts)]}}
+			}
+		}
+		it.ID = fmt.Sprintf("item-%016x", i)
+		if i == 7 {
+			it.ID = texts[i%len(texts)] // an ID the encoder escapes
+		}
+		if i%2 == 0 {
+			it.Final.Claims = []campaign.Claim{{ID: "C1", Text: texts[(i+3)%len(texts)], Status: campaign.ClaimInference, EvidenceIDs: []string{}}}
+			it.Final.Citations = []campaign.Citation{{EvidenceID: "E1", Path: texts[i%len(texts)], StartLine: 2, EndLine: 3, Supports: []string{"C1"}}}
+		}
+		if i%5 == 0 {
+			it.Final.Exclusions = []campaign.Exclusion{}
+		}
+		items = append(items, it)
+	}
+	tasks, err := encodeTaskMembers(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) >= len(items)/2 {
+		t.Fatalf("%d task encodings for %d items: shared lists are encoded once per task", len(tasks), len(items))
+	}
+	var got bytes.Buffer
+	for i := range items {
+		want, err := campaign.MarshalJSON(&items[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Reset()
+		if err := encodeItem(&got, &items[i], tasks[taskKeyOf(&items[i])]); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("item %d: spliced encoding differs\n got %q\nwant %q", i, got.Bytes(), want)
 		}
 	}
 }
