@@ -247,13 +247,18 @@ func CompareFields(a, b Field) int {
 	if c := strings.Compare(a.Item, b.Item); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(slices.Index(Kinds, a.Kind), slices.Index(Kinds, b.Kind)); c != 0 {
-		return c
+	if a.Kind != b.Kind {
+		if c := cmp.Compare(slices.Index(Kinds, a.Kind), slices.Index(Kinds, b.Kind)); c != 0 {
+			return c
+		}
 	}
 	return compareTargets(a.Target, b.Target)
 }
 
 func compareTargets(a, b string) int {
+	if a == b {
+		return 0
+	}
 	pa, na := splitTarget(a)
 	pb, nb := splitTarget(b)
 	if c := strings.Compare(pa, pb); c != 0 {
@@ -265,9 +270,15 @@ func compareTargets(a, b string) int {
 	return strings.Compare(a, b)
 }
 
+// splitTarget splits t before its first ASCII digit (a byte that UTF-8
+// uses for nothing else) into a prefix and the number the rest spells;
+// a target without one, or whose rest is not a number, is all prefix.
 func splitTarget(t string) (string, int) {
-	i := strings.IndexFunc(t, func(r rune) bool { return r >= '0' && r <= '9' })
-	if i < 0 {
+	i := 0
+	for i < len(t) && (t[i] < '0' || t[i] > '9') {
+		i++
+	}
+	if i == len(t) {
 		return t, 0
 	}
 	n, err := strconv.Atoi(t[i:])

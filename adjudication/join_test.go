@@ -1,8 +1,10 @@
 package adjudication
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -75,5 +77,59 @@ func TestJoinGradesCanonicalOrder(t *testing.T) {
 	JoinGrades(sorted, nil, func(f Field, _, _ Grade) { order = append(order, f) })
 	if !slices.IsSortedFunc(order, CompareFields) {
 		t.Fatalf("join order is not canonical: %v", order)
+	}
+}
+
+// TestCompareFieldsAsDefined: CompareFields equals its definition (item ID,
+// then kind by its index in Kinds, then target by the prefix before its
+// first digit, the number that follows, and the whole text) written out
+// plainly, on every pair of fields drawn from IDs, kinds (known and not)
+// and targets with numbers, leading zeros, no digits, non-ASCII, digits in
+// the middle and numbers too long for an int.
+func TestCompareFieldsAsDefined(t *testing.T) {
+	split := func(s string) (string, int) {
+		i := strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' })
+		if i < 0 {
+			return s, 0
+		}
+		n, err := strconv.Atoi(s[i:])
+		if err != nil {
+			return s, 0
+		}
+		return s[:i], n
+	}
+	ref := func(a, b Field) int {
+		if c := strings.Compare(a.Item, b.Item); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(slices.Index(Kinds, a.Kind), slices.Index(Kinds, b.Kind)); c != 0 {
+			return c
+		}
+		pa, na := split(a.Target)
+		pb, nb := split(b.Target)
+		if c := strings.Compare(pa, pb); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(na, nb); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Target, b.Target)
+	}
+	kinds := append(slices.Clone(Kinds[:3]), "aa-unknown", "zz-unknown")
+	targets := []string{"", "O1", "O2", "O10", "O02", "C3", "K128", "é1", "Ö", "O1a", "A1B2", "O99999999999999999999", "O-1", "X"}
+	var fs []Field
+	for _, item := range []string{"item-1", "item-2"} {
+		for _, k := range kinds {
+			for _, tg := range targets {
+				fs = append(fs, Field{Item: item, Kind: k, Target: tg})
+			}
+		}
+	}
+	for _, a := range fs {
+		for _, b := range fs {
+			if got, want := CompareFields(a, b), ref(a, b); got != want {
+				t.Fatalf("CompareFields(%v, %v) = %d, its definition %d", a, b, got, want)
+			}
+		}
 	}
 }
