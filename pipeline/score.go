@@ -123,6 +123,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// again (each runs on every core; side by side they would only hold
 	// more memory at once).
 	prep, findings := scorer.PrepareScoreInput(c)
+	releaseForDerivation(c)
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, err
@@ -148,6 +149,26 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	rec.g1, rec.g2 = nil, nil
 	in, err := prep.Join(rec.bindings, ctx.Consensus)
 	return in, ctx, err
+}
+
+// releaseForDerivation drops from c, Score's own load of the campaign,
+// what the score input has read and the derivation of the blinding does
+// not read (blinding.Derive takes the review answers' final parts, the
+// tasks and the manifest): every receipt, the shared drafts' answers and
+// B's reconciliation ledgers, about half of a loaded campaign's memory.
+// Score runs under a memory limit (the score command's), and the
+// derivation then runs with that much more room.
+func releaseForDerivation(c *campaign.Campaign) {
+	for _, s := range c.Sessions {
+		s.Receipt = nil
+		switch {
+		case s.Response == nil:
+		case !blinding.Bundled(s):
+			s.Response = nil
+		default:
+			s.Response.Reconciliation = nil
+		}
+	}
 }
 
 // verified is what verifyRecords takes from a ratings directory.
