@@ -218,16 +218,11 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 		return nil, err
 	}
 	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
-	// The agreement and the two sheets' converted grades are computed side
-	// by side; every later step reads the converted grades, and the
-	// decoded ones are dropped.
-	var ag adjudication.Agreement
-	var wg sync.WaitGroup
-	wg.Go(func() { ag = adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil) })
-	wg.Go(func() { out.g1 = scorer.SheetGradesOf(sheets[0].Sheet.Grades) })
-	out.g2 = scorer.SheetGradesOf(sheets[1].Sheet.Grades)
-	wg.Wait()
+	// The two sheets' grades are the consensus input as they are
+	// (scorer.SheetGrade); the record set no longer holds them.
+	ag := adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil)
 	out.agreement = &ag
+	out.g1, out.g2 = sheets[0].Sheet.Grades, sheets[1].Sheet.Grades
 	sheets[0].Sheet.Grades, sheets[1].Sheet.Grades = nil, nil
 	for _, it := range sealed.Items {
 		if it.Role == campaign.RoleReviewA || it.Role == campaign.RoleReviewB {

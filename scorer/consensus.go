@@ -45,13 +45,11 @@ const (
 // consensusRule is the rule cited by consensus refusals.
 const consensusRule = "DESIGN Agreement; CONTRACT §5 adjudication"
 
-// SheetGrade is one value of a frozen rating sheet or of an adjudication.
-type SheetGrade struct {
-	Field adjudication.Field
-	Value string
-	// Note is the optional note; required non-empty for oracle_defect.
-	Note string
-}
+// SheetGrade is one value of a frozen rating sheet or of an adjudication:
+// a sheet's own grade (adjudication.Grade; its note is required non-empty
+// for oracle_defect), so a verified sheet's grades are Consensus input as
+// they are, without a copy.
+type SheetGrade = adjudication.Grade
 
 // GradeSource says how a consensus value was settled.
 type GradeSource string

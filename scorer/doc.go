@@ -3,8 +3,9 @@
 // EVALUATOR-CONTROLS C09, C12, C13), receipts accounting and admission
 // (CONTRACT §4–§5), consensus of the signed human grades, per-run, per-task
 // and per-repository scoring, the gates, the decision (CONTRACT §4) and
-// report rendering. SheetGradesOf and AdjudicatedGrades turn the signed
-// records of package adjudication into Consensus input. It does no I/O
+// report rendering. A verified sheet's grades are Consensus input as they
+// are (SheetGrade); AdjudicatedGrades turns an adjudication's resolutions
+// into it. It does no I/O
 // beyond reading what it is handed and writing a report to the writer it
 // is handed (Report.WriteJSON streams report.json).
 //
