@@ -328,8 +328,9 @@ func fieldKey(k adjudication.Kind, target string) kindTarget { return kindTarget
 // checkRequiredGrades indexes an answered run's grades by kind and target and
 // checks them against GRADES.md's required fields.
 func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kindTarget]string, error) {
-	required := map[kindTarget]bool{}
-	optional := map[kindTarget]bool{}
+	f := in.Final // an answered run: not nil
+	required := make(map[kindTarget]bool, len(truth)+2*len(f.Claims)+len(f.Citations)+len(f.Exclusions)+1)
+	optional := make(map[kindTarget]bool, len(truth))
 	for _, o := range truth {
 		if o.Answerable {
 			required[fieldKey(adjudication.KindObligation, o.ID)] = true
