@@ -483,7 +483,7 @@ func Marshal(v any) ([]byte, error) { return blinding.MarshalCanonical(v) }
 // canonical order: ReasonGradeKind, ReasonBadValue, ReasonNoteRequired,
 // ReasonDuplicateGrade, ReasonGradeOrder).
 func ParseSheet(file string, data []byte) (*Sheet, error) {
-	s, err := parseSheet(file, func(v any) error { return blinding.UnmarshalStrict(file, data, v, reserveGrades(data)) })
+	s, err := parseSheet(file, data)
 	if err != nil {
 		return nil, err
 	}
@@ -524,9 +524,11 @@ func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, wa
 	return &v, nil
 }
 
-// parseSheet, parseAdjudication and parseReveal are parseKind of each kind.
-func parseSheet(file string, decode func(any) error) (*Sheet, error) {
-	return parseKind[Sheet](file, decode, SheetFormat)
+// parseSheet, parseAdjudication and parseReveal are parseKind of each
+// kind; a sheet is decoded from its bytes, strictly and canonically, into
+// a grades slice reserved for it (reserveGrades).
+func parseSheet(file string, data []byte) (*Sheet, error) {
+	return parseKind[Sheet](file, func(v any) error { return blinding.UnmarshalStrict(file, data, v, reserveGrades(data)) }, SheetFormat)
 }
 
 // minGradeBytes is fewer bytes than any grade takes in a sheet's canonical

@@ -320,7 +320,7 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 	c.Kind = k.kind
 	switch head.Format {
 	case SheetFormat:
-		c.sheet, err = parseSheet(name, func(v any) error { return blinding.UnmarshalStrict(name, data, v, reserveGrades(data)) })
+		c.sheet, err = parseSheet(name, data)
 	case AdjudicationFormat:
 		c.adj, err = parseAdjudication(name, parse)
 	case RevealFormat:
@@ -407,18 +407,14 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 			}
 		}
 	}
-	// Each sheet's check against its bundle's fields, the costly part (a
-	// sheet of 10,000 sessions grades hundreds of thousands of fields),
-	// runs side by side first; the loop below takes the results in order.
-	fieldErrs := make([]error, len(sheets))
-	par.For(len(sheets), func(_, i int) {
-		s := sheets[i]
-		if bd, ok := opt.Bundles[s.sheet.BundleDigest]; ok && sameBundle(s.sheet, bd) {
-			if fs := fieldsOf(opt, s.sheet.BundleDigest, bd); fs != nil {
-				fieldErrs[i] = CheckSheetFields(s.File, s.sheet, fs)
-			}
-		}
-	})
+	// Each sheet's check against its bundle, the costly part (a sheet of
+	// 10,000 sessions grades hundreds of thousands of fields), runs side by
+	// side first; the loop below applies the results in its order.
+	var found []bundleFinding
+	if len(opt.Bundles) > 0 {
+		found = make([]bundleFinding, len(sheets))
+		par.For(len(sheets), func(_, i int) { found[i] = againstBundle(sheets[i], opt) })
+	}
 	for i, s := range sheets {
 		if s.sheet.BundleRater != s.sheet.Signer.Name {
 			s.fail(ReasonOtherBundle, "the sheet is signed by %s but rates the bundle made for %s; a sheet binds its own signer's bundle", s.sheet.Signer.Name, s.sheet.BundleRater)
@@ -429,18 +425,12 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 				o.fail(ReasonOtherBundle, "sheets %s and %s rate one bundle; the two sheets bind the two different bundles of one blinding", s.File, o.File)
 			}
 		}
-		if len(opt.Bundles) > 0 {
-			bd, ok := opt.Bundles[s.sheet.BundleDigest]
-			if !ok {
-				s.fail(ReasonOtherBundle, "sheet is for bundle %s, which is not among the bundles given", s.sheet.BundleDigest)
-			} else if bd.ContentDigest != s.sheet.ContentDigest || bd.ObligationsDigest != s.sheet.ObligationsDigest || bd.Rater != s.sheet.BundleRater {
-				s.fail(ReasonOtherBundle, "sheet's content or obligations digest differs from its bundle's")
-			} else if bd.Synthetic != s.sheet.Synthetic {
-				s.fail(ReasonSyntheticMismatch, "the sheet says synthetic %t, its bundle says synthetic %t", s.sheet.Synthetic, bd.Synthetic)
-			} else if fs := fieldsOf(opt, s.sheet.BundleDigest, bd); fs == nil {
-				s.fail(ReasonOtherBundle, "bundle %s is given without its items or fields: the sheet cannot be checked against it", s.sheet.BundleDigest)
-			} else if err := fieldErrs[i]; err != nil {
-				s.failErr(err)
+		if found != nil {
+			switch f := found[i]; {
+			case f.reason != "":
+				s.fail(f.reason, "%s", f.detail)
+			case f.err != nil:
+				s.failErr(f.err)
 			}
 		}
 		if s.sheet.ContentDigest != sheets[0].sheet.ContentDigest || s.sheet.ObligationsDigest != sheets[0].sheet.ObligationsDigest {
@@ -520,16 +510,41 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 	}
 }
 
+// bundleFinding is what is wrong with a sheet against its bundle
+// (againstBundle): a refusal reason with its detail, or the field check's
+// error, or nothing.
+type bundleFinding struct {
+	reason verr.Reason
+	detail string
+	err    error
+}
+
+// againstBundle checks the sheet of s against its bundle among
+// opt.Bundles: the bundle is given, has the sheet's content, obligations
+// and rater, the same synthetic flag, and fields the sheet grades exactly
+// (CheckSheetFields); the first that fails is the finding. It reads s
+// only, so that crossCheck runs it for every sheet side by side.
+func againstBundle(s *Check, opt VerifyOptions) bundleFinding {
+	sh := s.sheet
+	bd, ok := opt.Bundles[sh.BundleDigest]
+	switch {
+	case !ok:
+		return bundleFinding{reason: ReasonOtherBundle, detail: fmt.Sprintf("sheet is for bundle %s, which is not among the bundles given", sh.BundleDigest)}
+	case bd.ContentDigest != sh.ContentDigest || bd.ObligationsDigest != sh.ObligationsDigest || bd.Rater != sh.BundleRater:
+		return bundleFinding{reason: ReasonOtherBundle, detail: "sheet's content or obligations digest differs from its bundle's"}
+	case bd.Synthetic != sh.Synthetic:
+		return bundleFinding{reason: ReasonSyntheticMismatch, detail: fmt.Sprintf("the sheet says synthetic %t, its bundle says synthetic %t", sh.Synthetic, bd.Synthetic)}
+	}
+	fs := fieldsOf(opt, sh.BundleDigest, bd)
+	if fs == nil {
+		return bundleFinding{reason: ReasonOtherBundle, detail: fmt.Sprintf("bundle %s is given without its items or fields: the sheet cannot be checked against it", sh.BundleDigest)}
+	}
+	return bundleFinding{err: CheckSheetFields(s.File, sh, fs)}
+}
+
 // fieldsOf returns the fields a sheet for bundle bd (digest d) is checked
 // against: opt.Fields[d], else those of bd's items (nil when bd is held
 // without items and no fields are given).
-// sameBundle reports whether the sheet and its bundle agree on content,
-// obligations, rater and synthetic flag: what crossCheck requires before it
-// checks the sheet against the bundle's fields.
-func sameBundle(s *Sheet, bd *blinding.Bundle) bool {
-	return bd.ContentDigest == s.ContentDigest && bd.ObligationsDigest == s.ObligationsDigest && bd.Rater == s.BundleRater && bd.Synthetic == s.Synthetic
-}
-
 func fieldsOf(opt VerifyOptions, d string, bd *blinding.Bundle) *FieldSet {
 	if fs := opt.Fields[d]; fs != nil {
 		return fs
