@@ -143,13 +143,7 @@ func (c *Campaign) RawResponseInto(s *Session, buf []byte) ([]byte, error) {
 		return nil, &verr.Error{Reason: ReasonFileMissing, File: path, Rule: RuleFileIdentity,
 			Detail: "the campaign was not loaded from a directory; the response bytes are not available"}
 	}
-	var b []byte
-	var err error
-	if bfs, ok := c.fsys.(bufferedFS); ok {
-		b, err = bfs.readFileInto(path, buf)
-	} else {
-		b, err = ReadRegularFS(c.fsys, path, FileResponse)
-	}
+	b, err := readInto(c.fsys, path, buf)
 	if e, ok := asRefusal(err); ok {
 		return nil, e
 	}

@@ -336,13 +336,7 @@ func (l *loader) readBound(path string, i int) ([]byte, bool) {
 // readBoundInto is readBound reading into buf when the file system can
 // (bufferedFS) and buf is large enough.
 func (l *loader) readBoundInto(path string, i int, buf []byte) ([]byte, bool) {
-	var b []byte
-	var err error
-	if bfs, ok := l.fsys.(bufferedFS); ok {
-		b, err = bfs.readFileInto(path, buf)
-	} else {
-		b, err = ReadRegularFS(l.fsys, path, FileKindOf(path))
-	}
+	b, err := readInto(l.fsys, path, buf)
 	if e, ok := asRefusal(err); ok {
 		l.add(e)
 		return nil, false

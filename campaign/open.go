@@ -138,6 +138,16 @@ type bufferedFS interface {
 	readFileInto(name string, buf []byte) ([]byte, error)
 }
 
+// readInto reads the campaign file p of fsys as ReadRegularFS does, for
+// p's kind (FileKindOf), into buf when fsys can (bufferedFS) and buf is
+// large enough; the result may or may not share buf's memory.
+func readInto(fsys fs.FS, p string, buf []byte) ([]byte, error) {
+	if bfs, ok := fsys.(bufferedFS); ok {
+		return bfs.readFileInto(p, buf)
+	}
+	return ReadRegularFS(fsys, p, FileKindOf(p))
+}
+
 // ReadDir lists the directory name sorted by file name (fs.ReadDirFS);
 // see RootFS.
 func (c *campaignRootFS) ReadDir(name string) ([]fs.DirEntry, error) {

@@ -241,8 +241,7 @@ func (e Exact[U]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	s := SpecOf[U]()
 	switch {
 	case !e.Known && s.Base == "":
-		return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.False,
-			jsontext.String("why"), jsontext.String(string(e.Why)), jsontext.EndObject)
+		return writeUnknown(enc, e.Why)
 	case !e.Known:
 		return writeTokens(enc, jsontext.BeginObject, jsontext.String("known"), jsontext.False,
 			jsontext.String(s.Text), jsontext.String("unknown"), jsontext.String("why"), jsontext.String(string(e.Why)), jsontext.EndObject)
