@@ -359,24 +359,56 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 		c.fail(ReasonFingerprintMismatch, "record names key %s but was signed with %s", head.Signer.KeyFingerprint, fp)
 		return c
 	}
+	if err := CheckSigner(allowed, head.Signer.Name, k.ns, sig.PublicKey); err != nil {
+		c.failErr(err)
+		return c
+	}
+	checkRecordFields(&c)
+	return c
+}
+
+// CheckAdjudicator refuses (ReasonAdjudicatorIsRater) an adjudicator
+// signer who has the key or the name of the signer of sheet (file names
+// the sheet): the adjudicator is a third person (CONTRACT §5).
+func CheckAdjudicator(adj Signer, sheet *Sheet, file string) error {
+	if adj.KeyFingerprint == sheet.Signer.KeyFingerprint || adj.Name == sheet.Signer.Name {
+		return &verr.Error{Reason: ReasonAdjudicatorIsRater, Rule: ruleRecords, Detail: fmt.Sprintf(
+			"adjudication signed by %s (%s), who also signed the rating sheet %s; the adjudicator must be a third person", adj.Name, adj.KeyFingerprint, file)}
+	}
+	return nil
+}
+
+// CheckSigner reports whether allowed_signers lets name sign with key in
+// namespace ns, as ssh-keygen -Y verify -I name -n ns would: nil when a
+// line lists name with this key and allows ns; ReasonKeyNotAllowedForRole
+// when such a line does not allow ns (its message prints the line to
+// write); else ReasonSignerNotAllowed (no line names name with this key:
+// an unlisted key, or one rater's key used under another's name). Every
+// signing command calls it before the work it would sign, and Verify
+// applies it to every record, so both refuse with the same reason.
+func CheckSigner(allowed []AllowedSigner, name, ns string, key ssh.PublicKey) error {
+	role := ns
+	for _, k := range kindOf {
+		if k.ns == ns {
+			role = string(k.role)
+		}
+	}
 	listed, line := false, 0
 	for _, a := range allowed {
-		if a.matches(head.Signer.Name) && bytes.Equal(a.Key.Marshal(), sig.PublicKey.Marshal()) {
+		if a.matches(name) && bytes.Equal(a.Key.Marshal(), key.Marshal()) {
 			listed, line = true, a.Line
-			if a.allows(k.ns) {
-				checkRecordFields(&c)
-				return c
+			if a.allows(ns) {
+				return nil
 			}
 		}
 	}
 	if listed {
-		c.fail(ReasonKeyNotAllowedForRole, "%s's key is not allowed to sign in %q (role %s): allowed_signers line %d does not list that namespace; "+
-			"verdict reads namespaces as roles and a line without namespaces= allows none. A %s's line reads: %s namespaces=%q %s",
-			head.Signer.Name, k.ns, k.role, line, k.role, head.Signer.Name, k.ns, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sig.PublicKey))))
-	} else {
-		c.fail(ReasonSignerNotAllowed, "no allowed_signers line for principal %q with key %s", head.Signer.Name, Fingerprint(sig.PublicKey))
+		return &verr.Error{Reason: ReasonKeyNotAllowedForRole, Rule: ruleRecords, Detail: fmt.Sprintf(
+			"%s's key is not allowed to sign in %q (role %s): allowed_signers line %d does not list that namespace; "+
+				"verdict reads namespaces as roles and a line without namespaces= allows none. A %s's line reads: %s namespaces=%q %s",
+			name, ns, role, line, role, name, ns, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key))))}
 	}
-	return c
+	return &verr.Error{Reason: ReasonSignerNotAllowed, Rule: ruleRecords, Detail: fmt.Sprintf("no allowed_signers line for principal %q with key %s", name, Fingerprint(key))}
 }
 
 // CrossCheck runs the checks of Verify across records on the results of
@@ -443,9 +475,8 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 			continue
 		}
 		for _, s := range sheets {
-			if c.adj.Signer.KeyFingerprint == s.sheet.Signer.KeyFingerprint || c.adj.Signer.Name == s.sheet.Signer.Name {
-				c.fail(ReasonAdjudicatorIsRater, "adjudication signed by %s (%s), who also signed the rating sheet %s; the adjudicator must be a third person",
-					c.adj.Signer.Name, c.adj.Signer.KeyFingerprint, s.File)
+			if err := CheckAdjudicator(c.adj.Signer, s.sheet, s.File); err != nil {
+				c.failErr(err)
 			}
 		}
 	}

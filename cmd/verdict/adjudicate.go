@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/crypto/ssh"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -89,6 +90,10 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		fs, as, sheetFiles, err := loadFrozenSheetFiles(a, allowed, args[1:], append([]string{args[0]}, bundles...), true)
 		if err != nil {
 			return err
+		}
+		// Checked before any dispute is shown: a refusal costs no work.
+		if err := checkAdjudicator(as, allowed, sf.name, key, fs, args[1:]); err != nil {
+			return refusal(a, err)
 		}
 		ord := adjudication.OrderSheets(fs[0], fs[1])
 		for _, s := range ord {
@@ -179,4 +184,22 @@ func inGivenOrder(ds []tui.Dispute, swapped bool) []tui.Dispute {
 		out[i] = d
 	}
 	return out
+}
+
+// checkAdjudicator refuses, before the adjudication is made, an
+// adjudicator the signed record would be refused for (with the reason
+// verify gives it): a key allowed_signers (file allowedPath, parsed as)
+// does not let name sign in verdict-adjudication, or the name or key of a
+// rater of the two frozen sheets fs (files paths).
+func checkAdjudicator(as []adjudication.AllowedSigner, allowedPath, name string, key ssh.Signer, fs [2]adjudication.FrozenSheet, paths []string) error {
+	if err := adjudication.CheckSigner(as, name, adjudication.NamespaceAdjudication, key.PublicKey()); err != nil {
+		err.(*verr.Error).File = allowedPath
+		return err
+	}
+	for i, s := range fs {
+		if err := adjudication.CheckAdjudicator(adjudication.Signer{Name: name, KeyFingerprint: adjudication.Fingerprint(key.PublicKey())}, s.Sheet, paths[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -134,7 +134,7 @@ func TestSheetBindsOwnBundle(t *testing.T) {
 	p := func(n string) string { return filepath.Join(ratings, n) }
 	j := filepath.Join(t.TempDir(), "bob-on-ann.jsonl")
 	mustRun(t, 0, "grade", p("bundle-ann.json"), "--journal", j, "--from", p("grades-ann.json"))
-	code, out, _ := runCapture(t, "freeze", "--journal", j, "--bundle", p("bundle-ann.json"), "--key", filepath.Join(keys, "rater-bob"), "--name", "bob",
+	code, out, _ := runCapture(t, "freeze", "--journal", j, "--bundle", p("bundle-ann.json"), "--allowed-signers", filepath.Join(keys, "allowed_signers"), "--key", filepath.Join(keys, "rater-bob"), "--name", "bob",
 		"--out", filepath.Join(t.TempDir(), "sheet.json"), "--format", "json")
 	if code != 1 || !strings.Contains(out, `"reason":"other-bundle"`) {
 		t.Errorf("freeze on another rater's bundle: exit %d\n%s", code, out)

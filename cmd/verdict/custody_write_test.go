@@ -54,7 +54,7 @@ func TestFreezeRetryAfterOrphanSignature(t *testing.T) {
 	t.Parallel()
 	p, keys := gradedPair(t, t.TempDir())
 	os.WriteFile(p("sheet-ann.json.sig"), []byte("-----BEGIN SSH SIGNATURE-----\ntorn"), 0o644)
-	freeze := []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys + "rater-ann", "--name", "ann",
+	freeze := []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-ann", "--name", "ann",
 		"--out", p("sheet-ann.json"), "--time", "2026-03-04T05:06:07Z"}
 	if code, out, errs := runCapture(t, freeze...); code != 0 {
 		t.Fatalf("retry after an orphan signature: exit %d\n%s%s", code, out, errs)
@@ -86,7 +86,7 @@ func TestFreezeKilledThenRetried(t *testing.T) {
 	keys += "/"
 	allowed := keys + "allowed_signers"
 	freezeArgs := func(out string) []string {
-		return []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys + "rater-ann", "--name", "ann",
+		return []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-ann", "--name", "ann",
 			"--out", out, "--time", "2026-03-04T05:06:07Z"}
 	}
 	// How long one freeze takes, to spread the kills over its whole run.
@@ -151,7 +151,7 @@ func TestFreezeRaceToOneOutput(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(bin, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--key", keys+"rater-"+r, "--name", r,
+				cmd := exec.Command(bin, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r,
 					"--out", out, "--time", "2026-03-04T05:06:07Z")
 				outs[k], _ = cmd.CombinedOutput()
 				codes[k] = cmd.ProcessState.ExitCode()

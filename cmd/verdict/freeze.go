@@ -9,10 +9,11 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 func newFreezeCmd(a *app) *cobra.Command {
-	var journal, bundle, out string
+	var journal, bundle, out, allowed string
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "freeze --journal FILE --bundle BUNDLE --key KEYFILE --name NAME --role rater --out SHEET.json",
@@ -21,12 +22,21 @@ func newFreezeCmd(a *app) *cobra.Command {
 fingerprint, UTC time, meaning of the signature, bundle, content and
 obligations digests, every grade) and writes SHEET.json with a detached
 SHEET.json.sig in the ssh-keygen -Y sign format. It refuses while any field is
-ungraded and never overwrites an existing sheet.`,
+ungraded and never overwrites an existing sheet.
+
+The new sheet is verified against allowed_signers (--allowed-signers, the
+config key allowed_signers, else the allowed_signers file beside the bundle)
+before anything is written, exactly as verify and score will check it: a key
+that no line lists for --name (signer-not-allowed, also a rater's key used
+under another rater's name), or whose line does not allow verdict-rating
+(key-not-allowed-for-role), is refused and nothing is frozen. Without an
+allowed_signers file freeze refuses (allowed-signers-missing).`,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringVar(&journal, "journal", "", "the rater's journal")
 	c.Flags().StringVar(&bundle, "bundle", "", "the rater's bundle")
 	c.Flags().StringVar(&out, "out", "", "sheet file to write")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the new sheet must verify against (default: allowed_signers beside the bundle)")
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
@@ -43,6 +53,21 @@ ungraded and never overwrites an existing sheet.`,
 		}
 		key, err := adjudication.LoadKey(sf.key)
 		if err != nil {
+			return refusal(a, err)
+		}
+		allowed, err = besideBundle(a, allowed, bundle)
+		if err != nil {
+			return refusal(a, err)
+		}
+		as, err := loadAllowed(allowed)
+		if err != nil {
+			return refusal(a, err)
+		}
+		// The key must be the one allowed_signers lists for --name in the
+		// rating namespace: checked before the journal is frozen, so that
+		// a refused freeze leaves the journal open for the right signer.
+		if err := adjudication.CheckSigner(as, sf.name, adjudication.NamespaceRating, key.PublicKey()); err != nil {
+			err.(*verr.Error).File = allowed
 			return refusal(a, err)
 		}
 		if _, err := os.Stat(journal); err != nil {
@@ -63,14 +88,11 @@ ungraded and never overwrites an existing sheet.`,
 			if sheet, err = adjudication.NewSheet(b, digest, blinding.Digest(jb), st, sf.name, adjudication.Role(sf.role), key.PublicKey(), at); err != nil {
 				return err
 			}
-			var sig []byte
-			if data, sig, err = adjudication.SignRecord(sheet, key, adjudication.NamespaceRating); err != nil {
-				return err
-			}
-			return adjudication.WriteSigned(out, data, sig)
+			data, err = signCheckWrite(sheet, key, adjudication.NamespaceRating, as, nil, out)
+			return err
 		})
 		if err != nil {
-			return refusal(a, err)
+			return signedRecordResult(a, err)
 		}
 		if *format == "json" {
 			return printWritten(a, sheet.Synthetic, out, data, sheet.Signer)

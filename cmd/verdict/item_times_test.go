@@ -41,7 +41,7 @@ func TestSheetItemTimes(t *testing.T) {
 	}
 	mustClose(t, j)
 	os.MkdirAll(p("timed"), 0o755)
-	mustRun(t, 0, "freeze", "--journal", p("journal-timed.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
+	mustRun(t, 0, "freeze", "--journal", p("journal-timed.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann",
 		"--out", p("timed/sheet-ann.json"), "--time", "2026-03-04T05:06:07Z")
 	data, err := os.ReadFile(p("timed/sheet-ann.json"))
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 )
 
 func newRateCmd(a *app) *cobra.Command {
-	var journal, out, theme string
+	var journal, out, theme, allowed string
 	var sf signingFlags
 	c := &cobra.Command{
 		Use:   "rate BUNDLE [--journal FILE] [--key KEYFILE --name NAME] [--out SHEET.json]",
@@ -37,7 +37,11 @@ refused. q or ctrl+c leaves at any time: every saved grade is on disk.
 Once the sheet is frozen the journal takes no more entries (grades, notes
 or flags; reason journal-frozen), so the sheet's journal_digest stays the
 journal's digest. A --name other than the bundle's rater is refused at
-start (exit 1, reason other-bundle), before anything is graded.
+start (exit 1, reason other-bundle), before anything is graded, and so is a
+--key that allowed_signers (--allowed-signers, the config key, else the file
+beside the bundle) does not list for --name in verdict-rating
+(signer-not-allowed, key-not-allowed-for-role; allowed-signers-missing
+without the file).
 
 A bad bundle, an unreadable key or a journal that another rate holds is
 reported in one line and changes nothing on disk. rate needs a terminal on
@@ -48,6 +52,7 @@ freeze do the same without a terminal.`,
 	}
 	c.Flags().StringVar(&journal, "journal", "", "grade journal (default: BUNDLE with extension .journal.jsonl)")
 	c.Flags().StringVar(&out, "out", "", "sheet file written when freezing (default: sheet-NAME.json beside the bundle)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheet must verify against (default: allowed_signers beside the bundle)")
 	addThemeFlag(c, &theme)
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
@@ -96,6 +101,21 @@ freeze do the same without a terminal.`,
 				return refusal(a, err)
 			}
 		}
+		// A key allowed_signers does not list for --name as a rater is
+		// refused now, as freeze and score would refuse its sheet.
+		var allowedList []adjudication.AllowedSigner
+		if key != nil {
+			if allowed, err = besideBundle(a, allowed, bundlePath); err != nil {
+				return refusal(a, err)
+			}
+			if allowedList, err = loadAllowed(allowed); err != nil {
+				return refusal(a, err)
+			}
+			if err := adjudication.CheckSigner(allowedList, sf.name, adjudication.NamespaceRating, key.PublicKey()); err != nil {
+				err.(*verr.Error).File = allowed
+				return refusal(a, err)
+			}
+		}
 		if out == "" && sf.name != "" {
 			out = filepath.Join(filepath.Dir(bundlePath), "sheet-"+sf.name+".json")
 		}
@@ -136,11 +156,8 @@ freeze do the same without a terminal.`,
 					if err != nil {
 						return err
 					}
-					var sig []byte
-					if data, sig, err = adjudication.SignRecord(sheet, key, adjudication.NamespaceRating); err != nil {
-						return err
-					}
-					return adjudication.WriteSigned(out, data, sig)
+					data, err = signCheckWrite(sheet, key, adjudication.NamespaceRating, allowedList, nil, out)
+					return err
 				})
 				if err != nil {
 					return "", err

@@ -24,7 +24,7 @@ func TestRateRefusesOtherRaterAtStart(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"key and name", []string{"rate", p("bundle-ann.json"), "--journal", p("bob-on-ann.jsonl"), "--key", keys + "rater-bob", "--name", "bob", "--out", p("sheet-x.json")}},
+		{"key and name", []string{"rate", p("bundle-ann.json"), "--journal", p("bob-on-ann.jsonl"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-bob", "--name", "bob", "--out", p("sheet-x.json")}},
 		{"name only", []string{"rate", p("bundle-bob.json"), "--journal", p("ann-on-bob.jsonl"), "--name", "ann"}},
 	} {
 		code, stdout, stderr := runCLIWith(t, started, tc.args...)
@@ -35,7 +35,7 @@ func TestRateRefusesOtherRaterAtStart(t *testing.T) {
 	}
 	mustNotExist(t, p("sheet-x.json"))
 	// The bundle's own rater reaches the program (q leaves it).
-	code, stdout, stderr := runCLIWith(t, started, "rate", p("bundle-ann.json"), "--journal", p("ann.jsonl"), "--key", keys+"rater-ann", "--name", "ann", "--out", p("sheet-y.json"))
+	code, stdout, stderr := runCLIWith(t, started, "rate", p("bundle-ann.json"), "--journal", p("ann.jsonl"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann", "--out", p("sheet-y.json"))
 	if code != 0 || !strings.Contains(stdout, "fields graded") {
 		t.Fatalf("own bundle: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

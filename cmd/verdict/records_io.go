@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -41,12 +42,35 @@ func addAllowedSignersFlag(c *cobra.Command, p *string, help string) {
 }
 
 // allowedSigners returns flag when set, else the config key allowed_signers
-// (a verdict.yaml key or VERDICT_ALLOWED_SIGNERS); "" when neither is set.
+// (a verdict.yaml key or VERDICT_ALLOWED_SIGNERS); "" when neither is set
+// (or the app, run in-process by demo, has no configuration).
 func allowedSigners(a *app, flag string) string {
-	if flag != "" {
+	if flag != "" || a.cfg == nil {
 		return flag
 	}
 	return a.cfg.GetString("allowed_signers")
+}
+
+// ReasonAllowedSignersMissing: a signing command finds no allowed_signers
+// file (no --allowed-signers, no config key allowed_signers and none
+// beside the bundle), so it cannot check that its signer may sign.
+const ReasonAllowedSignersMissing verr.Reason = "allowed-signers-missing"
+
+// besideBundle returns the allowed_signers file a command that signs over
+// a bundle checks its signer against: flag or the config key
+// (allowedSigners), else the allowed_signers file in the bundle's
+// directory, where the coordinator writes it for the raters. With none of
+// them it refuses (ReasonAllowedSignersMissing).
+func besideBundle(a *app, flag, bundle string) (string, error) {
+	if p := allowedSigners(a, flag); p != "" {
+		return p, nil
+	}
+	p := filepath.Join(filepath.Dir(bundle), "allowed_signers")
+	if _, err := os.Lstat(p); err == nil {
+		return p, nil
+	}
+	return "", &verr.Error{Reason: ReasonAllowedSignersMissing, File: p, Rule: "DESIGN Signed records",
+		Detail: "no allowed_signers file: give --allowed-signers (or allowed_signers in the config) or write it beside the bundle; a record is signed only by a key allowed_signers lists for its signer and role"}
 }
 
 // signingFlags are the identity flags every signing command takes.

@@ -33,7 +33,7 @@ func frozenPair(t *testing.T, dir string) (p func(string) string, keys string) {
 		os.WriteFile(p("bundle-"+r+".json"), res.BundleBytes[i], 0o600)
 		gradesFile(t, p("grades-"+r+".json"), res.Bundles[i], r == "bob", false)
 		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
-		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--key", keys+"rater-"+r, "--name", r,
+		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r,
 			"--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
 	}
 	sa, _ := os.ReadFile(p("sheet-ann.json"))
@@ -141,7 +141,7 @@ func TestAgreementRefusesOneRaterTwice(t *testing.T) {
 	dir := t.TempDir()
 	p, keys := frozenPair(t, dir)
 	allowed := keys + "allowed_signers"
-	mustRun(t, 0, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
+	mustRun(t, 0, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann",
 		"--out", p("sheet-ann-again.json"), "--time", "2026-03-04T06:00:00Z")
 	if code, out, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-ann-again.json"), "--allowed-signers", allowed); code != 1 || !strings.Contains(out, string(adjudication.ReasonSharedKey)) {
 		t.Fatalf("agreement of ann with ann: exit %d\n%s", code, out)
@@ -437,7 +437,7 @@ func TestDisagreementsShowNotesResolvePrintsSignature(t *testing.T) {
 	data, _ = json.Marshal(in)
 	os.WriteFile(p("grades-bob2.json"), data, 0o600)
 	mustRun(t, 0, "grade", p("bundle-bob.json"), "--journal", p("journal-bob2.jsonl"), "--from", p("grades-bob2.json"))
-	mustRun(t, 0, "freeze", "--journal", p("journal-bob2.jsonl"), "--bundle", p("bundle-bob.json"), "--key", keys+"rater-bob", "--name", "bob",
+	mustRun(t, 0, "freeze", "--journal", p("journal-bob2.jsonl"), "--bundle", p("bundle-bob.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-bob", "--name", "bob",
 		"--out", p("sheet-bob2.json"), "--time", "2026-03-04T05:06:07Z")
 	code, out, errOut := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob2.json"), "--allowed-signers", allowed)
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("note of the second rating: %q", note)) {

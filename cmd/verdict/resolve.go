@@ -269,6 +269,9 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if err != nil {
 			return err
 		}
+		if err := checkAdjudicator(as, allowed, sf.name, key, fs, args); err != nil {
+			return refusal(a, err)
+		}
 		data, err := campaign.ReadRegular(from, campaign.FileGrades)
 		if err != nil {
 			return err
