@@ -30,8 +30,24 @@ const (
 	SchemaReceipt  = "receipt.json"
 )
 
-// schemaNames lists the embedded schemas in sorted order.
+// schemaNames lists the embedded schemas of the fixed-evidence design in
+// sorted order (SchemaDigests reports these).
 var schemaNames = []string{SchemaManifest, SchemaPacket, SchemaReceipt, SchemaResponse, SchemaTruth}
+
+// Schema names of the system-comparison design (CONTRACT §6).
+const (
+	SchemaSystemManifest    = "system-manifest.json"
+	SchemaSystemTruth       = "system-truth.json"
+	SchemaSystemReceipt     = "system-receipt.json"
+	SchemaObservationLog    = "observation-log.json"
+	SchemaObservationPacket = "observation-packet.json"
+	SchemaSetup             = "setup.json"
+)
+
+// systemSchemaNames lists the system-comparison schemas in sorted order
+// (SystemSchemaDigests reports these). They refer to $defs of the
+// fixed-evidence schemas, so every schema compiles in one compiler.
+var systemSchemaNames = []string{SchemaObservationLog, SchemaObservationPacket, SchemaSetup, SchemaSystemManifest, SchemaSystemReceipt, SchemaSystemTruth}
 
 // SchemaDigest is the identity of one embedded JSON Schema: its file name
 // (e.g. "response.json") and the SHA-256 of its exact bytes, 64 lowercase
@@ -45,7 +61,9 @@ type SchemaDigest struct {
 type compiledSchemas struct {
 	byName  map[string]*jsonschema.Schema
 	digests []SchemaDigest
-	err     error
+	// systemDigests are the system-comparison schemas' digests.
+	systemDigests []SchemaDigest
+	err           error
 }
 
 var (
@@ -59,14 +77,20 @@ func loadSchemas() *compiledSchemas {
 		schemas.byName = map[string]*jsonschema.Schema{}
 		c := jsonschema.NewCompiler()
 		c.DefaultDraft(jsonschema.Draft2020)
-		for _, name := range schemaNames {
+		all := slices.Concat(schemaNames, systemSchemaNames)
+		for i, name := range all {
 			raw, err := schemaFS.ReadFile("schemas/" + name)
 			if err != nil {
 				schemas.err = err
 				return
 			}
 			sum := sha256.Sum256(raw)
-			schemas.digests = append(schemas.digests, SchemaDigest{Name: name, SHA256: hex.EncodeToString(sum[:])})
+			d := SchemaDigest{Name: name, SHA256: hex.EncodeToString(sum[:])}
+			if i < len(schemaNames) {
+				schemas.digests = append(schemas.digests, d)
+			} else {
+				schemas.systemDigests = append(schemas.systemDigests, d)
+			}
 			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 			if err != nil {
 				schemas.err = fmt.Errorf("schema %s: %w", name, err)
@@ -77,7 +101,7 @@ func loadSchemas() *compiledSchemas {
 				return
 			}
 		}
-		for _, name := range schemaNames {
+		for _, name := range all {
 			s, err := c.Compile(schemaURL(name))
 			if err != nil {
 				schemas.err = fmt.Errorf("schema %s: %w", name, err)
@@ -100,6 +124,17 @@ func SchemaDigests() []SchemaDigest {
 		panic(s.err)
 	}
 	return slices.Clone(s.digests)
+}
+
+// SystemSchemaDigests returns the name and SHA-256 of every embedded
+// system-comparison schema (CONTRACT §6), sorted by name; it panics only if
+// the embedded schemas are broken, which the package tests rule out.
+func SystemSchemaDigests() []SchemaDigest {
+	s := loadSchemas()
+	if s.err != nil {
+		panic(s.err)
+	}
+	return slices.Clone(s.systemDigests)
 }
 
 // ResponseSchemaSHA256 returns the SHA-256 (64 lowercase hex digits) of the

@@ -72,18 +72,7 @@ func (d decoder) manifest(data []byte, file string) (*Manifest, error) {
 	for i, d := range m.FrozenDocuments {
 		r.text(at("/frozen_documents").elem(i).field("/name"), d.Name)
 	}
-	x := m.Execution
-	for _, f := range []struct {
-		p string
-		v *string
-	}{{"/execution/consumer_version", x.ConsumerVersion}, {"/execution/model", x.Model}, {"/execution/model_snapshot", x.ModelSnapshot},
-		{"/execution/reasoning_effort", x.ReasoningEffort}, {"/execution/tokenizer", x.Tokenizer}, {"/execution/host", x.Host},
-		{"/execution/permission_policy", x.PermissionPolicy}} {
-		r.optText(at(f.p), f.v)
-	}
-	if x.PriceCard != nil {
-		r.text(at("/execution/price_card/id"), x.PriceCard.ID)
-	}
+	r.execution(m.Execution)
 	r.filePath(at("/prompts/common"), m.Prompts.Common)
 	r.filePath(at("/prompts/draft"), m.Prompts.Draft)
 	r.filePath(at("/prompts/review_a"), m.Prompts.ReviewA)
