@@ -133,7 +133,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 			}
 			// Refused before writing, exactly as resolve does, when verify
 			// would refuse it (a key not allowed to adjudicate, or a rater).
-			rec, err := signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
+			rec, err := adjudication.SignCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
 			if err != nil {
 				return "", err
 			}

@@ -8,7 +8,6 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
-	"verdict/campaign"
 	"verdict/verr"
 )
 
@@ -78,19 +77,7 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 			return refusal(a, err)
 		}
 		defer closeInto(&err, j)
-		var sheet *adjudication.Sheet
-		var data []byte
-		err = j.Freeze(func(st adjudication.State) error {
-			jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
-			if err != nil {
-				return err
-			}
-			if sheet, err = adjudication.NewSheet(b, digest, blinding.Digest(jb), st, sf.name, adjudication.Role(sf.role), key.PublicKey(), at); err != nil {
-				return err
-			}
-			data, err = signCheckWrite(sheet, key, adjudication.NamespaceRating, as, nil, out)
-			return err
-		})
+		sheet, data, err := adjudication.FreezeSheet(j, b, digest, sf.name, adjudication.Role(sf.role), key, at, as, out)
 		if err != nil {
 			return signedRecordResult(a, err)
 		}

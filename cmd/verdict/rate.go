@@ -14,7 +14,6 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
-	"verdict/campaign"
 	"verdict/internal/plural"
 	"verdict/tui"
 	"verdict/verr"
@@ -144,21 +143,7 @@ freeze do the same without a terminal.`,
 				if err != nil {
 					return "", err
 				}
-				// The journal takes no entry from here on (journal-frozen),
-				// so the digest the sheet signs stays the journal's.
-				var data []byte
-				err = j.Freeze(func(st adjudication.State) error {
-					jb, err := campaign.ReadRegular(journal, campaign.FileJournal)
-					if err != nil {
-						return err
-					}
-					sheet, err := adjudication.NewSheet(b, digest, blinding.Digest(jb), st, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
-					if err != nil {
-						return err
-					}
-					data, err = signCheckWrite(sheet, key, adjudication.NamespaceRating, allowedList, nil, out)
-					return err
-				})
+				_, data, err := adjudication.FreezeSheet(j, b, digest, sf.name, adjudication.Role(sf.role), key, at, allowedList, out)
 				if err != nil {
 					return "", err
 				}

@@ -293,7 +293,7 @@ func TestDisagreementsBlindToRaters(t *testing.T) {
 }
 
 // TestSignCheckWriteRefusesBeforeWriting: the sign step of the adjudicate
-// screen (signCheckWrite, shared with resolve and reveal) refuses an
+// screen (adjudication.SignCheckWrite, shared with resolve and reveal) refuses an
 // adjudication signed by a rater's key, names the reason, and writes
 // neither the record nor its signature; an adjudicator's key writes both.
 func TestSignCheckWriteRefusesBeforeWriting(t *testing.T) {
@@ -322,7 +322,7 @@ func TestSignCheckWriteRefusesBeforeWriting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, p(c.out))
+		_, err = adjudication.SignCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, p(c.out))
 		if c.reason == "" {
 			if err != nil {
 				t.Fatalf("%s: %v", c.key, err)
@@ -332,8 +332,8 @@ func TestSignCheckWriteRefusesBeforeWriting(t *testing.T) {
 			}
 			continue
 		}
-		var r *recordRefusal
-		if !errors.As(err, &r) || r.reason != c.reason {
+		var r *adjudication.RecordRefusal
+		if !errors.As(err, &r) || r.Reason != c.reason {
 			t.Fatalf("%s: err = %v, want a refusal %s", c.key, err, c.reason)
 		}
 		mustNotExist(t, p(c.out), p(c.out+".sig"))

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/crypto/ssh"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -61,59 +59,16 @@ func loadFrozenSheetFiles(a *app, allowedPath string, paths, bundles []string, r
 	return out, allowed, files, nil
 }
 
-// newRecordRefusal verifies a record about to be written (out, data, sig)
-// together with the records it names (inputs) against allowed, exactly as
-// verify and score will, and returns the refusal (its reason code and
-// sentence) when the new record would be refused there: a signer whose key
-// may not sign this kind of record, or an adjudicator who rated the sheets.
-// It returns nil when the record verifies.
-func newRecordRefusal(allowed []adjudication.AllowedSigner, inputs []adjudication.RecordFile, out string, data, sig []byte) *recordRefusal {
-	files := append(slices.Clone(inputs), adjudication.RecordFile{Name: out, Data: data, Sig: sig})
-	checks := adjudication.Verify(allowed, files, adjudication.VerifyOptions{})
-	if ch := checks[len(checks)-1]; !ch.OK {
-		return &recordRefusal{out: out, reason: string(ch.Reason), detail: ch.Detail}
-	}
-	return nil
-}
-
-// recordRefusal is a new signed record that verify would refuse; nothing
-// was written.
-type recordRefusal struct {
-	out, reason, detail string
-}
-
-func (r *recordRefusal) Error() string {
-	return fmt.Sprintf("%s would not verify, nothing written: %s: %s", r.out, r.reason, r.detail)
-}
-
-// signCheckWrite signs record v in namespace ns with key, checks that the
-// new record verifies with its inputs against allowed (newRecordRefusal)
-// and only then writes it and its .sig atomically at out. It returns the
-// record bytes; a refusal is a *recordRefusal and nothing is written.
-func signCheckWrite(v any, key ssh.Signer, ns string, allowed []adjudication.AllowedSigner, inputs []adjudication.RecordFile, out string) ([]byte, error) {
-	data, sig, err := adjudication.SignRecord(v, key, ns)
-	if err != nil {
-		return nil, err
-	}
-	if r := newRecordRefusal(allowed, inputs, out, data, sig); r != nil {
-		return nil, r
-	}
-	if err := adjudication.WriteSigned(out, data, sig); err != nil {
-		return nil, err
-	}
-	return data, nil
-}
-
 // ReasonNotASheet: a record given where a rating sheet is needed is
 // another kind of record (an adjudication or a reveal).
 const ReasonNotASheet verr.Reason = "not-a-sheet"
 
-// signedRecordResult turns an error of signCheckWrite into the command's
+// signedRecordResult turns an error of adjudication.SignCheckWrite into the command's
 // result: a refusal prints one "REFUSED:" line and exits 1 with its reason.
 func signedRecordResult(a *app, err error) error {
-	var r *recordRefusal
+	var r *adjudication.RecordRefusal
 	if errors.As(err, &r) {
-		return refusal(a, &verr.Error{Reason: verr.Reason(r.reason), File: r.out, Rule: "DESIGN Signed records", Detail: "would not verify, nothing written: " + r.detail})
+		return refusal(a, &verr.Error{Reason: verr.Reason(r.Reason), File: r.Out, Rule: "DESIGN Signed records", Detail: "would not verify, nothing written: " + r.Detail})
 	}
 	return refusal(a, err)
 }
@@ -284,7 +239,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		rec, err := signCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
+		rec, err := adjudication.SignCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
 		if err != nil {
 			return signedRecordResult(a, err)
 		}

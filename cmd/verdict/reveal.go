@@ -131,7 +131,7 @@ on stderr says admission was not checked. --format json reports either in
 		if err != nil {
 			return refusal(a, err)
 		}
-		data, err := signCheckWrite(rev, key, adjudication.NamespaceReveal, as, files, out)
+		data, err := adjudication.SignCheckWrite(rev, key, adjudication.NamespaceReveal, as, files, out)
 		if err != nil {
 			return signedRecordResult(a, err)
 		}
