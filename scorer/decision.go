@@ -165,46 +165,21 @@ func decide(sc *Scorecard) {
 			bRuns = append(bRuns, r)
 		}
 	}
-	nB := len(bRuns)
-	count := func(f func(RunScore) bool) int {
-		n := 0
-		for _, r := range bRuns {
-			if f(r) {
-				n++
-			}
-		}
-		return n
-	}
-	critWrong := 0
-	unscorable := 0
+	protoFail := 0
 	for _, r := range bRuns {
-		if r.Claims == nil {
-			unscorable++
-		} else {
-			critWrong += r.Claims.CriticalWrong
+		if r.ProtocolGate == nil || !*r.ProtocolGate {
+			protoFail++
 		}
 	}
-	critFail := count(func(r RunScore) bool { return r.CriticalCompletionFailed })
-	srcFail := count(func(r RunScore) bool { return !r.SourceGate })
-	protoFail := count(func(r RunScore) bool { return r.ProtocolGate == nil || !*r.ProtocolGate })
+	nB := len(bRuns)
 
 	var gates []DecisionGate
-	gates = append(gates, newGate(GateCondition1, "CONTRACT §4 condition 1", []GateCheck{
-		{ID: "critical-wrong-claims", Observed: fmt.Sprintf("%d in %d B reviews (%d unscorable)", critWrong, nB, unscorable), Threshold: "0", Pass: critWrong == 0 && nB > 0},
-		{ID: "critical-obligation-failures", Observed: fmt.Sprintf("%d of %d B reviews", critFail, nB), Threshold: "0", Pass: critFail == 0 && nB > 0},
-		{ID: "source-gate", Observed: fmt.Sprintf("%d of %d B reviews fail", srcFail, nB), Threshold: "0", Pass: srcFail == 0 && nB > 0},
-	}))
-
-	var c2 []GateCheck
+	gates = append(gates, safetySourceGate("CONTRACT §4 condition 1", bRuns, "B reviews"))
+	medians := make([]TaskMedian, 0, len(eligible))
 	for _, t := range eligible {
-		c2 = append(c2, GateCheck{ID: "task-median-r:" + t.Task, Observed: fracOrUnknown(t.B.MedianR),
-			Threshold: "≥ " + th.TaskMedianR.Decimal(), Pass: atLeast(t.B.MedianR, th.TaskMedianR)})
+		medians = append(medians, TaskMedian{Task: t.Task, MedianR: t.B.MedianR})
 	}
-	c2 = append(c2, GateCheck{ID: "macro-median-r", Observed: fracOrUnknown(sc.MacroMedianRB),
-		Threshold: "≥ " + th.MacroMedianR.Decimal(), Pass: atLeast(sc.MacroMedianRB, th.MacroMedianR)})
-	c2 = append(c2, GateCheck{ID: "uncertainty-cases", Observed: fmt.Sprintf("%d of %d credited", sc.UncertaintyCredited, sc.UncertaintyCases),
-		Threshold: "all", Pass: sc.UncertaintyCredited == sc.UncertaintyCases})
-	gates = append(gates, newGate(GateCondition2, "CONTRACT §4 condition 2", c2))
+	gates = append(gates, coverageGate("CONTRACT §4 condition 2", medians, sc.MacroMedianRB, sc.UncertaintyCredited, sc.UncertaintyCases, th))
 
 	improved := 0
 	var c3 []GateCheck
@@ -239,21 +214,11 @@ func decide(sc *Scorecard) {
 			defects = append(defects, t.Task+"/"+o)
 		}
 	}
-	gates = append(gates, newGate(GateOracle, "CONTRACT §5; EVALUATOR-CONTROLS C22", []GateCheck{{ID: "oracle-defects",
-		Observed: fmt.Sprintf("%d confirmed: %s", len(defects), strings.Join(defects, ", ")), Threshold: "0", Pass: len(defects) == 0}}))
+	gates = append(gates, oracleGate(defects))
 	sc.Gates = gates
 
-	d := Decision{FailingGates: []string{}, FailedPrerequisites: []string{}}
-	for _, g := range gates {
-		if !g.Pass {
-			d.FailingGates = append(d.FailingGates, g.ID)
-		}
-	}
-	for _, p := range sc.Prerequisites {
-		if !p.OK {
-			d.FailedPrerequisites = append(d.FailedPrerequisites, p.ID)
-		}
-	}
+	d := Decision{}
+	d.FailingGates, d.FailedPrerequisites = failures(gates, sc.Prerequisites)
 	if sc.MacroMedianRA != nil {
 		headroom := sub(Frac(1, 1), *sc.MacroMedianRA)
 		d.ACeiling = headroom.Cmp(th.MinGain) < 0
@@ -281,6 +246,85 @@ func decide(sc *Scorecard) {
 		d.Summary += "; stop. Failing gate(s): " + strings.Join(d.FailingGates, ", ") + "."
 	}
 	sc.Decision = d
+}
+
+// TaskMedian is one eligible task's median coverage for the coverage floor
+// (R in CONTRACT §4, R_sys in CONTRACT §6); nil when no run was scored.
+type TaskMedian struct {
+	Task    string
+	MedianR *Fraction
+}
+
+// safetySourceGate is the absolute source and safety floor (CONTRACT §4
+// condition 1) over the candidate's reviews runs: zero critical wrong
+// claims, zero critical obligation failures and every source gate passing.
+// noun names the reviews in the observations ("B reviews"); no review at
+// all fails every check. The system comparison applies the same floor to
+// each system (CONTRACT §6).
+func safetySourceGate(rule string, runs []RunScore, noun string) DecisionGate {
+	n := len(runs)
+	critWrong, unscorable, critFail, srcFail := 0, 0, 0, 0
+	for _, r := range runs {
+		if r.Claims == nil {
+			unscorable++
+		} else {
+			critWrong += r.Claims.CriticalWrong
+		}
+		if r.CriticalCompletionFailed {
+			critFail++
+		}
+		if !r.SourceGate {
+			srcFail++
+		}
+	}
+	return newGate(GateCondition1, rule, []GateCheck{
+		{ID: "critical-wrong-claims", Observed: fmt.Sprintf("%d in %d %s (%d unscorable)", critWrong, n, noun, unscorable), Threshold: "0", Pass: critWrong == 0 && n > 0},
+		{ID: "critical-obligation-failures", Observed: fmt.Sprintf("%d of %d %s", critFail, n, noun), Threshold: "0", Pass: critFail == 0 && n > 0},
+		{ID: "source-gate", Observed: fmt.Sprintf("%d of %d %s fail", srcFail, n, noun), Threshold: "0", Pass: srcFail == 0 && n > 0},
+	})
+}
+
+// coverageGate is the absolute final-plan floor (CONTRACT §4 condition 2):
+// every eligible task's median coverage at least th.TaskMedianR, the
+// macro-average at least th.MacroMedianR, and every required
+// uncertainty-handling case credited. The system comparison applies it
+// with R_sys for R (CONTRACT §6).
+func coverageGate(rule string, tasks []TaskMedian, macro *Fraction, credited, cases int, th Thresholds) DecisionGate {
+	var c2 []GateCheck
+	for _, t := range tasks {
+		c2 = append(c2, GateCheck{ID: "task-median-r:" + t.Task, Observed: fracOrUnknown(t.MedianR),
+			Threshold: "≥ " + th.TaskMedianR.Decimal(), Pass: atLeast(t.MedianR, th.TaskMedianR)})
+	}
+	c2 = append(c2, GateCheck{ID: "macro-median-r", Observed: fracOrUnknown(macro),
+		Threshold: "≥ " + th.MacroMedianR.Decimal(), Pass: atLeast(macro, th.MacroMedianR)})
+	c2 = append(c2, GateCheck{ID: "uncertainty-cases", Observed: fmt.Sprintf("%d of %d credited", credited, cases),
+		Threshold: "all", Pass: credited == cases})
+	return newGate(GateCondition2, rule, c2)
+}
+
+// failures lists the IDs of the failing gates and of the failed
+// prerequisites, in their order (empty, never nil).
+func failures(gates []DecisionGate, prereqs []Prerequisite) (failing, failed []string) {
+	failing, failed = []string{}, []string{}
+	for _, g := range gates {
+		if !g.Pass {
+			failing = append(failing, g.ID)
+		}
+	}
+	for _, p := range prereqs {
+		if !p.OK {
+			failed = append(failed, p.ID)
+		}
+	}
+	return failing, failed
+}
+
+// oracleGate fails on any confirmed oracle defect ("task/obligation"):
+// the affected task and the campaign gate are invalidated (CONTRACT §5;
+// EVALUATOR-CONTROLS C22).
+func oracleGate(defects []string) DecisionGate {
+	return newGate(GateOracle, "CONTRACT §5; EVALUATOR-CONTROLS C22", []GateCheck{{ID: "oracle-defects",
+		Observed: fmt.Sprintf("%d confirmed: %s", len(defects), strings.Join(defects, ", ")), Threshold: "0", Pass: len(defects) == 0}})
 }
 
 // ReasonNoAccounting: no accounting report was handed to the scorer, so

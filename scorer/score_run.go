@@ -29,7 +29,7 @@ const ReasonLedgerRefused verr.Reason = "ledger-refused"
 // RunOutcome says how a review session ended for scoring (CONTRACT §4–§5).
 type RunOutcome string
 
-// The three scored outcomes of a review. Invalid executions never reach
+// The scored outcomes of a review. Invalid executions never reach
 // run scoring: they make the whole execution invalid (C15, C17).
 const (
 	// OutcomeAnswered: a strictly valid response whose final answer was
@@ -41,6 +41,12 @@ const (
 	// OutcomeSharedDraftFailure: the shared draft D failed, so the review was
 	// not dispatched and both complete workflows fail (C23).
 	OutcomeSharedDraftFailure RunOutcome = "shared_draft_failure"
+	// OutcomeInvestigationFailure: a system comparison's investigation was
+	// empty, refused, timed out or exceeded the evidence budget, so its
+	// review was not launched; a valid investigation-stage system failure
+	// (R_sys = 0, U = 0, critical completion failed; CONTRACT §6, PROMPTS.md
+	// packet procedure).
+	OutcomeInvestigationFailure RunOutcome = "investigation_failure"
 )
 
 // RunInput is everything the scorer needs to score one review session (one
@@ -178,12 +184,15 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		rs.U = &u
 	}
 	switch in.Outcome {
-	case OutcomeValidFailure, OutcomeSharedDraftFailure:
+	case OutcomeValidFailure, OutcomeSharedDraftFailure, OutcomeInvestigationFailure:
 		rs.R = Frac(0, den)
 		rs.CriticalCompletionFailed = true
 		label := "valid-failure"
-		if in.Outcome == OutcomeSharedDraftFailure {
+		switch in.Outcome {
+		case OutcomeSharedDraftFailure:
 			label = "shared-draft-failure"
+		case OutcomeInvestigationFailure:
+			label = "investigation-failure"
 		}
 		for _, o := range truth {
 			if o.Critical {
