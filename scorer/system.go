@@ -239,7 +239,7 @@ type ColdFirstTask struct {
 
 // SystemScore is one system's scorecard.
 type SystemScore struct {
-	System System          `json:"system"`
+	System System            `json:"system"`
 	Tasks  []SystemTaskScore `json:"tasks"`
 	// MacroMedianRSys is the mean of the eligible tasks' median R_sys.
 	MacroMedianRSys *Fraction `json:"macro_median_r_sys"`
