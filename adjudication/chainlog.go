@@ -97,7 +97,11 @@ func (c *chainLog) advance(raw []byte) {
 // kept, a torn last line is cut off and counted in recovered, any other
 // damage refuses (replayLines).
 func (c *chainLog) replay(data []byte, accept func(line int, raw []byte) error) error {
-	size, torn, err := replayLines(c.f.File, data, func(line int, raw []byte) error {
+	var f *os.File
+	if c.f != nil {
+		f = c.f.File
+	}
+	size, torn, err := replayLines(f, c.path, data, func(line int, raw []byte) error {
 		if err := accept(line, raw); err != nil {
 			return err
 		}
@@ -179,7 +183,10 @@ func looksLikeHeader(line []byte) bool {
 }
 
 // replayLines replays the hash-chained lines of a journal or decision log:
-// data is the whole file as read, f the same file opened for appending.
+// data is the whole file as read, f the same file opened for appending
+// (name is its path), or nil for a read-only replay (ReadJournal), which
+// neither appends a newline nor cuts a torn line: the torn line is only
+// left out.
 // accept decodes, verifies and applies one line (numbered from 1, raw
 // without its newline); it must change nothing when it returns an error.
 //
@@ -199,9 +206,9 @@ func looksLikeHeader(line []byte) bool {
 // user's file named by mistake is never truncated.
 //
 // size is the byte length of the kept lines after any repair.
-func replayLines(f *os.File, data []byte, accept func(line int, raw []byte) error) (size, torn int64, err error) {
+func replayLines(f *os.File, name string, data []byte, accept func(line int, raw []byte) error) (size, torn int64, err error) {
 	if first, _, _ := bytes.Cut(data, []byte{'\n'}); len(data) > 0 && !looksLikeHeader(first) {
-		return 0, 0, verr.Newf(ReasonNotAJournal, f.Name(), "/0", ruleJournal, "the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)
+		return 0, 0, verr.Newf(ReasonNotAJournal, name, "/0", ruleJournal, "the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)
 	}
 	line := 0
 	for len(data) > 0 {
@@ -219,6 +226,9 @@ func replayLines(f *os.File, data []byte, accept func(line int, raw []byte) erro
 			if err := accept(line, data); err != nil {
 				return size, 0, err
 			}
+			if f == nil {
+				return size + int64(len(data)), 0, nil
+			}
 			if _, err := f.Write([]byte{'\n'}); err != nil {
 				return size, 0, err
 			}
@@ -226,6 +236,9 @@ func replayLines(f *os.File, data []byte, accept func(line int, raw []byte) erro
 				return size, 0, err
 			}
 			return size + int64(len(data)) + 1, 0, nil
+		}
+		if f == nil {
+			return size, int64(len(data)), nil
 		}
 		if err := f.Truncate(size); err != nil {
 			return size, 0, err

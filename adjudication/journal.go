@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/internal/fsutil"
 	"verdict/verr"
 )
@@ -135,13 +137,7 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}, flags: map[string]bool{}, items: make(map[string]*blinding.Item, len(b.Items))}
-	for i := range b.Items {
-		j.items[b.Items[i].ID] = &b.Items[i]
-	}
-	for _, o := range opts {
-		o(j)
-	}
+	j := newJournal(path, b, opts)
 	log, data, err := openChainLog(path, ruleJournal, "journal")
 	if err != nil {
 		return nil, err
@@ -164,6 +160,49 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	if err := j.replay(data, bundleDigest); err != nil {
 		log.close()
 		return nil, err
+	}
+	return j, nil
+}
+
+func newJournal(path string, b *blinding.Bundle, opts []Option) *Journal {
+	j := &Journal{path: path, bundle: b, clock: time.Now, current: map[Field]Grade{}, flags: map[string]bool{}, items: make(map[string]*blinding.Item, len(b.Items))}
+	for i := range b.Items {
+		j.items[b.Items[i].ID] = &b.Items[i]
+	}
+	for _, o := range opts {
+		o(j)
+	}
+	return j
+}
+
+// ReadJournal reads the journal at path for bundle b without its lock and
+// without changing the file: a snapshot for a status view (`verdict
+// status`) while a rater may be appending to it. Every complete line is
+// verified as Open verifies it; a torn last line (a write in progress or
+// a crash) is left out, never cut. A missing file reads as an empty
+// journal. The returned journal takes no entries (ReasonJournalClosed).
+func ReadJournal(path string, b *blinding.Bundle) (*Journal, error) {
+	bundleDigest, err := b.Digest()
+	if err != nil {
+		return nil, err
+	}
+	j := newJournal(path, b, nil)
+	j.log = &chainLog{path: path, rule: ruleJournal, what: "journal"}
+	data, err := campaign.ReadRegular(path, campaign.FileJournal)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := j.log.replay(data, func(line int, raw []byte) error {
+		e, err := j.decode(line, raw, bundleDigest)
+		if err == nil {
+			j.apply(e)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if len(j.entries) == 0 {
+		j.apply(Entry{Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, Rater: b.Rater})
 	}
 	return j, nil
 }

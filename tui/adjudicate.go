@@ -55,6 +55,9 @@ type AdjudicateInput struct {
 	// Sign builds and signs the adjudication from one decision per dispute
 	// and returns a one-line description of what was written.
 	Sign func([]Decision) (string, error)
+	// NoSign is the refusal the signing screen shows when Sign is nil
+	// (default: no --key and --name configured).
+	NoSign string
 	// Signer and Meaning are shown before signing.
 	Signer  Signer
 	Meaning string
@@ -896,7 +899,7 @@ func (a *adjudicator) newSignScreen() *signScreen {
 		case a.resolved() < len(a.decisions):
 			return signStatus{line: fmt.Sprintf("Refused: %d disputes are open.", len(a.decisions)-a.resolved()), tone: toneRefused, confirm: confirm}
 		case a.in.Sign == nil:
-			return signStatus{line: "Refused: no signing key (--key) and signer (--name) configured.", tone: toneRefused, confirm: confirm}
+			return signStatus{line: "Refused: " + refusedSigning(a.in.NoSign), tone: toneRefused, confirm: confirm}
 		case a.signing:
 			return signStatus{line: "Signing …", tone: toneWait, confirm: confirm}
 		}

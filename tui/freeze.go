@@ -44,7 +44,7 @@ func newFreezeScreen(s *rateState) *signScreen {
 		case s.queue.len() > 0:
 			return signStatus{line: "Waiting for the journal to save every grade …", tone: toneWait}
 		case s.in.Freeze == nil:
-			return signStatus{line: "Refused: no signing key (--key) and signer (--name) configured.", tone: toneRefused}
+			return signStatus{line: "Refused: " + refusedSigning(s.in.NoFreeze), tone: toneRefused}
 		case s.freezing:
 			return signStatus{line: "Signing …", tone: toneWait}
 		}

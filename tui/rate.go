@@ -37,6 +37,10 @@ type RateInput struct {
 	// one-line description of what was written (e.g. the sheet's path).
 	// It is called only when every required field is graded.
 	Freeze func() (string, error)
+	// NoFreeze is the refusal the freeze screen shows when Freeze is nil
+	// (default: no --key and --name configured); an SSH session without a
+	// forwarded agent names the command that reconnects with one.
+	NoFreeze string
 	// Clock measures the time spent on each item (default time.Now). The
 	// time is recorded in the journal with each grade, shown per item in
 	// the item list and carried into the sheet's item_times; it is not a

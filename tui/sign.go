@@ -30,6 +30,15 @@ type signStatus struct {
 	confirm, done bool
 }
 
+// refusedSigning is why a signing screen without a signing function
+// refuses: why, or by default the missing --key and --name.
+func refusedSigning(why string) string {
+	if why != "" {
+		return why
+	}
+	return "no signing key (--key) and signer (--name) configured."
+}
+
 // signedMsg reports the end of a signing started by signCmd: the signed
 // record's description, or the error.
 type signedMsg struct {
