@@ -16,9 +16,6 @@ const (
 	// ReasonRecordExists: the output record already exists; a signed
 	// record is never overwritten.
 	ReasonRecordExists verr.Reason = "record-exists"
-	// ReasonOutputLocked: another process is writing the same output
-	// record (it holds the lock FILE.lock).
-	ReasonOutputLocked verr.Reason = "output-locked"
 )
 
 const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are written so that a crash leaves both or neither"
@@ -27,10 +24,11 @@ const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are
 // sig to path+".sig" so that a crash at any instant leaves either no
 // record (a retry then succeeds) or the complete verifying pair:
 //
-//  1. It takes an exclusive, non-blocking lock on path+".lock"
-//     (fsutil.Lock, gofrs/flock); a second writer of the same output is refused with
-//     ReasonOutputLocked while the first holds it. The lock file stays
-//     (empty) after the write; it is never a record.
+//  1. It takes the output's exclusive, non-blocking lock on path+".lock"
+//     (fsutil.LockOutput); a second writer of the same output is refused
+//     with fsutil.ReasonOutputLocked while the first holds it, and the
+//     temporary files of a killed earlier write are removed. The lock file
+//     stays (empty) after the write; it is never a record.
 //  2. Under the lock, an existing path is refused (ReasonRecordExists).
 //     A path+".sig" without path is what a crash between the two renames
 //     below leaves: a signature over a record that was never written. It
@@ -40,12 +38,9 @@ const ruleWriteSigned = "DESIGN Chain of custody: a record and its signature are
 //     fsynced after each rename. The record appears last, so whenever
 //     path exists its signature is already beside it.
 func WriteSigned(path string, data, sig []byte) error {
-	lock, err := fsutil.Lock(path, 0o644)
-	if errors.Is(err, fsutil.ErrLocked) {
-		return &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: "another process is writing this record (it holds " + path + ".lock)", Err: err}
-	}
+	lock, err := fsutil.LockOutput(path)
 	if err != nil {
-		return &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleWriteSigned, Detail: err.Error(), Err: err}
+		return err
 	}
 	defer lock.Unlock()
 	if _, err := os.Lstat(path); err == nil {

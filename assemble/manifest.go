@@ -112,6 +112,11 @@ type BindOptions struct {
 // must be one JSON object without duplicate member names, and "files" a
 // list of {path, sha256} with canonical paths.
 func Bind(dir string, opt BindOptions) (*BindResult, error) {
+	lock, err := lockCampaign(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	res := &BindResult{}
 	mpath := filepath.Join(dir, campaign.ManifestFile)
 	raw, err := readRegular(mpath)
@@ -221,7 +226,7 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 		return nil, err
 	}
 	defer root.Close()
-	fsys := root.FS()
+	fsys := campaign.RootFS(root)
 	for _, d := range append(slices.Clone(frozenDirs), resultDirs...) {
 		err := fs.WalkDir(fsys, d, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
@@ -236,11 +241,15 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 			if !e.Type().IsRegular() {
 				return &verr.Error{Reason: ReasonUnbindable, File: p, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
 			}
-			b, err := fs.ReadFile(fsys, p)
+			if fsutil.IsStaging(e.Name()) {
+				return &verr.Error{Reason: ReasonUnbindable, File: p, Rule: campaign.RuleFileIdentity,
+					Detail: "a temporary file of an interrupted write (\".NAME\" and digits), never a campaign file; remove it (the next verdict write of NAME does) and bind again"}
+			}
+			d, err := campaign.HashRegularFS(fsys, p, campaign.FileKindOf(p))
 			if err != nil {
 				return err
 			}
-			out[p] = blinding.Digest(b)
+			out[p] = d
 			return nil
 		})
 		if err != nil {
@@ -261,11 +270,11 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 		if !fi.Mode().IsRegular() {
 			return nil, &verr.Error{Reason: ReasonUnbindable, File: f.Path, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
 		}
-		b, err := fs.ReadFile(fsys, f.Path)
+		d, err := campaign.HashRegularFS(fsys, f.Path, campaign.FileKindOf(f.Path))
 		if err != nil {
 			return nil, err
 		}
-		out[f.Path] = blinding.Digest(b)
+		out[f.Path] = d
 	}
 	return out, nil
 }

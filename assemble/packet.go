@@ -207,7 +207,20 @@ type fileBytes struct {
 
 // writeNew writes every file under dir unless one of them exists with other
 // bytes (ReasonFileDiffers, nothing written) or is not a regular file.
+//
+// The whole comparison and write hold the campaign's write lock
+// (lockCampaign): a second writer is refused (fsutil.ReasonOutputLocked),
+// so two runs never leave one run's file beside the other's. Each file is
+// staged beside its destination and renamed into place (fsutil.WriteFile),
+// in the order given: the caller puts last the file that names the
+// others (packet.json, the receipt), and the temporary files a killed
+// earlier write left beside a destination are removed first.
 func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
+	lock, err := lockCampaign(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	out, err := compareExisting(dir, files, rule)
 	if err != nil {
 		return nil, err
@@ -220,6 +233,9 @@ func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
 			return nil, &verr.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		if err := fsutil.RemoveStale(p); err != nil {
+			return nil, err
+		}
 		if err := fsutil.WriteFile(p, f.data, 0o644); err != nil {
 			return nil, err
 		}

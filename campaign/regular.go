@@ -2,6 +2,8 @@ package campaign
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -47,6 +49,11 @@ const (
 	FileJournal        FileKind = "journal"
 	FileGrades         FileKind = "grades file"
 	FileKey            FileKind = "key"
+	FileConfig         FileKind = "configuration file"
+	FileRunLog         FileKind = "run log"
+	FileTiming         FileKind = "timing file"
+	FileItemList       FileKind = "item list"
+	FileReport         FileKind = "report"
 	FileOther          FileKind = "file"
 )
 
@@ -76,7 +83,19 @@ var fileCaps = map[FileKind]int64{
 	FileJournal:        2 * gib,
 	FileGrades:         1 * gib,
 	FileKey:            64 * kib,
-	FileOther:          16 * mib,
+	// The configuration file holds a few keys (README "Configuration").
+	FileConfig: 1 * mib,
+	// A run log (receipt import --log) holds one session's events: its
+	// response (at most the response cap) and a few hundred small events.
+	FileRunLog: 64 * mib,
+	// A timing file (receipt import --timing) holds a few times.
+	FileTiming: 64 * kib,
+	// An item list (packet --items) names at most 12 excerpts (CONTRACT
+	// §3), one short line each.
+	FileItemList: 64 * kib,
+	// A report.json (check --previous-report) grows with the campaign.
+	FileReport: 1 * gib,
+	FileOther:  16 * mib,
 }
 
 // MaxSize is the largest file of kind k verdict reads, in bytes.
@@ -197,6 +216,66 @@ func readCapped(name string, r io.Reader, kind FileKind) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// HashRegular returns the hex SHA-256 of the regular file at path
+// (OpenRegular, refused as ReadRegular refuses), streamed: the file is
+// never held whole, and one that grows past kind's cap while it is read
+// is refused.
+func HashRegular(path string, kind FileKind) (string, error) {
+	f, err := OpenRegular(path, kind)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return hashCapped(path, f, kind)
+}
+
+// HashRegularFS is HashRegular for the file p of fsys, opened as
+// ReadRegularFS opens it.
+func HashRegularFS(fsys fs.FS, p string, kind FileKind) (string, error) {
+	var f io.ReadCloser
+	if r, ok := fsys.(*campaignRootFS); ok {
+		rf, err := r.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return "", err
+		}
+		fi, err := rf.Stat()
+		if err == nil {
+			err = CheckRegular(p, fi, kind)
+		}
+		if err != nil {
+			rf.Close()
+			return "", err
+		}
+		f = rf
+	} else {
+		fi, err := fs.Stat(fsys, p)
+		if err != nil {
+			return "", err
+		}
+		if err := CheckRegular(p, fi, kind); err != nil {
+			return "", err
+		}
+		if f, err = fsys.Open(p); err != nil {
+			return "", err
+		}
+	}
+	defer f.Close()
+	return hashCapped(p, f, kind)
+}
+
+// hashCapped streams r into SHA-256, refusing more than kind's cap.
+func hashCapped(name string, r io.Reader, kind FileKind) (string, error) {
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(r, kind.MaxSize()+1))
+	if err != nil {
+		return "", err
+	}
+	if err := checkSize(name, n, kind); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // ReadRegularFS reads the file p of fsys as ReadRegular does: a RootFS

@@ -125,10 +125,10 @@ func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, er
 	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic, ManifestSHA256: c.ManifestSHA256, AdmissionFailures: AdmissionFailures(c)}, nil
 }
 
-// WriteBlinding writes the blinding into dir (created when missing), each
-// file atomically: sealed-map.json (mode 0600, coordinator only),
+// WriteBlinding writes the blinding into the new or empty directory dir
+// as one set: sealed-map.json (mode 0600, coordinator only),
 // bundle-<rater>.json per rater and leak-findings.json (canonical JSON,
-// [] when there is no finding).
+// [] when there is no finding). See WriteBlindingMap.
 func WriteBlinding(dir string, b *Blinded) error {
 	return WriteBlindingMap(dir, filepath.Join(dir, "sealed-map.json"), b)
 }
@@ -136,16 +136,32 @@ func WriteBlinding(dir string, b *Blinded) error {
 // WriteBlindingMap is WriteBlinding with the sealed map written to
 // mapPath (mode 0600) instead of dir/sealed-map.json, so that the
 // coordinator can keep the unblinding map out of the directory handed to
-// the raters. mapPath must not exist (BlindOutputsFree checks dir only).
+// the raters. mapPath must not exist (BlindOutputsFree checks dir only),
+// and dir must not exist or be empty.
+//
+// The files of dir are written into a staging directory beside it and
+// renamed into place together (fsutil.StageDir): a reader finds every
+// bundle or none. A sealed map outside dir is written first (atomically),
+// so a write killed in between leaves a map without bundles, which every
+// reader of a blinding refuses (bundle-missing), never bundles without
+// their map. The caller holds the locks of dir and mapPath.
 func WriteBlindingMap(dir, mapPath string, b *Blinded) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	st, err := fsutil.StageDir(dir)
+	if err != nil {
 		return err
 	}
-	if err := fsutil.WriteFile(mapPath, b.MapBytes, 0o600); err != nil {
+	defer st.Cleanup()
+	inside := filepath.Clean(mapPath) == filepath.Join(dir, "sealed-map.json")
+	if inside {
+		err = st.WriteFile("sealed-map.json", b.MapBytes, 0o600)
+	} else {
+		err = fsutil.WriteFile(mapPath, b.MapBytes, 0o600)
+	}
+	if err != nil {
 		return err
 	}
 	for i, bu := range b.Bundles {
-		if err := fsutil.WriteFile(filepath.Join(dir, "bundle-"+bu.Rater+".json"), b.BundleBytes[i], 0o644); err != nil {
+		if err := st.WriteFile("bundle-"+bu.Rater+".json", b.BundleBytes[i], 0o644); err != nil {
 			return err
 		}
 	}
@@ -157,5 +173,8 @@ func WriteBlindingMap(dir, mapPath string, b *Blinded) error {
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteFile(filepath.Join(dir, "leak-findings.json"), fb, 0o644)
+	if err := st.WriteFile("leak-findings.json", fb, 0o644); err != nil {
+		return err
+	}
+	return st.Commit()
 }

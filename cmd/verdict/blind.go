@@ -11,6 +11,7 @@ import (
 
 	"verdict/assemble"
 	"verdict/blinding"
+	"verdict/internal/fsutil"
 	"verdict/pipeline"
 )
 
@@ -64,6 +65,13 @@ bundle digests); from then on verdict manifest refuses to rebind any file
 --out must not already hold a blinding: when sealed-map.json,
 leak-findings.json or any bundle-*.json exists there, blind refuses (exit 1,
 reason output-exists) and writes nothing, as freeze never replaces a sheet.
+Any other file there is refused too (output-not-empty): DIR must be new or
+empty, because its files appear together. They are written into a staging
+directory beside DIR and renamed into place as one, so a reader finds every
+bundle and leak-findings.json or no DIR at all; a killed blind leaves only
+.DIR.staging<digits> (and, with --map-out, possibly the sealed map alone,
+which every reader refuses for want of its bundles). A second blind writing
+to the same DIR or --map-out while one runs is refused (output-locked, exit 1).
 
 --map-out FILE writes the sealed map there instead of DIR/sealed-map.json:
 keep it apart from DIR, which goes to the raters (a rater holding the map can
@@ -95,15 +103,32 @@ in "admission" {checked, admitted, admission_failures, reasons, see}.`,
 		if len(rs) != 2 {
 			return usagef("--raters %q: the protocol needs exactly two distinct raters, got %d (CONTRACT §5: two source-based ratings)", raters, len(rs))
 		}
-		if err := pipeline.BlindOutputsFree(out, rs); err != nil {
-			return refusal(a, err)
-		}
 		mapPath := filepath.Join(out, "sealed-map.json")
 		if mapOut != "" {
 			mapPath = mapOut
 			if err := pipeline.MapOutsideRaterDir(out, mapOut); err != nil {
 				return refusal(a, err)
 			}
+		}
+		// One writer per output: the raters' directory and the sealed map
+		// are locked from here until both are in place.
+		for _, p := range []string{out, mapOut} {
+			if p == "" {
+				continue
+			}
+			lock, err := fsutil.LockOutput(p)
+			if err != nil {
+				return refusal(a, err)
+			}
+			defer lock.Unlock()
+		}
+		if err := pipeline.BlindOutputsFree(out, rs); err != nil {
+			return refusal(a, err)
+		}
+		if err := emptyOutputDir(out); err != nil {
+			return refusal(a, err)
+		}
+		if mapOut != "" {
 			if err := newOutputFile(mapOut, "--map-out", "blind never replaces a sealed map"); err != nil {
 				return refusal(a, err)
 			}

@@ -67,9 +67,9 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				if previous == "" {
 					return usagef("check: --previous-report needs --previous DIR")
 				}
-				b, err := os.ReadFile(previousReport)
+				b, err := readFlagFile(a, "check: --previous-report", previousReport, campaign.FileReport)
 				if err != nil {
-					return fmt.Errorf("check: reading the round-2 report: %w", err)
+					return err
 				}
 				opts.Report, opts.ReportFile = b, filepath.ToSlash(previousReport)
 			}

@@ -68,7 +68,7 @@ session are added (--blinded leaves them out).`
 	c := &cobra.Command{
 		Use:   name + " CAMPAIGN --ratings DIR [--format csv|jsonl] [--out FILE]",
 		Short: "Export " + name + " as CSV or JSONL",
-		Long:  long + "\n\nExit codes: 0 written; 1 refused (also --out naming an existing file: output-exists); 2 usage error.",
+		Long:  long + "\n\nExit codes: 0 written; 1 refused (also --out naming an existing file: output-exists, or a file another export is writing: output-locked); 2 usage error.",
 		Args:  cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "csv", "jsonl")
@@ -88,6 +88,13 @@ session are added (--blinded leaves them out).`
 			return usagef("export grades: --unblinded and --blinded exclude each other")
 		}
 		if out != "" {
+			// One writer per output: a second export to the same --out
+			// is refused (output-locked) rather than replacing the first.
+			lock, err := fsutil.LockOutput(out)
+			if err != nil {
+				return refusal(a, err)
+			}
+			defer lock.Unlock()
 			if err := newOutputFile(out, "--out", "an export never replaces a file"); err != nil {
 				return refusal(a, err)
 			}

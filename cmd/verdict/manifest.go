@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"verdict/assemble"
+	"verdict/campaign"
 )
 
 func newManifestCmd(a *app) *cobra.Command {
@@ -46,9 +46,9 @@ Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		opt := assemble.BindOptions{DryRun: dry}
 		if from != "" {
-			b, err := os.ReadFile(from)
+			b, err := readFlagFile(a, "manifest: --from", from, campaign.FileManifest)
 			if err != nil {
-				return usagef("manifest: --from: %v", err)
+				return err
 			}
 			opt.From = b
 		}

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -81,12 +81,11 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 			specs = append(specs, sp)
 		}
 		if itemsFile != "" {
-			f, err := os.Open(itemsFile)
+			b, err := readFlagFile(a, "packet: --items", itemsFile, campaign.FileItemList)
 			if err != nil {
-				return usagef("packet: --items: %v", err)
+				return err
 			}
-			more, err := assemble.ReadItemSpecs(f)
-			f.Close()
+			more, err := assemble.ReadItemSpecs(bytes.NewReader(b))
 			if err != nil {
 				return usagef("packet: --items %s: %v", itemsFile, err)
 			}

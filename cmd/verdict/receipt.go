@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -139,13 +138,13 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 			}
 			return usagef("receipt import: %s; give the format of --log:\n%s", given, logFormatsHelp)
 		}
-		logBytes, err := os.ReadFile(logFile)
+		logBytes, err := readFlagFile(a, "receipt import: --log", logFile, campaign.FileRunLog)
 		if err != nil {
-			return usagef("receipt import: --log: %v", err)
+			return err
 		}
-		timing, err := os.ReadFile(timingFile)
+		timing, err := readFlagFile(a, "receipt import: --timing", timingFile, campaign.FileTiming)
 		if err != nil {
-			return usagef("receipt import: --timing: %v", err)
+			return err
 		}
 		im, err := assemble.Import(args[0], assemble.ImportRequest{Session: session, Log: logBytes, LogFormat: logFormat, LogFile: logFile,
 			Timing: timing, TimingFile: timingFile, ErrorKind: campaign.ErrorKind(errorKind)})

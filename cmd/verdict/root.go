@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -8,7 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"verdict/campaign"
 	"verdict/fixtures"
+	"verdict/internal/visible"
 	"verdict/tui"
 
 	"github.com/spf13/cobra"
@@ -175,17 +179,14 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 
 // loadConfig reads verdict.yaml from --config or the XDG config dir, and
 // VERDICT_* environment variables. A missing default file is not an error.
+// The file is read through the one bounded reader (readConfigFile).
 func (a *app) loadConfig(explicit string) error {
 	v := a.cfg
 	v.SetEnvPrefix("VERDICT")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
 	v.AutomaticEnv()
 	if explicit != "" {
-		v.SetConfigFile(explicit)
-		if err := v.ReadInConfig(); err != nil {
-			return usagef("reading config %s: %v", explicit, err)
-		}
-		return nil
+		return readConfigFile(v, explicit)
 	}
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
@@ -197,12 +198,29 @@ func (a *app) loadConfig(explicit string) error {
 		return nil
 	}
 	path := filepath.Join(dir, "verdict", "verdict.yaml")
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
-	v.SetConfigFile(path)
-	if err := v.ReadInConfig(); err != nil {
-		return usagef("reading config %s: %v", path, err)
+	return readConfigFile(v, path)
+}
+
+// readConfigFile reads the configuration file at path into v: a regular
+// file of at most campaign.FileConfig's cap (a FIFO there is refused
+// without blocking, a device without being read), in the format its
+// extension names (YAML without one). Every failure is a usage error
+// (exit 2) naming the file.
+func readConfigFile(v *viper.Viper, path string) error {
+	b, err := campaign.ReadRegular(path, campaign.FileConfig)
+	if err != nil {
+		return usagef("reading config %s: %v", visible.Text(path), err)
+	}
+	typ := strings.TrimPrefix(filepath.Ext(path), ".")
+	if typ == "" {
+		typ = "yaml"
+	}
+	v.SetConfigType(typ)
+	if err := v.ReadConfig(bytes.NewReader(b)); err != nil {
+		return usagef("reading config %s: %v", visible.Text(path), err)
 	}
 	return nil
 }

@@ -31,7 +31,12 @@ not name the exact sheets and adjudication used. It settles every field
 with the structural findings and the accounting, and prints the report.
 With --out DIR it writes report.json, report.md and the SVG charts there;
 DIR must be new or empty (an existing file, or a directory that holds
-anything, is refused: output-not-empty), so no file is replaced.
+anything, is refused: output-not-empty), so no file is replaced. The files
+appear together: they are written into a staging directory beside DIR and
+renamed into place as one, so a reader finds the whole report or no DIR
+(a killed score leaves only .DIR.staging<digits>, removed by the next score
+to DIR). A second score writing to the same DIR while one runs is refused
+(output-locked, exit 1).
 Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).`,
 		Args: cobra.ExactArgs(1),
 	}
@@ -51,6 +56,13 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 			mapFile = filepath.Join(ratings, "sealed-map.json")
 		}
 		if out != "" {
+			// One writer per output directory: the lock is held until the
+			// report set is renamed into place.
+			lock, err := fsutil.LockOutput(out)
+			if err != nil {
+				return refusal(a, err)
+			}
+			defer lock.Unlock()
 			if err := emptyOutputDir(out); err != nil {
 				return refusal(a, err)
 			}
@@ -148,33 +160,38 @@ func textStyle(w io.Writer) string {
 	return "dark"
 }
 
-// writeReport writes report.json, report.md and the SVG charts into
-// dir, each atomically (fsutil). report.json is streamed to its file
-// (Report.WriteJSON), never held whole.
+// writeReport writes report.json, report.md and the SVG charts into the
+// new or empty directory dir as one set: they are written into a staging
+// directory beside dir and renamed into place together (fsutil.StageDir),
+// so a reader finds all of them or no dir, and a killed score leaves only
+// the staging directory. report.json is streamed to its file
+// (Report.WriteJSON), never held whole. The caller holds dir's lock.
 func writeReport(r *scorer.Report, dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	st, err := fsutil.StageDir(dir)
+	if err != nil {
 		return err
 	}
-	if err := writeReportJSON(r, filepath.Join(dir, "report.json")); err != nil {
+	defer st.Cleanup()
+	if err := st.WriteWith("report.json", 0o644, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := r.WriteJSON(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}); err != nil {
 		return err
 	}
 	charts, err := r.Charts()
 	if err != nil {
 		return err
 	}
-	if err := fsutil.WriteFile(filepath.Join(dir, "report.md"), r.Markdown(true), 0o644); err != nil {
+	if err := st.WriteFile("report.md", r.Markdown(true), 0o644); err != nil {
 		return err
 	}
 	for _, f := range charts {
-		if err := fsutil.WriteFile(filepath.Join(dir, f.Name), f.SVG, 0o644); err != nil {
+		if err := st.WriteFile(f.Name, f.SVG, 0o644); err != nil {
 			return err
 		}
 	}
-	return nil
-}
-
-// writeReportJSON streams report.json into a temporary file beside path
-// and renames it over path once complete.
-func writeReportJSON(r *scorer.Report, path string) error {
-	return fsutil.WriteWith(path, 0o644, r.WriteJSON)
+	return st.Commit()
 }

@@ -20,7 +20,7 @@ type pending struct {
 }
 
 func newPending(path string, perm fs.FileMode) (*pending, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"*")
 	if err != nil {
 		return nil, err
 	}
@@ -40,6 +40,7 @@ func (p *pending) commit() error {
 	if err := os.Chmod(p.f.Name(), p.perm); err != nil {
 		return err
 	}
+	beforeRename(p.path)
 	if err := os.Rename(p.f.Name(), p.path); err != nil {
 		return err
 	}

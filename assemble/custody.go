@@ -1,0 +1,27 @@
+package assemble
+
+import (
+	"os"
+	"path/filepath"
+
+	"verdict/internal/fsutil"
+)
+
+// WriteLockFile is the lock file, at the campaign's root, that every
+// verdict command writing into the campaign holds while it compares and
+// writes its files (packet, receipt import, blind's blinding record,
+// manifest): a second writer is refused (fsutil.ReasonOutputLocked)
+// instead of mixing its files with the first one's. It lies outside the
+// bound directories, so it is never a campaign file.
+const WriteLockFile = ".verdict-write" + fsutil.LockSuffix
+
+// lockCampaign takes the campaign dir's write lock (WriteLockFile); for a
+// dir that does not exist it returns a nil *fsutil.Output (whose Unlock
+// does nothing), and the caller's own refusal of the missing campaign
+// follows.
+func lockCampaign(dir string) (*fsutil.Output, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	return fsutil.LockOutput(filepath.Join(dir, ".verdict-write"))
+}

@@ -1,0 +1,244 @@
+package fsutil
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"verdict/verr"
+)
+
+// ReasonOutputLocked: another process is writing the same output (it
+// holds OUTPUT.lock); the second writer is refused before it writes
+// anything.
+const ReasonOutputLocked verr.Reason = "output-locked"
+
+// RuleOneWriter is the rule of ReasonOutputLocked.
+const RuleOneWriter = "DESIGN Chain of custody: one writer per output, and a reader sees all of an output set or none of it"
+
+// Output is one writer's exclusive hold on an output: a file, a directory
+// or a named set of files. Release it with Unlock (or by exiting).
+type Output struct {
+	lock *flock.Flock
+	// Path is the output's path with the symbolic links of its existing
+	// part resolved, so that two names of one output take one lock.
+	Path string
+}
+
+// Unlock releases the output's lock; the lock file stays (see Lock).
+func (o *Output) Unlock() {
+	if o != nil {
+		o.lock.Unlock()
+	}
+}
+
+// LockOutput takes the exclusive, non-blocking lock of the output at path
+// (the file path+".lock" beside it, on the path with its symbolic links
+// resolved) and then removes what a killed writer of the same output left
+// behind (RemoveStale). A second writer while the first holds the lock is
+// refused with ReasonOutputLocked, naming path.
+func LockOutput(path string) (*Output, error) {
+	real, err := Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	l, err := Lock(real, 0o600)
+	if errors.Is(err, ErrLocked) {
+		return nil, &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: RuleOneWriter,
+			Detail: "another verdict process is writing this output (it holds " + real + LockSuffix + "); nothing was written: retry when it has finished", Err: err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := RemoveStale(real); err != nil {
+		l.Unlock()
+		return nil, err
+	}
+	return &Output{lock: l, Path: real}, nil
+}
+
+// Resolve returns path made absolute, with the symbolic links of its
+// longest existing prefix resolved; the part that does not exist yet is
+// kept as it is written.
+func Resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for cur := abs; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// stagingInfix separates a directory output's name from the random digits
+// of its staging directory (StageDir): ".NAME.staging123".
+const stagingInfix = ".staging"
+
+// IsStaging reports whether the directory entry name is a temporary file
+// or staging directory of verdict's writes (WriteFile, WriteWith,
+// StageDir): "." followed by the output's name and random digits, or by
+// the name, ".staging" and random digits. Such an entry is never an
+// output: a write killed before its rename leaves it, a reader refuses it
+// and the next writer of the output removes it.
+func IsStaging(name string) bool {
+	body := strings.TrimRight(name, "0123456789")
+	return strings.HasPrefix(name, ".") && len(body) > 1 && len(body) < len(name)
+}
+
+// isStagingOf reports whether name is a staging entry (IsStaging) of the
+// output named base.
+func isStagingOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base)
+	rest = strings.TrimPrefix(rest, stagingInfix)
+	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+}
+
+// RemoveStale removes the temporary files and staging directories of the
+// output at path that a killed writer left in path's directory (see
+// IsStaging). Call it only while holding the output's lock (LockOutput
+// does), so that no live write's temporary file is removed.
+func RemoveStale(path string) error {
+	dir, base := filepath.Split(path)
+	ents, err := os.ReadDir(filepath.Clean(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !isStagingOf(e.Name(), base) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StagedDir is a directory output written as a whole: its files are
+// written into a staging directory beside it (".NAME.staging<digits>")
+// and Commit renames that directory into place, so that a reader sees
+// every file of the output or none, and a killed write leaves only the
+// staging directory, which no reader takes for the output.
+type StagedDir struct {
+	final, stage string
+	done         bool
+}
+
+// StageDir begins the directory output dir, which must not exist or be
+// an empty directory when Commit runs; its parent is created if missing.
+// Hold the output's lock (LockOutput(dir)) from before StageDir until
+// after Commit.
+func StageDir(dir string) (*StagedDir, error) {
+	final, err := Resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(final)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	stage, err := os.MkdirTemp(parent, "."+filepath.Base(final)+stagingInfix+"*")
+	if err != nil {
+		return nil, err
+	}
+	return &StagedDir{final: final, stage: stage}, nil
+}
+
+// WriteFile writes data to the file name (one path component) of the
+// staged directory with mode perm and flushes it to disk.
+func (s *StagedDir) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	return s.WriteWith(name, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteWith streams the file name of the staged directory from write,
+// with mode perm, and flushes it to disk.
+func (s *StagedDir) WriteWith(name string, perm fs.FileMode, write func(io.Writer) error) error {
+	if name != filepath.Base(name) || IsStaging(name) {
+		return fmt.Errorf("staged file name %q is not one plain path component", name)
+	}
+	f, err := os.OpenFile(filepath.Join(s.stage, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Commit renames the staged directory into place: over nothing, or over
+// an empty directory (never over one that holds a file: the rename then
+// fails and the staging directory is removed by Cleanup).
+func (s *StagedDir) Commit() error {
+	if err := os.Chmod(s.stage, 0o755); err != nil {
+		return err
+	}
+	if err := SyncDir(s.stage); err != nil {
+		return err
+	}
+	beforeRename(s.final)
+	if err := os.Rename(s.stage, s.final); err != nil {
+		// Windows does not rename over a directory: remove the empty one
+		// (os.Remove refuses one that holds anything) and retry.
+		if fi, serr := os.Lstat(s.final); serr != nil || !fi.IsDir() || os.Remove(s.final) != nil {
+			return err
+		}
+		if err := os.Rename(s.stage, s.final); err != nil {
+			return err
+		}
+	}
+	s.done = true
+	return SyncDir(filepath.Dir(s.final))
+}
+
+// Cleanup removes the staging directory unless Commit renamed it into
+// place; it is safe to defer.
+func (s *StagedDir) Cleanup() {
+	if !s.done {
+		os.RemoveAll(s.stage)
+	}
+}
+
+// PauseEnv is the name of the environment variable of verdict's kill
+// tests: when it holds the base name of an output (a file, or a staged
+// directory), a write of that output stops just before its rename,
+// prints "verdict: paused before renaming PATH" on standard error and
+// sleeps, so that a test can kill the process at exactly that point.
+const PauseEnv = "VERDICT_TEST_PAUSE_BEFORE_RENAME"
+
+// beforeRename is the kill tests' pause point (PauseEnv).
+func beforeRename(dest string) {
+	if name := os.Getenv(PauseEnv); name != "" && name == filepath.Base(dest) {
+		fmt.Fprintf(os.Stderr, "verdict: paused before renaming %s\n", dest)
+		time.Sleep(time.Hour)
+	}
+}
