@@ -6,37 +6,19 @@ import (
 	"slices"
 
 	"verdict/adjudication"
+	"verdict/campaign"
 	"verdict/verr"
 )
 
-// System is one of the three systems of the conditional system comparison
-// (CONTRACT §6): the same model and host with a different evidence
-// provider.
-type System string
-
-// The three systems of CONTRACT §6.
-const (
-	// SystemNative: ordinary approved read/search tools only.
-	SystemNative System = "native"
-	// SystemMadar: the published Madar stable core profile.
-	SystemMadar System = "madar"
-	// SystemSerena: Serena's local LSP backend with its seven-tool allowlist.
-	SystemSerena System = "serena"
-)
-
-// Systems lists the three systems in report order: the candidate Madar
-// last, after the two comparators (Native, Serena).
-var Systems = []System{SystemNative, SystemSerena, SystemMadar}
-
-// Title is the system's display name ("Native", "Madar stable core",
-// "Serena").
-func (s System) Title() string {
+// SystemTitle is a system's display name in reports ("Native", "Madar
+// stable core", "Serena"; CONTRACT §6 table).
+func SystemTitle(s campaign.SystemName) string {
 	switch s {
-	case SystemNative:
+	case campaign.SystemNative:
 		return "Native"
-	case SystemMadar:
+	case campaign.SystemMadar:
 		return "Madar stable core"
-	case SystemSerena:
+	case campaign.SystemSerena:
 		return "Serena"
 	}
 	return string(s)
@@ -79,10 +61,15 @@ func (c SystemCharge) Add(o SystemCharge) SystemCharge {
 // boundary"). The declared Serena initial_instructions call is one of them
 // (kind "initial_instructions"), never evidence.
 type SetupCharge struct {
-	System System `json:"system"`
+	System campaign.SystemName `json:"system"`
 	// Repository is the repository the charge prepared; "" for a
 	// system-wide one-time charge (package download and installation).
 	Repository string `json:"repository"`
+	// Workflow is the workflow the charge is attributed to (the first of
+	// its system on its repository: its 12 minutes include the charge);
+	// "" for a charge attributed to no workflow, which still counts in the
+	// system's whole-suite total.
+	Workflow string `json:"workflow"`
 	// Kind names the charge: install, configure, index, startup,
 	// readiness, refresh, initial_instructions, ...
 	Kind string `json:"kind"`
@@ -97,10 +84,12 @@ type SetupCharge struct {
 // three systems), its Outcome is answered, valid_failure (review timeout,
 // malformed or refused) or investigation_failure (review not launched).
 type SystemWorkflowInput struct {
-	System     System `json:"system"`
-	Task       string `json:"task"`
-	Repository string `json:"repository"`
-	Repetition int    `json:"repetition"`
+	// ID is the workflow ID "W<n>".
+	ID         string              `json:"id"`
+	System     campaign.SystemName `json:"system"`
+	Task       string              `json:"task"`
+	Repository string              `json:"repository"`
+	Repetition int                 `json:"repetition"`
 	// Position is the 1-based place of the system in its repetition's
 	// provider order (the six permutations are balanced).
 	Position int      `json:"position"`
@@ -164,9 +153,8 @@ type SystemScoreInput struct {
 	CampaignID string      `json:"campaign_id"`
 	Synthetic  bool        `json:"synthetic"`
 	Tasks      []TaskInput `json:"tasks"`
-	// Workflows are in execution order: the first workflow of a system on
-	// a repository carries that system's cold setup for it (the first
-	// task order is precommitted, CONTRACT §6).
+	// Workflows are in manifest order; Setup charges name the workflow
+	// they are attributed to.
 	Workflows     []SystemWorkflowInput `json:"workflows"`
 	Setup         []SetupCharge         `json:"setup"`
 	Prerequisites []Prerequisite        `json:"prerequisites"`
@@ -175,12 +163,13 @@ type SystemScoreInput struct {
 
 // SystemWorkflowScore is one scored workflow.
 type SystemWorkflowScore struct {
-	System               System `json:"system"`
-	Task                 string `json:"task"`
-	Repository           string `json:"repository"`
-	Repetition           int    `json:"repetition"`
-	Position             int    `json:"position"`
-	InvestigationSession string `json:"investigation_session"`
+	ID                   string              `json:"id"`
+	System               campaign.SystemName `json:"system"`
+	Task                 string              `json:"task"`
+	Repository           string              `json:"repository"`
+	Repetition           int                 `json:"repetition"`
+	Position             int                 `json:"position"`
+	InvestigationSession string              `json:"investigation_session"`
 	// RSys is correctly addressed repository-answerable obligations / all
 	// repository-answerable obligations of the task: the one frozen
 	// denominator shared by the three systems, whatever each returned.
@@ -194,8 +183,8 @@ type SystemWorkflowScore struct {
 	TruthfulUnknowns int `json:"truthful_unknowns"`
 	// Review is the review's run score (R there is R_sys).
 	Review RunScore `json:"review"`
-	// Cold is true for the first workflow of its system on its repository,
-	// which carries the cold setup charges.
+	// Cold is true for a workflow that carries attributed setup charges
+	// (the first of its system on its repository).
 	Cold bool `json:"cold"`
 	// Warm is investigation + review; ColdSetup the setup charges this
 	// workflow carries (known zero when none); Complete = Warm + ColdSetup.
@@ -239,8 +228,8 @@ type ColdFirstTask struct {
 
 // SystemScore is one system's scorecard.
 type SystemScore struct {
-	System System            `json:"system"`
-	Tasks  []SystemTaskScore `json:"tasks"`
+	System campaign.SystemName `json:"system"`
+	Tasks  []SystemTaskScore   `json:"tasks"`
 	// MacroMedianRSys is the mean of the eligible tasks' median R_sys.
 	MacroMedianRSys *Fraction `json:"macro_median_r_sys"`
 	// UncertaintyCredited/UncertaintyCases count the separately frozen U
@@ -299,7 +288,7 @@ type SystemTaskComparison struct {
 // SystemComparison is Madar against one comparator: paired results, task
 // medians, whole-suite ratios and the macro quality difference.
 type SystemComparison struct {
-	Comparator System                 `json:"comparator"`
+	Comparator campaign.SystemName    `json:"comparator"`
 	Pairs      []SystemPair           `json:"pairs"`
 	Tasks      []SystemTaskComparison `json:"tasks"`
 	// SuiteCostRatio and SuiteTimeRatio are Madar's whole-suite total
@@ -341,7 +330,7 @@ type SystemDecision struct {
 	FailedPrerequisites []string           `json:"failed_prerequisites"`
 	// SimplerCheaper lists the comparators that meet every floor at no
 	// more whole-suite cost and time than Madar (Native first).
-	SimplerCheaper []System `json:"simpler_cheaper"`
+	SimplerCheaper []campaign.SystemName `json:"simpler_cheaper"`
 }
 
 // SystemScorecard is EvaluateSystems' result (CONTRACT §6).
@@ -359,7 +348,7 @@ type SystemScorecard struct {
 }
 
 // System returns the scorecard of s, or nil.
-func (sc *SystemScorecard) System(s System) *SystemScore {
+func (sc *SystemScorecard) System(s campaign.SystemName) *SystemScore {
 	for i := range sc.Systems {
 		if sc.Systems[i].System == s {
 			return &sc.Systems[i]
@@ -368,7 +357,7 @@ func (sc *SystemScorecard) System(s System) *SystemScore {
 	return nil
 }
 
-func knownSystem(s System) bool { return slices.Contains(Systems, s) }
+func knownSystem(s campaign.SystemName) bool { return slices.Contains(campaign.SystemNames, s) }
 
 // EvaluateSystems scores every workflow (ScoreRun for the review, R_sys
 // over the frozen repository-answerable denominator), aggregates each
@@ -396,12 +385,11 @@ func EvaluateSystems(in SystemScoreInput) (*SystemScorecard, error) {
 		}
 	}
 	type wk struct {
-		sys  System
+		sys  campaign.SystemName
 		task string
 		rep  int
 	}
-	seen := map[wk]bool{}
-	coldTaken := map[[2]string]bool{}
+	seen, seenID := map[wk]bool{}, map[string]bool{}
 	for i, w := range in.Workflows {
 		ptr := fmt.Sprintf("/workflows/%d", i)
 		if !knownSystem(w.System) {
@@ -416,36 +404,32 @@ func EvaluateSystems(in SystemScoreInput) (*SystemScorecard, error) {
 		if !ok {
 			return nil, verr.Newf(ReasonUnexpectedGrade, "", ptr+"/task", "CONTRACT §6", "workflow for unknown task %q", w.Task)
 		}
+		if w.ID == "" || seenID[w.ID] {
+			return nil, verr.Newf(ReasonDuplicateWorkflow, "", ptr+"/id", "CONTRACT §6", "workflow ID %q is empty or repeated", w.ID)
+		}
+		seenID[w.ID] = true
 		ws, err := scoreSystemWorkflow(t, w, ptr)
 		if err != nil {
 			return nil, err
 		}
 		ws.Warm = w.Investigation.Add(w.ReviewCharge)
 		ws.ColdSetup = zeroCharge()
-		if ck := [2]string{string(w.System), w.Repository}; !coldTaken[ck] {
-			coldTaken[ck] = true
-			ws.Cold = true
-			for _, s := range in.Setup {
-				if s.System == w.System && s.Repository == w.Repository {
-					ws.ColdSetup = ws.ColdSetup.Add(s.SystemCharge)
+		for _, c := range in.Setup {
+			if c.Workflow != "" && c.Workflow == w.ID {
+				if c.System != w.System {
+					return nil, verr.Newf(ReasonUnknownSystem, "", ptr+"/id", "CONTRACT §6", "a %s setup charge is attributed to %s workflow %s", c.System, w.System, w.ID)
 				}
-			}
-		}
-		if ck := [2]string{string(w.System), ""}; !coldTaken[ck] {
-			coldTaken[ck] = true
-			for _, s := range in.Setup {
-				if s.System == w.System && s.Repository == "" {
-					ws.ColdSetup = ws.ColdSetup.Add(s.SystemCharge)
-				}
+				ws.Cold = true
+				ws.ColdSetup = ws.ColdSetup.Add(c.SystemCharge)
 			}
 		}
 		ws.Complete = ws.Warm.Add(ws.ColdSetup)
 		sc.Workflows = append(sc.Workflows, ws)
 	}
-	for _, s := range Systems {
+	for _, s := range campaign.SystemNames {
 		sc.Systems = append(sc.Systems, systemScore(s, tasks, sc.Workflows, in.Setup, in.Thresholds))
 	}
-	for _, c := range []System{SystemNative, SystemSerena} {
+	for _, c := range []campaign.SystemName{campaign.SystemNative, campaign.SystemSerena} {
 		sc.Comparisons = append(sc.Comparisons, compareSystems(sc, c))
 	}
 	decideSystems(sc, tasks)
@@ -469,7 +453,7 @@ func scoreSystemWorkflow(t *TaskInput, w SystemWorkflowInput, ptr string) (Syste
 	if err != nil {
 		return SystemWorkflowScore{}, err
 	}
-	ws := SystemWorkflowScore{System: w.System, Task: w.Task, Repository: w.Repository, Repetition: w.Repetition,
+	ws := SystemWorkflowScore{ID: w.ID, System: w.System, Task: w.Task, Repository: w.Repository, Repetition: w.Repetition,
 		Position: w.Position, InvestigationSession: w.InvestigationSession, RSys: rs.R, Review: rs, Operations: w.Operations}
 	answerable := map[string]bool{}
 	for _, o := range t.Obligations {

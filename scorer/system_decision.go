@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"verdict/campaign"
 )
 
 // Gate IDs of the system comparison (CONTRACT §6), in report order after
@@ -34,7 +36,7 @@ func criticalFailure(r RunScore) bool {
 
 // systemScore aggregates one system's workflows: tasks, U set, packet
 // support, charges and the absolute floors.
-func systemScore(s System, tasks []TaskInput, workflows []SystemWorkflowScore, setup []SetupCharge, th SystemThresholds) SystemScore {
+func systemScore(s campaign.SystemName, tasks []TaskInput, workflows []SystemWorkflowScore, setup []SetupCharge, th SystemThresholds) SystemScore {
 	ss := SystemScore{System: s, Tasks: []SystemTaskScore{}, ColdFirst: []ColdFirstTask{}, Setup: zeroCharge(), Warm: zeroCharge()}
 	var runs []RunScore
 	var supported, answerable int64
@@ -101,7 +103,7 @@ func systemScore(s System, tasks []TaskInput, workflows []SystemWorkflowScore, s
 	slices.Sort(defects)
 	defects = slices.Compact(defects)
 	ss.MacroMedianRSys = MeanFraction(macro)
-	noun := s.Title() + " reviews"
+	noun := SystemTitle(s) + " reviews"
 	ss.Floors = []DecisionGate{
 		safetySourceGate("CONTRACT §6 with CONTRACT §4 condition 1", runs, noun),
 		coverageGate("CONTRACT §6 with CONTRACT §4 condition 2, R_sys for R", medians, ss.MacroMedianRSys, ss.UncertaintyCredited, ss.UncertaintyCases, th.Floors),
@@ -115,7 +117,7 @@ func systemScore(s System, tasks []TaskInput, workflows []SystemWorkflowScore, s
 }
 
 // systemTaskScore is one system's row of one task.
-func systemTaskScore(t TaskInput, s System, workflows []SystemWorkflowScore) SystemTaskScore {
+func systemTaskScore(t TaskInput, s campaign.SystemName, workflows []SystemWorkflowScore) SystemTaskScore {
 	ts := SystemTaskScore{Task: t.ID, Repository: t.Repository, Eligible: true, RSys: []Fraction{}}
 	answerable := 0
 	for _, o := range t.Obligations {
@@ -172,7 +174,7 @@ func systemTaskScore(t TaskInput, s System, workflows []SystemWorkflowScore) Sys
 
 // compareSystems pairs Madar's workflows with the comparator's on the same
 // task and repetition.
-func compareSystems(sc *SystemScorecard, other System) SystemComparison {
+func compareSystems(sc *SystemScorecard, other campaign.SystemName) SystemComparison {
 	c := SystemComparison{Comparator: other, Pairs: []SystemPair{}, Tasks: []SystemTaskComparison{}}
 	type key struct {
 		task string
@@ -184,7 +186,7 @@ func compareSystems(sc *SystemScorecard, other System) SystemComparison {
 		w := &sc.Workflows[i]
 		k := key{w.Task, w.Repetition}
 		switch w.System {
-		case SystemMadar:
+		case campaign.SystemMadar:
 			mine[k] = w
 			keys = append(keys, k)
 		case other:
@@ -206,7 +208,7 @@ func compareSystems(sc *SystemScorecard, other System) SystemComparison {
 			DeltaRSys: sub(m.RSys, o.RSys), MadarCritical: criticalFailure(m.Review), OtherCritical: criticalFailure(o.Review),
 			CostRatio: RatioOf(m.Complete.Cost, o.Complete.Cost), TimeRatio: RatioOf(m.Complete.Time, o.Complete.Time)})
 	}
-	ms, os := sc.System(SystemMadar), sc.System(other)
+	ms, os := sc.System(campaign.SystemMadar), sc.System(other)
 	for i, mt := range ms.Tasks {
 		ot := os.Tasks[i]
 		tc := SystemTaskComparison{Task: mt.Task, CostRatio: RatioOf(mt.MedianCost.Exact, ot.MedianCost.Exact),
@@ -241,7 +243,7 @@ func ratioCheck(id string, r Ratio, bound Fraction) GateCheck {
 // comparisonGates are the gates of Madar against one comparator, each on
 // its own (no gate met through another, EVALUATOR-CONTROLS C21).
 func comparisonGates(c SystemComparison, th SystemThresholds) []DecisionGate {
-	name := c.Comparator.Title()
+	name := SystemTitle(c.Comparator)
 	rule := "CONTRACT §6 against " + name
 	taskGate := func(id, what string, get func(SystemTaskComparison) Ratio) DecisionGate {
 		var cs []GateCheck
@@ -259,7 +261,7 @@ func comparisonGates(c SystemComparison, th SystemThresholds) []DecisionGate {
 	}
 	var gates []DecisionGate
 	switch c.Comparator {
-	case SystemNative:
+	case campaign.SystemNative:
 		var cs []GateCheck
 		for _, p := range c.Pairs {
 			loss := p.MadarCritical && !p.OtherCritical
@@ -278,7 +280,7 @@ func comparisonGates(c SystemComparison, th SystemThresholds) []DecisionGate {
 			pairGate(GateNativePairedCost, "cost", func(p SystemPair) Ratio { return p.CostRatio }),
 			pairGate(GateNativePairedTime, "time", func(p SystemPair) Ratio { return p.TimeRatio }),
 		)
-	case SystemSerena:
+	case campaign.SystemSerena:
 		gates = append(gates,
 			newGate(GateSerenaMacroQuality, rule+": macro quality loss at most 0.05", []GateCheck{{ID: "macro-loss",
 				Observed: fracOrUnknown(c.MacroLoss), Threshold: "≤ " + th.MaxMacroLossVsSerena.Decimal(), Pass: atMost(c.MacroLoss, th.MaxMacroLossVsSerena)}}),
@@ -301,7 +303,7 @@ func noMoreThan[U Unit](a, b Exact[U]) bool { return a.Known && b.Known && a.Cmp
 func decideSystems(sc *SystemScorecard, tasks []TaskInput) {
 	th := sc.Thresholds
 	eligible := 0
-	for _, t := range sc.System(SystemMadar).Tasks {
+	for _, t := range sc.System(campaign.SystemMadar).Tasks {
 		if t.Eligible {
 			eligible++
 		}
@@ -309,10 +311,10 @@ func decideSystems(sc *SystemScorecard, tasks []TaskInput) {
 	sc.Prerequisites = append(sc.Prerequisites, Prerequisite{ID: "eligible-tasks", OK: eligible >= th.Tasks && len(tasks) == th.Tasks,
 		Detail: fmt.Sprintf("%d eligible of %d tasks; %d required (CONTRACT §6)", eligible, len(tasks), th.Tasks)})
 	var short []string
-	for _, s := range Systems {
+	for _, s := range campaign.SystemNames {
 		for _, t := range sc.System(s).Tasks {
 			if t.Runs != th.Repetitions {
-				short = append(short, fmt.Sprintf("%s has %d %s workflow(s) of %d", t.Task, t.Runs, s.Title(), th.Repetitions))
+				short = append(short, fmt.Sprintf("%s has %d %s workflow(s) of %d", t.Task, t.Runs, SystemTitle(s), th.Repetitions))
 			}
 		}
 	}
@@ -324,16 +326,16 @@ func decideSystems(sc *SystemScorecard, tasks []TaskInput) {
 	sc.Prerequisites = append(sc.Prerequisites, pr)
 	slices.SortFunc(sc.Prerequisites, func(a, b Prerequisite) int { return strings.Compare(a.ID, b.ID) })
 
-	madar := sc.System(SystemMadar)
+	madar := sc.System(campaign.SystemMadar)
 	gates := slices.Clone(madar.Floors)
 	for _, c := range sc.Comparisons {
 		gates = append(gates, comparisonGates(c, th)...)
 	}
 	sc.Gates = gates
 
-	d := SystemDecision{SimplerCheaper: []System{}}
+	d := SystemDecision{SimplerCheaper: []campaign.SystemName{}}
 	d.FailingGates, d.FailedPrerequisites = failures(gates, sc.Prerequisites)
-	for _, s := range []System{SystemNative, SystemSerena} {
+	for _, s := range []campaign.SystemName{campaign.SystemNative, campaign.SystemSerena} {
 		o := sc.System(s)
 		if o.MeetsRequiredQuality && noMoreThan(o.Suite.Cost, madar.Suite.Cost) && noMoreThan(o.Suite.Time, madar.Suite.Time) {
 			d.SimplerCheaper = append(d.SimplerCheaper, s)
@@ -349,7 +351,7 @@ func decideSystems(sc *SystemScorecard, tasks []TaskInput) {
 	case len(d.SimplerCheaper) > 0:
 		names := make([]string, len(d.SimplerCheaper))
 		for i, s := range d.SimplerCheaper {
-			names[i] = s.Title()
+			names[i] = SystemTitle(s)
 		}
 		d.Kind = SystemDecisionComparatorSimpler
 		d.Summary = strings.Join(names, " and ") + " gives the required quality more simply and cheaply: recommend replacement/integration or the generic review practice rather than more Madar product development. Failing gate(s): " + strings.Join(d.FailingGates, ", ") + "."
