@@ -121,10 +121,21 @@ func signerFor(name string, role, want Role, key ssh.PublicKey) (Signer, error) 
 	if role != want {
 		return Signer{}, &verr.Error{Reason: ReasonBadRole, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("role %q cannot sign this record; want %q", role, want)}
 	}
-	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || strings.ContainsAny(name, " \t\n,\"") {
-		return Signer{}, &verr.Error{Reason: ReasonBadSignerName, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("signer name %q must be non-empty without spaces, commas or quotes (it is the allowed_signers principal)", name)}
+	if err := CheckSignerName(name); err != nil {
+		return Signer{}, err
 	}
 	return Signer{Name: name, Role: role, KeyFingerprint: Fingerprint(key)}, nil
+}
+
+// CheckSignerName refuses (ReasonBadSignerName) a signer name that cannot
+// be an allowed_signers principal matching only itself: empty, untrimmed,
+// or holding white space, a comma, a quote or a pattern character (*, ?,
+// !).
+func CheckSignerName(name string) error {
+	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || strings.ContainsAny(name, " \t\n\r,\"*?!") {
+		return &verr.Error{Reason: ReasonBadSignerName, Rule: "DESIGN Signed records", Detail: fmt.Sprintf("signer name %q must be non-empty without spaces, commas, quotes or pattern characters (*, ?, !): it is the allowed_signers principal", name)}
+	}
+	return nil
 }
 
 // SignRecord returns the canonical bytes of record v (Marshal) and their

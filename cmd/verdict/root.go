@@ -68,6 +68,7 @@ func commands(a *app) []*cobra.Command {
 		newResolveCmd(a),
 		newRevealCmd(a),
 		newScoreCmd(a),
+		newSignersCmd(a),
 		newValidateCmd(a),
 		newVerifyCmd(a),
 		newVersionCmd(a),
