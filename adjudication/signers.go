@@ -31,10 +31,6 @@ const (
 	ReasonBadSignerRole verr.Reason = "bad-signer-role"
 )
 
-// Roles lists the three signing roles in the order of a campaign's
-// records (rating sheet, adjudication, reveal).
-func Roles() []Role { return []Role{RoleRater, RoleAdjudicator, RoleCoordinator} }
-
 // NamespaceOf returns the SSH signature namespace a role signs its
 // records in (rater: verdict-rating, adjudicator: verdict-adjudication,
 // coordinator: verdict-reveal), and false for any other role.
