@@ -177,8 +177,8 @@ func Grants(allowed []AllowedSigner) []SignerGrant {
 }
 
 // AddSignerFile adds the grant of AllowedSignerLine to the allowed_signers
-// file at path (created when absent) under an exclusive lock on
-// path+".lock" (ReasonOutputLocked while another writer holds it),
+// file at path (created when absent) under the output's exclusive lock
+// (fsutil.LockOutput: output-locked while another writer holds it),
 // replacing the file atomically so that a reader or a crash sees the old
 // file or the new one, never a part. Every refusal of AddAllowedSigner
 // leaves the file as it was. It returns the line and whether it was added
@@ -188,9 +188,9 @@ func AddSignerFile(path, name string, role Role, key ssh.PublicKey) (line string
 	if err != nil {
 		return "", false, err
 	}
-	lock, err := fsutil.Lock(path, 0o644)
+	lock, err := fsutil.LockOutput(path)
 	if err != nil {
-		return "", false, &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: ruleRecords, Detail: err.Error(), Err: err}
+		return "", false, err
 	}
 	defer lock.Unlock()
 	perm := fs.FileMode(0o644)
