@@ -84,7 +84,13 @@ func DefaultLeakTokens(c *campaign.Campaign) []string {
 	for _, s := range c.Sessions {
 		out = append(out, s.ID)
 	}
-	ex := c.Manifest.Execution
+	return append(out, executionTokens(c.Manifest.Execution)...)
+}
+
+// executionTokens are a manifest's revealing execution identities: model,
+// model snapshot, consumer version and price-card ID, when set.
+func executionTokens(ex campaign.Execution) []string {
+	var out []string
 	for _, p := range []*string{ex.Model, ex.ModelSnapshot, ex.ConsumerVersion} {
 		if p != nil && strings.TrimSpace(*p) != "" {
 			out = append(out, strings.TrimSpace(*p))
