@@ -63,7 +63,8 @@ func (e *adjEnv) input() AdjudicateInput {
 			e.recorded = append(e.recorded, d)
 			return nil
 		},
-		Signer: Signer{Name: "adjudicator-1", Fingerprint: "SHA256:synthetic"},
+		Signer:    Signer{Name: "adjudicator-1", Fingerprint: "SHA256:synthetic"},
+		Agreement: testAgreement(it),
 		Sign: func(ds []Decision) (string, error) {
 			e.mu.Lock()
 			defer e.mu.Unlock()
@@ -71,6 +72,27 @@ func (e *adjEnv) input() AdjudicateInput {
 			return "adjudication.json", nil
 		},
 	}
+}
+
+// testAgreement is the agreement of two sheets that differ on the three
+// disputed grades of item it and agree on five more fields.
+func testAgreement(it string) *adjudication.Agreement {
+	var a, b []adjudication.Grade
+	add := func(k adjudication.Kind, target, x, y string) {
+		f := adjudication.Field{Item: it, Kind: k, Target: target}
+		a = append(a, adjudication.Grade{Field: f, Value: x})
+		b = append(b, adjudication.Grade{Field: f, Value: y})
+	}
+	add(adjudication.KindObligation, "O1", "addressed", "not_addressed")
+	add(adjudication.KindUncertainty, "O3", "credited", "not_credited")
+	add(adjudication.KindCitation, "K2", "supports", "does_not_support")
+	for _, c := range []string{"C1", "C2", "C3"} {
+		add(adjudication.KindClaim, c, "true", "true")
+	}
+	add(adjudication.KindCitation, "K1", "supports", "supports")
+	add(adjudication.KindObligation, "O2", "not_addressed", "not_addressed")
+	ag := adjudication.AgreementOf(a, b, nil)
+	return &ag
 }
 
 // newTestAdjudicator returns the adjudicator's program past the task
@@ -206,11 +228,11 @@ func TestAdjudicateBindings(t *testing.T) {
 		t.Fatalf("resolved %d", a.resolved())
 	}
 	m = press(m, "S", "y")
-	if len(e.signed) != 1 || len(e.signed[0]) != 4 || !a.signed {
+	if len(e.signed) != 1 || len(e.signed[0]) != 4 || !a.signer.signed {
 		t.Fatalf("signed %v", e.signed)
 	}
 	m = press(m, "esc", "?")
-	if !strings.Contains(screen(m), "next open") && !a.signed {
+	if !strings.Contains(screen(m), "next open") && !a.signer.signed {
 		t.Fatal("help")
 	}
 	if _, quit := sendKey(m, "q"); !quit {
@@ -269,11 +291,13 @@ func TestAdjudicateSavedOnlyAfterRecord(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "saving O1 obligation") || strings.Contains(s, "saved ✓") {
 		t.Fatalf("pending screen:\n%s", s)
 	}
-	// A pending decision cannot be signed.
+	// A pending decision is not signed: y only arms the signing.
 	a.decisions[1], a.decisions[2], a.decisions[3] = &Decision{}, &Decision{}, &Decision{}
-	if a.canSign() {
-		t.Fatal("signing allowed while a decision is being saved")
+	a.signer.setEnabled()
+	if _, c := a.signer.Update(keyMsg("y")); c != nil || a.signer.signing || !a.signer.armed {
+		t.Fatal("signing started while a decision is being saved")
 	}
+	a.signer.disarm()
 	a.decisions[1], a.decisions[2], a.decisions[3] = nil, nil, nil
 	m, _ = deliverMsg(m, cmd())
 	if a.decisions[0] == nil || a.decisions[0].Final != "addressed" || !strings.Contains(screen(m), "saved ✓ O1 obligation = addressed") {
@@ -369,15 +393,15 @@ func TestAdjudicateSignWaitsForSave(t *testing.T) {
 	m = press(m, "1", "2", "1")
 	m, cmd := m.Update(keyMsg("1")) // the oracle-defect dispute: saving
 	m = press(m, "S")
-	if !strings.Contains(screen(m), "Saving 1 decision(s)") {
+	if !strings.Contains(screen(m), "Saving 1 of the decisions") {
 		t.Fatalf("sign screen while saving:\n%s", screen(m))
 	}
 	m = press(m, "y")
-	if a.signing || len(e.signed) != 0 {
+	if a.signer.signing || len(e.signed) != 0 {
 		t.Fatal("signed before the last decision was saved")
 	}
 	m, _ = deliverMsg(m, cmd())
-	if !a.signed || len(e.signed) != 1 || len(e.signed[0]) != 4 {
+	if !a.signer.signed || len(e.signed) != 1 || len(e.signed[0]) != 4 {
 		t.Fatalf("signed %v:\n%s", e.signed, screen(m))
 	}
 }
@@ -458,7 +482,7 @@ func TestAdjudicateAfterSignStatusWrappedEscBack(t *testing.T) {
 	m := NewAdjudicateModel(in, testOptions(80, 24))
 	a := m.(*root).child.(*adjudicator)
 	m = press(m, "esc", "1", "1", "1", "1", "S", "y")
-	if !a.signed {
+	if !a.signer.signed {
 		t.Fatalf("not signed:\n%s", screen(m))
 	}
 	s := screen(m)

@@ -18,21 +18,30 @@
 // The package never grades or scores by itself: grades are recorded by the
 // adjudication package and findings come from the scorer.
 //
-// The rater's program is a container (rate.go) over one shared state and
-// one component per screen: the grading pane (grade.go), the item list
-// (list.go), the final answer laid out per element and following the
-// graded field (answer.go), the note editor (note.go), the freeze
-// confirmation (freeze.go, the rater's use of the one signing screen of
-// sign.go), the reading panel for the task and the codebook (panel.go,
-// codebook.go), search (search.go) and the evidence viewer; each has its
-// key map in its own *_keys.go. The bindings the grading pane and the
-// adjudicator share (values, note, evidence, answer, task, codebook,
-// search, detail) and the signing screen's live in keys.go (ItemKeyMap,
-// SignKeyMap), embedded in GradeKeyMap and AdjudicateKeyMap. The
-// adjudicator and the ledger reuse the answer, note, panel, search and
-// evidence components, and the adjudicator signs through the same signing
-// screen as the rater's freeze. Grades, item flags and decisions wait in
-// the one save queue type (savequeue.go) until their durable save
+// The rater's program is a container (rate.go: screens and routing) over
+// one shared state (rate_state.go: fields, grades saved or in the save
+// queue, flags, progress) and one component per screen: the grading pane
+// (grade.go), the item list (list.go), the final answer laid out per
+// element and following the graded field (answer.go), the note editor
+// (note.go; the rater's use of it in rate_note.go), the freeze (freeze.go,
+// the rater's record for the one signing component of sign.go), the
+// reading panel for the task and the codebook (panel.go, codebook.go),
+// search (search.go; what the rater searches in rate_search.go) and the
+// evidence viewer; each has its key map in its own *_keys.go. The
+// adjudicator's program has the same shape: adjudicate.go (container and
+// routing), the dispute page (adjudicate_dispute.go), its decisions
+// (adjudicate_decide.go), its keys and help (adjudicate_input.go), the
+// dispute list (adjudicate_list.go) and its record for the signing
+// component (adjudicate_sign.go: the decisions being signed and the two
+// sheets' agreement). The bindings the grading pane and the adjudicator
+// share (values, note, evidence, answer, task, codebook, search, detail)
+// and the signing screen's live in keys.go (ItemKeyMap, SignKeyMap),
+// embedded in GradeKeyMap and AdjudicateKeyMap. The adjudicator and the
+// ledger reuse the answer, note, panel, search and evidence components.
+// The signing component (signScreen) owns the signing itself: y while
+// saves are in flight signs once they returned, one signing at a time,
+// the signed record's description kept. Grades, item flags and decisions
+// wait in the one save queue type (savequeue.go) until their durable save
 // returned.
 //
 // Every text that comes from a bundle, a campaign or a sheet is drawn from

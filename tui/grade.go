@@ -41,9 +41,9 @@ func (p *gradePane) setEnabled(active, reading bool) {
 	s := p.s
 	f := s.cur()
 	vals := adjudication.AllowedValues(f.Kind)
-	grading := active && !s.frozen
+	grading := active && !s.freeze.signed
 	for i := range p.keys.Values {
-		on := (grading || reading && !s.frozen) && i < len(vals)
+		on := (grading || reading && !s.freeze.signed) && i < len(vals)
 		p.keys.Values[i].SetEnabled(on)
 		if i < len(vals) {
 			p.keys.Values[i].SetHelp(strconv.Itoa(i+1), strings.ReplaceAll(vals[i], "_", " "))
@@ -62,13 +62,13 @@ func (p *gradePane) setEnabled(active, reading bool) {
 	p.keys.AnswerUp.SetEnabled(active && p.wide())
 	p.keys.AnswerDown.SetEnabled(active && p.wide())
 	p.keys.Items.SetEnabled(active)
-	p.keys.Freeze.SetEnabled(active && !s.frozen)
+	p.keys.Freeze.SetEnabled(active && !s.freeze.signed)
 	p.keys.Task.SetEnabled(active)
 	p.keys.Codebook.SetEnabled(active)
 	p.keys.Search.SetEnabled(active)
 	// After the freeze the journal takes no entry (journal-frozen): no
 	// flag either.
-	p.keys.Flag.SetEnabled(active && !s.frozen && !s.freezing)
+	p.keys.Flag.SetEnabled(active && !s.freeze.signed && !s.freeze.signing)
 	p.keys.DetailUp.SetEnabled(active)
 	p.keys.DetailDown.SetEnabled(active)
 }
@@ -280,7 +280,7 @@ func (p *gradePane) lines(w, h int) []string {
 	}
 	detail := wrapLines(p.fieldDetail(f), w)
 	var choices []string
-	if s.frozen {
+	if s.freeze.signed {
 		choices = []string{st.OK.Render("sheet frozen and signed: grading is closed")}
 	} else {
 		choices = p.choices(f, w)

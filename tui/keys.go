@@ -56,6 +56,8 @@ type SignKeyMap struct {
 	Confirm key.Binding
 	// Cancel goes back.
 	Cancel key.Binding
+	// Down and Up scroll what is signed when it is longer than the screen.
+	Down, Up key.Binding
 }
 
 // DefaultSignKeyMap returns the signing screen's bindings.
@@ -63,5 +65,7 @@ func DefaultSignKeyMap() SignKeyMap {
 	return SignKeyMap{
 		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "sign")),
 		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Down:    key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "more")),
+		Up:      key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "back up")),
 	}
 }

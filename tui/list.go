@@ -23,7 +23,7 @@ func newItemList(s *rateState) *itemList { return &itemList{s: s, keys: DefaultL
 
 // setEnabled enables f (flag) only while the journal takes entries: not
 // once the sheet is frozen.
-func (l *itemList) setEnabled() { l.keys.Flag.SetEnabled(!l.s.frozen && !l.s.freezing) }
+func (l *itemList) setEnabled() { l.keys.Flag.SetEnabled(!l.s.freeze.signed && !l.s.freeze.signing) }
 
 // Init implements tea.Model.
 func (l *itemList) Init() tea.Cmd { return nil }

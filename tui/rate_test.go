@@ -1,18 +1,14 @@
 package tui
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -107,152 +103,6 @@ func newTestRater(t testing.TB, e *rateEnv, w, h int) (tea.Model, *rater) {
 func newArrivingRater(e *rateEnv, w, h int) (tea.Model, *rater) {
 	m := NewRateModel(e.input(), testOptions(w, h))
 	return m, m.(*root).child.(*rater)
-}
-
-func TestRateGolden(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, tc := range []struct {
-			name string
-			keys []string
-		}{
-			{"start", nil},
-			{"graded_two", []string{"1", "2"}},
-			{"claim", []string{"1", "2", "1"}},
-			{"citation", []string{"1", "2", "1", "1", "2", "1", "1", "2"}},
-			{"list", []string{"1", "l"}},
-			{"note", []string{"1", "k", "m", "o", "k"}},
-			{"oracle", []string{"o"}},
-			{"evidence", []string{"e"}},
-			{"answer", []string{"a"}},
-			{"freeze_refused", []string{"F"}},
-			{"help", []string{"?"}},
-			{"task", []string{"t"}},
-			{"codebook", []string{"g"}},
-			{"next_item_arrival", []string{"n"}},
-			{"note_before_grading", []string{"m", "w", "h", "y", "enter"}},
-			{"answer_follows_claim", []string{"1", "2", "1", "1", "a"}},
-			{"search", []string{"/", "r", "e", "s", "e", "t", "enter"}},
-			{"flagged_list", []string{"f", "l"}},
-		} {
-			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
-				e := newRateEnv(t, synthBundle(3))
-				m, _ := newTestRater(t, e, sz.w, sz.h)
-				m = press(m, tc.keys...)
-				golden.RequireEqual(t, screen(m))
-			})
-		}
-	}
-}
-
-// TestRateGoldenArrival: the first frame shows the first item's task.
-func TestRateGoldenArrival(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			m, _ := newArrivingRater(newRateEnv(t, synthBundle(3)), sz.w, sz.h)
-			golden.RequireEqual(t, screen(m))
-		})
-	}
-}
-
-// TestRateGoldenMaxItem: on a maximum-size answer, citation K108's field
-// shows its cited lines and supported statement in full, and the answer
-// (beside it, or full screen on a) is scrolled to K108 and marks it.
-func TestRateGoldenMaxItem(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, tc := range []struct {
-			name string
-			keys []string
-		}{{"k108", nil}, {"k108_answer", []string{"a"}}} {
-			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, sz.w, sz.h), func(t *testing.T) {
-				b := synthBundle(0)
-				b.Items = []blinding.Item{maxItem("item-00000000000000ff")}
-				m, r := newTestRater(t, newRateEnv(t, b), sz.w, sz.h)
-				r.field = slices.Index(r.fields[0], adjudication.Field{Item: b.Items[0].ID, Kind: adjudication.KindCitation, Target: "K108"})
-				r.setEnabled()
-				m = press(m, tc.keys...)
-				golden.RequireEqual(t, screen(m))
-			})
-		}
-	}
-}
-
-func TestRateFreezeGolden(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		t.Run(fmt.Sprintf("confirm_%dx%d", sz.w, sz.h), func(t *testing.T) {
-			e := newRateEnv(t, synthBundle(1))
-			m, r := newTestRater(t, e, sz.w, sz.h)
-			gradeAll(t, m, r)
-			m = press(m, "F")
-			golden.RequireEqual(t, screen(m))
-		})
-	}
-}
-
-// TestRateFreezeGoldenFlagged: the signing screen counts and names the
-// items still flagged to come back to, and y still signs.
-func TestRateFreezeGoldenFlagged(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		t.Run(fmt.Sprintf("flagged_%dx%d", sz.w, sz.h), func(t *testing.T) {
-			e := newRateEnv(t, synthBundle(3))
-			m, r := newTestRater(t, e, sz.w, sz.h)
-			m = press(m, "f", "l", "j", "j", "f", "esc")
-			gradeAll(t, m, r)
-			m = press(m, "F")
-			golden.RequireEqual(t, screen(m))
-			if !r.freeze.keys.Confirm.Enabled() {
-				t.Fatal("flags keep the rater from signing")
-			}
-		})
-	}
-}
-
-// TestRateFrozenJournalTakesNoEntry: after the freeze, f is disabled on
-// the grading pane and in the item list (the help no longer offers it),
-// pressing it writes nothing, and a flag or grade that reaches the
-// journal anyway is refused (journal-frozen) and shown as not saved: the
-// signed journal_digest stays the journal's digest.
-func TestRateFrozenJournalTakesNoEntry(t *testing.T) {
-	e := newRateEnv(t, synthBundle(2))
-	m, r := newTestRater(t, e, 120, 40)
-	gradeAll(t, m, r)
-	m = press(m, "F", "y")
-	if !r.frozen || !e.j.Frozen() {
-		t.Fatalf("not frozen: %v %v\n%s", r.frozen, e.j.Frozen(), screen(m))
-	}
-	before, err := os.ReadFile(e.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m = press(m, "esc")
-	if r.grade.keys.Flag.Enabled() || strings.Contains(screen(press(m, "?")), "flag item") {
-		t.Fatal("f (flag item) offered after the freeze")
-	}
-	m = press(m, "?", "f", "l")
-	if r.list.keys.Flag.Enabled() || strings.Contains(screen(m), " flag ") {
-		t.Fatalf("f (flag) offered in the item list after the freeze:\n%s", screen(m))
-	}
-	m = press(m, "f", "esc")
-	// Past the keys: the journal itself refuses.
-	grade := func() tea.Cmd {
-		cmd, _ := r.record(adjudication.Grade{Field: r.fields[0][0], Value: adjudication.AllowedValues(r.fields[0][0].Kind)[1]})
-		return cmd
-	}
-	for _, write := range []func() tea.Cmd{func() tea.Cmd { return r.toggleFlag(0) }, grade} {
-		m, _ = deliverMsg(m, write()())
-		if !r.statusErr || !strings.Contains(r.status, string(adjudication.ReasonJournalFrozen)) {
-			t.Fatalf("write after the freeze: status %q, want NOT saved … journal-frozen", r.status)
-		}
-	}
-	if r.isFlagged(0) || r.nFlagged() != 0 {
-		t.Fatal("a refused flag is shown as flagged")
-	}
-	after, err := os.ReadFile(e.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(before, after) {
-		t.Fatal("the journal changed after the freeze")
-	}
 }
 
 // gradeAll presses 1 until every field is graded (esc on the task panel
@@ -451,28 +301,6 @@ func TestRateBindings(t *testing.T) {
 	}
 }
 
-func TestRateFreezeAndSign(t *testing.T) {
-	e := newRateEnv(t, synthBundle(2))
-	m, r := newTestRater(t, e, 80, 24)
-	gradeAll(t, m, r)
-	m = press(m, "F")
-	if !r.freeze.keys.Confirm.Enabled() {
-		t.Fatal("confirm disabled when complete")
-	}
-	m = press(m, "y")
-	if e.frozen != 1 || !r.frozen || !strings.Contains(screen(m), "Frozen and signed: sheet-rater-1.json") {
-		t.Fatalf("freeze: %d %v\n%s", e.frozen, r.frozen, screen(m))
-	}
-	press(m, "esc", "1")
-	if r.grade.keys.Values[0].Enabled() {
-		t.Fatal("grading enabled after freezing")
-	}
-	res := r.result()
-	if !res.Frozen || res.Graded != res.Total {
-		t.Fatalf("result %+v", res)
-	}
-}
-
 func TestRateSavedOnlyAfterAppend(t *testing.T) {
 	e := newRateEnv(t, synthBundle(1))
 	m, r := newTestRater(t, e, 80, 24)
@@ -651,35 +479,6 @@ func TestRateGradeKeyOnTaskSaysSo(t *testing.T) {
 // longRecord is a signed record's description as the commands give it:
 // longer than a status line at 80 columns.
 const longRecord = "sheet-rater-1.json (sha256 60fee4cf98cb14e2a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718, signature sheet-rater-1.json.sig by rater-1 SHA256:synthetic)"
-
-// TestRateAfterFreezeStatusWrappedEscBack: after freezing, the status
-// line holds the whole record (wrapped, not cut) and esc is "back", not
-// "cancel".
-func TestRateAfterFreezeStatusWrappedEscBack(t *testing.T) {
-	e := newRateEnv(t, synthBundle(2))
-	in := e.input()
-	in.Freeze = func() (string, error) { return longRecord, nil }
-	m := NewRateModel(in, testOptions(80, 24))
-	r := m.(*root).child.(*rater)
-	m = press(m, "esc")
-	gradeAll(t, m, r)
-	m = press(m, "F", "y")
-	if !r.frozen {
-		t.Fatal("not frozen")
-	}
-	s := screen(m)
-	for _, w := range strings.Fields("frozen and signed: " + longRecord) {
-		if !strings.Contains(s, w) {
-			t.Fatalf("status cut: %q missing:\n%s", w, s)
-		}
-	}
-	if strings.Contains(s, "…") || strings.Contains(s, "esc cancel") || !strings.Contains(s, "esc back") {
-		t.Fatalf("after freezing:\n%s", s)
-	}
-	if lines := strings.Split(s, "\n"); len(lines) != 24 {
-		t.Fatalf("%d lines", len(lines))
-	}
-}
 
 // TestRateResultCountsWhatTheJournalSaved: a flag and a grade whose
 // journal write returned, but whose save message the program never took

@@ -120,6 +120,10 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		defer closeInto(&err, log)
 		in := tui.AdjudicateInput{Bundle: b, Signer: tui.Signer{Name: sf.name, Fingerprint: adjudication.Fingerprint(key.PublicKey())}, Meaning: adjudication.AdjudicationMeaning}
 		in.UseDecisionLog(log)
+		// The adjudicator sees the two sheets' agreement as verdict
+		// agreement prints it (the one definition, AgreementOf).
+		ag := agreementFor(ord, b).Agreement
+		in.Agreement = &ag
 		in.Disputes = inGivenOrder(in.Disputes, fs[0].SHA256 != ord[0].SHA256)
 		in.Sign = func([]tui.Decision) (string, error) {
 			at, err := sf.resolve(a)
