@@ -146,9 +146,6 @@ type adjudicator struct {
 	dy, dyFor int
 	status    string
 	statusErr bool
-	signed    bool
-	signing   bool
-	record    string
 	w, h      int
 }
 
