@@ -52,28 +52,37 @@ func (g GitRepo) git(args ...string) ([]byte, []byte, error) {
 	return out.Bytes(), errb.Bytes(), err
 }
 
-// Commit checks that commit is a full lowercase object name of a commit in
-// the repository (an abbreviation, branch or tag name is refused: a packet
-// binds one exact commit) and returns it.
-func (g GitRepo) Commit(commit string) (string, error) {
-	if !fullObjectName.MatchString(commit) {
+// Commit resolves ref (a full or abbreviated object name, a branch, a tag
+// or HEAD; anything `git rev-parse` accepts) to the full lowercase object
+// name of the commit it names in the repository, and returns it: a packet
+// binds one exact commit, never a name that can move. A ref that names no
+// commit, names a tree or blob, is ambiguous, or begins with "-" is
+// ReasonCommitMissing; a repository whose object names are not SHA-1 (40
+// hex digits) is refused the same way, since packet.json binds SHA-1
+// names.
+func (g GitRepo) Commit(ref string) (string, error) {
+	if ref == "" || strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, " \t\n\x00") {
 		return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
-			Detail: fmt.Sprintf("%q is not a full commit object name (40 lowercase hex digits)", commit)}
+			Detail: fmt.Sprintf("%q is not a commit name (an object name, branch, tag or HEAD)", ref)}
 	}
-	out, stderr, err := g.git("cat-file", "-t", commit)
+	out, stderr, err := g.git("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
-				Detail: fmt.Sprintf("commit %s is not in the repository: %s", commit, strings.TrimSpace(string(stderr)))}
+			detail := fmt.Sprintf("%q names no commit in the repository", ref)
+			if s := strings.TrimSpace(string(stderr)); s != "" {
+				detail += ": " + s
+			}
+			return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit, Detail: detail}
 		}
 		return "", &verr.Error{Reason: ReasonGitFailed, File: g.Dir, Rule: ruleCommit, Detail: err.Error(), Err: err}
 	}
-	if t := strings.TrimSpace(string(out)); t != "commit" {
+	sha := strings.TrimSpace(string(out))
+	if !fullObjectName.MatchString(sha) {
 		return "", &verr.Error{Reason: ReasonCommitMissing, File: g.Dir, Rule: ruleCommit,
-			Detail: fmt.Sprintf("%s is a %s, not a commit", commit, t)}
+			Detail: fmt.Sprintf("%q resolves to %q, not a 40-digit SHA-1 commit name", ref, sha)}
 	}
-	return commit, nil
+	return sha, nil
 }
 
 // Blob returns the exact bytes of the file at path in commit. A path that

@@ -121,6 +121,9 @@ type PacketRequest struct {
 // BuiltPacket is a packet and the source files its items bind.
 type BuiltPacket struct {
 	Packet campaign.Packet
+	// Commit is the full commit object name the request's ref resolved to
+	// (GitRepo.Commit), which every item records.
+	Commit string
 	// Bytes are packet.json's canonical bytes.
 	Bytes []byte
 	// Sources maps each campaign-relative source path
@@ -146,7 +149,7 @@ func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 		return nil, err
 	}
 	file := campaign.PacketPath(req.Task)
-	out := &BuiltPacket{Packet: campaign.Packet{Task: req.Task, CompleteByConstruction: req.CompleteByConstruction, Items: []campaign.EvidenceItem{}}, Sources: map[string][]byte{}}
+	out := &BuiltPacket{Commit: commit, Packet: campaign.Packet{Task: req.Task, CompleteByConstruction: req.CompleteByConstruction, Items: []campaign.EvidenceItem{}}, Sources: map[string][]byte{}}
 	blobs := map[string][]byte{}
 	for i, it := range req.Items {
 		b, ok := blobs[it.Path]

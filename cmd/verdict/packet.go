@@ -9,6 +9,7 @@ import (
 
 	"verdict/assemble"
 	"verdict/campaign"
+	"verdict/internal/visible"
 )
 
 // packetLine is one evidence item as `verdict packet` reports it.
@@ -38,9 +39,12 @@ func newPacketCmd(a *app) *cobra.Command {
 		Long: `Packet builds tasks/T/packet.json and sources/OWNER/NAME/PATH in the campaign
 directory from the files of a local git clone at one commit. The blobs are
 read with git cat-file at that commit, never from the work tree: uncommitted
-changes, the index and line-ending conversion change nothing. The commit must
-be a full 40-digit object name present in the clone (commit-missing), and
-every path a regular file at that commit (path-missing).
+changes, the index and line-ending conversion change nothing. --commit is
+any name git resolves to one commit of the clone (HEAD, a branch, a tag, an
+abbreviated or full object name); it is resolved once, and the full 40-digit
+object name is what every item records and what is printed (a name that
+resolves to no commit, or to a tree or blob: commit-missing). Every path
+must be a regular file at that commit (path-missing).
 
 Items are PATH:START-END (inclusive, 1-based lines) on the command line or
 one per line in --items FILE, and become E1..En in that order. Each item
@@ -61,7 +65,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&task, "task", "", "task ID, e.g. T1 (required)")
 	c.Flags().StringVar(&repo, "repo", "", "OWNER/NAME=DIR: the repository's name and its local clone (required)")
-	c.Flags().StringVar(&commit, "commit", "", "full commit object name (required)")
+	c.Flags().StringVar(&commit, "commit", "", "the commit: HEAD, a branch, a tag or an object name, recorded as its full object name (required)")
 	c.Flags().StringVar(&itemsFile, "items", "", "file with one PATH:START-END per line (after any on the command line)")
 	c.Flags().BoolVar(&complete, "complete-by-construction", false, "mark the packet as intentionally built to be complete (CONTRACT §3)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -102,12 +106,15 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		rep := packetReport{Task: task, Repository: name, Commit: commit, Files: written}
+		rep := packetReport{Task: task, Repository: name, Commit: built.Commit, Files: written}
 		for _, it := range built.Packet.Items {
 			rep.Items = append(rep.Items, packetLine{it.ID, it.Path, it.StartLine, it.EndLine, it.FileSHA256})
 		}
 		if *format == "json" {
 			return writeJSON(a.stdout, rep)
+		}
+		if commit != built.Commit {
+			fmt.Fprintf(a.stdout, "commit %s resolved to %s\n", visible.Text(commit), built.Commit)
 		}
 		for _, it := range rep.Items {
 			fmt.Fprintf(a.stdout, "%s %s:%d-%d sha256 %s\n", it.ID, it.Path, it.StartLine, it.EndLine, it.FileSHA256)

@@ -118,7 +118,9 @@ func TestPacketRefusals(t *testing.T) {
 		reason string
 	}{
 		{"absent commit", append(append(cloneArgs(base), "--commit", strings.Repeat("0", 40)), packetItems...), 1, "commit-missing"},
-		{"abbreviated commit", append(append(cloneArgs(base), "--commit", commit[:12]), packetItems...), 1, "commit-missing"},
+		{"a tree, not a commit", append(append(cloneArgs(base), "--commit", commit+"^{tree}"), packetItems...), 1, "commit-missing"},
+		{"no such branch", append(append(cloneArgs(base), "--commit", "no-such-branch"), packetItems...), 1, "commit-missing"},
+		{"option-like ref", append(append(cloneArgs(base), "--commit", "--all"), packetItems...), 1, "commit-missing"},
 		{"absent path", append(append(cloneArgs(base), "--commit", commit), append(cloneArgs(items), "src/none.ts:1-1")...), 1, "path-missing"},
 		{"directory", append(append(cloneArgs(base), "--commit", commit), append(cloneArgs(items), "src:1-1")...), 1, "path-missing"},
 		{"final newline makes no line", append(append(cloneArgs(base), "--commit", commit), append(cloneArgs(items), "src/lf.ts:3-4")...), 1, "line-beyond-file"},
@@ -147,6 +149,27 @@ func TestPacketRefusals(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(camp, "tasks")); err == nil {
 		t.Fatal("packet.json was written although a source was refused")
+	}
+}
+
+// TestPacketResolvesRefs: --commit HEAD, a branch or an abbreviated name
+// is resolved to the full commit object name, which is what packet.json
+// records and what the command prints.
+func TestPacketResolvesRefs(t *testing.T) {
+	t.Parallel()
+	repo, commit := gitRepo(t, packetFiles)
+	for _, ref := range []string{"HEAD", commit[:12]} {
+		camp := t.TempDir()
+		args := append([]string{"packet", camp, "--task", "T1", "--repo", "synthetic-owner/synthetic-repo=" + repo, "--commit", ref, "--format", "json"}, packetItems...)
+		code, out := chkRunCaptured(t, args...)
+		var rep packetReport
+		if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.Commit != commit {
+			t.Fatalf("%s: exit %d, commit %q want %s\n%s", ref, code, rep.Commit, commit, out)
+		}
+		raw, _ := os.ReadFile(filepath.Join(camp, "tasks", "T1", "packet.json"))
+		if !strings.Contains(string(raw), `"commit": "`+commit+`"`) {
+			t.Fatalf("%s: packet.json does not record the full commit:\n%s", ref, raw)
+		}
 	}
 }
 
