@@ -38,6 +38,7 @@ var frozenPromptFiles = map[string]string{
 	PromptReviewB:              "frozen/review-b.txt",
 	PromptFinalSchema:          "frozen/final-schema.txt",
 	PromptReconciliationSchema: "frozen/reconciliation-schema.txt",
+	PromptInvestigator:         "frozen/investigator.txt",
 }
 
 // PromptKeys lists the prompt keys of PromptFiles in manifest order

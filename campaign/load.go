@@ -69,6 +69,9 @@ type loader struct {
 	deferred map[string]int
 	manifest *Manifest
 	dec      decoder // how each file is decided (LoadOptions)
+	// dirs are the bound directories of the campaign's design (boundDirs
+	// when nil; systemBoundDirs for a system comparison).
+	dirs []string
 }
 
 func (l *loader) add(e *verr.Error) {
@@ -101,7 +104,7 @@ func (l *loader) need(path string) ([]byte, bool) {
 	if !l.bound[path] {
 		if _, err := fs.Stat(l.fsys, path); err != nil {
 			l.refuseUnreadable(err, ReasonFileMissing, path, RuleFileIdentity, "the file is missing and not bound in the manifest")
-		} else if dir, _, _ := strings.Cut(path, "/"); !slices.Contains(boundDirs, dir) {
+		} else if dir, _, _ := strings.Cut(path, "/"); !slices.Contains(l.boundDirs(), dir) {
 			l.refuse(ReasonFileUnlisted, path, "", RuleFileIdentity, "the file is not bound by SHA-256 in the manifest")
 		} // files under the bound directories were refused by the walk
 	}
@@ -304,10 +307,18 @@ func (l *loader) bindFiles(m *Manifest) {
 	}
 }
 
+// boundDirs returns the bound directories of the campaign's design.
+func (l *loader) boundDirs() []string {
+	if l.dirs == nil {
+		return boundDirs
+	}
+	return l.dirs
+}
+
 // walkBound refuses every file under the bound directories that the
 // manifest does not bind.
 func (l *loader) walkBound() {
-	for _, dir := range boundDirs {
+	for _, dir := range l.boundDirs() {
 		err := fs.WalkDir(l.fsys, dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) && path == dir {

@@ -28,6 +28,9 @@ func frozenTexts(t *testing.T) map[string][]byte {
 func TestShippedPromptsAreFrozen(t *testing.T) {
 	for _, dir := range []string{"live", "campaign"} {
 		for key, name := range frozenPromptFiles {
+			if key == PromptInvestigator {
+				continue // a system-comparison prompt; the fixed-evidence campaigns do not bind it
+			}
 			b, err := os.ReadFile(filepath.Join("..", "fixtures", dir, "prompts", filepath.Base(name)))
 			if err != nil {
 				t.Fatal(err)

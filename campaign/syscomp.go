@@ -412,3 +412,23 @@ type PreparationSession struct {
 	Meter          *Meter `json:"meter"`
 	ChargeMicroUSD *int64 `json:"charge_micro_usd"`
 }
+
+// System-comparison file layout (campaign-relative), beside the shared
+// tasks/, sources/, prompts/, responses/ and receipts/ directories.
+const (
+	// ObservationsDir holds observations/<S>.json, one log per investigation session.
+	ObservationsDir = "observations"
+	// PacketsDir holds packets/<W>.json, one raw-observation packet per workflow.
+	PacketsDir = "packets"
+	// SetupFile is setup.json, the setup record.
+	SetupFile = "setup.json"
+)
+
+// ObservationLogFile returns "observations/<session>.json".
+func ObservationLogFile(session string) string { return ObservationsDir + "/" + session + ".json" }
+
+// PacketFile returns "packets/<workflow>.json".
+func PacketFile(workflow string) string { return PacketsDir + "/" + workflow + ".json" }
+
+// DraftPath returns "responses/<session>.txt", an investigation's plain-text draft.
+func DraftPath(session string) string { return ResponsesDir + "/" + session + ".txt" }
