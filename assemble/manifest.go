@@ -91,8 +91,9 @@ type BindOptions struct {
 }
 
 // Bind binds the SHA-256 of every regular file under tasks/, prompts/,
-// sources/, responses/ and receipts/ of the campaign directory dir, and of
-// every other file the manifest already binds, into manifest.json's
+// sources/, responses/ and receipts/ of the campaign directory dir, of the
+// rating guidelines (guidelines.md) when present, and of every other file
+// the manifest already binds, into manifest.json's
 // "files" (sorted by path). Every other member of the manifest keeps its
 // exact value: a null identity stays null, nothing is invented. Without a
 // manifest.json it starts from opt.From (the proposed live manifest).
@@ -255,6 +256,21 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 		if err != nil {
 			return nil, err
 		}
+	}
+	// The rating guidelines: optional, but check refuses them present and
+	// unbound (file-unlisted). They reach no model session, so they may be
+	// added or changed until a blinding carries them (campaign-blinded).
+	if fi, err := fs.Lstat(fsys, campaign.GuidelinesFile); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, &verr.Error{Reason: ReasonUnbindable, File: campaign.GuidelinesFile, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
+		}
+		d, err := campaign.HashRegularFS(fsys, campaign.GuidelinesFile, campaign.FileKindOf(campaign.GuidelinesFile))
+		if err != nil {
+			return nil, err
+		}
+		out[campaign.GuidelinesFile] = d
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	for _, f := range bound {
 		if _, ok := out[f.Path]; ok || inDirs(f.Path, frozenDirs) || inDirs(f.Path, resultDirs) {

@@ -16,9 +16,10 @@ func newManifestCmd(a *app) *cobra.Command {
 		Use:   "manifest CAMPAIGN [--from PROPOSED-MANIFEST] [--dry-run]",
 		Short: "Start manifest.json from the proposed live manifest and bind every file's SHA-256",
 		Long: `Manifest binds the SHA-256 of every regular file under tasks/, prompts/,
-sources/, responses/ and receipts/ of the campaign (and of any other file the
-manifest already binds) into manifest.json's "files", sorted by path, and
-prints each file added, changed or removed. Every other member keeps its
+sources/, responses/ and receipts/ of the campaign, of the rating guidelines
+guidelines.md when the campaign has them (they may change until a blinding),
+and of any other file the manifest already binds, into manifest.json's
+"files", sorted by path, and prints each file added, changed or removed. Every other member keeps its
 exact value: an identity that is null stays null, nothing is invented.
 
 When the campaign has no manifest.json, --from names the proposed live

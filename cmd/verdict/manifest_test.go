@@ -92,6 +92,16 @@ func TestManifestBindsAndRefusesRebinding(t *testing.T) {
 	if code, out = chkRunCaptured(t, "manifest", camp); code != 0 || !strings.Contains(out, "added   receipts/S1.json") {
 		t.Fatalf("receipt: exit %d\n%s", code, out)
 	}
+	// The rating guidelines reach no session: bound even after sessions
+	// ran, and changed until a blinding carries them.
+	os.WriteFile(filepath.Join(camp, "guidelines.md"), []byte("SYNTHETIC guidelines\n"), 0o644)
+	if code, out = chkRunCaptured(t, "manifest", camp); code != 0 || !strings.Contains(out, "added   guidelines.md") {
+		t.Fatalf("guidelines: exit %d\n%s", code, out)
+	}
+	os.WriteFile(filepath.Join(camp, "guidelines.md"), []byte("SYNTHETIC guidelines, revised\n"), 0o644)
+	if code, out = chkRunCaptured(t, "manifest", camp); code != 0 || !strings.Contains(out, "changed guidelines.md") {
+		t.Fatalf("guidelines changed: exit %d\n%s", code, out)
+	}
 	before, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
 	// Now the inputs are frozen and the results are never rebound.
 	for _, tc := range []struct {
@@ -143,8 +153,13 @@ func TestManifestRefusesAfterBlinding(t *testing.T) {
 	if code, out := chkRunCaptured(t, "manifest", camp); code != 1 || !strings.Contains(out, "campaign-blinded") {
 		t.Fatalf("after blinding: exit %d\n%s", code, out)
 	}
-	// Nothing to change is still fine.
 	os.Remove(filepath.Join(camp, "responses", "S999.json"))
+	os.WriteFile(filepath.Join(camp, "guidelines.md"), []byte("SYNTHETIC guidelines written after blinding\n"), 0o644)
+	if code, out := chkRunCaptured(t, "manifest", camp); code != 1 || !strings.Contains(out, "campaign-blinded") || !strings.Contains(out, "guidelines.md") {
+		t.Fatalf("guidelines after blinding: exit %d\n%s", code, out)
+	}
+	os.Remove(filepath.Join(camp, "guidelines.md"))
+	// Nothing to change is still fine.
 	if code, out := chkRunCaptured(t, "manifest", camp); code != 0 {
 		t.Fatalf("unchanged after blinding: exit %d\n%s", code, out)
 	}
