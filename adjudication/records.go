@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -229,10 +230,44 @@ func JoinGrades(a, b []Grade, pair func(f Field, ga, gb Grade)) {
 // Disagreement is one disputed field of two sheets: Values and Notes in
 // the order of the adjudication's Sheets ("" for an oracle-defect flag
 // one rater did not raise).
+//
+// NoteFindings[i] are the leak-scan findings in Notes[i] (ScanNote): the
+// adjudicator sees them beside the note, which is shown as the rater wrote
+// it (a note is evidence and is never rewritten).
 type Disagreement struct {
-	Field  Field     `json:"field"`
-	Values [2]string `json:"values"`
-	Notes  [2]string `json:"notes"`
+	Field        Field            `json:"field"`
+	Values       [2]string        `json:"values"`
+	Notes        [2]string        `json:"notes"`
+	NoteFindings [2][]NoteFinding `json:"note_findings"`
+}
+
+// NoteFinding is one finding of the leak scan in a rater's note: the
+// finding's kind, the matched text (normalised and lower-cased, or U+XXXX
+// for a control character) and the rule that matched it (DESIGN "leak
+// scan": a note reaches the adjudicator, so it is scanned with the rules
+// the bundles are scanned with).
+type NoteFinding struct {
+	Kind  blinding.FindingKind `json:"kind"`
+	Token string               `json:"token"`
+	Rule  string               `json:"rule,omitempty"`
+}
+
+// noteScanner is the scanner of rater notes: blinding's base tokens and
+// context rules (the campaign's own tokens, session IDs and model names,
+// are not known from two sheets).
+var noteScanner = sync.OnceValue(func() *blinding.Scanner { return blinding.NewScanner(blinding.BaseLeakTokens) })
+
+// ScanNote returns the leak-scan findings of one rater's note (an empty,
+// non-nil slice when there are none, so that JSON shows []).
+func ScanNote(note string) []NoteFinding {
+	out := []NoteFinding{}
+	if note == "" {
+		return out
+	}
+	for _, f := range noteScanner().ScanText("", "", note) {
+		out = append(out, NoteFinding{Kind: f.Kind, Token: f.Token, Rule: f.Rule})
+	}
+	return out
 }
 
 // Disagreements returns the disputed fields of two frozen sheets of the
@@ -247,7 +282,8 @@ func Disagreements(a, b *Sheet) ([]Disagreement, error) {
 	var out []Disagreement
 	JoinGrades(a.Grades, b.Grades, func(f Field, ga, gb Grade) {
 		if ga.Value != gb.Value {
-			out = append(out, Disagreement{Field: f, Values: [2]string{ga.Value, gb.Value}, Notes: [2]string{ga.Note, gb.Note}})
+			out = append(out, Disagreement{Field: f, Values: [2]string{ga.Value, gb.Value}, Notes: [2]string{ga.Note, gb.Note},
+				NoteFindings: [2][]NoteFinding{ScanNote(ga.Note), ScanNote(gb.Note)}})
 		}
 	})
 	slices.SortFunc(out, func(x, y Disagreement) int { return CompareFields(x.Field, y.Field) })

@@ -378,20 +378,33 @@ func CheckAdjudicator(adj Signer, sheet *Sheet, file string) error {
 	return nil
 }
 
+// CheckNewSigner refuses, before a record is made, a signer its record would
+// be refused for: first what signing itself refuses (ReasonBadRole unless
+// role is want, the role of the record kind; ReasonBadSignerName), then
+// what verify refuses (CheckSigner in want's namespace). Every signing
+// command calls it before the work it would sign.
+func CheckNewSigner(allowed []AllowedSigner, name string, role, want Role, key ssh.PublicKey) error {
+	if _, err := signerFor(name, role, want, key); err != nil {
+		return err
+	}
+	for _, k := range kindOf {
+		if k.role == want {
+			return CheckSigner(allowed, name, k.ns, key)
+		}
+	}
+	return &verr.Error{Reason: ReasonBadRole, Rule: ruleRecords, Detail: fmt.Sprintf("no record is signed by a %q", want)}
+}
+
 // CheckSigner reports whether allowed_signers lets name sign with key in
 // namespace ns, as ssh-keygen -Y verify -I name -n ns would: nil when a
 // line lists name with this key and allows ns; ReasonKeyNotAllowedForRole
 // when such a line does not allow ns (its message prints the line to
 // write); else ReasonSignerNotAllowed (no line names name with this key:
-// an unlisted key, or one rater's key used under another's name). Every
-// signing command calls it before the work it would sign, and Verify
-// applies it to every record, so both refuse with the same reason.
+// an unlisted key, or one rater's key used under another's name).
 func CheckSigner(allowed []AllowedSigner, name, ns string, key ssh.PublicKey) error {
 	role := ns
-	for _, k := range kindOf {
-		if k.ns == ns {
-			role = string(k.role)
-		}
+	if r, ok := RoleOf(ns); ok {
+		role = string(r)
 	}
 	listed, line := false, 0
 	for _, a := range allowed {

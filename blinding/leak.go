@@ -285,6 +285,16 @@ func (s *Scanner) find(m textMemo, text string) *textMatches {
 	return t
 }
 
+// ScanText scans one free text outside a bundle (a rater's note) with the
+// same token and context rules as a bundle's text values, without the
+// exemptions of an item's shared inputs: every finding names item and
+// ptr, the place of the text, and rater is left empty.
+func (s *Scanner) ScanText(item, ptr, text string) []Finding {
+	var out []Finding
+	s.scanText(nil, "", item, ptr, text, nil, &out)
+	return out
+}
+
 // scanText appends the findings of one text value at ptr: every token
 // not in exempt, then every context match (arm vocabulary, money, token
 // counts) neither exempt, nor exempt by its topic, nor already found as a

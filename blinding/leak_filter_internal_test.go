@@ -23,7 +23,8 @@ func TestContextFiltersAreNecessary(t *testing.T) {
 	}
 	alphabet := []rune("reconciliationledgerRECONCILIATIONLEDGERil1|I .-_\t\nabAB$€£¢0123456789,centsdollarsusdeurgbptokenspricecurrencyreviewarmtreatmentcontrolordinarythefourtwentyCENTSUSDTOKENéſK\u00a0")
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := []string{"reconciliation", "re-conc-il", "r e c o n c i l", "ledger", "1edger", "l.e.d.g.e.r", "$4", "4 cents", "twenty dollars", "12 tokens", "price", "USD 3", "review B", "the A arm", "control group", "treatment", "ordinary review"}
+	words := []string{"reconciliation", "re-conc-il", "r e c o n c i l", "ledger", "1edger", "l.e.d.g.e.r", "$4", "4 cents", "twenty dollars", "12 tokens", "price", "USD 3", "review B", "the A arm", "control group", "treatment", "ordinary review",
+		"armB", "review #2", "reviewer two", "B-side", "side A", "B side review", "arm labelled B", "group called A", "second reviewer", "other arm", "I am the second review", "this is the primary pass"}
 	checked := map[int]int{}
 	for range 20000 {
 		var b strings.Builder

@@ -13,10 +13,14 @@ import (
 // Dispute is one field on which two frozen sheets differ: the values and
 // notes of the first and the second rating (never the raters' names).
 // An empty value of an oracle_defect field means that rating raised no flag.
+//
+// NoteFindings[i] are the leak-scan findings in Notes[i], shown under the
+// note (the note itself is shown as written).
 type Dispute struct {
-	Field  adjudication.Field
-	Values [2]string
-	Notes  [2]string
+	Field        adjudication.Field
+	Values       [2]string
+	Notes        [2]string
+	NoteFindings [2][]adjudication.NoteFinding
 }
 
 // Decision is the adjudicator's final value for one dispute, with a note
@@ -364,7 +368,7 @@ func (a *adjudicator) setStatus(s string, isErr bool) { a.status, a.statusErr = 
 func (in *AdjudicateInput) UseDecisionLog(l *adjudication.DecisionLog) {
 	in.Disputes = nil
 	for _, d := range l.Disputes() {
-		in.Disputes = append(in.Disputes, Dispute{Field: d.Field, Values: d.Values, Notes: d.Notes})
+		in.Disputes = append(in.Disputes, Dispute{Field: d.Field, Values: d.Values, Notes: d.Notes, NoteFindings: d.NoteFindings})
 	}
 	in.Saved = nil
 	for _, c := range l.Choices() {

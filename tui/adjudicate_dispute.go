@@ -64,6 +64,9 @@ func (a *adjudicator) disputeLines(w, h int) []string {
 		if d.Notes[i] != "" {
 			add(wrapLines([]string{"    note: " + d.Notes[i]}, w)...)
 		}
+		for _, f := range d.NoteFindings[i] {
+			add(wrapLines([]string{st.Warn.Render("    leak scan: ") + visibleText(fmt.Sprintf("%s %q (%s)", f.Kind, f.Token, f.Rule))}, w)...)
+		}
 	}
 	add(st.Muted.Render(strings.Repeat("─", max(w, 1))))
 	if dec, saved := a.decision(a.cur); dec != nil {

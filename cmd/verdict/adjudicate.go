@@ -92,7 +92,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 			return err
 		}
 		// Checked before any dispute is shown: a refusal costs no work.
-		if err := checkAdjudicator(as, allowed, sf.name, key, fs, args[1:]); err != nil {
+		if err := checkAdjudicator(as, allowed, sf, key, fs, args[1:]); err != nil {
 			return refusal(a, err)
 		}
 		ord := adjudication.OrderSheets(fs[0], fs[1])
@@ -185,6 +185,7 @@ func inGivenOrder(ds []tui.Dispute, swapped bool) []tui.Dispute {
 	for i, d := range ds {
 		d.Values[0], d.Values[1] = d.Values[1], d.Values[0]
 		d.Notes[0], d.Notes[1] = d.Notes[1], d.Notes[0]
+		d.NoteFindings[0], d.NoteFindings[1] = d.NoteFindings[1], d.NoteFindings[0]
 		out[i] = d
 	}
 	return out
@@ -192,16 +193,16 @@ func inGivenOrder(ds []tui.Dispute, swapped bool) []tui.Dispute {
 
 // checkAdjudicator refuses, before the adjudication is made, an
 // adjudicator the signed record would be refused for (with the reason
-// verify gives it): a key allowed_signers (file allowedPath, parsed as)
-// does not let name sign in verdict-adjudication, or the name or key of a
+// verify gives it): a bad name or role, a key allowed_signers (file
+// allowedPath, parsed as) does not let f.name sign in verdict-adjudication,
+// or the name or key of a
 // rater of the two frozen sheets fs (files paths).
-func checkAdjudicator(as []adjudication.AllowedSigner, allowedPath, name string, key ssh.Signer, fs [2]adjudication.FrozenSheet, paths []string) error {
-	if err := adjudication.CheckSigner(as, name, adjudication.NamespaceAdjudication, key.PublicKey()); err != nil {
-		err.(*verr.Error).File = allowedPath
+func checkAdjudicator(as []adjudication.AllowedSigner, allowedPath string, f signingFlags, key ssh.Signer, fs [2]adjudication.FrozenSheet, paths []string) error {
+	if err := checkSigner(as, allowedPath, f, adjudication.RoleAdjudicator, key.PublicKey()); err != nil {
 		return err
 	}
 	for i, s := range fs {
-		if err := adjudication.CheckAdjudicator(adjudication.Signer{Name: name, KeyFingerprint: adjudication.Fingerprint(key.PublicKey())}, s.Sheet, paths[i]); err != nil {
+		if err := adjudication.CheckAdjudicator(adjudication.Signer{Name: f.name, KeyFingerprint: adjudication.Fingerprint(key.PublicKey())}, s.Sheet, paths[i]); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
-	"verdict/verr"
 )
 
 func newFreezeCmd(a *app) *cobra.Command {
@@ -65,8 +64,7 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 		// The key must be the one allowed_signers lists for --name in the
 		// rating namespace: checked before the journal is frozen, so that
 		// a refused freeze leaves the journal open for the right signer.
-		if err := adjudication.CheckSigner(as, sf.name, adjudication.NamespaceRating, key.PublicKey()); err != nil {
-			err.(*verr.Error).File = allowed
+		if err := checkSigner(as, allowed, sf, adjudication.RoleRater, key.PublicKey()); err != nil {
 			return refusal(a, err)
 		}
 		if _, err := os.Stat(journal); err != nil {

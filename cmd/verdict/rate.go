@@ -110,8 +110,7 @@ freeze do the same without a terminal.`,
 			if allowedList, err = loadAllowed(allowed); err != nil {
 				return refusal(a, err)
 			}
-			if err := adjudication.CheckSigner(allowedList, sf.name, adjudication.NamespaceRating, key.PublicKey()); err != nil {
-				err.(*verr.Error).File = allowed
+			if err := checkSigner(allowedList, allowed, sf, adjudication.RoleRater, key.PublicKey()); err != nil {
 				return refusal(a, err)
 			}
 		}

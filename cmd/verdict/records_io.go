@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/crypto/ssh"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -71,6 +72,19 @@ func besideBundle(a *app, flag, bundle string) (string, error) {
 	}
 	return "", &verr.Error{Reason: ReasonAllowedSignersMissing, File: p, Rule: "DESIGN Signed records",
 		Detail: "no allowed_signers file: give --allowed-signers (or allowed_signers in the config) or write it beside the bundle; a record is signed only by a key allowed_signers lists for its signer and role"}
+}
+
+// checkSigner is adjudication.CheckNewSigner for a signing command: the
+// signer name, role f.role (the record kind's role want) and key checked
+// against allowed_signers (as, read from allowedPath, which a refusal by
+// allowed_signers names as its file).
+func checkSigner(as []adjudication.AllowedSigner, allowedPath string, f signingFlags, want adjudication.Role, key ssh.PublicKey) error {
+	err := adjudication.CheckNewSigner(as, f.name, adjudication.Role(f.role), want, key)
+	var ve *verr.Error
+	if errors.As(err, &ve) && (ve.Reason == adjudication.ReasonSignerNotAllowed || ve.Reason == adjudication.ReasonKeyNotAllowedForRole) {
+		ve.File = allowedPath
+	}
+	return err
 }
 
 // signingFlags are the identity flags every signing command takes.

@@ -110,7 +110,13 @@ func newDisagreementsCmd(a *app) *cobra.Command {
 disputed field with the two values as "first rating" and "second rating", in
 the order the SHEET arguments are given. Adjudication is blind to who rated
 what, so the raters' names are not shown; --show-raters (for the
-coordinator) adds them, in text and in JSON ("raters").`,
+coordinator) adds them, in text and in JSON ("raters").
+
+Each rater's note is shown as written, never changed, and scanned with the
+leak scan's rules (the arm, cost and token-count vocabulary blind looks for
+in answers): every finding is listed under its note ("leak scan: KIND
+"TOKEN" (RULE)"; in JSON, note_findings[i] beside notes[i]), so the
+adjudicator knows a note may reveal an arm before weighing it.`,
 		Args: cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
@@ -160,6 +166,9 @@ coordinator) adds them, in text and in JSON ("raters").`,
 			for i, n := range d.Notes {
 				if n != "" {
 					fmt.Fprintf(a.stdout, "    note of the %s: %q\n", labels[i], n)
+				}
+				for _, f := range d.NoteFindings[i] {
+					fmt.Fprintf(a.stdout, "      leak scan: %s %q (%s)\n", f.Kind, f.Token, f.Rule)
 				}
 			}
 		}
@@ -224,7 +233,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if err != nil {
 			return err
 		}
-		if err := checkAdjudicator(as, allowed, sf.name, key, fs, args); err != nil {
+		if err := checkAdjudicator(as, allowed, sf, key, fs, args); err != nil {
 			return refusal(a, err)
 		}
 		data, err := campaign.ReadRegular(from, campaign.FileGrades)
