@@ -21,7 +21,7 @@ import (
 // with a rule for each finding made in context, and no ordinary text is.
 func TestBlindFlagsLeakVariants(t *testing.T) {
 	t.Parallel()
-	fsys := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 12, 3)
+	fsys := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 16, 3)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for n := range fixtures.LeakVariants {
 			if !yield(n) {
