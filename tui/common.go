@@ -177,10 +177,7 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_, cmd := r.child.Update(restyleMsg{})
 		return r, cmd
 	case tea.KeyPressMsg:
-		capturing := false
-		if cp, ok := r.child.(capturer); ok {
-			capturing = cp.Capturing()
-		}
+		capturing := r.capturing()
 		switch {
 		case key.Matches(msg, r.keys.ForceQuit):
 			r.quit = true
@@ -199,20 +196,55 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return r, cmd
 }
 
+// helpView is the footer. The short help keeps the global keys whole at
+// its end and cuts only the screen's bindings to the width, so that
+// "? help" and "q quit" are always on screen; while a text editor has
+// the keyboard, ? and q type, and the footer names ctrl+c instead.
 func (r *root) helpView() string {
 	r.help.ShowAll = r.showAll
+	if r.showAll {
+		r.help.SetWidth(r.c.Width)
+		return r.help.View(r)
+	}
+	r.help.SetWidth(0)
+	global := r.help.ShortHelpView(r.globals())
+	sep := r.help.Styles.ShortSeparator.Inline(true).Render(r.help.ShortSeparator)
+	r.help.SetWidth(max(r.c.Width-lipgloss.Width(global)-lipgloss.Width(sep), 1))
+	own := r.help.ShortHelpView(r.child.ShortHelp())
 	r.help.SetWidth(r.c.Width)
-	return r.help.View(r)
+	if own == "" {
+		return global
+	}
+	return own + sep + global
 }
 
-// ShortHelp implements help.KeyMap: the child's bindings then the global ones.
+// capturing reports whether a text editor of the child has the keyboard.
+func (r *root) capturing() bool {
+	cp, ok := r.child.(capturer)
+	return ok && cp.Capturing()
+}
+
+// globals are the global bindings that apply now.
+func (r *root) globals() []key.Binding {
+	if r.capturing() {
+		return []key.Binding{r.keys.ForceQuit}
+	}
+	return []key.Binding{r.keys.Help, r.keys.Quit}
+}
+
+// ShortHelp implements help.KeyMap: the child's bindings then the global
+// ones that apply.
 func (r *root) ShortHelp() []key.Binding {
-	return append(append([]key.Binding{}, r.child.ShortHelp()...), r.keys.Help, r.keys.Quit)
+	return append(append([]key.Binding{}, r.child.ShortHelp()...), r.globals()...)
 }
 
 // FullHelp implements help.KeyMap.
 func (r *root) FullHelp() [][]key.Binding {
-	return append(append([][]key.Binding{}, r.child.FullHelp()...), []key.Binding{r.keys.Help, r.keys.Quit, r.keys.ForceQuit})
+	g := []key.Binding{r.keys.Help, r.keys.Quit, r.keys.ForceQuit}
+	if r.capturing() {
+		g = []key.Binding{r.keys.ForceQuit}
+	}
+	return append(append([][]key.Binding{}, r.child.FullHelp()...), g)
 }
 
 func (r *root) resize() {

@@ -69,6 +69,26 @@ type ledgerRow struct {
 	findings []Finding
 }
 
+// refused returns why a session row's answer or ledger was refused at
+// admission ("" when it was not, or for other rows): a refusal is a
+// structural problem the checker must reach like a finding.
+func (r *ledgerRow) refused() string {
+	if r.kind != rowSession {
+		return ""
+	}
+	switch s := r.session; {
+	case s.LedgerFailure != nil:
+		return "ledger refused: " + string(s.LedgerFailure.Reason)
+	case s.Response == nil && s.Failure != nil:
+		return "answer refused: " + string(s.Failure.Reason)
+	}
+	return ""
+}
+
+// marked reports whether n, N and f stop at the row: it has a finding or
+// its answer or ledger was refused.
+func (r *ledgerRow) marked() bool { return len(r.findings) > 0 || r.refused() != "" }
+
 type ledger struct {
 	c       *Common
 	keys    LedgerKeyMap
@@ -165,7 +185,7 @@ func (l *ledger) refilter() {
 	}
 	l.visible = l.visible[:0]
 	for i, r := range l.rows {
-		if !l.filter || len(r.findings) > 0 {
+		if !l.filter || r.marked() {
 			l.visible = append(l.visible, i)
 		}
 	}
@@ -207,7 +227,7 @@ func (l *ledger) setEnabled() {
 	l.keys.Evidence.SetEnabled(len(l.evidenceIDs(r)) > 0)
 	hasFindings := false
 	for _, r := range l.rows {
-		if len(r.findings) > 0 {
+		if r.marked() {
 			hasFindings = true
 			break
 		}
@@ -231,6 +251,7 @@ func (l *ledger) Init() tea.Cmd { return nil }
 // SetSize implements Component.
 func (l *ledger) SetSize(w, h int) {
 	l.w, l.h = w, h
+	l.search.SetSize(w, h)
 	if l.viewer != nil {
 		l.viewer.SetSize(w, h)
 	}
@@ -332,7 +353,7 @@ func (l *ledger) jumpFinding(d int) {
 	n := len(l.visible)
 	for i := 1; i <= n; i++ {
 		j := ((l.cursor+d*i)%n + n) % n
-		if len(l.rows[l.visible[j]].findings) > 0 {
+		if l.rows[l.visible[j]].marked() {
 			l.cursor = j
 			l.detailY = 0
 			l.setEnabled()
@@ -398,15 +419,21 @@ func (l *ledger) title() string {
 }
 
 func (l *ledger) statusLine() string {
-	rows := 0
+	rows, refused := 0, 0
 	for _, r := range l.rows {
 		if len(r.findings) > 0 {
 			rows++
 		}
+		if r.refused() != "" {
+			refused++
+		}
 	}
 	f := ""
+	if refused > 0 {
+		f = fmt.Sprintf(" · %d refused", refused)
+	}
 	if l.filter {
-		f = " · filter: rows with findings"
+		f += " · filter: rows with findings or refusals"
 	}
 	pos := 0
 	if len(l.visible) > 0 {
@@ -489,6 +516,8 @@ func (l *ledger) rowLine(r *ledgerRow) string {
 		if n > 9 {
 			mark = st.Finding.Render("!+")
 		}
+	} else if r.refused() != "" {
+		mark = st.Finding.Render("!r")
 	}
 	s := r.session
 	if l.filter && r.kind != rowSession {
@@ -521,15 +550,17 @@ func (l *ledger) rowLine(r *ledgerRow) string {
 	}
 }
 
-// detail renders the current row's full record and its findings.
+// detail renders the current row's full record: its heading, then its
+// findings (first, so that no finding sits below the fold), then the rest.
 func (l *ledger) detail(r *ledgerRow) []string {
 	st := l.c.Styles
 	var out []string
-	add := func(s string) { out = append(out, s) }
+	add := func(s ...string) { out = append(out, s...) }
 	s := r.session
 	switch r.kind {
 	case rowSession:
 		add(st.Header.Render(fmt.Sprintf("%s · review-b · task %s · repetition %d · %s", s.ID, s.Run.Task, s.Run.Repetition, s.Run.Order)))
+		add(l.findingLines(r)...)
 		if r.task != nil {
 			add("repository " + r.task.Entry.Repository + " · " + string(r.task.Entry.Category) + fmt.Sprintf(" · packet %d evidence items", len(r.task.Packet.Items)))
 		}
@@ -547,6 +578,7 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		rec := s.Response.Reconciliation
 		o := rec.Obligations[r.index]
 		add(st.Header.Render(fmt.Sprintf("%s ledger obligation %s", s.ID, o.ID)) + fmt.Sprintf("  status %s · basis %s", o.Status, o.Basis))
+		add(l.findingLines(r)...)
 		add(o.Text)
 		add("evidence: " + orDash(o.EvidenceIDs))
 		add("links:")
@@ -564,6 +596,7 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		rec := s.Response.Reconciliation
 		d := rec.EvidenceDispositions[r.index]
 		add(st.Header.Render(fmt.Sprintf("%s disposition of %s", s.ID, d.EvidenceID)) + "  status " + d.Status)
+		add(l.findingLines(r)...)
 		ref := evidenceRefFor(r.task, nil, d.EvidenceID, nil)
 		if ref.item != nil {
 			add(fmt.Sprintf("evidence item %s:%d-%d", ref.item.Path, ref.item.StartLine, ref.item.EndLine))
@@ -591,14 +624,19 @@ func (l *ledger) detail(r *ledgerRow) []string {
 			}
 		}
 	}
-	if len(r.findings) > 0 {
-		add(st.Finding.Render(fmt.Sprintf("%d structural finding(s):", len(r.findings))))
-		for _, f := range r.findings {
-			add(st.Finding.Render("! "+f.Code) + " " + f.Pointer + " [" + f.Rule + "]")
-			add("  " + f.Message)
-		}
-	} else {
-		add(st.OK.Render("no structural finding"))
+	return out
+}
+
+// findingLines are a row's structural findings, or the line that says it
+// has none.
+func (l *ledger) findingLines(r *ledgerRow) []string {
+	st := l.c.Styles
+	if len(r.findings) == 0 {
+		return []string{st.OK.Render("no structural finding")}
+	}
+	out := []string{st.Finding.Render(fmt.Sprintf("%d structural finding(s):", len(r.findings)))}
+	for _, f := range r.findings {
+		out = append(out, st.Finding.Render("! "+f.Code)+" "+f.Pointer+" ["+f.Rule+"]", "  "+f.Message)
 	}
 	return out
 }

@@ -5,9 +5,10 @@ import "charm.land/bubbles/v2/key"
 // LedgerKeyMap is the key map of the ledger (protocol checker) screen.
 type LedgerKeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	// NextFinding and PrevFinding jump to the next/previous row with findings.
+	// NextFinding and PrevFinding jump to the next/previous row with a
+	// finding or a refused answer or ledger.
 	NextFinding, PrevFinding key.Binding
-	// Filter toggles showing only rows with findings.
+	// Filter toggles showing only rows with a finding or a refusal.
 	Filter key.Binding
 	// Evidence opens the evidence viewer for the row's evidence items
 	// (enabled only when the row names evidence).

@@ -203,7 +203,13 @@ func TestLedgerBindings(t *testing.T) {
 	check("n", 3)
 	m = press(m, "n")
 	check("n again", 7)
-	m = press(m, "N")
+	// A refused answer (S6, malformed JSON) is a stop of n too.
+	m = press(m, "n")
+	check("n to the refused answer", 10)
+	if !strings.Contains(screen(m), "!r") {
+		t.Fatalf("refused answer not marked:\n%s", screen(m))
+	}
+	m = press(m, "N", "N")
 	check("N", 3)
 	// e opens the evidence viewer for O3 (E2), esc closes it.
 	m = press(m, "e")
@@ -222,9 +228,10 @@ func TestLedgerBindings(t *testing.T) {
 		t.Fatal("enter did not open the viewer")
 	}
 	m = press(m, "esc")
-	// f filters to rows with findings: session S3, O3, E4.
+	// f filters to rows with findings or refusals: session S3, O3, E4 and
+	// the refused answer.
 	m = press(m, "f")
-	if len(l.visible) != 3 || !l.filter {
+	if len(l.visible) != 4 || !l.filter {
 		t.Fatalf("filter: visible = %v", l.visible)
 	}
 	check("filter keeps the current row", 3)
@@ -377,13 +384,23 @@ func TestLedgerSearch(t *testing.T) {
 	for range 5 {
 		m = press(m, "backspace")
 	}
+	if s := screen(m); !strings.Contains(s, "ctrl+c quit") || strings.Contains(s, "q quit") || strings.Contains(s, "? help") {
+		t.Fatalf("while the query is typed, ? and q type; the footer must not offer them:\n%s", s)
+	}
 	m = press(m, "A", "9", "enter")
 	s := screen(m)
-	if !strings.Contains(s, "hits") || !strings.Contains(s, "A9") {
-		t.Fatalf("search A9:\n%s", s)
+	// The hits are drawn as rows under the count (the search screen is
+	// sized with the ledger), the first one selected.
+	if !strings.Contains(s, "1 hit ·") || !strings.Contains(s, "›row 4  ") {
+		t.Fatalf("search A9 shows no hit row:\n%s", s)
 	}
 	m = press(m, "enter")
 	if l.searching || !strings.Contains(strings.Join(l.detail(l.current()), " "), "A9") {
 		t.Fatalf("enter did not open the row naming A9:\n%s", screen(m))
+	}
+	// A new / starts with an empty query, not the last one.
+	m = press(m, "/", "E", "4")
+	if s := screen(m); !strings.Contains(s, "/ E4") || strings.Contains(s, "A9E4") {
+		t.Fatalf("second search:\n%s", s)
 	}
 }

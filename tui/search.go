@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"verdict/internal/plural"
 )
 
 // searchHit is one place a search found: an index (an item of the rater,
@@ -48,8 +50,15 @@ func newSearchScreen(c *Common, find func(string) []searchHit, pick func(searchH
 // Capturing reports whether the query is being typed.
 func (s *searchScreen) Capturing() bool { return s.typing }
 
-// open starts a new query, keeping the last one's text.
+// open starts a new search (/): an empty query and no hits.
 func (s *searchScreen) open() tea.Cmd {
+	s.input.SetValue("")
+	s.hits, s.cur, s.ran = nil, 0, false
+	return s.edit()
+}
+
+// edit returns to the query of the current search, keeping its text.
+func (s *searchScreen) edit() tea.Cmd {
 	s.typing = true
 	s.input.CursorEnd()
 	return s.input.Focus()
@@ -95,7 +104,7 @@ func (s *searchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, s.keys.Cancel):
 		return s, s.back()
 	case key.Matches(k, s.keys.Edit):
-		return s, s.open()
+		return s, s.edit()
 	case key.Matches(k, s.keys.Down):
 		s.cur = min(s.cur+1, max(len(s.hits)-1, 0))
 	case key.Matches(k, s.keys.Up):
@@ -122,7 +131,7 @@ func (s *searchScreen) View() tea.View {
 		if len(s.hits) == maxHits {
 			more = " (first " + fmt.Sprint(maxHits) + ")"
 		}
-		out = append(out, st.Muted.Render(fmt.Sprintf("%d hits%s · enter opens", len(s.hits), more)))
+		out = append(out, st.Muted.Render(plural.Count(len(s.hits), "hit", "hits")+more+" · enter opens"))
 	}
 	lh := max(s.h-len(out), 1)
 	start := min(max(s.cur-lh/2, 0), max(len(s.hits)-lh, 0))
