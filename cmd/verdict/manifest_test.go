@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"verdict/assemble"
+	"verdict/blinding"
 	"verdict/fixtures"
 )
 
@@ -166,5 +167,116 @@ func TestManifestRefusesAfterBlinding(t *testing.T) {
 	// check still admits the campaign with its blinding record.
 	if code, out := chkRunCaptured(t, "check", camp); code != 0 {
 		t.Fatalf("check after blinding: exit %d\n%s", code, out)
+	}
+}
+
+// TestManifestInit: manifest init writes the frozen prompt texts and a
+// manifest with the runs the phase requires (counterbalanced orders,
+// session IDs in dispatch order, replaces null), lists every identity it
+// left null, refuses a design admission would refuse and a started
+// campaign with other bytes, and round 2 binds round 1's manifest.
+func TestManifestInit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r1 := filepath.Join(dir, "r1")
+	dev := []string{"--task", "acme/widgets:behavior-explanation", "--task", "acme/widgets:change-impact-plan", "--task", "acme/gears:correctness-boundary", "--task", "acme/gears:explicit-uncertainty"}
+	code, out := chkRunCaptured(t, append([]string{"manifest", "init", r1, "--phase", "development-round-1", "--identity", "execution.host=SYNTHETIC host"}, dev...)...)
+	if code != 0 || !strings.Contains(out, "4 run(s), 12 session(s)") || !strings.Contains(out, "  T2    1          B-first  S4     S6       S5") || !strings.Contains(out, "  seed\n") || strings.Contains(out, "execution.host") {
+		t.Fatalf("init: exit %d\n%s", code, out)
+	}
+	var m struct {
+		Seed  *string
+		Tasks []struct{ ID, Repository, Category string }
+		Runs  []struct {
+			Task     string
+			Order    string
+			Replaces *string
+			Sessions map[string]string
+		}
+		Files []struct{ Path string }
+	}
+	raw, _ := os.ReadFile(filepath.Join(r1, "manifest.json"))
+	if err := json.Unmarshal(raw, &m); err != nil || m.Seed != nil || len(m.Tasks) != 4 || m.Tasks[3].ID != "T4" || len(m.Runs) != 4 || len(m.Files) != 6 {
+		t.Fatalf("manifest: %v\n%s", err, raw)
+	}
+	for i, r := range m.Runs {
+		if r.Replaces != nil || (i%2 == 0) != (r.Order == "A-first") {
+			t.Errorf("run %d: %+v", i, r)
+		}
+	}
+	for _, k := range []string{"common.txt", "review-b.txt", "final-schema.txt"} {
+		got, _ := os.ReadFile(filepath.Join(r1, "prompts", k))
+		want, _ := os.ReadFile(filepath.Join("../../fixtures/live/prompts", k))
+		if len(got) == 0 || string(got) != string(want) {
+			t.Errorf("prompts/%s is not the frozen text", k)
+		}
+	}
+	// The same request again: nothing changes; another: refused.
+	if code, out = chkRunCaptured(t, append([]string{"manifest", "init", r1, "--phase", "development-round-1", "--identity", "execution.host=SYNTHETIC host"}, dev...)...); code != 0 || !strings.Contains(out, "unchanged manifest.json") {
+		t.Fatalf("again: exit %d\n%s", code, out)
+	}
+	if code, out = chkRunCaptured(t, append([]string{"manifest", "init", r1, "--phase", "development-round-1"}, dev...)...); code != 1 || !strings.Contains(out, "file-differs") {
+		t.Fatalf("other bytes: exit %d\n%s", code, out)
+	}
+	if after, _ := os.ReadFile(filepath.Join(r1, "manifest.json")); string(after) != string(raw) {
+		t.Fatal("a refused init changed manifest.json")
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"evaluation with 4 tasks", append([]string{"--phase", "evaluation"}, dev...)},
+		{"three tasks in one repository", []string{"--phase", "development-round-1", "--task", "a/b:behavior-explanation", "--task", "a/b:behavior-explanation", "--task", "a/b:behavior-explanation", "--task", "c/d:behavior-explanation"}},
+		{"unknown category", []string{"--phase", "development-round-1", "--task", "a/b:speed"}},
+		{"unknown identity", append([]string{"--phase", "development-round-1", "--identity", "execution.colour=blue"}, dev...)},
+		{"bad seed", append([]string{"--phase", "development-round-1", "--seed", "abc"}, dev...)},
+	} {
+		out := filepath.Join(dir, "x")
+		if code, got := chkRunCaptured(t, append([]string{"manifest", "init", out}, tc.args...)...); code != 1 || !strings.Contains(got, "init-design") {
+			t.Errorf("%s: exit %d\n%s", tc.name, code, got)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a refused init wrote %s", tc.name, out)
+		}
+	}
+	// Evaluation: 8 tasks, 3 repetitions, 12 A-first and 12 B-first.
+	eval := []string{"manifest", "init", filepath.Join(dir, "ev"), "--phase", "evaluation", "--seed", "new", "--format", "json"}
+	for _, t := range []string{"a/b:behavior-explanation", "a/b:change-impact-plan", "c/d:behavior-explanation", "c/d:change-impact-plan",
+		"e/f:correctness-boundary", "e/f:explicit-uncertainty", "g/h:correctness-boundary", "g/h:explicit-uncertainty"} {
+		eval = append(eval, "--task", t)
+	}
+	code, out = chkRunCaptured(t, eval...)
+	var res struct {
+		Seed string
+		Runs []struct{ Task, Order string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Seed) != 64 || len(res.Runs) != 24 {
+		t.Fatalf("evaluation: exit %d\n%s", code, out)
+	}
+	orders := map[string]map[string]int{}
+	total := map[string]int{}
+	for _, r := range res.Runs {
+		if orders[r.Task] == nil {
+			orders[r.Task] = map[string]int{}
+		}
+		orders[r.Task][r.Order]++
+		total[r.Order]++
+	}
+	if total["A-first"] != 12 || total["B-first"] != 12 {
+		t.Fatalf("orders %v", total)
+	}
+	for task, o := range orders {
+		if o["A-first"] == 0 || o["B-first"] == 0 {
+			t.Errorf("task %s lacks an order: %v", task, o)
+		}
+	}
+	// Round 2 binds round 1 and swaps every task's order.
+	r2 := filepath.Join(dir, "r2")
+	if code, out = chkRunCaptured(t, "manifest", "init", r2, "--phase", "development-round-2", "--previous", r1); code != 0 || !strings.Contains(out, "  T1    1          B-first") {
+		t.Fatalf("round 2: exit %d\n%s", code, out)
+	}
+	raw2, _ := os.ReadFile(filepath.Join(r2, "manifest.json"))
+	if !strings.Contains(string(raw2), `"manifest_sha256": "`+blinding.Digest(raw)+`"`) || !strings.Contains(string(raw2), `"host": "SYNTHETIC host"`) {
+		t.Fatalf("round 2 manifest:\n%s", raw2)
 	}
 }
