@@ -95,7 +95,7 @@ type InitResult struct {
 	// unverified, by name (scorer.MissingIdentities), and Pending every
 	// other admission rule it does not meet yet (round discipline), as
 	// `verdict check` will report them.
-	Missing []string      `json:"missing"`
+	Missing []string       `json:"missing"`
 	Pending []verr.Problem `json:"pending"`
 }
 
