@@ -281,7 +281,7 @@ func (a *adjudicator) showTask() {
 	if it == nil {
 		return
 	}
-	a.panel.open("Task of "+it.ID+" (esc: back to the dispute)", func() []string {
+	a.panel.openTask("Task of "+it.ID+" (esc back · decision keys apply)", func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	})
 	a.screen, a.onTask = adjPanel, true
@@ -343,9 +343,6 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		cmd = a.key(m)
-		if a.screen != adjPanel && a.status == hintTaskFirst {
-			a.setStatus("", false)
-		}
 	default:
 		switch a.screen {
 		case adjNote:

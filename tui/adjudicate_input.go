@@ -59,11 +59,12 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		_, cmd := a.answer.Update(k)
 		return cmd
 	case adjPanel:
-		if a.onTask && pressedAny(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Sign) {
-			// The item's task is on screen first: say so, decide nothing.
-			a.panel.hint = hintTaskFirst
-			a.setStatus(hintTaskFirst, true)
-			return nil
+		if a.onTask && a.panel.passes(k, a.keys.all()...) {
+			// A decision or moving key typed on the task: the task closes
+			// and the key applies, so that typing ahead loses nothing.
+			a.screen = adjMain
+			a.setEnabled()
+			return a.key(k)
 		}
 		_, cmd := a.panel.Update(k)
 		return cmd

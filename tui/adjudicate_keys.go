@@ -38,3 +38,10 @@ func DefaultAdjudicateKeyMap() AdjudicateKeyMap {
 		List:       key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "disputes")),
 	}
 }
+
+// all is every binding of the dispute screen: the keys that pass through
+// the task panel.
+func (k AdjudicateKeyMap) all() []key.Binding {
+	return []key.Binding{k.First, k.Second, k.Other, k.Note, k.Evidence, k.Answer, k.AnswerUp, k.AnswerDown,
+		k.Task, k.Codebook, k.Search, k.DetailUp, k.DetailDown, k.Up, k.Down, k.NextOpen, k.List, k.Sign}
+}

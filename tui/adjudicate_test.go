@@ -447,28 +447,24 @@ func TestAdjudicateSeesWholeItem(t *testing.T) {
 	}
 }
 
-// TestAdjudicateDecisionKeyOnTaskSaysSo: 1, 2, v or S typed on the task
-// panel decides nothing and says why on the panel and the status line.
-func TestAdjudicateDecisionKeyOnTaskSaysSo(t *testing.T) {
+// TestAdjudicateKeysPassThroughTask: the task shown on arrival at a
+// dispute's item never swallows a key: 1 closes it and decides the
+// dispute, j (on the task reopened with t) moves to the next dispute.
+func TestAdjudicateKeysPassThroughTask(t *testing.T) {
 	e := &adjEnv{}
 	m := NewAdjudicateModel(e.input(), testOptions(80, 24))
 	a := m.(*root).child.(*adjudicator)
-	for _, k := range []string{"1", "2", "v", "S"} {
-		m = press(m, k)
-		if a.screen != adjPanel || a.decisions[0] != nil || a.queue.len() != 0 || a.status != hintTaskFirst {
-			t.Fatalf("%s on the task: screen %d status %q", k, a.screen, a.status)
-		}
-		if s := screen(m); strings.Count(s, "task shown first") != 2 {
-			t.Fatalf("%s on the task: hint not on panel and status line:\n%s", k, s)
-		}
+	if a.screen != adjPanel {
+		t.Fatal("the task is not shown on arrival")
 	}
-	m = press(m, "esc")
-	if a.screen != adjMain || a.status != "" {
-		t.Fatalf("after esc: screen %d status %q", a.screen, a.status)
+	m = press(m, "1")
+	if a.screen != adjMain || !a.decided(0) {
+		t.Fatalf("1 on the task: screen %d, decided %v", a.screen, a.decided(0))
 	}
-	_ = press(m, "1")
-	if a.decisions[0] == nil && a.queue.len() == 0 {
-		t.Fatal("1 after esc decided nothing")
+	cur := a.cur
+	_ = press(m, "t", "j")
+	if a.screen != adjMain || a.cur != (cur+1)%len(a.in.Disputes) {
+		t.Fatalf("j on the task: screen %d cur %d", a.screen, a.cur)
 	}
 }
 

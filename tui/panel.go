@@ -18,9 +18,10 @@ type panel struct {
 	text func() []string
 	// back leaves the panel.
 	back func() tea.Cmd
-	// hint, when set, is shown under the title until the panel closes or
-	// opens again (say why a key did nothing here).
-	hint string
+	// task is set while the panel shows an item's task: its owner's
+	// grading and navigation keys pass through it (passes), so j and k
+	// are not the panel's; it scrolls by page.
+	task bool
 	y    int
 	w, h int
 }
@@ -31,12 +32,30 @@ func newPanel(c *Common, keys PanelKeyMap, back func() tea.Cmd) *panel {
 
 // open shows title and text from the top.
 func (p *panel) open(title string, text func() []string) {
-	p.title, p.text, p.y, p.hint = title, text, 0, ""
+	p.title, p.text, p.y, p.task = title, text, 0, false
+	p.keys.Up.SetEnabled(true)
+	p.keys.Down.SetEnabled(true)
 }
 
-// hintTaskFirst is what the task panel says when a grading key is typed
-// on it: an item is never graded before its task was on screen.
-const hintTaskFirst = "task shown first: esc, then grade (the key was not applied)"
+// openTask shows an item's task from the top: the owner's keys (passes)
+// go through it.
+func (p *panel) openTask(title string, text func() []string) {
+	p.open(title, text)
+	p.task = true
+	p.keys.Up.SetEnabled(false)
+	p.keys.Down.SetEnabled(false)
+}
+
+// passes reports whether k, typed on the task panel, is one of the owner's
+// bindings bs (enabled or not) and not one of the panel's own (close,
+// page): the owner closes the panel and applies k, so that a rater typing
+// ahead on arriving at an item never loses a key.
+func (p *panel) passes(k tea.KeyPressMsg, bs ...key.Binding) bool {
+	if !p.task || pressedAny(k, p.keys.Close, p.keys.PageUp, p.keys.PageDown) {
+		return false
+	}
+	return pressedAny(k, bs...)
+}
 
 // pressedAny reports whether k is one of the keys of bs, enabled or not:
 // it finds keys typed on a screen where those bindings are off.
@@ -94,12 +113,12 @@ func (p *panel) View() tea.View {
 	h := max(p.h-1, 1)
 	head := st.Header.Render(p.title)
 	out := []string{}
-	if p.hint != "" {
-		out = append(out, st.Finding.Render(p.hint))
-		h = max(h-1, 1)
-	}
 	if len(lines) > h {
-		head += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d (j/k, space)", p.y+1, min(p.y+h, len(lines)), len(lines)))
+		how := "j/k, space"
+		if p.task {
+			how = "space, b"
+		}
+		head += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d (%s)", p.y+1, min(p.y+h, len(lines)), len(lines), how))
 	}
 	out = append([]string{head}, out...)
 	out = append(out, lines[min(p.y, len(lines)):min(p.y+h, len(lines))]...)

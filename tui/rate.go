@@ -141,7 +141,7 @@ func (r *rater) afterKey() {
 // showTask opens the task panel of the current item.
 func (r *rater) showTask() {
 	it := r.curItem()
-	r.panel.open(fmt.Sprintf("Task of item %d/%d · %s (esc: back to grading)", r.item+1, len(r.fields), it.ID), func() []string {
+	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · grading keys apply)", r.item+1, len(r.fields), it.ID), func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	})
 	r.screen, r.onTask = screenPanel, true
@@ -151,18 +151,6 @@ func (r *rater) showTask() {
 func (r *rater) showCodebook() {
 	r.panel.open(guidelinesPanel(r.in.Bundle))
 	r.screen, r.onTask = screenPanel, false
-}
-
-// blockedOnTask reports whether k is a grading key (a value or F) typed on
-// the task panel; it then says so on the panel and the status line.
-func (r *rater) blockedOnTask(k tea.KeyPressMsg) bool {
-	g := r.grade.keys
-	if r.screen != screenPanel || !r.onTask || !pressedAny(k, g.Values[0], g.Values[1], g.Values[2], g.Freeze) {
-		return false
-	}
-	r.panel.hint = hintTaskFirst
-	r.setStatus(hintTaskFirst, true)
-	return true
 }
 
 // result reports the session as the journal has it, not as the screen
@@ -237,9 +225,6 @@ func (r *rater) SetSize(w, h int) {
 // Update implements tea.Model.
 func (r *rater) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := r.route(msg)
-	if r.screen != screenPanel && r.status == hintTaskFirst {
-		r.setStatus("", false)
-	}
 	r.afterKey()
 	r.setEnabled()
 	return r, cmd
@@ -289,7 +274,12 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		r.viewer = nil
 		r.screen = screenGrade
 	case tea.KeyPressMsg:
-		if r.blockedOnTask(m) {
+		if r.screen == screenPanel && r.onTask && r.panel.passes(m, r.grade.keys.all()...) {
+			// A grading or moving key typed on the task: the task closes
+			// and the key applies, so that typing ahead loses nothing.
+			r.screen = screenGrade
+			r.setEnabled()
+			_, cmd = r.grade.Update(m)
 			break
 		}
 		if r.screen == screenEvidence && r.viewer.closes(m) {

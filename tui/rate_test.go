@@ -434,46 +434,55 @@ func TestRateListAlignedInColour(t *testing.T) {
 	}
 }
 
-// TestRateGradeKeyOnTaskSaysSo: a value key or F typed on the task panel
-// grades nothing and freezes nothing, and the panel and the status line
-// say why until the panel closes; at the next item's arrival too.
-func TestRateGradeKeyOnTaskSaysSo(t *testing.T) {
+// TestRateKeysPassThroughTask: the task panel shown on arrival at an item
+// never swallows a key: a value key closes it and grades the first field,
+// j moves to the next field, F opens the freeze screen; space scrolls the
+// task and esc closes it without grading; the codebook panel keeps j/k.
+func TestRateKeysPassThroughTask(t *testing.T) {
 	e := newRateEnv(t, synthBundle(2))
 	m, r := newArrivingRater(e, 80, 24)
-	for _, k := range []string{"1", "2", "3", "F"} {
-		m = press(m, k)
-		if r.screen != screenPanel || r.nGraded != 0 || r.status != hintTaskFirst {
-			t.Fatalf("%s on the task: screen %d graded %d status %q", k, r.screen, r.nGraded, r.status)
-		}
-		if s := screen(m); strings.Count(s, "task shown first") != 2 {
-			t.Fatalf("%s on the task: hint not on panel and status line:\n%s", k, s)
-		}
+	if s := screen(m); strings.Contains(s, "scroll down") || !strings.Contains(s, "grading keys apply") {
+		t.Fatalf("task panel on arrival:\n%s", s)
 	}
-	m = press(m, "j") // scrolling keeps the hint
-	if r.panel.hint != hintTaskFirst {
-		t.Fatal("hint lost on scrolling")
+	m = press(m, "1")
+	if r.screen != screenGrade || r.nValued() != 1 || r.field != 1 {
+		t.Fatalf("1 on the task: screen %d valued %d field %d", r.screen, r.nValued(), r.field)
+	}
+	m = press(m, "t", "j")
+	if r.screen != screenGrade || r.field != 2 {
+		t.Fatalf("j on the task: screen %d field %d", r.screen, r.field)
+	}
+	m = press(m, "t", "space", "esc")
+	if r.screen != screenGrade || r.nValued() != 1 {
+		t.Fatalf("space, esc on the task: screen %d valued %d", r.screen, r.nValued())
+	}
+	m = press(m, "t", "F")
+	if r.screen != screenFreeze {
+		t.Fatalf("F on the task: screen %d", r.screen)
 	}
 	m = press(m, "esc")
-	if r.screen != screenGrade || r.status != "" || strings.Contains(screen(m), "task shown first") {
-		t.Fatalf("after esc: screen %d status %q", r.screen, r.status)
-	}
-	for range len(r.fields[0]) {
+	// Grading every field of item 1 at full speed arrives at item 2 and
+	// its task; the next 1 grades item 2's first field.
+	for r.item == 0 {
 		m = press(m, "1")
 	}
-	if r.item != 1 || r.screen != screenPanel || r.panel.hint != "" {
-		t.Fatalf("arrival at item 2: item %d screen %d hint %q", r.item, r.screen, r.panel.hint)
+	if r.screen != screenPanel || !r.onTask {
+		t.Fatalf("arrival at item 2: screen %d", r.screen)
 	}
-	graded := r.nGraded
+	valued := r.nValued()
 	m = press(m, "1")
-	if r.nGraded != graded || r.panel.hint != hintTaskFirst {
-		t.Fatalf("1 at arrival: graded %d→%d hint %q", graded, r.nGraded, r.panel.hint)
+	if r.nValued() != valued+1 || r.item != 1 || r.screen != screenGrade {
+		t.Fatalf("1 at arrival: valued %d→%d item %d screen %d", valued, r.nValued(), r.item, r.screen)
 	}
-	// The codebook panel is not the task: no hint there.
-	m = press(m, "esc", "g", "1")
-	if r.panel.hint != "" || r.status == hintTaskFirst {
-		t.Fatalf("codebook: hint %q status %q", r.panel.hint, r.status)
+	// The codebook panel is not the task: j scrolls it, 1 does nothing.
+	m = press(m, "g", "1")
+	if r.screen != screenPanel || r.nValued() != valued+1 {
+		t.Fatalf("codebook: screen %d valued %d", r.screen, r.nValued())
 	}
-	_ = m
+	_ = press(m, "j")
+	if r.panel.y != 1 {
+		t.Fatalf("j on the codebook: y %d", r.panel.y)
+	}
 }
 
 // longRecord is a signed record's description as the commands give it:
