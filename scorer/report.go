@@ -109,14 +109,57 @@ type Report struct {
 // BuildReport assembles a Report from a scorecard and its context; it
 // copies and sorts every list it is handed.
 func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
-	r := &Report{Format: ReportFormat, Scorecard: sc, Provenance: ctx.Provenance}
-	r.Provenance.Schemas = slices.Clone(r.Provenance.Schemas)
-	if r.Provenance.Schemas == nil {
-		r.Provenance.Schemas = []campaign.SchemaDigest{}
+	r := &Report{Format: ReportFormat, Scorecard: sc}
+	r.Provenance, r.Notice = reportHead(ctx.Provenance, sc.Synthetic)
+	r.Automatic = automaticSection(ctx)
+	var defects []string
+	for _, t := range sc.Tasks {
+		for _, o := range t.OracleDefects {
+			defects = append(defects, t.Task+"/"+o)
+		}
 	}
-	if sc.Synthetic {
-		r.Notice = SyntheticNotice
+	r.Human = humanSection(ctx, defects)
+	return r
+}
+
+// JSON renders report.json: two-space indented, fixed key order, a final
+// newline. The bytes depend only on the report's content. It is WriteJSON
+// into memory; a caller writing a file or a terminal uses WriteJSON.
+func (r *Report) JSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		return nil, err
 	}
+	return b.Bytes(), nil
+}
+
+// WriteJSON streams report.json to w: the exact bytes of encoding/json's
+// Encoder with SetIndent("", "  ") and SetEscapeHTML(false) (v1 semantics
+// of go-json-experiment/json, encoded as the value is walked), so the
+// report of a 10,000-session campaign (tens of megabytes) is never held
+// whole. Errors are w's write errors or an unencodable value.
+func (r *Report) WriteJSON(w io.Writer) error {
+	return campaign.EncodeJSON(w, r)
+}
+
+// reportHead returns a copy of the provenance with its schema list cloned
+// (empty, never null) and the report's notice: SyntheticNotice for a
+// synthetic campaign, "" otherwise.
+func reportHead(pv Provenance, synthetic bool) (Provenance, string) {
+	pv.Schemas = slices.Clone(pv.Schemas)
+	if pv.Schemas == nil {
+		pv.Schemas = []campaign.SchemaDigest{}
+	}
+	if synthetic {
+		return pv, SyntheticNotice
+	}
+	return pv, ""
+}
+
+// automaticSection builds the automatic validation section of either
+// design's report from its context: sorted findings, their counts by code
+// and scope, and the sorted leak-scan findings.
+func automaticSection(ctx ReportContext) AutomaticSection {
 	fs := slices.Clone(ctx.Findings)
 	SortFindings(fs)
 	if fs == nil {
@@ -142,8 +185,13 @@ func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
 	if leaks == nil {
 		leaks = []string{}
 	}
-	r.Automatic = AutomaticSection{Responses: ctx.Responses, FindingCounts: fc, Findings: fs, LeakFindings: leaks}
+	return AutomaticSection{Responses: ctx.Responses, FindingCounts: fc, Findings: fs, LeakFindings: leaks}
+}
 
+// humanSection builds the recorded human decisions of either design's
+// report: settled fields, agreement, the confirmed oracle defects
+// ("task/obligation") and the signed records, sorted.
+func humanSection(ctx ReportContext, defects []string) HumanSection {
 	h := HumanSection{Agreement: ctx.Agreement, Records: slices.Clone(ctx.Records), OracleDefects: []string{}}
 	for _, g := range ctx.Consensus {
 		h.Fields++
@@ -153,11 +201,7 @@ func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
 			h.Adjudicated++
 		}
 	}
-	for _, t := range sc.Tasks {
-		for _, o := range t.OracleDefects {
-			h.OracleDefects = append(h.OracleDefects, t.Task+"/"+o)
-		}
-	}
+	h.OracleDefects = append(h.OracleDefects, defects...)
 	if h.Records == nil {
 		h.Records = []RecordRef{}
 	}
@@ -167,26 +211,5 @@ func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
 		}
 		return cmp.Compare(a.Signer, b.Signer)
 	})
-	r.Human = h
-	return r
-}
-
-// JSON renders report.json: two-space indented, fixed key order, a final
-// newline. The bytes depend only on the report's content. It is WriteJSON
-// into memory; a caller writing a file or a terminal uses WriteJSON.
-func (r *Report) JSON() ([]byte, error) {
-	var b bytes.Buffer
-	if err := r.WriteJSON(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// WriteJSON streams report.json to w: the exact bytes of encoding/json's
-// Encoder with SetIndent("", "  ") and SetEscapeHTML(false) (v1 semantics
-// of go-json-experiment/json, encoded as the value is walked), so the
-// report of a 10,000-session campaign (tens of megabytes) is never held
-// whole. Errors are w's write errors or an unencodable value.
-func (r *Report) WriteJSON(w io.Writer) error {
-	return campaign.EncodeJSON(w, r)
+	return h
 }

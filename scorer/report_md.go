@@ -100,32 +100,13 @@ func (r *Report) Markdown(charts bool) []byte {
 	p("# verdict report: %s\n\n", sc.CampaignID)
 	p("Phase: %s. Format: %s.\n\n", sc.Phase, r.Format)
 	p("## Decision\n\n**%s**: %s\n\n", sc.Decision.Kind, sc.Decision.Summary)
-	if len(sc.Decision.FailingGates) > 0 {
-		p("Failing gates: %s.\n\n", strings.Join(sc.Decision.FailingGates, ", "))
-	}
-	if len(sc.Decision.FailedPrerequisites) > 0 {
-		p("Failed prerequisites: %s.\n\n", strings.Join(sc.Decision.FailedPrerequisites, ", "))
-	}
+	markdownFailing(&b, sc.Decision.FailingGates, sc.Decision.FailedPrerequisites)
 	if sc.Decision.ACeiling {
 		p("A ceiling: A's macro-average task-median R leaves less than 0.10 of headroom.\n\n")
 	}
 	p("Every gate is evaluated on its own; the decision is the AND of all of them (EVALUATOR-CONTROLS C21).\n\n")
 
-	p("## Execution prerequisites\n\n| prerequisite | result | detail |\n|---|---|---|\n")
-	for _, x := range sc.Prerequisites {
-		p("| %s | %s | %s |\n", x.ID, yes(x.OK), mdEscape(x.Detail))
-	}
-	p("\n## Gates\n\n| gate | result | check | observed | threshold |\n|---|---|---|---|---|\n")
-	for _, g := range sc.Gates {
-		for i, c := range g.Checks {
-			name, res := "", ""
-			if i == 0 {
-				name, res = g.ID, yes(g.Pass)
-			}
-			p("| %s | %s | %s: %s | %s | %s |\n", name, res, c.ID, yes(c.Pass), mdEscape(c.Observed), mdEscape(c.Threshold))
-		}
-	}
-
+	markdownGates(&b, sc.Prerequisites, sc.Gates, "Gates")
 	p("\n## Final evidence and plan correctness\n\n")
 	p("Macro-average task-median R: A %s, B %s; gain %s (eligible tasks only).\n\n",
 		fr(sc.MacroMedianRA, "unknown"), fr(sc.MacroMedianRB, "unknown"), fr(sc.MacroGain, "unknown"))
@@ -203,25 +184,80 @@ func (r *Report) Markdown(charts bool) []byte {
 
 	r.markdownCostTime(&b, charts)
 
+	markdownAutomaticHuman(&b, r.Automatic, r.Human)
+
+	p("## Every run\n\n| task | rep | arm | session | outcome | R | U | critical failed | source gate | protocol gate | failures |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, x := range sc.Runs {
+		pg := "not applicable"
+		if x.ProtocolGate != nil {
+			pg = yes(*x.ProtocolGate)
+		}
+		fails := slices.Concat(x.SourceFailures, x.ProtocolFailures)
+		outcome := string(x.Outcome)
+		if x.FailureKind != "" {
+			outcome += " (" + x.FailureKind + ")"
+		}
+		p("| %s | %d | %s | %s | %s | %s | %s | %v | %s | %s | %s |\n", x.Task, x.Repetition, x.Arm, x.Session, outcome,
+			frCount(x.R), fr(x.U, "undefined"), x.CriticalCompletionFailed, yes(x.SourceGate), pg, mdEscape(strings.Join(fails, ", ")))
+	}
+	markdownProvenance(&b, r.Provenance)
+	return b.Bytes()
+}
+
+// markdownFailing names the failing gates and failed prerequisites of a
+// decision, when there are any.
+func markdownFailing(b *bytes.Buffer, gates, prereqs []string) {
+	if len(gates) > 0 {
+		fmt.Fprintf(b, "Failing gates: %s.\n\n", strings.Join(gates, ", "))
+	}
+	if len(prereqs) > 0 {
+		fmt.Fprintf(b, "Failed prerequisites: %s.\n\n", strings.Join(prereqs, ", "))
+	}
+}
+
+// markdownGates writes the execution prerequisites and, under the heading
+// title, every gate with each of its checks (either design's report).
+func markdownGates(b *bytes.Buffer, prereqs []Prerequisite, gates []DecisionGate, title string) {
+	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	p("## Execution prerequisites\n\n| prerequisite | result | detail |\n|---|---|---|\n")
+	for _, x := range prereqs {
+		p("| %s | %s | %s |\n", x.ID, yes(x.OK), mdEscape(x.Detail))
+	}
+	p("\n## %s\n\n| gate | result | check | observed | threshold |\n|---|---|---|---|---|\n", title)
+	for _, g := range gates {
+		for i, c := range g.Checks {
+			name, res := "", ""
+			if i == 0 {
+				name, res = g.ID, yes(g.Pass)
+			}
+			p("| %s | %s | %s: %s | %s | %s |\n", name, res, c.ID, yes(c.Pass), mdEscape(c.Observed), mdEscape(c.Threshold))
+		}
+	}
+}
+
+// markdownAutomaticHuman writes the automatic validation and recorded
+// human decisions sections of either design's report, kept apart
+// (EVALUATOR-CONTROLS: automatic validation versus human decisions).
+func markdownAutomaticHuman(b *bytes.Buffer, auto AutomaticSection, h HumanSection) {
+	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	p("\n## Automatic validation\n\n")
-	p("Decided by the machine, without a human: %s validated; %s.\n\n", plural.Count(r.Automatic.Responses, "response", "responses"), plural.Count(len(r.Automatic.Findings), "structural finding", "structural findings"))
-	if len(r.Automatic.FindingCounts) > 0 {
+	p("Decided by the machine, without a human: %s validated; %s.\n\n", plural.Count(auto.Responses, "response", "responses"), plural.Count(len(auto.Findings), "structural finding", "structural findings"))
+	if len(auto.FindingCounts) > 0 {
 		p("| code | scope | count |\n|---|---|---|\n")
-		for _, c := range r.Automatic.FindingCounts {
+		for _, c := range auto.FindingCounts {
 			p("| %s | %s | %d |\n", c.Code, c.Scope, c.Count)
 		}
 		p("\n")
-		for _, f := range r.Automatic.Findings {
+		for _, f := range auto.Findings {
 			p("- `%s#%s` %s: %s [%s]\n", f.File, f.Pointer, f.Code, mdEscape(f.Message), f.Rule)
 		}
 		p("\n")
 	}
-	p("Leak scan of the rater bundles: %d finding(s).\n\n", len(r.Automatic.LeakFindings))
-	for _, l := range r.Automatic.LeakFindings {
+	p("Leak scan of the rater bundles: %d finding(s).\n\n", len(auto.LeakFindings))
+	for _, l := range auto.LeakFindings {
 		p("- %s\n", mdEscape(l))
 	}
 
-	h := r.Human
 	p("\n## Recorded human decisions\n\n")
 	p("Settled fields: %d (%d agreed by both frozen sheets, %d adjudicated).\n\n", h.Fields, h.Agreed, h.Adjudicated)
 	if ag := h.Agreement; ag != nil {
@@ -247,31 +283,13 @@ func (r *Report) Markdown(charts bool) []byte {
 		}
 		p("\n")
 	}
-
-	p("## Every run\n\n| task | rep | arm | session | outcome | R | U | critical failed | source gate | protocol gate | failures |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, x := range sc.Runs {
-		pg := "not applicable"
-		if x.ProtocolGate != nil {
-			pg = yes(*x.ProtocolGate)
-		}
-		fails := slices.Concat(x.SourceFailures, x.ProtocolFailures)
-		outcome := string(x.Outcome)
-		if x.FailureKind != "" {
-			outcome += " (" + x.FailureKind + ")"
-		}
-		p("| %s | %d | %s | %s | %s | %s | %s | %v | %s | %s | %s |\n", x.Task, x.Repetition, x.Arm, x.Session, outcome,
-			frCount(x.R), fr(x.U, "undefined"), x.CriticalCompletionFailed, yes(x.SourceGate), pg, mdEscape(strings.Join(fails, ", ")))
-	}
-	r.markdownProvenance(&b)
-	return b.Bytes()
 }
 
 // markdownProvenance writes the provenance section: the verdict build, the
 // manifest's SHA-256 and the schema digests (the signed records' digests
 // are in the recorded human decisions above).
-func (r *Report) markdownProvenance(b *bytes.Buffer) {
+func markdownProvenance(b *bytes.Buffer, pv Provenance) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
-	pv := r.Provenance
 	p("\n## Provenance\n\n")
 	p("| what | identity |\n|---|---|\n")
 	p("| verdict build | %s |\n", mdEscape(pv.Build.String()))

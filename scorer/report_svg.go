@@ -87,20 +87,23 @@ func (c *chart) boundLine(y float64, label string, second ...bool) error {
 
 // groupedBars adds two bar series side by side.
 func (c *chart) groupedBars(a, b plotter.Values, la, lb string) error {
+	return c.bars([]plotter.Values{a, b}, []string{la, lb}, []color.Color{colorA, colorB})
+}
+
+// bars adds len(series) bar series side by side, centred on each category,
+// each with its label and colour.
+func (c *chart) bars(series []plotter.Values, labels []string, colors []color.Color) error {
 	w := vg.Points(12)
-	ba, err := plotter.NewBarChart(a, w)
-	if err != nil {
-		return err
+	n := len(series)
+	for i, v := range series {
+		bc, err := plotter.NewBarChart(v, w)
+		if err != nil {
+			return err
+		}
+		bc.Color, bc.Offset, bc.LineStyle.Width = colors[i], w*vg.Length(2*i-(n-1))/2, 0
+		c.p.Add(bc)
+		c.add(labels[i], bc)
 	}
-	ba.Color, ba.Offset, ba.LineStyle.Width = colorA, -w/2, 0
-	bb, err := plotter.NewBarChart(b, w)
-	if err != nil {
-		return err
-	}
-	bb.Color, bb.Offset, bb.LineStyle.Width = colorB, w/2, 0
-	c.p.Add(ba, bb)
-	c.add(la, ba)
-	c.add(lb, bb)
 	return nil
 }
 
@@ -285,24 +288,34 @@ func (r *Report) PairedRatiosChartSVG() ([]byte, error) {
 	if err := c.dots(tm, draw.TriangleGlyph{}, colorB, vg.Points(3.5), "time B/A"); err != nil {
 		return nil, err
 	}
-	if err := c.dots(fail, draw.BoxGlyph{}, colorFail, vg.Points(3.5), "above 1.25: fails"); err != nil {
+	if err := c.failing(fail, failLabels); err != nil {
 		return nil, err
-	}
-	if len(fail) > 0 {
-		l, err := plotter.NewLabels(plotter.XYLabels{XYs: fail, Labels: failLabels})
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.TextStyle {
-			l.TextStyle[i].Color = colorFail
-			l.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(-3)}
-		}
-		c.p.Add(l)
 	}
 	if err := c.boundLine(1.25, "paired bound 1.25"); err != nil {
 		return nil, err
 	}
 	return c.svg(names)
+}
+
+// failing draws the points above the 1.25 paired bound in the failure
+// colour, each labelled with its value, and their legend entry.
+func (c *chart) failing(fail plotter.XYs, labels []string) error {
+	if err := c.dots(fail, draw.BoxGlyph{}, colorFail, vg.Points(3.5), "above 1.25: fails"); err != nil {
+		return err
+	}
+	if len(fail) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: fail, Labels: labels})
+	if err != nil {
+		return err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Color = colorFail
+	}
+	l.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(-3)}
+	c.p.Add(l)
+	return nil
 }
 
 // ChartFile is one chart written beside report.md.
@@ -314,16 +327,18 @@ type ChartFile struct {
 // Charts renders every chart report.md links: ChartMedianR, ChartRatios
 // and ChartPairs.
 func (r *Report) Charts() ([]ChartFile, error) {
-	var out []ChartFile
-	for _, f := range []struct {
-		name string
-		draw func() ([]byte, error)
-	}{{ChartMedianR, r.MedianRChartSVG}, {ChartRatios, r.RatiosChartSVG}, {ChartPairs, r.PairedRatiosChartSVG}} {
-		b, err := f.draw()
+	return drawCharts([]string{ChartMedianR, ChartRatios, ChartPairs}, r.MedianRChartSVG, r.RatiosChartSVG, r.PairedRatiosChartSVG)
+}
+
+// drawCharts draws each chart under its name, in order.
+func drawCharts(names []string, draws ...func() ([]byte, error)) ([]ChartFile, error) {
+	out := make([]ChartFile, 0, len(names))
+	for i, draw := range draws {
+		b, err := draw()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ChartFile{f.name, b})
+		out = append(out, ChartFile{names[i], b})
 	}
 	return out, nil
 }

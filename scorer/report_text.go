@@ -39,13 +39,18 @@ func (r *Report) Text(style string, width int) (string, error) {
 // document at once, up to the padding of the blank lines between blocks
 // (which the plain styles remove anyway).
 func (r *Report) WriteText(w io.Writer, style string, width int) error {
+	return writeMarkdownText(w, r.Markdown(false), style, width)
+}
+
+// writeMarkdownText renders a report's Markdown md for a terminal, one
+// section at a time, as WriteText describes (either design's report).
+func writeMarkdownText(w io.Writer, md []byte, style string, width int) error {
 	tr, plain, err := textRenderer(style, width)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	tw := &textWriter{w: bw, plain: plain, start: true}
-	md := r.Markdown(false)
 	// The word wrap breaks lines after a hyphen, which would split reason
 	// codes such as eligible-tasks across lines (and out of grep's reach):
 	// hyphens are rendered as non-breaking hyphens and restored after.
