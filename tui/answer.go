@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -126,16 +127,69 @@ func answerRest(it *blinding.Item) []string {
 	return ids
 }
 
-// answerAnchor is the element of the answer that field f grades (a span
-// key of answerDoc), or "" for the top.
-func answerAnchor(f adjudication.Field) string {
+// answerMarks returns the elements of the answer that field f concerns
+// (span keys of answerDoc, in answer order) and, when there is none to
+// mark, a line saying so. A claim, citation or exclusion field is its own
+// element. An obligation links the elements whose evidence includes one of
+// its evidence items (claims, actions, verifications, exclusions, and the
+// citations of those items); an uncertainty field also links every
+// uncertainty of the answer and the elements that name one. Completeness
+// concerns the whole answer: nothing is marked.
+func answerMarks(it *blinding.Item, f adjudication.Field) (ids []string, none string) {
 	switch f.Kind {
 	case adjudication.KindClaim, adjudication.KindClaimCritical, adjudication.KindCitation, adjudication.KindExclusion:
-		return f.Target
-	case adjudication.KindUncertainty:
-		return spanUncertainties
+		return []string{f.Target}, ""
+	case adjudication.KindObligation, adjudication.KindUncertainty:
+	default:
+		return nil, ""
 	}
-	return ""
+	var ev []string
+	for _, o := range it.Obligations {
+		if o.ID == f.Target {
+			ev = o.EvidenceIDs
+		}
+	}
+	uncertain := f.Kind == adjudication.KindUncertainty
+	cites := func(evidence []string) bool { return slices.ContainsFunc(evidence, func(e string) bool { return slices.Contains(ev, e) }) }
+	fin := &it.Final
+	for _, c := range fin.Claims {
+		if cites(c.EvidenceIDs) || uncertain && c.UncertaintyID != nil {
+			ids = append(ids, c.ID)
+		}
+	}
+	for _, a := range fin.ImplementationPlan {
+		if cites(a.EvidenceIDs) {
+			ids = append(ids, a.ID)
+		}
+	}
+	for _, v := range fin.VerificationPlan {
+		if cites(v.EvidenceIDs) || uncertain && v.UncertaintyID != nil {
+			ids = append(ids, v.ID)
+		}
+	}
+	if uncertain {
+		for _, u := range fin.Uncertainties {
+			ids = append(ids, u.ID)
+		}
+	}
+	for _, x := range fin.Exclusions {
+		if cites(x.EvidenceIDs) {
+			ids = append(ids, x.ID)
+		}
+	}
+	for i, c := range fin.Citations {
+		if slices.Contains(ev, c.EvidenceID) {
+			ids = append(ids, fmt.Sprintf("K%d", i+1))
+		}
+	}
+	if len(ids) == 0 {
+		what := "cites " + f.Target + "'s evidence (" + idList(ev) + ")"
+		if uncertain {
+			what += " and the answer states no uncertainty"
+		}
+		return nil, "nothing to mark: no element of the answer " + what + "; judge the whole answer"
+	}
+	return ids, ""
 }
 
 // answerCache lays out each item's answer once per (item, width).
@@ -199,24 +253,41 @@ func (p *answerPane) restyle() { p.cache.rendered = map[answerKey]*answerDoc{} }
 // scroll moves the answer by n lines (negative: up); lines clamps it.
 func (p *answerPane) scroll(n int) { p.y = max(p.y+n, 0) }
 
-// lines returns the w×h window of the answer, scrolled to the current
-// field's element when the field changed, with that element marked.
+// lines returns the w×h window of the answer, scrolled to the first
+// element the current field concerns when the field changed, with every
+// such element marked ("▶"); when there is none to mark, the first line
+// says so.
 func (p *answerPane) lines(w, h int) []string {
 	it, f := p.field()
 	d := p.cache.doc(it, w)
-	anchor := answerAnchor(f)
-	span, marked := d.spans[anchor]
-	if cur := [2]string{it.ID, anchor}; cur != p.following {
+	ids, none := answerMarks(it, f)
+	marked := map[int]bool{}
+	first := -1
+	for _, id := range ids {
+		if sp, ok := d.spans[id]; ok {
+			for i := sp[0]; i < sp[1]; i++ {
+				marked[i] = true
+			}
+			if first < 0 || sp[0] < first {
+				first = sp[0]
+			}
+		}
+	}
+	out := make([]string, 0, h)
+	if none != "" {
+		out = append(out, wrapLines([]string{p.c.Styles.Muted.Render(none)}, w)...)
+		h = max(h-len(out), 1)
+	}
+	if cur := [2]string{it.ID, string(f.Kind) + " " + f.Target}; cur != p.following {
 		p.following, p.y = cur, 0
-		if marked {
-			p.y = max(span[0]-1, 0)
+		if first >= 0 {
+			p.y = max(first-1, 0)
 		}
 	}
 	p.y = min(p.y, max(len(d.lines)-h, 0))
-	out := make([]string, 0, h)
 	for i := p.y; i < min(p.y+h, len(d.lines)); i++ {
 		l := d.lines[i]
-		if marked && anchor[0] != '§' && i >= span[0] && i < span[1] {
+		if marked[i] {
 			l = p.c.Styles.Cited.Render("▶") + strings.TrimPrefix(l, " ")
 		}
 		out = append(out, l)

@@ -117,7 +117,9 @@ func wrapLines(lines []string, w int) []string {
 		text := strings.TrimLeft(l, " ")
 		lead := len(l) - len(text)
 		if lead == 0 || ansi.StringWidth(l) <= w {
-			out = append(out, strings.Split(lipgloss.NewStyle().Width(w).Render(l), "\n")...)
+			for _, r := range strings.Split(lipgloss.NewStyle().Width(w).Render(l), "\n") {
+				out = append(out, fitRow(r, w)...)
+			}
 			continue
 		}
 		hang := lead
@@ -136,6 +138,19 @@ func wrapLines(lines []string, w int) []string {
 		}
 	}
 	return out
+}
+
+// fitRow returns row (one wrapped line) in rows of at most w cells: the
+// word wrap may leave the space at which it broke after the w-th cell,
+// which is dropped; a longer word is broken, never cut with "…".
+func fitRow(row string, w int) []string {
+	if ansi.StringWidth(row) <= w {
+		return []string{row}
+	}
+	if ansi.StringWidth(strings.TrimRight(ansi.Strip(row), " ")) <= w {
+		return []string{ansi.Truncate(row, w, "")}
+	}
+	return strings.Split(ansi.Hardwrap(row, w, true), "\n")
 }
 
 // fieldEvidence returns the evidence field f of item it refers to, with
