@@ -150,7 +150,9 @@ func answerMarks(it *blinding.Item, f adjudication.Field) (ids []string, none st
 		}
 	}
 	uncertain := f.Kind == adjudication.KindUncertainty
-	cites := func(evidence []string) bool { return slices.ContainsFunc(evidence, func(e string) bool { return slices.Contains(ev, e) }) }
+	cites := func(evidence []string) bool {
+		return slices.ContainsFunc(evidence, func(e string) bool { return slices.Contains(ev, e) })
+	}
 	fin := &it.Final
 	for _, c := range fin.Claims {
 		if cites(c.EvidenceIDs) || uncertain && c.UncertaintyID != nil {
