@@ -64,40 +64,48 @@ func (a *Admission) Failures() []*verr.Error {
 }
 
 // nextDispatch is the worst-case dispatch whose admission check and admit
-// report: a budget probe (scorer.Dispatch.Probe) shaped as a draft of the
+// report: a budget probe (scorer.Dispatch.Probe) shaped as the first
+// session of the design's first workflow (the fixed-evidence draft) of the
 // first task's first repetition.
-func nextDispatch(c *campaign.Campaign) scorer.Dispatch {
-	next := scorer.Dispatch{ID: "P1", Role: campaign.RoleDraft, Repetition: 1, Probe: true}
+func nextDispatch(c *campaign.Campaign, sh scorer.Shape) scorer.Dispatch {
+	next := scorer.Dispatch{ID: "P1", Role: sh.Workflows[0].Roles[0], Repetition: 1, Probe: true}
 	if len(c.Manifest.Tasks) > 0 {
 		next.Task = c.Manifest.Tasks[0].ID
 	}
 	return next
 }
 
-// Admit evaluates every admission rule of the loaded campaign c and, with
-// a plan, replays its planned dispatches against the remaining ceilings
-// (scorer.AdmitWith). The accounting report and the execution validity
-// are made once and shared by the ceilings, the next-dispatch decision
-// and the replay; the independent parts run side by side.
+// Admit evaluates every admission rule of the loaded campaign c through
+// its design (scorer.DesignOf) and, with a plan, replays its planned
+// dispatches against the remaining ceilings (scorer.Design.Replay). The
+// accounting report and the execution validity are made once and shared
+// by the ceilings, the next-dispatch decision and the replay; the
+// independent parts run side by side. A design this build does not score
+// is the one manifest failure (campaign.ReasonDesignUnknown).
 func Admit(c *campaign.Campaign, plan *scorer.Plan) *Admission {
-	a := &Admission{MissingIdentities: scorer.MissingIdentities(&c.Manifest), Ceilings: scorer.ContractCeilings()}
+	a := &Admission{MissingIdentities: scorer.MissingIdentities(&c.Manifest)}
+	d, err := scorer.DesignOf(c)
+	if err != nil {
+		a.Manifest = []*verr.Error{err}
+		return a
+	}
+	sh := d.Shape()
+	a.Ceilings = sh.Ceilings
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		a.Manifest = scorer.ManifestAdmission(c)
-		a.Validity = scorer.ExecutionValidity(c)
+		a.Manifest = d.ManifestAdmission(c)
+		a.Validity = d.Validity(c)
 	})
-	wg.Go(func() {
-		a.Accounting = scorer.Accounting(c)
-		a.CeilingsExceeded = scorer.CeilingFindingsWith(c, a.Accounting)
-	})
+	wg.Go(func() { a.Accounting = d.Accounting(c) })
 	wg.Wait()
-	next := scorer.AdmitWith(c, a.Accounting, a.Validity, scorer.Budget{}, []scorer.Dispatch{nextDispatch(c)})
+	next := d.Replay(c, a.Accounting, a.Validity, scorer.Budget{}, []scorer.Dispatch{nextDispatch(c, sh)})
 	a.Consumed = next.Recorded
+	a.CeilingsExceeded = scorer.ExceededCeilings(sh.Ceilings, next.Recorded)
 	if len(next.Decisions) == 1 {
 		a.NextDispatch = next.Decisions[0]
 	}
 	if plan != nil {
-		r := scorer.AdmitWith(c, a.Accounting, a.Validity, plan.Prior, plan.Dispatches)
+		r := d.Replay(c, a.Accounting, a.Validity, plan.Prior, plan.Dispatches)
 		a.Replay = &r
 	}
 	return a

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -65,11 +66,11 @@ type ScoreOptions struct {
 // (scorer.Evaluate) and build the report. Refusals are *verr.Error
 // values (errors.Join of every failing record).
 func Score(fsys fs.FS, r Ratings, opt ScoreOptions) (*scorer.Report, error) {
-	in, ctx, err := prepareScore(fsys, r, opt)
+	in, ctx, d, err := prepareScore(fsys, r, opt)
 	if err != nil {
 		return nil, err
 	}
-	sc, err := scorer.Evaluate(in)
+	sc, err := scorer.EvaluateDesign(d, in)
 	if err != nil {
 		return nil, err
 	}
@@ -79,23 +80,30 @@ func Score(fsys fs.FS, r Ratings, opt ScoreOptions) (*scorer.Report, error) {
 // ScoreInput runs Score's steps up to the score input that scorer.Evaluate
 // decides on, and returns it (the control suite mutates it).
 func ScoreInput(fsys fs.FS, r Ratings) (scorer.ScoreInput, error) {
-	in, _, err := prepareScore(fsys, r, ScoreOptions{})
+	in, _, _, err := prepareScore(fsys, r, ScoreOptions{})
 	return in, err
 }
 
-// prepareScore is Score up to the score input and the report context.
-func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, scorer.ReportContext, error) {
+// prepareScore is Score up to the score input, the report context and
+// the campaign's design (scorer.DesignOf), which prepares the campaign's
+// side of the input (scorer.Design.Prepare) and names the scored roles
+// the sealed map binds.
+func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, scorer.ReportContext, scorer.Design, error) {
 	var ctx scorer.ReportContext
 	c, err := campaign.Load(fsys)
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, err
+		return scorer.ScoreInput{}, ctx, nil, err
+	}
+	d, derr := scorer.DesignOf(c)
+	if derr != nil {
+		return scorer.ScoreInput{}, ctx, nil, derr
 	}
 	if opt.AfterLoad != nil {
 		opt.AfterLoad()
 	}
 	// A campaign in progress is refused before anything is scored.
 	if e := scorer.IncompleteError(scorer.PlannedSessions(c)); e != nil {
-		return scorer.ScoreInput{}, ctx, e
+		return scorer.ScoreInput{}, ctx, nil, e
 	}
 	// Everything score needs of the campaign is computed now (the leak
 	// tokens, the response count, and the campaign's side of the score
@@ -111,22 +119,22 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	}
 	allowed, err := ReadAllowedSigners(r.AllowedSigners)
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, err
+		return scorer.ScoreInput{}, ctx, nil, err
 	}
 	// The sealed map is read once: its bytes are derived again from the
 	// campaign here and checked against the reveal's commitment later.
 	mapBytes, err := readSealedMap(r.Map)
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, err
+		return scorer.ScoreInput{}, ctx, nil, err
 	}
 	// The campaign's side of the score input, then the blinding derived
 	// again (each runs on every core; side by side they would only hold
 	// more memory at once).
-	prep, findings := scorer.PrepareScoreInput(c)
+	prep, findings := d.Prepare(c)
 	releaseForDerivation(c)
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, err
+		return scorer.ScoreInput{}, ctx, nil, err
 	}
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
@@ -137,18 +145,18 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// the collector catches up (the peak memory of score).
 	c = nil
 	runtime.GC()
-	rec, err := verifyRecords(r, allowed, guidelines, derived, mapBytes)
+	rec, err := verifyRecords(r, allowed, guidelines, derived, mapBytes, d.Shape().ScoredRoles)
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, err
+		return scorer.ScoreInput{}, ctx, nil, err
 	}
 	ctx.LeakFindings, ctx.Records, ctx.Agreement = rec.leaks, rec.refs, rec.agreement
 	ctx.Consensus, err = scorer.Consensus(rec.g1, rec.g2, rec.adjudicated)
 	if err != nil {
-		return scorer.ScoreInput{}, ctx, err
+		return scorer.ScoreInput{}, ctx, nil, err
 	}
 	rec.g1, rec.g2 = nil, nil
 	in, err := prep.Join(rec.bindings, ctx.Consensus)
-	return in, ctx, err
+	return in, ctx, d, err
 }
 
 // releaseForDerivation drops from c, Score's own load of the campaign,
@@ -189,9 +197,10 @@ type verified struct {
 // reads and verifies every signed record once against allowed_signers and
 // the bundles (ReadRecordSet), checks that the reveal names the exact
 // sheets and adjudication and commits to the sealed map, and converts the
-// records into consensus input. Every bundle must carry the campaign's
+// records into consensus input, binding the items of the design's scored
+// roles (scorer.Shape.ScoredRoles). Every bundle must carry the campaign's
 // rating guidelines (blinding.Bundle.Guidelines) exactly.
-func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines string, derived *derivation, mapBytes []byte) (*verified, error) {
+func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines string, derived *derivation, mapBytes []byte, scored []campaign.Role) (*verified, error) {
 	out := &verified{}
 	leaks, set, err := readCustodied(r.Dir, allowed, guidelines, derived, false)
 	if err != nil {
@@ -225,7 +234,7 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 	out.g1, out.g2 = sheets[0].Sheet.Grades, sheets[1].Sheet.Grades
 	sheets[0].Sheet.Grades, sheets[1].Sheet.Grades = nil, nil
 	for _, it := range sealed.Items {
-		if it.Role == campaign.RoleReviewA || it.Role == campaign.RoleReviewB {
+		if slices.Contains(scored, it.Role) {
 			out.bindings = append(out.bindings, scorer.ItemBinding{Item: it.Item, Session: it.Session})
 		}
 	}

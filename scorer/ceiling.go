@@ -407,7 +407,14 @@ func CeilingFindings(c *campaign.Campaign) []*verr.Error {
 // reports it computes it once (verdict check, the score input).
 func CeilingFindingsWith(c *campaign.Campaign, rep AccountingReport) []*verr.Error {
 	used, _ := consumed(c, rep)
-	ceil := ContractCeilings()
+	return ExceededCeilings(ContractCeilings(), used)
+}
+
+// ExceededCeilings is one *verr.Error for each inclusive ceiling of ceil
+// that the recorded consumption used exceeds (CONTRACT §5; §6 for the
+// system comparison's ceilings), in Budget field order; none when used
+// fits.
+func ExceededCeilings(ceil, used Budget) []*verr.Error {
 	var out []*verr.Error
 	for _, r := range exceeded(ceil, used, Budget{}) {
 		out = append(out, &verr.Error{Reason: r, File: campaign.ReceiptsDir, Rule: RuleCeilings,

@@ -9,6 +9,13 @@
 // beyond reading what it is handed and writing a report to the writer it
 // is handed (Report.WriteJSON streams report.json).
 //
+// What differs between the contract's two experiments (fixed evidence,
+// CONTRACT §1–§5; the system comparison, §6) is the Design interface
+// (design.go): run shape, packet kind, prompt roles, recall quantity,
+// ceilings, manifest admission, validity, accounting, dispatch replay,
+// gates and decision. LookupDesign and DesignOf find a campaign's design;
+// fixedEvidence (design_fixed.go) is the first experiment's.
+//
 // Memory: the score input is built in two steps so that a caller can drop
 // a loaded campaign of 10,000 sessions before it reads the rating records:
 // PrepareScoreInput takes everything it needs from the campaign, and

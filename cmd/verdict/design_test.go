@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"verdict/campaign"
+	"verdict/internal/campaigntest"
+)
+
+// TestCheckManifestDesign runs verdict check on manifests naming a design:
+// without the member the campaign is fixed-evidence (admitted as before);
+// "fixed-evidence" spelled out is refused (design-implicit), and a design
+// this build does not load is refused (design-unknown), each at /design.
+func TestCheckManifestDesign(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, member string
+		code         int
+		want         string
+	}{
+		{"absent", "", 0, "result: ADMITTED"},
+		{"spelled-out", `"design": "fixed-evidence",`, 1, "manifest.json#/design design-implicit:"},
+		{"unknown", `"design": "fixed-evidence-v2",`, 1, "manifest.json#/design design-unknown:"},
+		{"escaped-unknown", `"\u0064esign": "nope",`, 1, "manifest.json#/design design-unknown:"},
+		{"not-a-string", `"design": 1,`, 1, "schema"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
+			m := f[campaign.ManifestFile].Data
+			if !bytes.HasPrefix(m, []byte("{\n")) {
+				t.Fatalf("manifest starts %q", m[:10])
+			}
+			f[campaign.ManifestFile] = &fstest.MapFile{Data: append([]byte("{\n  "+tc.member), m[1:]...)}
+			code, out := chkRunCaptured(t, "check", chkWriteDir(t, f))
+			if code != tc.code || !strings.Contains(out, tc.want) {
+				t.Fatalf("exit %d, want %d and %q:\n%s", code, tc.code, tc.want, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,60 @@
+package scorer
+
+import (
+	"verdict/campaign"
+	"verdict/verr"
+)
+
+// fixedEvidence is the first experiment's Design (CONTRACT §1–§5): the
+// shared draft D and reviews A and B over authenticated excerpt packets,
+// recall R, the four conditions and the B/A cost-and-time gates. Its
+// methods are the scorer's fixed-evidence functions (ManifestAdmission,
+// ExecutionValidity, Accounting, AdmitWith, PrepareScoreInput, Evaluate).
+type fixedEvidence struct{}
+
+// sessionLimit is CONTRACT §5's bound on every fixed-evidence session.
+var sessionLimit = Limits{WallNS: SessionMaxNS, InputTokens: SessionMaxInputTokens, OutputTokens: SessionMaxOutputTokens}
+
+// fixedEvidenceShape is fixedEvidence's Shape.
+var fixedEvidenceShape = Shape{
+	Name: campaign.DesignFixedEvidence,
+	Rule: "CONTRACT §1–§5",
+	Workflows: []WorkflowShape{
+		{Arm: ArmA, Roles: []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA}},
+		{Arm: ArmB, Roles: []campaign.Role{campaign.RoleDraft, campaign.RoleReviewB}},
+	},
+	SharedRoles: []campaign.Role{campaign.RoleDraft},
+	ScoredRoles: []campaign.Role{campaign.RoleReviewA, campaign.RoleReviewB},
+	PromptRoles: []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB},
+	PacketKind:  campaign.PacketExcerpt,
+	Recall: Recall{Name: "R", Denominator: "the task's answerable obligations (answerable from the packet)",
+		Rule: "CONTRACT §4 Final evidence and plan correctness"},
+	Ceilings:      ContractCeilings(),
+	SessionLimits: map[campaign.Role]Limits{campaign.RoleDraft: sessionLimit, campaign.RoleReviewA: sessionLimit, campaign.RoleReviewB: sessionLimit},
+	Outcomes: []DecisionKind{DecisionAllGatesPass, DecisionQualityImprovesGateFails, DecisionNoGain, DecisionExecutionInvalid,
+		DecisionNoDecision},
+}
+
+// Shape returns the fixed-evidence facts (CONTRACT §2, §4, §5).
+func (fixedEvidence) Shape() Shape { return fixedEvidenceShape }
+
+// ManifestAdmission is ManifestAdmission (CONTRACT §2–§3, §5, §7).
+func (fixedEvidence) ManifestAdmission(c *campaign.Campaign) []*verr.Error { return ManifestAdmission(c) }
+
+// Validity is ExecutionValidity (CONTRACT §5).
+func (fixedEvidence) Validity(c *campaign.Campaign) ValidityReport { return ExecutionValidity(c) }
+
+// Accounting is Accounting (CONTRACT §4 "Complete cost and time").
+func (fixedEvidence) Accounting(c *campaign.Campaign) AccountingReport { return Accounting(c) }
+
+// Replay is AdmitWith (CONTRACT §5 ceilings and reservation; C18).
+func (fixedEvidence) Replay(c *campaign.Campaign, rep AccountingReport, v ValidityReport, prior Budget, plan []Dispatch) AdmissionReplay {
+	return AdmitWith(c, rep, v, prior, plan)
+}
+
+// Prepare is PrepareScoreInput (CONTRACT §4: the review sessions over R's
+// denominator).
+func (fixedEvidence) Prepare(c *campaign.Campaign) (*PreparedInput, []Finding) { return PrepareScoreInput(c) }
+
+// Evaluate is Evaluate (CONTRACT §4 conditions 1–4, gates, decision).
+func (fixedEvidence) Evaluate(in ScoreInput) (*Scorecard, error) { return Evaluate(in) }
