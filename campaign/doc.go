@@ -56,10 +56,9 @@
 // (DecodeAnswer): a valid final with a refused record keeps its final and
 // carries Session.LedgerFailure (CONTRACT §4).
 //
-// A manifest names its design (Design: the optional member "design",
-// absent for fixed-evidence); the design chooses the manifest schema it
-// is validated against. The campaign package knows the names and their
-// manifest schemas; what a design decides is the scorer's (scorer.Design).
+// A manifest names its design in the top-level member "design"
+// (ManifestDesign), absent for fixed-evidence; a loaded campaign of either
+// design is a Loaded. What a design decides is the scorer's (scorer.Design).
 //
 // The on-disk format with one example of each file kind is documented in
 // docs/campaign-format.md; a test decodes every example there.

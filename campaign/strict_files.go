@@ -41,11 +41,8 @@ const (
 // answerable obligations").
 const MinAnswerableObligations = 2
 
-// DecodeManifest strictly decodes manifest.json: the design member first
-// (absent for fixed-evidence; "fixed-evidence" spelled out is refused,
-// ReasonDesignImplicit, and a design this build does not load,
-// ReasonDesignUnknown), then strict JSON, the embedded manifest schema of
-// that design, then trimmed texts, task IDs T<n> unique, session IDs
+// DecodeManifest strictly decodes manifest.json: strict JSON, the embedded
+// manifest schema, then trimmed texts, task IDs T<n> unique, session IDs
 // S<n> unique across all runs, every run's task listed, repetition ≥ 1 and
 // unique per task unless the later run replaces an earlier one (its
 // replaces names the shared-draft session of an earlier run of the same
@@ -67,11 +64,7 @@ func DecodeManifestWith(data []byte, file string, opts LoadOptions) (*Manifest, 
 // manifest is DecodeManifest on d.
 func (d decoder) manifest(data []byte, file string) (*Manifest, error) {
 	var m Manifest
-	schema, e := manifestSchema(data, file)
-	if e != nil {
-		return nil, e
-	}
-	if e := d.strict(data, file, schema, &m); e != nil {
+	if e := d.strict(data, file, SchemaManifest, &m); e != nil {
 		return nil, e
 	}
 	r := rules{file: file, rule: RuleManifest}

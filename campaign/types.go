@@ -51,9 +51,6 @@ const (
 type Manifest struct {
 	// ContractVersion must equal ContractVersion ("741-v1.0").
 	ContractVersion string `json:"contract_version"`
-	// Design names the campaign's design; absent (empty) for the
-	// fixed-evidence design (DesignName, campaign.Design).
-	Design Design `json:"design,omitempty"`
 	// Synthetic is true for inert synthetic fixtures; every output made
 	// from a synthetic campaign says SYNTHETIC in its first lines.
 	Synthetic bool `json:"synthetic"`

@@ -160,7 +160,7 @@ func AdmissionFailures(c *campaign.Campaign) []*verr.Error {
 // AdmissionFailures; the strict loader's refusal (a *verr.Error or a join
 // of them) when it does not load.
 func AdmissionFailuresOf(fsys fs.FS) ([]*verr.Error, error) {
-	c, err := campaign.Load(fsys)
+	c, err := load(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}

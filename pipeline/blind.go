@@ -107,7 +107,7 @@ type Blinded struct {
 // scan is run again over every bundle with the campaign's default tokens
 // and the extra ones.
 func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, error) {
-	c, err := campaign.Load(fsys)
+	c, err := load(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func Check(fsys fs.FS) *Checked { return CheckWith(fsys, CheckOptions{}) }
 // campaign is loaded strictly and its manifest bytes hashed.
 func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 	out := &Checked{}
-	c, err := campaign.LoadWith(fsys, opts.Load)
+	c, err := load(fsys, opts.Load)
 	if err != nil {
 		// The report's manifest fields and missing identities come from
 		// the manifest bytes alone: its strict decoding when it decodes,

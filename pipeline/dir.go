@@ -48,7 +48,36 @@ func LoadDirWith(dir string, opts campaign.LoadOptions) (*campaign.Campaign, err
 	if !st.IsDir() {
 		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
 	}
-	return campaign.LoadWith(DirFS(dir), opts)
+	return load(DirFS(dir), opts)
+}
+
+// load strictly loads the campaign fsys with the loader of its manifest's
+// design (campaign.ManifestDesign, scorer.LookupDesign, Design.Load). A
+// design this build does not score is refused (campaign.ReasonDesign,
+// "design-unknown"); a manifest that cannot be read is left to the
+// loader, which refuses it. Every command that loads a campaign loads it
+// here.
+func load(fsys fs.FS, opts campaign.LoadOptions) (*campaign.Campaign, error) {
+	var name campaign.Design
+	if raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest); err == nil {
+		if name, err = campaign.ManifestDesign(raw, campaign.ManifestFile); err != nil {
+			return nil, err
+		}
+	}
+	d, derr := scorer.LookupDesign(name)
+	if derr != nil {
+		return nil, derr
+	}
+	l, err := d.Load(fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := l.(*campaign.Campaign)
+	if !ok {
+		return nil, &verr.Error{Reason: campaign.ReasonDesign, File: campaign.ManifestFile, Pointer: "/design", Rule: scorer.RuleDesign,
+			Detail: "the commands of this build run only fixed-evidence campaigns; design " + string(l.Design()) + " is not run by them"}
+	}
+	return c, nil
 }
 
 // missingIdentitiesRaw lists the missing execution identities of the

@@ -90,7 +90,7 @@ func ScoreInput(fsys fs.FS, r Ratings) (scorer.ScoreInput, error) {
 // the sealed map binds.
 func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, scorer.ReportContext, scorer.Design, error) {
 	var ctx scorer.ReportContext
-	c, err := campaign.Load(fsys)
+	c, err := load(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
 	}
@@ -132,7 +132,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// more memory at once).
 	prep, findings := d.Prepare(c)
 	releaseForDerivation(c)
-	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
+	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return load(fsys, campaign.LoadOptions{}) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
 	}
@@ -339,12 +339,12 @@ func ReadRatings(fsys fs.FS, r Ratings) (*CheckedRatings, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := campaign.Load(fsys)
+	c, err := load(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
 	guidelines := string(c.Guidelines)
-	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return campaign.Load(fsys) }, r.Map, mapBytes, blinding.NewScanner(blinding.DefaultLeakTokens(c)))
+	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return load(fsys, campaign.LoadOptions{}) }, r.Map, mapBytes, blinding.NewScanner(blinding.DefaultLeakTokens(c)))
 	if err != nil {
 		return nil, err
 	}

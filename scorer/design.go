@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -13,50 +14,54 @@ import (
 // experiments, in one place: the fixed-evidence ablation (CONTRACT §1–§5)
 // and the conditional system comparison (CONTRACT §6; PROMPTS.md
 // "Conditional system comparison"). A campaign's manifest names its design
-// (campaign.Manifest.DesignName); DesignOf finds its implementation.
+// (campaign.ManifestDesign); LookupDesign finds its implementation.
 //
 // Everything else is shared and written once, outside this interface:
 // strict loading, receipts as evidence, blinding, grading, signing,
 // custody, consensus, agreement, reports and exports. pipeline calls a
-// design's methods (Check and Admit: ManifestAdmission, Validity,
-// Accounting, Replay; Score: Prepare, then EvaluateDesign), and reads its
-// Shape for the ceilings, the next dispatch's role and the scored roles.
-// A method receives a campaign that campaign.Load accepted under this
-// design's manifest schema.
+// design's methods (every command's load: Load; Check and Admit:
+// ManifestAdmission, Validity, Accounting, Replay; Score: Prepare, then
+// EvaluateDesign), and reads its Shape for the ceilings, the next
+// dispatch's role and the scored roles. A method receives a campaign its
+// own Load returned (a design asserts its own concrete type).
 type Design interface {
 	// Shape is the design's frozen facts: run shape, packet kind, prompt
 	// roles, recall quantity, ceilings, session and workflow limits and
 	// decision outcomes. It is a constant of the design.
 	Shape() Shape
+	// Load strictly loads a campaign of this design from fsys (the
+	// fixed-evidence loader is campaign.LoadWith); every refusal is a
+	// *verr.Error or a join of them.
+	Load(fsys fs.FS, opts campaign.LoadOptions) (campaign.Loaded, error)
 	// ManifestAdmission lists every violation of the design's frozen
 	// sample (tasks, repositories, categories, repetitions, order balance,
 	// packet and truth sizes, identities): CONTRACT §2–§3, §5, §7 for
 	// fixed evidence, §6 (six tasks in three repositories, two
 	// repetitions, provider order balanced over the six permutations,
 	// provider identities) for the system comparison. None: admitted.
-	ManifestAdmission(c *campaign.Campaign) []*verr.Error
+	ManifestAdmission(c campaign.Loaded) []*verr.Error
 	// Validity is the execution validity of the recorded sessions: every
 	// receipt checked against what it describes, bounds, replacements and
 	// scored failures (CONTRACT §5 "Required records", "No automatic
 	// reruns"; §6's investigation-stage failures and
 	// evidence_budget_exceeded for the system comparison).
-	Validity(c *campaign.Campaign) ValidityReport
+	Validity(c campaign.Loaded) ValidityReport
 	// Accounting is the complete cost-and-time accounting and its gates
 	// (CONTRACT §4 "Complete cost and time": B/A ratios with the shared
 	// draft allocated to both workflows; §6: Madar against Native and
 	// Serena, cold setup charged per system and repository).
-	Accounting(c *campaign.Campaign) AccountingReport
+	Accounting(c campaign.Loaded) AccountingReport
 	// Replay decides planned dispatches against the remaining ceilings
 	// (Shape.Ceilings) with each dispatch's worst-case reservation, and the
 	// design's rerun rules (CONTRACT §5; EVALUATOR-CONTROLS C18). rep and
 	// v are this design's Accounting(c) and Validity(c).
-	Replay(c *campaign.Campaign, rep AccountingReport, v ValidityReport, prior Budget, plan []Dispatch) AdmissionReplay
+	Replay(c campaign.Loaded, rep AccountingReport, v ValidityReport, prior Budget, plan []Dispatch) AdmissionReplay
 	// Prepare is the campaign's side of the score input: every scored
 	// session as a RunInput over the design's recall denominator (the
 	// packet-answerable obligations for R, CONTRACT §4; the frozen
 	// repository-answerable set for R_sys, §6), the accounting and the
 	// prerequisites, with the structural findings.
-	Prepare(c *campaign.Campaign) (*PreparedInput, []Finding)
+	Prepare(c campaign.Loaded) (*PreparedInput, []Finding)
 	// Evaluate scores every run with the design's recall quantity,
 	// evaluates every gate independently and takes one of Shape.Outcomes
 	// (CONTRACT §4 "Decision"; §6). Callers use EvaluateDesign, which
@@ -87,8 +92,9 @@ type Shape struct {
 	// PromptRoles are the roles whose exact prompt bytes verdict renders
 	// (`verdict prompts`) and checks against each receipt's input digest.
 	PromptRoles []campaign.Role
-	// PacketKind is the packet every review receives.
-	PacketKind campaign.PacketKind
+	// PacketKind is the kind of packet every review receives:
+	// campaign.PacketKindExcerpt or campaign.PacketKindRawObservation.
+	PacketKind string
 	// Recall is the scored recall quantity: R or R_sys.
 	Recall Recall
 	// Ceilings are the inclusive campaign ceilings (CONTRACT §5: 120
@@ -142,6 +148,10 @@ type Limits struct {
 // appears once.
 var designs = []Design{fixedEvidence{}}
 
+// RuleDesign is the rule cited when a manifest names a design this build
+// does not score.
+const RuleDesign = "CONTRACT §1–§5 and §6 campaign designs"
+
 // RuleDesignOutcome is the rule cited when a design decides an outcome it
 // does not declare.
 const RuleDesignOutcome = "CONTRACT §4 Decision; §6"
@@ -152,7 +162,8 @@ const ReasonDesignOutcome verr.Reason = "design-outcome"
 
 // LookupDesign returns the registered design named name ("" is
 // fixed-evidence, the design of a manifest without the member). A name no
-// registered design has is refused with campaign.ReasonDesignUnknown,
+// registered design has is refused with campaign.ReasonDesign
+// ("design-unknown"),
 // naming the designs there are.
 func LookupDesign(name campaign.Design) (Design, *verr.Error) {
 	if name == "" {
@@ -165,12 +176,12 @@ func LookupDesign(name campaign.Design) (Design, *verr.Error) {
 		}
 		names = append(names, string(d.Shape().Name))
 	}
-	return nil, &verr.Error{Reason: campaign.ReasonDesignUnknown, File: campaign.ManifestFile, Pointer: "/design", Rule: campaign.RuleDesign,
+	return nil, &verr.Error{Reason: campaign.ReasonDesign, File: campaign.ManifestFile, Pointer: "/design", Rule: RuleDesign,
 		Detail: fmt.Sprintf("no design %q is registered (registered: %s)", name, strings.Join(names, ", "))}
 }
 
-// DesignOf is LookupDesign of the loaded campaign's manifest design.
-func DesignOf(c *campaign.Campaign) (Design, *verr.Error) { return LookupDesign(c.Manifest.DesignName()) }
+// DesignOf is LookupDesign of a loaded campaign's design.
+func DesignOf(c campaign.Loaded) (Design, *verr.Error) { return LookupDesign(c.Design()) }
 
 // EvaluateDesign is d.Evaluate(in) held to the design's declared outcomes:
 // a decision outside d.Shape().Outcomes is refused (ReasonDesignOutcome)

@@ -1,6 +1,8 @@
 package scorer
 
 import (
+	"io/fs"
+
 	"verdict/campaign"
 	"verdict/verr"
 )
@@ -26,7 +28,7 @@ var fixedEvidenceShape = Shape{
 	SharedRoles: []campaign.Role{campaign.RoleDraft},
 	ScoredRoles: []campaign.Role{campaign.RoleReviewA, campaign.RoleReviewB},
 	PromptRoles: []campaign.Role{campaign.RoleDraft, campaign.RoleReviewA, campaign.RoleReviewB},
-	PacketKind:  campaign.PacketExcerpt,
+	PacketKind:  campaign.PacketKindExcerpt,
 	Recall: Recall{Name: "R", Denominator: "the task's answerable obligations (answerable from the packet)",
 		Rule: "CONTRACT §4 Final evidence and plan correctness"},
 	Ceilings:      ContractCeilings(),
@@ -38,23 +40,36 @@ var fixedEvidenceShape = Shape{
 // Shape returns the fixed-evidence facts (CONTRACT §2, §4, §5).
 func (fixedEvidence) Shape() Shape { return fixedEvidenceShape }
 
+// Load is campaign.LoadWith.
+func (fixedEvidence) Load(fsys fs.FS, opts campaign.LoadOptions) (campaign.Loaded, error) {
+	c, err := campaign.LoadWith(fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// fixed is the fixed-evidence campaign l: a *campaign.Campaign, the only
+// type fixedEvidence.Load returns.
+func fixed(l campaign.Loaded) *campaign.Campaign { return l.(*campaign.Campaign) }
+
 // ManifestAdmission is ManifestAdmission (CONTRACT §2–§3, §5, §7).
-func (fixedEvidence) ManifestAdmission(c *campaign.Campaign) []*verr.Error { return ManifestAdmission(c) }
+func (fixedEvidence) ManifestAdmission(l campaign.Loaded) []*verr.Error { return ManifestAdmission(fixed(l)) }
 
 // Validity is ExecutionValidity (CONTRACT §5).
-func (fixedEvidence) Validity(c *campaign.Campaign) ValidityReport { return ExecutionValidity(c) }
+func (fixedEvidence) Validity(l campaign.Loaded) ValidityReport { return ExecutionValidity(fixed(l)) }
 
 // Accounting is Accounting (CONTRACT §4 "Complete cost and time").
-func (fixedEvidence) Accounting(c *campaign.Campaign) AccountingReport { return Accounting(c) }
+func (fixedEvidence) Accounting(l campaign.Loaded) AccountingReport { return Accounting(fixed(l)) }
 
 // Replay is AdmitWith (CONTRACT §5 ceilings and reservation; C18).
-func (fixedEvidence) Replay(c *campaign.Campaign, rep AccountingReport, v ValidityReport, prior Budget, plan []Dispatch) AdmissionReplay {
-	return AdmitWith(c, rep, v, prior, plan)
+func (fixedEvidence) Replay(l campaign.Loaded, rep AccountingReport, v ValidityReport, prior Budget, plan []Dispatch) AdmissionReplay {
+	return AdmitWith(fixed(l), rep, v, prior, plan)
 }
 
 // Prepare is PrepareScoreInput (CONTRACT §4: the review sessions over R's
 // denominator).
-func (fixedEvidence) Prepare(c *campaign.Campaign) (*PreparedInput, []Finding) { return PrepareScoreInput(c) }
+func (fixedEvidence) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) { return PrepareScoreInput(fixed(l)) }
 
 // Evaluate is Evaluate (CONTRACT §4 conditions 1–4, gates, decision).
 func (fixedEvidence) Evaluate(in ScoreInput) (*Scorecard, error) { return Evaluate(in) }

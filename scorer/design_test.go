@@ -8,10 +8,10 @@ import (
 	"verdict/scorer"
 )
 
-// Every design the campaign loader accepts has exactly one registered
-// scorer design, and "" (no manifest member) is fixed-evidence.
+// The fixed-evidence design is registered, also as "" (no manifest
+// member); other names are refused with design-unknown.
 func TestLookupDesign(t *testing.T) {
-	for _, name := range append([]campaign.Design{""}, campaign.LoadedDesigns()...) {
+	for _, name := range []campaign.Design{"", campaign.DesignFixedEvidence} {
 		d, err := scorer.LookupDesign(name)
 		if err != nil {
 			t.Fatalf("%q: %v", name, err)
@@ -25,7 +25,7 @@ func TestLookupDesign(t *testing.T) {
 		}
 	}
 	for _, name := range []campaign.Design{"fixed_evidence", "nope"} {
-		if _, err := scorer.LookupDesign(name); !errors.Is(err, campaign.ReasonDesignUnknown) || err.Pointer != "/design" {
+		if _, err := scorer.LookupDesign(name); !errors.Is(err, campaign.ReasonDesign) || err.Pointer != "/design" {
 			t.Fatalf("%q: %v", name, err)
 		}
 	}
@@ -40,7 +40,7 @@ func TestFixedEvidenceShape(t *testing.T) {
 	}
 	sh := d.Shape()
 	if len(sh.Workflows) != 2 || sh.Workflows[0].Roles[0] != campaign.RoleDraft || sh.Recall.Name != "R" ||
-		sh.Ceilings != scorer.ContractCeilings() || sh.PacketKind != campaign.PacketExcerpt ||
+		sh.Ceilings != scorer.ContractCeilings() || sh.PacketKind != campaign.PacketKindExcerpt ||
 		sh.SessionLimits[campaign.RoleReviewB].WallNS != scorer.SessionMaxNS || len(sh.ScoredRoles) != 2 {
 		t.Fatalf("%+v", sh)
 	}

@@ -12,8 +12,10 @@ import (
 
 // TestCheckManifestDesign runs verdict check on manifests naming a design:
 // without the member the campaign is fixed-evidence (admitted as before);
-// "fixed-evidence" spelled out is refused (design-implicit), and a design
-// this build does not load is refused (design-unknown), each at /design.
+// "fixed-evidence" spelled out is refused by the unchanged fixed-evidence
+// manifest schema, which has no such member; a design that is not the
+// contract's, or one this build does not score, is refused
+// (design-unknown) at /design.
 func TestCheckManifestDesign(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -22,10 +24,10 @@ func TestCheckManifestDesign(t *testing.T) {
 		want         string
 	}{
 		{"absent", "", 0, "result: ADMITTED"},
-		{"spelled-out", `"design": "fixed-evidence",`, 1, "manifest.json#/design design-implicit:"},
+		{"spelled-out", `"design": "fixed-evidence",`, 1, "manifest.json#/design unknown-key: unknown member \"design\""},
 		{"unknown", `"design": "fixed-evidence-v2",`, 1, "manifest.json#/design design-unknown:"},
 		{"escaped-unknown", `"\u0064esign": "nope",`, 1, "manifest.json#/design design-unknown:"},
-		{"not-a-string", `"design": 1,`, 1, "schema"},
+		{"not-a-string", `"design": 1,`, 1, "manifest.json#/design design-unknown:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -40,5 +42,18 @@ func TestCheckManifestDesign(t *testing.T) {
 				t.Fatalf("exit %d, want %d and %q:\n%s", code, tc.code, tc.want, out)
 			}
 		})
+	}
+}
+
+// TestCheckSystemComparisonNotScored: a manifest naming the contract's
+// second design is refused by this build's registry (design-unknown,
+// naming the registered designs) until that design registers.
+func TestCheckSystemComparisonNotScored(t *testing.T) {
+	t.Parallel()
+	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
+	f[campaign.ManifestFile] = &fstest.MapFile{Data: append([]byte("{\n  \"design\": \"system-comparison\","), f[campaign.ManifestFile].Data[1:]...)}
+	code, out := chkRunCaptured(t, "check", chkWriteDir(t, f))
+	if code != 1 || !strings.Contains(out, `manifest.json#/design design-unknown: no design "system-comparison" is registered (registered: fixed-evidence)`) {
+		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
