@@ -25,6 +25,12 @@ type Component interface {
 	SetSize(width, height int)
 }
 
+// quitGuard is implemented by components that hold text not yet saved
+// (the rater's draft notes): unsaved returns what would be lost, "" when
+// nothing would. The root refuses the first q (or ctrl+c) and shows it;
+// the same key again leaves.
+type quitGuard interface{ unsaved() string }
+
 // capturer is implemented by components that are currently editing text;
 // while Capturing reports true the root model passes q and ? through to
 // the component (ctrl+c still leaves).
@@ -140,6 +146,12 @@ type root struct {
 	status  func() string
 	child   Component
 	quit    bool
+	// warned is the key of a refused quit (quitGuard): pressed again next,
+	// it leaves; any other key forgets the refusal.
+	warned string
+	// refusal is the refused quit's message, shown in place of the status
+	// line until the next key.
+	refusal string
 	// auto is set when the colours follow the terminal's background.
 	auto bool
 }
@@ -178,11 +190,18 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return r, cmd
 	case tea.KeyPressMsg:
 		capturing := r.capturing()
+		warned := r.warned
+		r.warned, r.refusal = "", ""
 		switch {
-		case key.Matches(msg, r.keys.ForceQuit):
-			r.quit = true
-			return r, tea.Quit
-		case !capturing && key.Matches(msg, r.keys.Quit):
+		case key.Matches(msg, r.keys.ForceQuit), !capturing && key.Matches(msg, r.keys.Quit):
+			if g, ok := r.child.(quitGuard); ok && warned != msg.String() {
+				if lost := g.unsaved(); lost != "" {
+					r.warned = msg.String()
+					r.refusal = "NOT left: " + lost + "; press " + msg.String() + " again to leave without it"
+					r.resize()
+					return r, nil
+				}
+			}
 			r.quit = true
 			return r, tea.Quit
 		case !capturing && key.Matches(msg, r.keys.Help):
@@ -260,7 +279,11 @@ func (r *root) resize() {
 // line padded to the width.
 func (r *root) statusLines() []string {
 	w := r.c.Width
-	lines := strings.Split(ansi.Wrap(r.status(), w, " "), "\n")
+	status := r.status()
+	if r.refusal != "" {
+		status = r.c.Styles.Finding.Render(r.refusal)
+	}
+	lines := strings.Split(ansi.Wrap(status, w, " "), "\n")
 	for i, l := range lines {
 		lines[i] = pad(l, w)
 	}

@@ -51,6 +51,9 @@ type RateResult struct {
 	// describes it (Freeze's return value).
 	Frozen bool
 	Sheet  string
+	// DraftNotes counts the notes written on fields left ungraded: they
+	// were not saved (the rater was told and left anyway).
+	DraftNotes int
 }
 
 // Rate runs the rater's program until the rater leaves and reports the
@@ -167,7 +170,7 @@ func (r *rater) result() RateResult {
 			}
 		}
 	}
-	return RateResult{Graded: graded, Total: r.nTotal, Flagged: len(r.in.Journal.Flags()), Frozen: r.freeze.signed, Sheet: r.freeze.record}
+	return RateResult{Graded: graded, Total: r.nTotal, Flagged: len(r.in.Journal.Flags()), Frozen: r.freeze.signed, Sheet: r.freeze.record, DraftNotes: len(r.drafts)}
 }
 
 // Capturing reports whether a text editor (note, search) has the keyboard.

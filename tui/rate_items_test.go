@@ -42,6 +42,37 @@ func TestRateCorrectionStaysInItem(t *testing.T) {
 	}
 }
 
+// TestRateQuitWithDraftNoteRefused: q with a draft note (a note on an
+// ungraded field) does not leave at once: the status says the note is not
+// saved and which field to grade; q again leaves, and the result counts
+// the lost note; any other key in between forgets the refusal.
+func TestRateQuitWithDraftNoteRefused(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	m = press(m, "m", "d", "r", "a", "f", "t", "enter")
+	m, quit := sendKey(m, "q")
+	if quit || !strings.Contains(screen(m), "NOT left: 1 draft note is not saved") {
+		t.Fatalf("q with a draft note:\n%s", screen(m))
+	}
+	m = press(m, "j")
+	if m, quit = sendKey(m, "q"); quit {
+		t.Fatal("q after another key left without saying so")
+	}
+	if _, quit = sendKey(m, "q"); !quit {
+		t.Fatal("q twice did not leave")
+	}
+	if res := r.result(); res.DraftNotes != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	// Once the field is graded the note is saved with it: q leaves.
+	e2 := newRateEnv(t, synthBundle(1))
+	m2, _ := newTestRater(t, e2, 80, 24)
+	m2 = press(m2, "m", "x", "enter", "1")
+	if _, quit := sendKey(m2, "q"); !quit {
+		t.Fatal("q with no draft note did not leave")
+	}
+}
+
 // TestRateNoteBeforeGrading: a note written on an ungraded field is kept
 // and saved with the grade.
 func TestRateNoteBeforeGrading(t *testing.T) {

@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"slices"
+	"strings"
 	"verdict/adjudication"
+	"verdict/internal/plural"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -58,4 +61,19 @@ func (r *rater) noteContext(w int) []string {
 		}
 	}
 	return wrapLines(r.grade.fieldDetail(f), w)
+}
+
+// unsaved implements quitGuard: the draft notes (notes written on fields
+// not yet graded) live only on screen until their field is graded, so
+// leaving would lose them.
+func (r *rater) unsaved() string {
+	if len(r.drafts) == 0 {
+		return ""
+	}
+	var fs []string
+	for f := range r.drafts {
+		fs = append(fs, fieldLabel(f)+" of "+f.Item)
+	}
+	slices.Sort(fs)
+	return plural.Count(len(fs), "draft note is", "draft notes are") + " not saved (a note is saved with its grade: grade " + strings.Join(fs, ", ") + ")"
 }

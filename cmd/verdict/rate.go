@@ -164,6 +164,9 @@ freeze do the same without a terminal.`,
 		if res.Frozen {
 			fmt.Fprintf(a.stdout, "frozen and signed: %s\n", res.Sheet)
 		}
+		if res.DraftNotes > 0 {
+			fmt.Fprintf(a.stdout, "%s not saved: a note is saved with its field's grade, and the field was left ungraded\n", plural.Count(res.DraftNotes, "draft note", "draft notes"))
+		}
 		return nil
 	}
 	return c
