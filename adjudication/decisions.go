@@ -2,11 +2,14 @@ package adjudication
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
+	"verdict/campaign"
 	"verdict/internal/fsutil"
 	"verdict/verr"
 
@@ -121,6 +124,31 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 			log.close()
 			return nil, err
 		}
+	}
+	return l, nil
+}
+
+// ReadDecisions reads the decision log at path of sheets a and b without
+// its lock and without changing the file: a snapshot for a status view
+// while the adjudicator may be deciding. Every complete line is verified
+// as OpenDecisions verifies it; a torn last line is left out, never cut;
+// a missing file reads as a log without decisions. The returned log
+// records nothing (ReasonJournalClosed).
+func ReadDecisions(path string, a, b FrozenSheet) (*DecisionLog, error) {
+	ord := OrderSheets(a, b)
+	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
+	if err != nil {
+		return nil, err
+	}
+	sheets := [2]RecordRef{{ord[0].Sheet.Signer.Name, ord[0].SHA256}, {ord[1].Sheet.Signer.Name, ord[1].SHA256}}
+	l := &DecisionLog{path: path, clock: time.Now, disputes: ds, current: map[Field]Choice{}}
+	l.log = &chainLog{path: path, rule: ruleDecisions, what: "decision log"}
+	data, err := campaign.ReadRegular(path, campaign.FileJournal)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := l.replay(data, DecisionEntry{Format: DecisionLogFormat, ContentDigest: ord[0].Sheet.ContentDigest, Sheets: &sheets}); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

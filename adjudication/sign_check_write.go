@@ -1,7 +1,9 @@
 package adjudication
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"time"
 
@@ -85,4 +87,31 @@ func FreezeSheet(j *Journal, b *blinding.Bundle, bundleDigest, name string, role
 		return nil, nil, err
 	}
 	return sheet, data, nil
+}
+
+// ReadRecordFile reads the signed record at path and its detached
+// signature path+".sig" (Sig is nil when the .sig does not exist), each
+// through the bounded regular-file reader.
+func ReadRecordFile(path string) (RecordFile, error) {
+	data, err := campaign.ReadRegular(path, campaign.FileRecord)
+	if err != nil {
+		return RecordFile{}, err
+	}
+	sig, err := campaign.ReadRegular(path+".sig", campaign.FileSignature)
+	if errors.Is(err, fs.ErrNotExist) {
+		sig = nil
+	} else if err != nil {
+		return RecordFile{}, err
+	}
+	return RecordFile{Name: path, Data: data, Sig: sig}, nil
+}
+
+// LoadAllowedSigners reads and parses the allowed_signers file at path
+// (ParseAllowedSigners).
+func LoadAllowedSigners(path string) ([]AllowedSigner, error) {
+	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAllowedSigners(path, data)
 }

@@ -57,7 +57,7 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		as, err := loadAllowed(allowed)
+		as, err := adjudication.LoadAllowedSigners(allowed)
 		if err != nil {
 			return refusal(a, err)
 		}

@@ -107,7 +107,7 @@ freeze do the same without a terminal.`,
 			if allowed, err = besideBundle(a, allowed, bundlePath); err != nil {
 				return refusal(a, err)
 			}
-			if allowedList, err = loadAllowed(allowed); err != nil {
+			if allowedList, err = adjudication.LoadAllowedSigners(allowed); err != nil {
 				return refusal(a, err)
 			}
 			if err := checkSigner(allowedList, allowed, sf, adjudication.RoleRater, key.PublicKey()); err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,22 +17,6 @@ import (
 	"verdict/campaign"
 	"verdict/verr"
 )
-
-// readRecordFile reads a record and its detached FILE.sig (Sig nil when
-// the signature file does not exist).
-func readRecordFile(path string) (adjudication.RecordFile, error) {
-	data, err := campaign.ReadRegular(path, campaign.FileRecord)
-	if err != nil {
-		return adjudication.RecordFile{}, err
-	}
-	sig, err := campaign.ReadRegular(path+".sig", campaign.FileSignature)
-	if errors.Is(err, fs.ErrNotExist) {
-		sig = nil
-	} else if err != nil {
-		return adjudication.RecordFile{}, err
-	}
-	return adjudication.RecordFile{Name: path, Data: data, Sig: sig}, nil
-}
 
 // addAllowedSignersFlag adds --allowed-signers to c, stored in *p; its help
 // says that the config key allowed_signers (environment

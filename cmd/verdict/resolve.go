@@ -26,13 +26,13 @@ func loadFrozenSheets(a *app, allowedPath string, paths, bundles []string, requi
 // allowed_signers and the sheets' record files (bytes and signatures).
 func loadFrozenSheetFiles(a *app, allowedPath string, paths, bundles []string, required bool) ([2]adjudication.FrozenSheet, []adjudication.AllowedSigner, []adjudication.RecordFile, error) {
 	var out [2]adjudication.FrozenSheet
-	allowed, err := loadAllowed(allowedPath)
+	allowed, err := adjudication.LoadAllowedSigners(allowedPath)
 	if err != nil {
 		return out, nil, nil, refusal(a, err)
 	}
 	var files []adjudication.RecordFile
 	for _, p := range paths {
-		f, err := readRecordFile(p)
+		f, err := adjudication.ReadRecordFile(p)
 		if err != nil {
 			return out, nil, nil, err
 		}
@@ -71,14 +71,6 @@ func signedRecordResult(a *app, err error) error {
 		return refusal(a, &verr.Error{Reason: verr.Reason(r.Reason), File: r.Out, Rule: "DESIGN Signed records", Detail: "would not verify, nothing written: " + r.Detail})
 	}
 	return refusal(a, err)
-}
-
-func loadAllowed(path string) ([]adjudication.AllowedSigner, error) {
-	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
-	if err != nil {
-		return nil, err
-	}
-	return adjudication.ParseAllowedSigners(path, data)
 }
 
 // ratingLabels name the two sheets as adjudication shows them: by the

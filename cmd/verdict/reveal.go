@@ -74,13 +74,13 @@ on stderr says admission was not checked. --format json reports either in
 		if err != nil {
 			return refusal(a, err)
 		}
-		as, err := loadAllowed(allowed)
+		as, err := adjudication.LoadAllowedSigners(allowed)
 		if err != nil {
 			return refusal(a, err)
 		}
 		var files []adjudication.RecordFile
 		for _, p := range append(append([]string{}, sheets...), adjPath) {
-			f, err := readRecordFile(p)
+			f, err := adjudication.ReadRecordFile(p)
 			if errors.Is(err, fs.ErrNotExist) {
 				return refusal(a, &verr.Error{Reason: ReasonRecordMissing, File: p, Rule: "CONTRACT §5 two frozen ratings before reveal",
 					Detail: "does not exist: nothing can be revealed before both sheets are frozen and every disagreement is resolved"})

@@ -69,6 +69,8 @@ func commands(a *app) []*cobra.Command {
 		newRevealCmd(a),
 		newScoreCmd(a),
 		newSignersCmd(a),
+		newServeCmd(a),
+		newStatusCmd(a),
 		newValidateCmd(a),
 		newVerifyCmd(a),
 		newVersionCmd(a),

@@ -66,7 +66,7 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 		if allowed = allowedSigners(a, allowed); allowed == "" {
 			return usagef("--allowed-signers is required (or allowed_signers in the config)")
 		}
-		as, err := loadAllowed(allowed)
+		as, err := adjudication.LoadAllowedSigners(allowed)
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -80,7 +80,7 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 		}
 		var files []adjudication.RecordFile
 		for _, p := range args {
-			f, err := readRecordFile(p)
+			f, err := adjudication.ReadRecordFile(p)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,287 @@
+package serve_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"verdict/adjudication"
+	"verdict/serve"
+)
+
+// gradeFirstItem leaves the task screen and grades the first item's
+// fields (left of them) with the first value, waiting for each grade to
+// be in the journal.
+func gradeFirstItem(t *testing.T, cl *client, dir string, left int) {
+	t.Helper()
+	base := graded(t, dir, "ann")
+	waitFor(t, "the first frame", func() bool { return strings.Contains(cl.screen(), "fields") })
+	cl.keys(t, "\x1b")
+	for i := 1; i <= left; i++ {
+		cl.keys(t, "1")
+		waitFor(t, "grade saved", func() bool { return graded(t, dir, "ann") >= base+i })
+	}
+}
+
+// TestRateAndFreezeOverSSH grades a whole item over SSH and freezes: the
+// sheet is signed by the rater's key through the forwarded in-memory
+// agent, verifies with adjudication.Verify (verdict verify) and with
+// ssh-keygen -Y verify, and status reports it frozen with its digest.
+func TestRateAndFreezeOverSSH(t *testing.T) {
+	dir := writeRatingsDir(t)
+	left := prefill(t, dir, "ann", 1)
+	ts := startServer(t, dir, nil)
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{agent: true, pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gradeFirstItem(t, cl, dir, left)
+	cl.keys(t, "F", "y")
+	sheet := filepath.Join(dir, "sheet-ann.json")
+	waitFor(t, "the sheet", func() bool { _, err := os.Stat(sheet); return err == nil })
+	cl.keys(t, "\x1b", "q")
+	if st := cl.waitExit(t); st != 0 {
+		t.Fatalf("exit status %d", st)
+	}
+	f, err := adjudication.ReadRecordFile(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, _ := adjudication.LoadAllowedSigners(filepath.Join(dir, "allowed_signers"))
+	ch := adjudication.Verify(as, []adjudication.RecordFile{f}, adjudication.VerifyOptions{})[0]
+	if !ch.OK || ch.Kind != "sheet" || ch.Signer.Name != "ann" {
+		t.Fatalf("sheet does not verify: %+v", ch)
+	}
+	if kg, err := exec.LookPath("ssh-keygen"); err == nil {
+		cmd := exec.Command(kg, "-Y", "verify", "-f", filepath.Join(dir, "allowed_signers"), "-I", "ann", "-n", adjudication.NamespaceRating, "-s", sheet+".sig")
+		cmd.Stdin = bytes.NewReader(f.Data)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen -Y verify: %v\n%s", err, out)
+		}
+	}
+	layout, _ := serve.ReadLayout(dir)
+	rep := serve.Status(layout, as, nil)
+	if a := rep.Raters[0]; !a.Frozen || a.SheetSHA256 != ch.SHA256 || a.Graded != a.Required || a.ItemsDone != a.Items {
+		t.Fatalf("status of ann: %+v", a)
+	}
+	// Connecting again after the freeze ends with one line, no screen.
+	cl2, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{agent: true, pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := cl2.waitExit(t); st != 0 || !strings.Contains(cl2.screen(), "frozen and signed") {
+		t.Fatalf("after freeze: status %d, %q", st, cl2.screen())
+	}
+}
+
+// TestFreezeWithoutAgent: grading works without agent forwarding and the
+// freeze screen refuses with the exact command that reconnects with one.
+func TestFreezeWithoutAgent(t *testing.T) {
+	dir := writeRatingsDir(t)
+	left := prefill(t, dir, "ann", 1)
+	ts := startServer(t, dir, nil)
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gradeFirstItem(t, cl, dir, left)
+	cl.keys(t, "F", "y")
+	_, port, _ := strings.Cut(ts.addr, ":")
+	want := "ssh -A -p " + port + " ann@127.0.0.1"
+	waitFor(t, "the refusal naming "+want, func() bool { return strings.Contains(strings.ReplaceAll(cl.screen(), "\n", ""), want) })
+	cl.keys(t, "\x1b", "q")
+	cl.waitExit(t)
+	if _, err := os.Stat(filepath.Join(dir, "sheet-ann.json")); err == nil {
+		t.Fatal("a sheet was written without an agent")
+	}
+}
+
+// TestRefusals: every way in that item 2 of the issue refuses.
+func TestRefusals(t *testing.T) {
+	_, noRoleLine := newKey(t)
+	noRole := "gus " + noRoleLine
+	eveKey, eveLine := newKey(t)
+	dir := writeRatingsDir(t, noRole, `eve namespaces="verdict-rating" `+eveLine)
+	ts := startServer(t, dir, nil)
+
+	stranger, _ := newKey(t)
+	if _, err := dial(t, ts, stranger, dialOpts{pty: true}); err == nil {
+		t.Fatal("unknown key: connected")
+	} else if cl, _ := dial(t, ts, stranger, dialOpts{pty: true}); !strings.Contains(cl.banner, "unknown-key") {
+		t.Fatalf("unknown key: banner %q", cl.banner)
+	}
+	// A key with a line but no verdict namespace has no role.
+	data, _ := os.ReadFile(filepath.Join(dir, "allowed_signers"))
+	if !bytes.Contains(data, []byte("gus ")) {
+		t.Fatal("setup")
+	}
+	// ann's key presented as bob: another rater's bundle.
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{user: "bob", pty: true})
+	if err == nil || !strings.Contains(cl.banner, "other-principal") {
+		t.Fatalf("ann as bob: err %v banner %q", err, cl.banner)
+	}
+	// A rater whose bundle is absent: one line, exit 1, no screen.
+	cl, err = dial(t, ts, eveKey, dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := cl.waitExit(t); st != 1 || !strings.Contains(cl.screen(), "no bundle for rater eve") {
+		t.Fatalf("eve: status %d %q", st, cl.screen())
+	}
+	// Password authentication is not offered.
+	cfg := &ssh.ClientConfig{User: "ann", Auth: []ssh.AuthMethod{ssh.Password("x")}, HostKeyCallback: ssh.FixedHostKey(ts.hostKey), Timeout: 5 * time.Second}
+	if c, err := ssh.Dial("tcp", ts.addr, cfg); err == nil {
+		c.Close()
+		t.Fatal("password: connected")
+	}
+	// exec, subsystems (SFTP), port forwarding are refused.
+	cl, err = dial(t, ts, fixtureKey(t, "ann"), dialOpts{noShell: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := cl.c.NewSession()
+	if out, err := s.CombinedOutput("cat bundle-bob.json"); err == nil || len(out) > 0 {
+		t.Fatalf("exec: err %v out %q", err, out)
+	}
+	s, _ = cl.c.NewSession()
+	if err := s.RequestSubsystem("sftp"); err == nil {
+		t.Fatal("sftp subsystem accepted")
+	}
+	if c, err := cl.c.Dial("tcp", "127.0.0.1:9"); err == nil {
+		c.Close()
+		t.Fatal("local port forwarding accepted")
+	}
+	if l, err := cl.c.Listen("tcp", "127.0.0.1:0"); err == nil {
+		l.Close()
+		t.Fatal("remote port forwarding accepted")
+	}
+	// A shell without a terminal is refused with one line.
+	s, _ = cl.c.NewSession()
+	var stderr bytes.Buffer
+	s.Stderr = &stderr
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Wait(); err == nil || !strings.Contains(stderr.String(), "needs a terminal") {
+		t.Fatalf("no pty: %v %q", err, stderr.String())
+	}
+	// One live connection per rater: the second is told who holds it.
+	first, err := dial(t, ts, fixtureKey(t, "bob"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "bob's screen", func() bool { return strings.Contains(first.screen(), "fields") })
+	second, err := dial(t, ts, fixtureKey(t, "bob"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := second.waitExit(t); st != 1 || !strings.Contains(second.screen(), "bob is already connected from 127.0.0.1") {
+		t.Fatalf("second connection: %d %q", st, second.screen())
+	}
+	// The adjudicator waits for both sheets; the coordinator sees counts.
+	adj, err := dial(t, ts, fixtureKey(t, "cho"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the waiting screen", func() bool { return strings.Contains(adj.screen(), "waiting for the sheet of ann") })
+	co, err := dial(t, ts, fixtureKey(t, "dee"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the status screen", func() bool { return strings.Contains(co.screen(), "rater bob: grading · connected") })
+}
+
+// TestIdentifyNoRole: a key whose line allows no verdict namespace is
+// refused (no-role), and one listed for two roles is ambiguous.
+func TestIdentifyNoRole(t *testing.T) {
+	_, line := newKey(t)
+	as, err := adjudication.ParseAllowedSigners("allowed_signers", []byte("gus "+line+"\nhal namespaces=\"verdict-rating,verdict-adjudication\" "+line+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := as[0].Key
+	if _, err := serve.Identify(as, key, "gus"); err == nil || !strings.Contains(err.Error(), "no-role") {
+		t.Fatalf("gus: %v", err)
+	}
+	if _, err := serve.Identify(as, key, "hal"); err == nil || !strings.Contains(err.Error(), "ambiguous-identity") {
+		t.Fatalf("hal: %v", err)
+	}
+	if _, err := serve.Identify(as, key, "x"); err == nil || !strings.Contains(err.Error(), "ambiguous-identity") {
+		t.Fatalf("x: %v", err)
+	}
+}
+
+// TestDropMidItemResumes: a connection dropped in the middle of an item
+// loses no saved grade, and the next connection resumes at the next
+// ungraded field of the same item.
+func TestDropMidItemResumes(t *testing.T) {
+	dir := writeRatingsDir(t)
+	prefill(t, dir, "ann", 1)
+	ts := startServer(t, dir, nil)
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := graded(t, dir, "ann")
+	waitFor(t, "the first frame", func() bool { return strings.Contains(cl.screen(), "fields") })
+	cl.keys(t, "\x1b", "1", "2")
+	waitFor(t, "two grades", func() bool { return graded(t, dir, "ann") == base+2 })
+	before := journalOf(t, dir, "ann").Entries()
+	cl.c.Close() // the laptop lid closes: no q, no goodbye
+	// The server notices, closes the journal and frees the seat.
+	var again *client
+	waitFor(t, "a new connection", func() bool {
+		c, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{pty: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-c.exit:
+			return false
+		case <-time.After(300 * time.Millisecond):
+		}
+		again = c
+		return true
+	})
+	waitFor(t, "the resumed frame", func() bool { return strings.Contains(again.screen(), "fields") })
+	again.keys(t, "\x1b", "1")
+	waitFor(t, "the third grade", func() bool { return graded(t, dir, "ann") == base+3 })
+	after := journalOf(t, dir, "ann").Entries()
+	for i := range before {
+		if before[i] != after[i] {
+			t.Fatalf("entry %d changed after the drop", i)
+		}
+	}
+	// The resumed grade is the item's third field, not a regrade.
+	if after[len(after)-1].Item != before[len(before)-1].Item || after[len(after)-1].Target == before[len(before)-1].Target && after[len(after)-1].Kind == before[len(before)-1].Kind {
+		t.Fatalf("resumed at %+v after %+v", after[len(after)-1], before[len(before)-1])
+	}
+}
+
+// TestTakeoverAfterSilence: a second connection takes over a first that
+// has been silent for TakeoverAfter; the first is told why.
+func TestTakeoverAfterSilence(t *testing.T) {
+	dir := writeRatingsDir(t)
+	ts := startServer(t, dir, func(c *serve.Config) { c.TakeoverAfter = 300 * time.Millisecond })
+	first, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "ann's screen", func() bool { return strings.Contains(first.screen(), "fields") })
+	time.Sleep(400 * time.Millisecond)
+	second, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.waitExit(t)
+	if !strings.Contains(first.screen(), "taken over by a new connection") {
+		t.Fatalf("first: %q", first.screen())
+	}
+	waitFor(t, "the second screen", func() bool { return strings.Contains(second.screen(), "fields") })
+}
