@@ -94,22 +94,15 @@ func WithDecisionClock(c func() time.Time) DecisionOption {
 // ReasonSheetMismatch; sheets of different content give ReasonOtherBundle
 // (Disagreements).
 func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*DecisionLog, error) {
-	ord := OrderSheets(a, b)
-	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
+	l, header, err := newDecisionLog(path, a, b, opts)
 	if err != nil {
 		return nil, err
-	}
-	sheets := [2]RecordRef{{ord[0].Sheet.Signer.Name, ord[0].SHA256}, {ord[1].Sheet.Signer.Name, ord[1].SHA256}}
-	l := &DecisionLog{path: path, clock: time.Now, disputes: ds, current: map[Field]Choice{}}
-	for _, o := range opts {
-		o(l)
 	}
 	log, data, err := openChainLog(path, ruleDecisions, "decision log")
 	if err != nil {
 		return nil, err
 	}
 	l.log = log
-	header := DecisionEntry{Format: DecisionLogFormat, ContentDigest: ord[0].Sheet.ContentDigest, Sheets: &sheets}
 	if err := l.replay(data, header); err != nil {
 		log.close()
 		return nil, err
@@ -135,22 +128,36 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 // a missing file reads as a log without decisions. The returned log
 // records nothing (ReasonJournalClosed).
 func ReadDecisions(path string, a, b FrozenSheet) (*DecisionLog, error) {
-	ord := OrderSheets(a, b)
-	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
+	l, header, err := newDecisionLog(path, a, b, nil)
 	if err != nil {
 		return nil, err
 	}
-	sheets := [2]RecordRef{{ord[0].Sheet.Signer.Name, ord[0].SHA256}, {ord[1].Sheet.Signer.Name, ord[1].SHA256}}
-	l := &DecisionLog{path: path, clock: time.Now, disputes: ds, current: map[Field]Choice{}}
 	l.log = &chainLog{path: path, rule: ruleDecisions, what: "decision log"}
 	data, err := campaign.ReadRegular(path, campaign.FileJournal)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	if err := l.replay(data, DecisionEntry{Format: DecisionLogFormat, ContentDigest: ord[0].Sheet.ContentDigest, Sheets: &sheets}); err != nil {
+	if err := l.replay(data, header); err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// newDecisionLog returns the log of sheets a and b at path, not yet read
+// (the disputes of the sheets in canonical order), and the header its
+// first line must be.
+func newDecisionLog(path string, a, b FrozenSheet, opts []DecisionOption) (*DecisionLog, DecisionEntry, error) {
+	ord := OrderSheets(a, b)
+	ds, err := Disagreements(ord[0].Sheet, ord[1].Sheet)
+	if err != nil {
+		return nil, DecisionEntry{}, err
+	}
+	sheets := [2]RecordRef{{ord[0].Sheet.Signer.Name, ord[0].SHA256}, {ord[1].Sheet.Signer.Name, ord[1].SHA256}}
+	l := &DecisionLog{path: path, clock: time.Now, disputes: ds, current: map[Field]Choice{}}
+	for _, o := range opts {
+		o(l)
+	}
+	return l, DecisionEntry{Format: DecisionLogFormat, ContentDigest: ord[0].Sheet.ContentDigest, Sheets: &sheets}, nil
 }
 
 func (l *DecisionLog) now() string { return l.clock().UTC().Format(time.RFC3339Nano) }

@@ -63,13 +63,9 @@ with what ssh shows them. serve runs until interrupted (ctrl+c, SIGTERM).`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		allowed, err = besideBundle(a, allowed, layout.BundlePath(layout.Raters[0]))
+		as, err := servedAllowed(a, allowed, layout)
 		if err != nil {
-			return refusal(a, err)
-		}
-		as, err := adjudication.LoadAllowedSigners(allowed)
-		if err != nil {
-			return refusal(a, err)
+			return err
 		}
 		if hostKey == "" {
 			abs, err := filepath.Abs(dir)
@@ -138,13 +134,9 @@ same as one JSON object.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		allowed, err = besideBundle(a, allowed, layout.BundlePath(layout.Raters[0]))
+		as, err := servedAllowed(a, allowed, layout)
 		if err != nil {
-			return refusal(a, err)
-		}
-		as, err := adjudication.LoadAllowedSigners(allowed)
-		if err != nil {
-			return refusal(a, err)
+			return err
 		}
 		rep := serve.Status(layout, as, nil)
 		if *format == "json" {
@@ -153,4 +145,18 @@ same as one JSON object.`,
 		return rep.WriteText(a.stdout)
 	}
 	return c
+}
+
+// servedAllowed reads the allowed_signers file of a served directory:
+// flag, else the config key, else allowed_signers beside the bundles.
+func servedAllowed(a *app, flag string, layout serve.Layout) ([]adjudication.AllowedSigner, error) {
+	path, err := besideBundle(a, flag, layout.BundlePath(layout.Raters[0]))
+	if err != nil {
+		return nil, refusal(a, err)
+	}
+	as, err := adjudication.LoadAllowedSigners(path)
+	if err != nil {
+		return nil, refusal(a, err)
+	}
+	return as, nil
 }
