@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"slices"
 	"testing"
 
 	"verdict/fixtures"
@@ -34,6 +35,43 @@ func TestControlsCommand(t *testing.T) {
 	}
 	if !out.Pass || !out.PassingCampaignPasses || len(out.Failed) != 0 || out.Rows != len(fixtures.Controls()) {
 		t.Errorf("pass %t, passing campaign %t, failed %v, rows %d", out.Pass, out.PassingCampaignPasses, out.Failed, out.Rows)
+	}
+	checkSystemRows(t, out)
+}
+
+// checkSystemRows: the system comparison's rows (CONTRACT §6) are in the
+// command's output and pass: every comparative gate of Madar at its
+// inclusive bound (passing) and one unit over it (failing alone), the
+// frozen denominator when a provider returns nothing, an investigation-stage
+// failure, a wrong but nonempty draft, truthful unknowns and the
+// simpler-and-cheaper comparator.
+func checkSystemRows(t *testing.T, out controlsOutput) {
+	t.Helper()
+	byID := map[string]fixtures.ControlResult{}
+	for _, r := range out.Results {
+		byID[r.Row.ID] = r
+	}
+	ids := []string{"S-PASS", "S-denominator", "S-investigation-failure", "S-wrong-draft", "S-truthful-unknowns", "S-comparator-cheaper"}
+	for _, g := range []string{scorer.GateNativeSuiteCost, scorer.GateNativeSuiteTime, scorer.GateNativeCriticalQuality, scorer.GateNativeTaskMedianCost,
+		scorer.GateNativeTaskMedianTime, scorer.GateNativePairedCost, scorer.GateNativePairedTime, scorer.GateSerenaMacroQuality,
+		scorer.GateSerenaSuiteCost, scorer.GateSerenaSuiteTime, scorer.GateSerenaTaskMedianCost, scorer.GateSerenaTaskMedianTime,
+		scorer.GateSerenaPairedCost, scorer.GateSerenaPairedTime} {
+		ids = append(ids, "S-"+g+"-bound", "S-"+g+"-over")
+		over := byID["S-"+g+"-over"]
+		if !slices.Contains(over.Observed, "failing-gate:"+g) {
+			t.Errorf("%s one over its bound does not fail it: %v", g, over.Observed)
+		}
+		if bound := byID["S-"+g+"-bound"]; slices.Contains(bound.Observed, "failing-gate:"+g) {
+			t.Errorf("%s at its bound fails: %v", g, bound.Observed)
+		}
+	}
+	for _, id := range ids {
+		if r, ok := byID[id]; !ok || !r.Pass {
+			t.Errorf("system row %s: present %t, result %+v", id, ok, r)
+		}
+	}
+	if r := byID["S-denominator"]; !slices.Contains(r.Observed, "workflow:R_sys=2/5") {
+		t.Errorf("the denominator shrank when a provider returned nothing: %v", r.Observed)
 	}
 }
 
