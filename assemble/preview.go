@@ -14,7 +14,7 @@ import (
 )
 
 // AfterImport returns the campaign directory dir as it will read once
-// WriteImport(dir, im) has written im's response and receipt and
+// WriteImport has written each of ims' response and receipt and
 // `verdict manifest` has bound the new files: dir's files, with
 // manifest.json's "files" listing every file bound already (with its bound
 // digest, also when its bytes changed or it is gone, so that loading it
@@ -24,7 +24,7 @@ import (
 // admission's rules on a receipt before it is written and bound for good:
 // a bound receipt is never rebound (ReasonResultRebound). Errors: the
 // manifest's "files" does not parse, or a file cannot be read or bound.
-func AfterImport(dir string, im *Imported) (fs.FS, error) {
+func AfterImport(dir string, ims ...*Imported) (fs.FS, error) {
 	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
 	if err != nil {
 		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
@@ -37,9 +37,13 @@ func AfterImport(dir string, im *Imported) (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	add, err := importFiles(dir, im)
-	if err != nil {
-		return nil, err
+	var add []fileBytes
+	for _, im := range ims {
+		f, err := importFiles(dir, im)
+		if err != nil {
+			return nil, err
+		}
+		add = append(add, f...)
 	}
 	if _, err := compareExisting(dir, add, ruleResults); err != nil {
 		return nil, err

@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -22,6 +26,12 @@ const (
 	// ReasonLogInconsistent: the log contradicts itself (total tokens not
 	// input plus output, cached above input, reasoning above output).
 	ReasonLogInconsistent verr.Reason = "log-inconsistent"
+	// ReasonCampaignUnloadable: the delivered input must be computed from
+	// the campaign, and the campaign does not load.
+	ReasonCampaignUnloadable verr.Reason = "campaign-unloadable"
+	// ReasonDraftNotImported: a review's prompt quotes its shared draft,
+	// whose response is not imported yet.
+	ReasonDraftNotImported verr.Reason = "draft-not-imported"
 )
 
 const ruleTiming = "CONTRACT §5 Required records: UTC and monotonic request start/end, request IDs, input hashes and byte counts"
@@ -43,8 +53,11 @@ type Timing struct {
 	// nanoseconds from one origin of the recording host.
 	StartMonotonicNS *int64 `json:"start_monotonic_ns"`
 	EndMonotonicNS   *int64 `json:"end_monotonic_ns"`
-	// InputSHA256 and InputBytes identify the exact prompt bytes sent
-	// (what `verdict prompts` renders for the session's role).
+	// InputSHA256 and InputBytes identify the exact prompt bytes sent.
+	// Optional: when absent, Import computes them from the prompt
+	// `verdict prompts` renders for the session's role; when given, they
+	// are the runner's record of what it sent and admission compares them
+	// with that prompt (delivered-input-mismatch).
 	InputSHA256 *string `json:"input_sha256"`
 	InputBytes  *int64  `json:"input_bytes"`
 	// Host is the recorded host/OS/CPU/RAM.
@@ -55,9 +68,15 @@ type Timing struct {
 	// recorded it (a log that reports the model must agree).
 	Model *string `json:"model"`
 	// TaskSHA256 and PacketSHA256 are the digests of the task text and
-	// packet bytes the runner delivered.
+	// packet bytes the runner delivered. Optional: when absent, Import
+	// computes them from the campaign's task.md and packet.json.
 	TaskSHA256   *string `json:"task_sha256"`
 	PacketSHA256 *string `json:"packet_sha256"`
+	// ActualChargeMicroUSD is the session's attributable actual charge in
+	// micro-USD (10^-6 USD) when the provider billed it; optional (null or
+	// absent: unknown, held at the reference price against the ceiling,
+	// never counted as 0).
+	ActualChargeMicroUSD *int64 `json:"actual_charge_micro_usd"`
 	// ValidationNS and AssemblyNS are the runner's own validation and
 	// prompt-assembly durations. Unlike every other member they are
 	// required: the receipt format has no unknown for them.
@@ -90,6 +109,10 @@ type ImportRequest struct {
 	// ErrorKind is the coordinator's classification of a failed session
 	// (never inferred from the log); "" leaves it null.
 	ErrorKind campaign.ErrorKind
+	// Prior are sessions imported earlier in the same batch and not
+	// written yet: the campaign is read as if they were (AfterImport), so
+	// a review's prompt quotes the draft imported before it.
+	Prior []*Imported
 }
 
 // Imported is the result of Import: the two files and what stayed
@@ -163,6 +186,9 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		return nil, err
 	}
 	out := &Imported{Notes: append([]string(nil), log.Notes...)}
+	if err := computeInputs(dir, req, run, role, tm, out); err != nil {
+		return nil, err
+	}
 	unknown := func(format string, a ...any) { out.Unknown = append(out.Unknown, fmt.Sprintf(format, a...)) }
 	r := campaign.Receipt{
 		SessionID: req.Session, Role: role, Task: run.Task, Repetition: run.Repetition,
@@ -254,7 +280,14 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 	} else {
 		unknown("price_card_id: the manifest has no price card")
 	}
-	unknown("actual_charge_micro_usd: actual billing is not in the log")
+	if tm.ActualChargeMicroUSD != nil {
+		if *tm.ActualChargeMicroUSD < 0 {
+			return nil, verr.Newf(ReasonTimingMalformed, req.TimingFile, "/actual_charge_micro_usd", ruleTiming, "actual_charge_micro_usd %d is negative", *tm.ActualChargeMicroUSD)
+		}
+		r.ActualChargeMicroUSD = tm.ActualChargeMicroUSD
+	} else {
+		unknown("actual_charge_micro_usd: not in the timing file (the provider's bill, when there is one)")
+	}
 	if r.MCPCalls == 0 {
 		zero := int64(0)
 		r.MCPCostMicroUSD = &zero
@@ -286,6 +319,32 @@ func WriteImport(dir string, im *Imported) error {
 	w, err := writeNew(dir, files, ruleResults)
 	im.Files = w
 	return err
+}
+
+// WriteImports writes the responses and receipts of every session of ims
+// (a batch, in order) into the campaign dir under one hold of the
+// campaign's write lock. Every file is compared first: one already there
+// with other bytes is refused (ReasonFileDiffers) before any file is
+// written. Each im's Files says what was written.
+func WriteImports(dir string, ims []*Imported) error {
+	var files []fileBytes
+	counts := make([]int, len(ims))
+	for i, im := range ims {
+		f, err := importFiles(dir, im)
+		if err != nil {
+			return err
+		}
+		counts[i] = len(f)
+		files = append(files, f...)
+	}
+	w, err := writeNew(dir, files, ruleResults)
+	if err != nil {
+		return err
+	}
+	for i, im := range ims {
+		im.Files, w = w[:counts[i]], w[counts[i]:]
+	}
+	return nil
 }
 
 // importFiles are the files WriteImport writes for im, or
@@ -331,4 +390,166 @@ func joinAnd(w []string) string {
 		s += ", " + x
 	}
 	return s + " and " + w[len(w)-1]
+}
+
+// computeInputs fills, for each of input_sha256 with input_bytes,
+// task_sha256 and packet_sha256 that the timing file tm leaves out, the
+// value the campaign gives: the SHA-256 and size of the prompt `verdict
+// prompts` renders for the session's role (a review's quotes its run's
+// shared draft, imported before it), the SHA-256 of the task's task.md
+// and of its packet.json. A value the timing file gives is kept as the
+// runner's record (admission compares it). Each computed value is noted.
+// The campaign must load (campaign.Load of dir as it reads with
+// req.Prior imported and every file bound); a campaign that does not is
+// refused with the loader's reasons, and a review whose draft is not
+// imported yet is ReasonDraftNotImported.
+func computeInputs(dir string, req ImportRequest, run *campaign.Run, role campaign.Role, tm *Timing, out *Imported) error {
+	if tm.InputSHA256 != nil && tm.InputBytes != nil && tm.TaskSHA256 != nil && tm.PacketSHA256 != nil {
+		return nil
+	}
+	if (tm.InputSHA256 == nil) != (tm.InputBytes == nil) {
+		return verr.Newf(ReasonTimingMalformed, req.TimingFile, "/input_sha256", ruleTiming, "input_sha256 and input_bytes are given together or not at all")
+	}
+	fsys, err := AfterImport(dir, req.Prior...)
+	if err != nil {
+		return err
+	}
+	c, err := campaign.Load(fsys)
+	if err != nil {
+		return &verr.Error{Reason: ReasonCampaignUnloadable, File: campaign.ManifestFile, Rule: ruleTiming,
+			Detail: "the campaign does not load, so the delivered input cannot be computed (give input_sha256, input_bytes, task_sha256 and packet_sha256 in the timing file, or correct the campaign; verdict check lists why): " + err.Error(), Err: err}
+	}
+	var task *campaign.Task
+	for _, t := range c.Tasks {
+		if t.Entry.ID == run.Task {
+			task = t
+		}
+	}
+	if task == nil {
+		return verr.Newf(ReasonSessionUnknown, campaign.ManifestFile, "/tasks", campaign.RuleManifest, "task %s of session %s is not in the campaign", run.Task, req.Session)
+	}
+	note := func(name, v string) {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s computed: %s", name, v))
+	}
+	if tm.TaskSHA256 == nil {
+		d := blinding.Digest(task.Text)
+		tm.TaskSHA256 = &d
+		note("task_sha256", "SHA-256 of "+campaign.TaskTextPath(run.Task)+" "+d)
+	}
+	if tm.PacketSHA256 == nil {
+		b, err := campaign.ReadRegularFS(fsys, campaign.PacketPath(run.Task), campaign.FileKindOf(campaign.PacketPath(run.Task)))
+		if err != nil {
+			return err
+		}
+		d := blinding.Digest(b)
+		tm.PacketSHA256 = &d
+		note("packet_sha256", "SHA-256 of "+campaign.PacketPath(run.Task)+" "+d)
+	}
+	if tm.InputSHA256 == nil {
+		var draft []byte
+		if role != campaign.RoleDraft {
+			for _, s := range c.Sessions {
+				if s.ID == run.Sessions.Draft {
+					if draft, err = c.RawResponse(s); err != nil {
+						return err
+					}
+				}
+			}
+			if draft == nil {
+				return verr.Newf(ReasonDraftNotImported, campaign.ResponsePath(run.Sessions.Draft), "", ruleTiming,
+					"session %s is a review of shared draft %s, whose response is not in the campaign yet: import %s first (a review's prompt quotes the draft)", req.Session, run.Sessions.Draft, run.Sessions.Draft)
+			}
+		}
+		p, err := campaign.RenderPrompt(role, c.Prompts, task, draft)
+		if err != nil {
+			return err
+		}
+		d, n := blinding.Digest(p), int64(len(p))
+		tm.InputSHA256, tm.InputBytes = &d, &n
+		note("input_sha256", fmt.Sprintf("the %s prompt verdict prompts renders, %s (%d bytes)", role, d, n))
+	}
+	return nil
+}
+
+// ReasonBatchFileUnknown: a file of a batch import's log directory is
+// neither S<n>.json, S<n>.jsonl nor S<n>.timing.json, a session has a log
+// and no timing file (or two logs), or names no session of the manifest.
+const ReasonBatchFileUnknown verr.Reason = "batch-file-unknown"
+
+// BatchSession is one session of a batch import: its log and timing file.
+type BatchSession struct {
+	Session string
+	Log     string
+	Timing  string
+}
+
+// BatchSessions lists the sessions of the log directory logs (S<n>.json
+// or S<n>.jsonl with S<n>.timing.json) in the dispatch order of the
+// campaign dir's manifest: run by run, the shared draft, then the review
+// dispatched first, then the other, so that each review follows its
+// draft. A file of another name, a session with two logs or without a
+// timing file, and a session no run lists are ReasonBatchFileUnknown.
+func BatchSessions(dir, logs string) ([]BatchSession, error) {
+	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
+	if err != nil {
+		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+	}
+	m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(logs)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]*BatchSession{}
+	bad := func(name, format string, a ...any) error {
+		return verr.Newf(ReasonBatchFileUnknown, filepath.Join(logs, name), "", ruleTiming, format, a...)
+	}
+	for _, e := range ents {
+		id, ext, _ := strings.Cut(e.Name(), ".")
+		if !campaign.ValidID('S', id) || (ext != "json" && ext != "jsonl" && ext != "timing.json") || !e.Type().IsRegular() {
+			return nil, bad(e.Name(), "not a session's log (S<n>.json or S<n>.jsonl) or timing file (S<n>.timing.json); nothing is skipped in silence: move it out of the directory")
+		}
+		b := found[id]
+		if b == nil {
+			b = &BatchSession{Session: id}
+			found[id] = b
+		}
+		p := filepath.Join(logs, e.Name())
+		switch {
+		case ext == "timing.json":
+			b.Timing = p
+		case b.Log != "":
+			return nil, bad(e.Name(), "session %s has two logs (%s and %s)", id, filepath.Base(b.Log), e.Name())
+		default:
+			b.Log = p
+		}
+	}
+	var out []BatchSession
+	for _, run := range m.Runs {
+		first, second := run.Sessions.ReviewA, run.Sessions.ReviewB
+		if run.Order == campaign.OrderBFirst {
+			first, second = second, first
+		}
+		for _, id := range []string{run.Sessions.Draft, first, second} {
+			if b, ok := found[id]; ok {
+				out = append(out, *b)
+				delete(found, id)
+			}
+		}
+	}
+	if len(found) > 0 {
+		id := slices.Sorted(maps.Keys(found))[0]
+		return nil, bad(id+".*", "no run of the manifest lists session %s", id)
+	}
+	for _, b := range out {
+		switch {
+		case b.Log == "":
+			return nil, bad(b.Session+".timing.json", "session %s has a timing file and no log (%s.json or %s.jsonl)", b.Session, b.Session, b.Session)
+		case b.Timing == "":
+			return nil, bad(filepath.Base(b.Log), "session %s has a log and no timing file (%s.timing.json)", b.Session, b.Session)
+		}
+	}
+	return out, nil
 }

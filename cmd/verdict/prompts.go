@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/pipeline"
 	"verdict/verr"
@@ -24,6 +26,10 @@ type promptsOutput struct {
 	Task       string       `json:"task"`
 	Repetition int          `json:"repetition"`
 	Prompts    []promptJSON `json:"prompts"`
+	// Waiting says, before the shared draft ran, that A's and B's prompts
+	// quote its output and cannot be rendered yet (Prompts then holds D's
+	// alone); omitted once they are rendered.
+	Waiting    string       `json:"waiting,omitempty"`
 	Difference struct {
 		Parts      []campaign.PromptDifference `json:"parts"`
 		ExtraBytes int                         `json:"b_extra_bytes"`
@@ -46,7 +52,11 @@ for B only — the reconciliation schema, then the labelled data blocks TASK,
 EVIDENCE_PACKET and (A, B) COMMON_DRAFT. It prints each prompt's bytes,
 SHA-256 and byte count, and the bytes by which B differs from A.
 --raw draft|review-a|review-b writes exactly one prompt's bytes and nothing
-else, so that its digest can be checked with any sha256 tool.`,
+else, so that its digest can be checked with any sha256 tool.
+
+Before the shared draft of the repetition has run (its response is not in
+the campaign), prompts shows D's prompt alone and says that A and B wait
+for D's output (their prompts quote it); --raw draft works then too.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
@@ -90,6 +100,9 @@ else, so that its digest can be checked with any sha256 tool.`,
 			}
 		}
 		ps, err := campaign.RenderPrompts(cam, task, rep)
+		if e := (*verr.Error)(nil); errors.As(err, &e) && e.Reason == campaign.ReasonCommonDraftUnavailable && raw == "" {
+			return draftOnly(a, cam, task, rep, *format)
+		}
 		if err != nil {
 			fmt.Fprintln(errw, err)
 			return failed("%v", err)
@@ -139,4 +152,42 @@ else, so that its digest can be checked with any sha256 tool.`,
 		return nil
 	}
 	return c
+}
+
+// draftWaiting is what prompts says about A and B before the shared draft
+// of their repetition has an output.
+const draftWaiting = "A's and B's prompts quote the shared draft's output (COMMON_DRAFT): they wait for D to run and its response to be imported"
+
+// draftOnly is `verdict prompts` before the shared draft ran: D's prompt,
+// its SHA-256 and size, and the sentence that A and B wait for D's output.
+func draftOnly(a *app, cam *campaign.Campaign, task string, rep int, format string) error {
+	var t *campaign.Task
+	for _, x := range cam.Tasks {
+		if x.Entry.ID == task {
+			t = x
+		}
+	}
+	b, err := campaign.RenderPrompt(campaign.RoleDraft, cam.Prompts, t, nil)
+	if err != nil {
+		fmt.Fprintln(a.stdout, err)
+		return failed("%v", err)
+	}
+	sum := blinding.Digest(b)
+	if format == "json" {
+		out := promptsOutput{Synthetic: cam.Manifest.Synthetic, Task: task, Repetition: rep, Waiting: draftWaiting,
+			Prompts: []promptJSON{{Role: campaign.RoleDraft, SHA256: sum, Bytes: len(b), Text: string(b)}}}
+		out.Difference.Parts = []campaign.PromptDifference{}
+		return admitJSON(a.stdout, out)
+	}
+	w := a.stdout
+	if cam.Manifest.Synthetic {
+		fmt.Fprintln(w, "SYNTHETIC campaign: prompts rendered from inert synthetic fixtures")
+	}
+	fmt.Fprintf(w, "task %s repetition %d\n", task, rep)
+	fmt.Fprintf(w, "%s  sha256 %s  %d bytes\n", campaign.RoleDraft, sum, len(b))
+	fmt.Fprintf(w, "review-a, review-b: not yet: %s\n", draftWaiting)
+	fmt.Fprintf(w, "\n----- BEGIN %s PROMPT (%d bytes) -----\n", campaign.RoleDraft, len(b))
+	w.Write(b)
+	fmt.Fprintf(w, "----- END %s PROMPT -----\n", campaign.RoleDraft)
+	return nil
 }

@@ -45,11 +45,11 @@ func newReceiptCmd(a *app) *cobra.Command {
 }
 
 func newReceiptImportCmd(a *app) *cobra.Command {
-	var session, logFile, logFormat, timingFile, errorKind string
+	var session, logFile, logFormat, timingFile, errorKind, logsDir string
 	var keep bool
 	c := &cobra.Command{
-		Use:   "import CAMPAIGN --session S --log FILE --log-format FORMAT --timing FILE [--error-kind KIND]",
-		Short: "Write responses/S.json and receipts/S.json from a run's log and the runner's timing file",
+		Use:   "import CAMPAIGN (--session S --log FILE --timing FILE | --logs DIR) --log-format FORMAT [--error-kind KIND]",
+		Short: "Write responses/S.json and receipts/S.json from a run's log and the runner's timing file (one session, or a directory of them)",
 		Long: `Import reads the log of one real session and the small timing file its runner
 wrote, and writes responses/S.json (the exact bytes of the final message)
 and receipts/S.json into the campaign. verdict never calls a model; it only
@@ -70,22 +70,42 @@ reasoning inside output_tokens (not added again). codex exec --json reports no
 reasoning count, so its meter stays null and admission refuses it
 (meter-incomplete).
 
-The timing file is one JSON object. Members (all are needed for a receipt
-that admission accepts; "optional" ones only when another source gives them):
+The timing file is one JSON object holding what only the runner knows:
   required by import (the receipt has no unknown for them):
     validation_ns, assembly_ns
   required for admission (CONTRACT §5 Required records; null fails it):
     request_id, started_utc, ended_utc, start_monotonic_ns,
-    end_monotonic_ns, input_sha256, input_bytes (the bytes verdict prompts
-    renders for the session's role), host
+    end_monotonic_ns, host
   required for admission, compared with the manifest (CONTRACT §2, C17):
-    task_sha256 (the frozen task text), packet_sha256 (the frozen packet),
     permission_policy (execution.permission_policy)
-  model: compared with execution.model (wrong-model otherwise); optional
-    here only when the log reports it (responses-api-json does, codex
-    exec --json does not)
-  session_id: optional; when given it must be --session
+  optional:
+    actual_charge_micro_usd  the provider's actual charge for the session
+                             in micro-USD, when billed (absent: unknown,
+                             held at the reference price, never 0)
+    model          compared with execution.model; needed only when the log
+                   does not report it (responses-api-json does, codex exec
+                   --json does not)
+    session_id     when given it must be the session imported
+    input_sha256, input_bytes, task_sha256, packet_sha256
+                   what the runner recorded sending; when absent, import
+                   computes them from the campaign: the prompt verdict
+                   prompts renders for the session's role (a review's
+                   quotes its run's draft, so import the draft first), the
+                   task's task.md and its packet.json. When given they are
+                   kept as the runner's record and admission compares them.
 No log format records monotonic time.
+
+Many sessions at once: --logs DIR imports every session whose log is in DIR,
+named by session: S4.json or S4.jsonl (the log) and S4.timing.json (its
+timing file), in the manifest's dispatch order (run by run: the draft, then
+the review dispatched first, then the other), so each review's prompt
+quotes the draft imported before it. Every session is imported and checked
+as a single import is, against the campaign as it reads with the sessions
+before it; the first refusal stops the batch, names its session, and
+nothing is written. When every session passes, all responses and receipts
+are written under one lock and the manifest is bound once (verdict
+manifest). Any other file in DIR is refused (batch-file-unknown), so that a
+misnamed log is never skipped in silence.
 
 Every receipt value neither file gives stays null and is listed ("unknown
 (left null)"); nothing is recorded as 0 for an unknown. A priced modifier the
@@ -107,7 +127,8 @@ the receipt. A finding that compares the session with a sibling of its run
 (order in time, overlap, host) waits until no sibling is still planned.
 
 A response or receipt already in the campaign with other bytes is refused
-(file-differs). Bind the new files with verdict manifest afterwards.
+(file-differs). Bind the new files of a single import with verdict manifest
+afterwards (--logs binds them itself).
 
 Exit codes: 0 written; 1 refused; 2 usage error.`,
 		Args: cobra.ExactArgs(1),
@@ -117,11 +138,25 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 	c.Flags().StringVar(&logFile, "log", "", "the run's log (required)")
 	c.Flags().StringVar(&logFormat, "log-format", "", "the log's format (required): "+assemble.LogCodexExec+"|"+assemble.LogResponsesAPI)
 	c.Flags().StringVar(&timingFile, "timing", "", "the runner's timing file (required)")
+	c.Flags().StringVar(&logsDir, "logs", "", "import every session of DIR (S<n>.json or S<n>.jsonl with S<n>.timing.json) in dispatch order, then bind the manifest")
 	c.Flags().BoolVar(&keep, "keep-inadmissible", false, "write the receipt even when admission will refuse it (a real run's record is evidence; exit 1 still)")
 	c.Flags().StringVar(&errorKind, "error-kind", "", "the coordinator's classification of a failed turn (model_timeout, refusal, malformed_output, budget_exhausted, infrastructure)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if logFormat != assemble.LogCodexExec && logFormat != assemble.LogResponsesAPI {
+			given := "--log-format is required"
+			if logFormat != "" {
+				given = fmt.Sprintf("--log-format %q is not a log format", logFormat)
+			}
+			return usagef("receipt import: %s; give the format of --log:\n%s", given, logFormatsHelp)
+		}
+		if logsDir != "" {
+			if session != "" || logFile != "" || timingFile != "" || errorKind != "" {
+				return usagef("receipt import: --logs imports a directory; --session, --log, --timing and --error-kind are for one session")
+			}
+			return importBatch(a, args[0], logsDir, logFormat, keep, *format)
+		}
 		if session == "" || logFile == "" || timingFile == "" {
-			return usagef("receipt import: --session, --log and --timing are required")
+			return usagef("receipt import: --session, --log and --timing (or --logs DIR) are required")
 		}
 		if !campaign.ValidID('S', session) {
 			return usagef("receipt import: --session %q is not a session ID (S1, S2, …)", session)
@@ -130,13 +165,6 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		case "", campaign.ErrorTimeout, campaign.ErrorRefusal, campaign.ErrorMalformed, campaign.ErrorBudget, campaign.ErrorInfrastructure:
 		default:
 			return usagef("receipt import: --error-kind %q is not an error kind", errorKind)
-		}
-		if logFormat != assemble.LogCodexExec && logFormat != assemble.LogResponsesAPI {
-			given := "--log-format is required"
-			if logFormat != "" {
-				given = fmt.Sprintf("--log-format %q is not a log format", logFormat)
-			}
-			return usagef("receipt import: %s; give the format of --log:\n%s", given, logFormatsHelp)
 		}
 		logBytes, err := readFlagFile(a, "receipt import: --log", logFile, campaign.FileRunLog)
 		if err != nil {
@@ -224,15 +252,16 @@ func keptInadmissible(rep receiptImportReport) error {
 
 // importAdmission runs admission's execution-validity rules
 // (scorer.ExecutionValidity, whose receipt rules are scorer.ReceiptIssues)
-// on the campaign as it will read once im is written and bound
+// on the campaign as it will read once prior (earlier sessions of a
+// batch) and im are written and bound
 // (assemble.AfterImport) and returns the findings on im's session, as
 // errors. A finding that compares the session with another one (order in
 // time, overlap, one host) counts only when no session of its run is still
 // planned: importing the run's sessions in any order is not refused for a
 // sibling not yet imported. A campaign that would not load is returned as
 // the load's refusals: such a campaign cannot be admitted either.
-func importAdmission(dir string, im *assemble.Imported) ([]error, error) {
-	after, err := assemble.AfterImport(dir, im)
+func importAdmission(dir string, im *assemble.Imported, prior ...*assemble.Imported) ([]error, error) {
+	after, err := assemble.AfterImport(dir, append(slices.Clone(prior), im)...)
 	if err != nil {
 		return nil, err
 	}

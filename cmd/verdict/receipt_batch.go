@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"verdict/assemble"
+	"verdict/campaign"
+	"verdict/verr"
+)
+
+// receiptBatchReport is `verdict receipt import --logs DIR --format json`:
+// one receiptImportReport per session, in dispatch order, and the
+// manifest binding made once at the end.
+type receiptBatchReport struct {
+	Sessions []receiptImportReport `json:"sessions"`
+	Bound    *assemble.BindResult  `json:"bound"`
+}
+
+// importBatch imports every session of the log directory logs into the
+// campaign dir in dispatch order (assemble.BatchSessions), each against
+// the campaign as it reads with the sessions before it, stops at the
+// first refusal with nothing written, then writes every file under one
+// lock (assemble.WriteImports) and binds the manifest once.
+func importBatch(a *app, dir, logs, logFormat string, keep bool, format string) error {
+	batch, err := assemble.BatchSessions(dir, logs)
+	if err != nil {
+		return refusal(a, err)
+	}
+	if len(batch) == 0 {
+		return refusal(a, verr.Newf(assemble.ReasonBatchFileUnknown, logs, "", campaign.RuleReceipt, "the directory holds no session log"))
+	}
+	var ims []*assemble.Imported
+	reports := make([]receiptImportReport, 0, len(batch))
+	stopped := func(b assemble.BatchSession, err error) error {
+		head := &verr.Error{Reason: ReasonBatchStopped, File: b.Log, Rule: campaign.RuleReceipt,
+			Detail: fmt.Sprintf("session %s (%d of %d) was refused; nothing of the batch was written", b.Session, len(ims)+1, len(batch))}
+		return refusal(a, errors.Join(head, err))
+	}
+	for _, b := range batch {
+		logBytes, err := readFlagFile(a, "receipt import: --logs "+b.Session, b.Log, campaign.FileRunLog)
+		if err != nil {
+			return stopped(b, err)
+		}
+		timing, err := readFlagFile(a, "receipt import: --logs "+b.Session, b.Timing, campaign.FileTiming)
+		if err != nil {
+			return stopped(b, err)
+		}
+		im, err := assemble.Import(dir, assemble.ImportRequest{Session: b.Session, Log: logBytes, LogFormat: logFormat, LogFile: b.Log,
+			Timing: timing, TimingFile: b.Timing, Prior: ims})
+		if err != nil {
+			return stopped(b, err)
+		}
+		inadmissible, err := importAdmission(dir, im, ims...)
+		if err != nil {
+			return stopped(b, err)
+		}
+		if len(inadmissible) > 0 && !keep {
+			return stopped(b, errors.Join(inadmissible...))
+		}
+		rep := receiptImportReport{Session: b.Session, Status: string(im.Receipt.Status), Unknown: im.Unknown, Notes: im.Notes}
+		for _, e := range inadmissible {
+			rep.Inadmissible = append(rep.Inadmissible, refusalProblem(e))
+		}
+		reports = append(reports, rep)
+		ims = append(ims, im)
+	}
+	if err := assemble.WriteImports(dir, ims); err != nil {
+		return refusal(a, err)
+	}
+	bound, err := assemble.Bind(dir, assemble.BindOptions{})
+	if err != nil {
+		return refusal(a, err)
+	}
+	kept := 0
+	for i := range reports {
+		r := &reports[i]
+		r.Files = ims[i].Files
+		if r.Status == "" {
+			r.Status = "no terminal receipt"
+		}
+		if r.Unknown == nil {
+			r.Unknown = []string{}
+		}
+		if r.Notes == nil {
+			r.Notes = []string{}
+		}
+		if len(r.Inadmissible) > 0 {
+			kept++
+		}
+	}
+	if bound.Changes == nil {
+		bound.Changes = []assemble.BindChange{}
+	}
+	if format == "json" {
+		if err := writeJSON(a.stdout, receiptBatchReport{Sessions: reports, Bound: bound}); err != nil {
+			return err
+		}
+	} else {
+		w := a.stdout
+		for _, r := range reports {
+			written := 0
+			for _, f := range r.Files {
+				if !f.Unchanged {
+					written++
+				}
+			}
+			fmt.Fprintf(w, "session %s: %s, %d file(s) written, %d unknown (left null)\n", r.Session, r.Status, written, len(r.Unknown))
+			for _, u := range r.Unknown {
+				fmt.Fprintln(w, "  unknown: "+u)
+			}
+			for _, p := range r.Inadmissible {
+				fmt.Fprintf(w, "  INADMISSIBLE: %s: %s\n", p.Reason, p.Message)
+			}
+		}
+		fmt.Fprintf(w, "%d session(s) imported; manifest.json bound: %d change(s), %d file(s)\n", len(reports), len(bound.Changes), len(bound.Files))
+	}
+	if kept > 0 {
+		return &failedError{msg: fmt.Sprintf("%s: %d receipt(s) were kept but will fail admission; replace each run (runs[].replaces) with one new triplet", ReasonReceiptInadmissible, kept)}
+	}
+	return nil
+}
+
+// ReasonBatchStopped: a batch import stopped at a refused session; it
+// heads the session's own refusals, and nothing was written.
+const ReasonBatchStopped verr.Reason = "batch-stopped"
