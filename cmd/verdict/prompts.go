@@ -29,7 +29,7 @@ type promptsOutput struct {
 	// Waiting says, before the shared draft ran, that A's and B's prompts
 	// quote its output and cannot be rendered yet (Prompts then holds D's
 	// alone); omitted once they are rendered.
-	Waiting    string       `json:"waiting,omitempty"`
+	Waiting    string `json:"waiting,omitempty"`
 	Difference struct {
 		Parts      []campaign.PromptDifference `json:"parts"`
 		ExtraBytes int                         `json:"b_extra_bytes"`
