@@ -34,6 +34,12 @@ type GradeInput struct {
 	Value   string `json:"value"`
 	Note    string `json:"note,omitempty"`
 	SpentMS int64  `json:"spent_ms,omitempty"`
+	// Judge and Allowed are written by `verdict grade --template` for the
+	// rater (what the field judges; the allowed values with their
+	// codebook definitions) and may stay in the filled file: Judge is
+	// checked against the bundle (CheckJudged), Allowed is not read.
+	Judge   *FieldContext     `json:"judge,omitempty"`
+	Allowed []ValueDefinition `json:"allowed,omitempty"`
 }
 
 // Grade returns the journal grade of g (Spent = SpentMS milliseconds).
@@ -97,14 +103,109 @@ func gradeOrdinal(pointer string) (int, bool) {
 }
 
 // Template returns every required field of bundle b (BundleFields, bundle
-// order) as a grades-file entry with an empty value: the skeleton a script
-// fills in and passes to `verdict grade --from`. Optional oracle_defect
-// flags are not included.
+// order) as a grades-file entry with an empty value, what the field judges
+// (ContextOf) and its allowed values with their codebook definitions: the
+// file a rater or a script fills in and passes to `verdict grade --from`.
+// Optional oracle_defect flags are not included.
 func Template(b *blinding.Bundle) []GradeInput {
-	fs := BundleFields(b)
-	out := make([]GradeInput, len(fs))
-	for i, f := range fs {
-		out[i] = GradeInput{Item: f.Item, Kind: f.Kind, Target: f.Target}
+	var out []GradeInput
+	for i := range b.Items {
+		it := &b.Items[i]
+		for _, f := range RequiredFields(it) {
+			c := ContextOf(it, f)
+			out = append(out, GradeInput{Item: f.Item, Kind: f.Kind, Target: f.Target, Judge: &c, Allowed: AllowedDefinitions(f.Kind)})
+		}
 	}
 	return out
+}
+
+// ReasonGradeConflict: a grades file gives a field already graded in the
+// journal another value, or another note, and replacing was not asked for
+// (`verdict grade --from` without --replace). Nothing is written.
+const ReasonGradeConflict verr.Reason = "grade-conflict"
+
+// GradePlan is what a grades file adds to a journal (PlanGrades): the
+// grades to append with the index of each in the file, and the counts the
+// command reports.
+type GradePlan struct {
+	Append []Grade
+	Index  []int
+	// New grades a field not graded before; Replaced gives a graded field
+	// another value or note (only with replace); Unchanged repeats a
+	// graded field's value and note and is not written again.
+	New, Replaced, Unchanged int
+	// NotesKept counts grades without a note on a field whose journal
+	// grade has one: the journal's note is carried into the new grade,
+	// never dropped.
+	NotesKept int
+	// TimeNotCounted counts grades with spent_ms on a field already
+	// graded: that time is not added again (an item's time is counted
+	// once, from the grade that first graded each field).
+	TimeNotCounted int
+}
+
+// PlanGrades decides, before anything is written, what the grades of a
+// grades file (in, from file) do to a journal whose current grades are
+// current (Journal.Saved), in file order, each grade seeing the ones
+// before it. A field not yet graded is appended with its time. A field
+// already graded with the same value and note (or no note) is left as it
+// is. A different value or note is a conflict: refused with
+// ReasonGradeConflict naming the first conflicting grade, its field and
+// both values, and the number of conflicts, unless replace is set; with
+// replace it is appended with no time. A grade without a note keeps the
+// journal's note of the field.
+func PlanGrades(file string, current map[Field]Grade, in []GradeInput, replace bool) (GradePlan, error) {
+	var p GradePlan
+	state := make(map[Field]Grade, len(in))
+	type conflict struct {
+		i          int
+		what       string
+		was, given string
+	}
+	var conflicts []conflict
+	for i, gi := range in {
+		g := gi.Grade()
+		cur, ok := state[g.Field]
+		if !ok {
+			cur, ok = current[g.Field]
+		}
+		if !ok {
+			p.Append, p.Index = append(p.Append, g), append(p.Index, i)
+			p.New++
+			state[g.Field] = g
+			continue
+		}
+		if g.Note == "" && cur.Note != "" {
+			g.Note = cur.Note
+			p.NotesKept++
+		}
+		switch {
+		case g.Value != cur.Value:
+			conflicts = append(conflicts, conflict{i, "value", cur.Value, g.Value})
+		case g.Note != cur.Note:
+			conflicts = append(conflicts, conflict{i, "note", cur.Note, g.Note})
+		default:
+			p.Unchanged++
+			if g.Spent > 0 {
+				p.TimeNotCounted++
+			}
+			continue
+		}
+		if g.Spent > 0 {
+			p.TimeNotCounted++
+		}
+		g.Spent = 0
+		p.Append, p.Index = append(p.Append, g), append(p.Index, i)
+		p.Replaced++
+		state[g.Field] = g
+	}
+	if len(conflicts) > 0 && !replace {
+		c := conflicts[0]
+		f := in[c.i]
+		return GradePlan{}, verr.Newf(ReasonGradeConflict, file, "/"+strconv.Itoa(c.i)+"/"+c.what, ruleGradesFile,
+			"grade %d (%s %s %s): %s %q differs from %q already in the journal; %d grade(s) of this file conflict with the journal and nothing was written: "+
+				"grade those fields again only on purpose, with --replace (it replaces them and says how many)",
+			c.i+1, f.Item, f.Kind, f.Target, c.what, c.given, c.was, len(conflicts))
+	}
+	return p, nil
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"verdict/adjudication"
 	"verdict/campaign"
 )
 
@@ -443,36 +444,9 @@ func (l *ledger) statusLine() string {
 		pos, len(l.visible), l.nReviewB, l.nFind, rows, f)
 }
 
-// finalText returns the kind and text of final item id in resp, and
-// whether it exists in the revised final answer.
-func finalText(f *campaign.Final, id string) (string, bool) {
-	for _, c := range f.Claims {
-		if c.ID == id {
-			return "claim: " + c.Text, true
-		}
-	}
-	for _, a := range f.ImplementationPlan {
-		if a.ID == id {
-			return "action: " + a.Action, true
-		}
-	}
-	for _, v := range f.VerificationPlan {
-		if v.ID == id {
-			return "verification: " + v.ExpectedBehavior, true
-		}
-	}
-	for _, u := range f.Uncertainties {
-		if u.ID == id {
-			return "uncertainty: " + u.MissingInformation, true
-		}
-	}
-	for _, x := range f.Exclusions {
-		if x.ID == id {
-			return "exclusion: " + x.ScopeItem + " — " + x.Reason, true
-		}
-	}
-	return "not in the final answer", false
-}
+// finalText is adjudication.FinalText: the text of a final element with
+// its kind.
+func finalText(f *campaign.Final, id string) (string, bool) { return adjudication.FinalText(f, id) }
 
 // supportingCitations returns the 1-based K indexes of the final citations
 // to evidence id that support one of finalIDs.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"verdict/campaign"
 	"verdict/internal/plural"
 	"verdict/verr"
@@ -20,9 +21,9 @@ const gradeBatch = 4096
 
 func newGradeCmd(a *app) *cobra.Command {
 	var journal, from string
-	var template bool
+	var template, replace bool
 	c := &cobra.Command{
-		Use:   "grade BUNDLE (--journal FILE --from GRADES.json | --template)",
+		Use:   "grade BUNDLE (--journal FILE --from GRADES.json [--replace] | --template)",
 		Short: "Record grades from a file into a rater's journal (non-interactive rating)",
 		Long: `grade appends every grade of GRADES.json (a JSON array of
 {"item","kind","target","value","note","spent_ms"}; spent_ms is a count of
@@ -56,20 +57,38 @@ Example GRADES.json:
   [{"item":"I01","kind":"claim","target":"C1","value":"supported","spent_ms":4200},
    {"item":"I01","kind":"completeness","target":"final","value":"no_false_claim"}]
 
+A grades file never silently replaces what the journal holds (grades entered
+in the rating screen or by an earlier --from): a grade for a field already
+graded with the same value is left as it is and its spent_ms is not added
+again (an item's time is counted once); a grade without a note keeps the
+note the journal has; a different value or note is refused (grade-conflict,
+naming the grade, the field and both values) and nothing is written, unless
+--replace is given: then those fields are graded again (without adding
+time) and the output says how many were replaced.
+
 --template prints every required field of BUNDLE, in bundle order, as such an
-array with empty values (no notice line, so a script can fill in the values and
-pass the file to --from); it needs neither --journal nor --from and writes
-nothing.`,
+array with empty values, and beside each value what the rater judges
+("judge": the codebook question, and the truth obligation with its accepted
+alternatives and required verification, the claim, the citation with its
+cited lines and the statements it supports, or the exclusion and its
+reason) and the allowed values with their codebook definitions
+("allowed"). No notice line is printed, so the filled file can be passed to
+--from as it is: "allowed" is not read, and "judge" must still be this
+bundle's (template-mismatch otherwise). It needs neither --journal nor
+--from and writes nothing.
+
+` + "Codebook (the definitions the rating screen shows; value keys in order):\n\n  " + strings.Join(adjudication.CodebookText(), "\n  "),
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&journal, "journal", "", "journal file (created if absent)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of grades")
-	c.Flags().BoolVar(&template, "template", false, "print every required field of BUNDLE as a JSON grades array with empty values")
+	c.Flags().BoolVar(&template, "template", false, "print every required field of BUNDLE as a JSON grades array with empty values, what each field judges and its allowed values with their definitions")
+	c.Flags().BoolVar(&replace, "replace", false, "grade again fields the journal already holds with another value or note (refused without it: grade-conflict)")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		if template {
-			if journal != "" || from != "" {
-				return usagef("--template takes neither --journal nor --from")
+			if journal != "" || from != "" || replace {
+				return usagef("--template takes neither --journal, --from nor --replace")
 			}
 		} else if journal == "" || from == "" {
 			return usagef("--journal and --from are required (or --template)")
@@ -89,42 +108,58 @@ nothing.`,
 		if err != nil {
 			return refusal(a, err)
 		}
+		if err := adjudication.CheckJudged(from, b, in); err != nil {
+			return refusal(a, err)
+		}
 		j, err := adjudication.Open(journal, b, a.journalOptions()...)
 		if err != nil {
 			return refusal(a, err)
 		}
 		defer closeInto(&err, j)
+		// What the file does to the journal is decided before anything is
+		// written: a conflict with a grade already saved refuses the file.
+		current, _ := j.Saved()
+		plan, err := adjudication.PlanGrades(from, current, in, replace)
+		if err != nil {
+			return refusal(a, err)
+		}
 		// Grades are saved in batches of gradeBatch with one fsync each; a
 		// grade is saved once its batch returned.
 		saved := 0
 		var gradeErr error
-		for start := 0; start < len(in) && gradeErr == nil; start += gradeBatch {
-			chunk := in[start:min(start+gradeBatch, len(in))]
-			gs := make([]adjudication.Grade, len(chunk))
-			for i, g := range chunk {
-				gs[i] = g.Grade()
-			}
-			n, err := j.AppendBatch(gs)
+		for start := 0; start < len(plan.Append) && gradeErr == nil; start += gradeBatch {
+			n, err := j.AppendBatch(plan.Append[start:min(start+gradeBatch, len(plan.Append))])
 			saved += n
 			if err != nil {
 				// The refused grade is named in the user's grades file: its
 				// 1-based position in the text, its JSON pointer in the refusal.
+				at := plan.Index[start+n]
 				p := refusalProblem(err)
-				gradeErr = &verr.Error{Reason: p.Reason, File: from, Pointer: fmt.Sprintf("/%d", start+n), Rule: p.Rule,
-					Detail: fmt.Sprintf("grade %d of %s: %s", start+n+1, from, p.Message), Err: err}
+				gradeErr = &verr.Error{Reason: p.Reason, File: from, Pointer: fmt.Sprintf("/%d", at), Rule: p.Rule,
+					Detail: fmt.Sprintf("grade %d of %s: %s", at+1, from, p.Message), Err: err}
 			}
 		}
 		st := j.State()
 		rep := struct {
-			Notice    string               `json:"notice,omitempty"`
-			Saved     int                  `json:"saved"`
-			Recovered int64                `json:"torn_bytes_recovered"`
-			Graded    int                  `json:"graded_fields"`
-			Ungraded  []adjudication.Field `json:"ungraded"`
+			Notice string `json:"notice,omitempty"`
+			Saved  int    `json:"saved"`
+			// Replaced of the saved grades graded again a field the journal
+			// held (--replace); Unchanged grades repeated a saved value and
+			// were not written; NotesKept carried the journal's note into a
+			// grade without one; TimeNotCounted had spent_ms on a field
+			// already graded, not added again.
+			Replaced       int                  `json:"replaced"`
+			Unchanged      int                  `json:"unchanged"`
+			NotesKept      int                  `json:"notes_kept"`
+			TimeNotCounted int                  `json:"time_not_counted"`
+			Recovered      int64                `json:"torn_bytes_recovered"`
+			Graded         int                  `json:"graded_fields"`
+			Ungraded       []adjudication.Field `json:"ungraded"`
 			// Refusal is the refused grade, in the one problem form of a
 			// refusal (omitted when every grade was saved).
 			Refusal *verr.Problem `json:"refusal,omitempty"`
-		}{syntheticNotice(b.Synthetic), saved, j.Recovered(), len(st.Grades), st.Ungraded, nil}
+		}{Notice: syntheticNotice(b.Synthetic), Saved: saved, Replaced: min(plan.Replaced, saved), Unchanged: plan.Unchanged, NotesKept: plan.NotesKept,
+			TimeNotCounted: plan.TimeNotCounted, Recovered: j.Recovered(), Graded: len(st.Grades), Ungraded: st.Ungraded}
 		if rep.Ungraded == nil {
 			rep.Ungraded = []adjudication.Field{}
 		}
@@ -141,6 +176,18 @@ nothing.`,
 				fmt.Fprintln(a.stdout, rep.Notice)
 			}
 			fmt.Fprintf(a.stdout, "saved %s to %s; %s graded, %d ungraded\n", plural.Count(saved, "grade", "grades"), journal, plural.Count(rep.Graded, "field", "fields"), len(rep.Ungraded))
+			if rep.Replaced > 0 {
+				fmt.Fprintf(a.stdout, "replaced %s the journal already held (--replace)\n", plural.Count(rep.Replaced, "grade", "grades"))
+			}
+			if rep.Unchanged > 0 {
+				fmt.Fprintf(a.stdout, "%s already in the journal with the same value, not written again\n", plural.Count(rep.Unchanged, "grade", "grades"))
+			}
+			if rep.NotesKept > 0 {
+				fmt.Fprintf(a.stdout, "kept the journal's note on %s given without one\n", plural.Count(rep.NotesKept, "field", "fields"))
+			}
+			if rep.TimeNotCounted > 0 {
+				fmt.Fprintf(a.stdout, "time not counted again for %s already graded\n", plural.Count(rep.TimeNotCounted, "field", "fields"))
+			}
 			if rep.Recovered > 0 {
 				fmt.Fprintf(a.stdout, "recovered: cut %s from the end of the journal\n", plural.Count(int(rep.Recovered), "torn byte", "torn bytes"))
 			}
@@ -163,4 +210,19 @@ func (a *app) journalOptions() []adjudication.Option {
 		return nil
 	}
 	return []adjudication.Option{adjudication.WithClock(a.clock)}
+}
+
+// indented returns lines joined by line feeds, each non-empty line
+// indented by two spaces.
+func indented(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+	}
+	return b.String()
 }

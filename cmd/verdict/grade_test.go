@@ -116,7 +116,7 @@ func TestGradeErrorPositionsOneBased(t *testing.T) {
 	bundle, b := gradeTestBundle(t, dir)
 	item := b.Items[0].ID
 	ok := `{"item":"` + item + `","kind":"completeness","target":"final","value":"no_false_claim"}`
-	bad := `{"item":"` + item + `","kind":"completeness","target":"final","value":"maybe"}`
+	bad := `{"item":"` + item + `","kind":"claim","target":"` + b.Items[0].Final.Claims[0].ID + `","value":"maybe"}`
 	from := filepath.Join(dir, "g.json")
 	if err := os.WriteFile(from, []byte("["+ok+","+bad+"]"), 0o600); err != nil {
 		t.Fatal(err)
