@@ -344,6 +344,8 @@ func (r *rater) statusLine() string {
 	}
 	if r.freeze.signed {
 		p += " · frozen"
+	} else if r.nGraded == r.nTotal && r.nTotal > 0 && r.screen != screenFreeze {
+		p += " · " + st.OK.Render("every field graded: press F to freeze")
 	}
 	if r.status == "" {
 		return p

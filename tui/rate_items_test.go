@@ -73,6 +73,28 @@ func TestRateQuitWithDraftNoteRefused(t *testing.T) {
 	}
 }
 
+// TestRateChangedGradeShowsOldValue: changing a grade names the old value
+// while saving and once saved; grading every field says F freezes.
+func TestRateChangedGradeShowsOldValue(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 120, 40)
+	m = press(m, "1", "k")
+	_, cmd := m.Update(keyMsg("2"))
+	if s := r.status; !strings.Contains(s, "= not_addressed (was addressed) …") {
+		t.Fatalf("while saving: %q", s)
+	}
+	m, _ = deliverMsg(m, cmd())
+	if s := screen(m); !strings.Contains(s, "saved ✓ O1 obligation = not_addressed (was addressed)") {
+		t.Fatalf("once saved:\n%s", s)
+	}
+	for !strings.Contains(screen(m), "press F to freeze") {
+		if r.nGraded == r.nTotal {
+			t.Fatalf("every field graded, no word of F:\n%s", screen(m))
+		}
+		m = press(m, "1")
+	}
+}
+
 // TestRateNoteBeforeGrading: a note written on an ungraded field is kept
 // and saved with the grade.
 func TestRateNoteBeforeGrading(t *testing.T) {

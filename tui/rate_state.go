@@ -201,7 +201,8 @@ func (s *rateState) record(g adjudication.Grade) (tea.Cmd, bool) {
 		s.setStatus(err.Error(), true)
 		return nil, false
 	}
-	s.setStatus("saving "+fieldLabel(g.Field)+" …", false)
+	old, _, had := s.value(g.Field)
+	s.setStatus("saving "+fieldLabel(g.Field)+" = "+g.Value+was(old.Value, g.Value, had)+" …", false)
 	delete(s.drafts, g.Field)
 	return s.queue.push(g), true
 }
@@ -215,10 +216,10 @@ func (s *rateState) onSaved(m savedMsg[adjudication.Grade]) tea.Cmd {
 	}
 	f := m.v.Field
 	s.spentOn[f.Item] += m.v.Spent
+	old, had := s.saved[f]
 	if f.Kind == adjudication.KindOracleDefect && m.v.Value == adjudication.ValueWithdrawn {
 		delete(s.saved, f)
 	} else {
-		_, had := s.saved[f]
 		s.saved[f] = m.v
 		if !had && f.Kind != adjudication.KindOracleDefect {
 			for i := range s.fields {
@@ -234,8 +235,20 @@ func (s *rateState) onSaved(m savedMsg[adjudication.Grade]) tea.Cmd {
 	if what == "" {
 		what = "withdrawn"
 	}
-	s.setStatus("saved ✓ "+fieldLabel(f)+" = "+what, false)
+	s.setStatus("saved ✓ "+fieldLabel(f)+" = "+what+was(old.Value, m.v.Value, had), false)
 	return tea.Batch(next, s.freeze.afterSave())
+}
+
+// was is what a status line says of a changed value: " (was OLD)" when
+// the field had another value before, else "".
+func was(old, now string, had bool) string {
+	if !had || old == now {
+		return ""
+	}
+	if old == "" {
+		old = "no value"
+	}
+	return " (was " + old + ")"
 }
 
 // itemFlag is a change of item's flag (index in the bundle) waiting in
