@@ -14,6 +14,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // The embedded, reviewed JSON Schemas (draft 2020-12), one per file kind.
@@ -219,6 +221,34 @@ func defName(schemaURL string) string {
 	return name
 }
 
+// schemaPrinter renders the schema library's error kinds in English
+// (ErrorKind.LocalizedString), never as Go values.
+var schemaPrinter = message.NewPrinter(language.English)
+
+// jsonValueText names a decoded JSON value in a refusal: a string quoted
+// with every control, format or non-printable character escaped
+// (strconv.Quote), so that it cannot act on a terminal; an object or an
+// array by its kind; any other value as JSON writes it.
+func jsonValueText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case nil:
+		return "null"
+	}
+	return strconv.Quote(fmt.Sprint(v))
+}
+
+// notAllowed is the detail of an enum or const refusal: the value given
+// (jsonValueText) and the values allowed.
+func notAllowed(got any, k jsonschema.ErrorKind, schema string) string {
+	return fmt.Sprintf("%s is not allowed: %s (schema %s)", jsonValueText(got), k.LocalizedString(schemaPrinter), schema)
+}
+
 // mapSchemaError turns one leaf schema error into a typed refusal. The
 // reason follows the keyword and, for pattern/length/minimum, the $defs
 // entry that failed (IDs, paths, texts, lines, digests, times).
@@ -230,7 +260,7 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *verr.Er
 	def := defName(v.SchemaURL)
 	rule := map[string]string{SchemaResponse: RuleResponseContract, SchemaManifest: RuleManifest,
 		SchemaPacket: RulePacket, SchemaTruth: RuleTruth, SchemaReceipt: RuleReceipt}[schema]
-	e := verr.Newf(ReasonSchema, file, p, rule, "%v (schema %s)", v.ErrorKind, schema)
+	e := verr.Newf(ReasonSchema, file, p, rule, "%s (schema %s)", v.ErrorKind.LocalizedString(schemaPrinter), schema)
 	switch k := v.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
 		props := slices.Sorted(slices.Values(k.Properties))
@@ -243,8 +273,10 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *verr.Er
 	case *kind.Type:
 		e.Reason = ReasonWrongType
 		e.Detail = fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or "))
-	case *kind.Enum, *kind.Const:
-		e.Reason = ReasonEnum
+	case *kind.Enum:
+		e.Reason, e.Detail = ReasonEnum, notAllowed(k.Got, k, schema)
+	case *kind.Const:
+		e.Reason, e.Detail = ReasonEnum, notAllowed(k.Got, k, schema)
 	case *kind.MaxItems:
 		e.Reason = ReasonArrayTooLong
 		e.Detail = fmt.Sprintf("array holds %d records, maximum %d", k.Got, k.Want)

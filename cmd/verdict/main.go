@@ -7,6 +7,10 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
+
+	"verdict/internal/visible"
 )
 
 func main() {
@@ -23,14 +27,53 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // answer and UI options). Exit codes are decided here only (DESIGN
 // "Command line"): 0 success; 1 the input was refused or a gate failed;
 // 2 usage error.
+//
+// Everything a command prints goes through visible.Writer (DESIGN "Text
+// shown on any screen renders control characters visibly"): a string that
+// came from a file cannot act on the terminal in any command or format
+// (inertOutput).
 func runApp(a *app, args []string) int {
+	out, errw := inertOutput(a)
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	if err != nil && isCobraUsage(err) {
 		err = &usageError{err}
 	}
-	return exitCode(err, formatOf(cmd), a.stdout, a.stderr)
+	code := exitCode(err, formatOf(cmd), a.stdout, a.stderr)
+	out.Flush()
+	errw.Flush()
+	return code
+}
+
+// inertOutput puts a's standard output and error behind visible.Writer
+// filters (plain notation; JSON escapes once a command's --format is json
+// or jsonl, see outputMode) and returns the filters.
+func inertOutput(a *app) (out, errw *visible.Writer) {
+	out, errw = visible.NewWriter(a.stdout, visible.Plain), visible.NewWriter(a.stderr, visible.Plain)
+	a.stdout, a.stderr = out, errw
+	return out, errw
+}
+
+// outputMode sets the filters of a's output for the command cmd about to
+// run: JSON escapes for --format json or jsonl; and, for the one output
+// that must be the exact bytes of a file (prompts --raw, a prompt to be
+// sent as it is), standard output unfiltered.
+func (a *app) outputMode(cmd *cobra.Command) {
+	mode := visible.Plain
+	if f := formatOf(cmd); f == "json" || f == "jsonl" {
+		mode = visible.JSON
+	}
+	for _, w := range []io.Writer{a.stdout, a.stderr} {
+		if v, ok := w.(*visible.Writer); ok {
+			v.SetMode(mode)
+		}
+	}
+	if f := cmd.Flags().Lookup("raw"); f != nil && f.Value.String() != "" && cmd.Name() == "prompts" {
+		if v, ok := a.stdout.(*visible.Writer); ok {
+			a.stdout = v.Underlying()
+		}
+	}
 }
 
 // exitCode maps an error returned by a command to the process exit code,

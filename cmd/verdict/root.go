@@ -121,6 +121,7 @@ func newRootCmd(a *app) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			a.outputMode(cmd)
 			return a.loadConfig(cfgFile)
 		},
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"verdict/internal/fsutil"
+	"verdict/internal/visible"
 	"verdict/pipeline"
 	"verdict/scorer"
 )
@@ -145,14 +146,24 @@ func printReport(a *app, r *scorer.Report, format string) error {
 		_, err := a.stdout.Write(r.Markdown(false))
 		return err
 	}
-	// Rendered and written one section at a time (Report.WriteText).
-	return r.WriteText(a.stdout, textStyle(a.stdout), 100)
+	// Rendered and written one section at a time (Report.WriteText). The
+	// colour style's escape sequences are glamour's own, written past the
+	// visible filter; without colour (a pipe, a file, NO_COLOR) the text
+	// goes through it.
+	w, style := a.stdout, textStyle(a.stdout)
+	if v, ok := w.(*visible.Writer); ok && style != "notty" {
+		w = v.Underlying()
+	}
+	return r.WriteText(w, style, 100)
 }
 
 // textStyle is the glamour style of `--format text` on w: "dark" (colour)
 // only when w is a terminal and NO_COLOR is unset (no-color.org);
 // otherwise "notty", plain text without escape codes for a pipe or a file.
 func textStyle(w io.Writer) string {
+	if v, ok := w.(*visible.Writer); ok {
+		w = v.Underlying()
+	}
 	f, ok := w.(interface{ Fd() uintptr })
 	if !ok || !term.IsTerminal(f.Fd()) || os.Getenv("NO_COLOR") != "" {
 		return "notty"
