@@ -54,7 +54,9 @@ func (fixedEvidence) Load(fsys fs.FS, opts campaign.LoadOptions) (campaign.Loade
 func fixed(l campaign.Loaded) *campaign.Campaign { return l.(*campaign.Campaign) }
 
 // ManifestAdmission is ManifestAdmission (CONTRACT §2–§3, §5, §7).
-func (fixedEvidence) ManifestAdmission(l campaign.Loaded) []*verr.Error { return ManifestAdmission(fixed(l)) }
+func (fixedEvidence) ManifestAdmission(l campaign.Loaded) []*verr.Error {
+	return ManifestAdmission(fixed(l))
+}
 
 // Validity is ExecutionValidity (CONTRACT §5).
 func (fixedEvidence) Validity(l campaign.Loaded) ValidityReport { return ExecutionValidity(fixed(l)) }
@@ -69,7 +71,9 @@ func (fixedEvidence) Replay(l campaign.Loaded, rep AccountingReport, v ValidityR
 
 // Prepare is PrepareScoreInput (CONTRACT §4: the review sessions over R's
 // denominator).
-func (fixedEvidence) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) { return PrepareScoreInput(fixed(l)) }
+func (fixedEvidence) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) {
+	return PrepareScoreInput(fixed(l))
+}
 
 // Evaluate is Evaluate (CONTRACT §4 conditions 1–4, gates, decision).
 func (fixedEvidence) Evaluate(in ScoreInput) (*Scorecard, error) { return Evaluate(in) }

@@ -40,6 +40,9 @@ type ScoreInput struct {
 	// (CONTRACT §4–§5); nil means unmeasured and fails the cost/time gate.
 	Accounting    *AccountingReport `json:"-"`
 	Prerequisites []Prerequisite    `json:"prerequisites"`
+	// Systems is the system comparison's score input (CONTRACT §6); nil
+	// for the first experiment. EvaluateSystemComparison reads it.
+	Systems *SystemScoreInput `json:"-"`
 }
 
 // ArmTaskScore is one arm's aggregate over a task's repetitions.
@@ -135,6 +138,9 @@ type Scorecard struct {
 	Prerequisites []Prerequisite    `json:"prerequisites"`
 	Gates         []DecisionGate    `json:"gates"`
 	Decision      Decision          `json:"decision"`
+	// Systems is the system comparison's scorecard (CONTRACT §6); nil and
+	// absent from report.json for the first experiment.
+	Systems *SystemScorecard `json:"systems,omitempty"`
 }
 
 // Evaluate scores every run (ScoreRun), aggregates tasks, pairs and

@@ -300,34 +300,35 @@ type SystemComparison struct {
 	MacroLoss *Fraction `json:"macro_loss"`
 }
 
-// SystemDecisionKind is the outcome of the system comparison (CONTRACT §6).
-type SystemDecisionKind string
-
-// The outcomes of CONTRACT §6.
+// The outcomes of the system comparison (CONTRACT §6), beside the first
+// experiment's; DecisionExecutionInvalid is shared.
 const (
-	// SystemDecisionMadarAdvantage: every gate passes; a Madar-specific
+	// DecisionMadarAdvantage: every gate passes; a Madar-specific
 	// advantage on this sample.
-	SystemDecisionMadarAdvantage SystemDecisionKind = "madar-advantage"
-	// SystemDecisionComparatorSimpler: Madar does not pass every gate and
+	DecisionMadarAdvantage DecisionKind = "madar-advantage"
+	// DecisionComparatorSimpler: Madar does not pass every gate and
 	// Serena or Native gives the required quality more simply and cheaply
-	// (meets every floor at no more total cost and time than Madar):
+	// (meets every floor at no more whole-suite cost and time than Madar):
 	// recommend replacement/integration or the generic review practice
 	// rather than more Madar product development.
-	SystemDecisionComparatorSimpler SystemDecisionKind = "comparator-simpler-cheaper"
-	// SystemDecisionNoMadarAdvantage: a gate fails (each is named) and no
+	DecisionComparatorSimpler DecisionKind = "comparator-simpler-cheaper"
+	// DecisionNoMadarAdvantage: a gate fails (each is named) and no
 	// comparator qualifies as simpler and cheaper.
-	SystemDecisionNoMadarAdvantage SystemDecisionKind = "no-madar-advantage"
-	// SystemDecisionExecutionInvalid: a prerequisite failed (named).
-	SystemDecisionExecutionInvalid SystemDecisionKind = "execution-invalid"
+	DecisionNoMadarAdvantage DecisionKind = "no-madar-advantage"
 )
+
+// SystemOutcomes lists every decision EvaluateSystems can take.
+func SystemOutcomes() []DecisionKind {
+	return []DecisionKind{DecisionMadarAdvantage, DecisionComparatorSimpler, DecisionNoMadarAdvantage, DecisionExecutionInvalid}
+}
 
 // SystemDecision is the comparison's outcome with every failing gate and
 // failed prerequisite named.
 type SystemDecision struct {
-	Kind                SystemDecisionKind `json:"kind"`
-	Summary             string             `json:"summary"`
-	FailingGates        []string           `json:"failing_gates"`
-	FailedPrerequisites []string           `json:"failed_prerequisites"`
+	Kind                DecisionKind `json:"kind"`
+	Summary             string       `json:"summary"`
+	FailingGates        []string     `json:"failing_gates"`
+	FailedPrerequisites []string     `json:"failed_prerequisites"`
 	// SimplerCheaper lists the comparators that meet every floor at no
 	// more whole-suite cost and time than Madar (Native first).
 	SimplerCheaper []campaign.SystemName `json:"simpler_cheaper"`
@@ -443,6 +444,31 @@ func EvaluateSystems(in SystemScoreInput) (*SystemScorecard, error) {
 		return cmp.Compare(a.Position, b.Position)
 	})
 	return sc, nil
+}
+
+// ReasonNoSystemInput: a system comparison was handed no system score
+// input.
+const ReasonNoSystemInput verr.Reason = "no-system-input"
+
+// EvaluateSystemComparison is the system comparison's Evaluate behind the
+// Design interface: EvaluateSystems on in.Systems, returned as a Scorecard
+// whose Systems holds the system scorecard and whose prerequisites, gates
+// and decision are the comparison's (so EvaluateDesign checks the decision
+// against SystemOutcomes). A nil in.Systems is refused with
+// ReasonNoSystemInput.
+func EvaluateSystemComparison(in ScoreInput) (*Scorecard, error) {
+	if in.Systems == nil {
+		return nil, &verr.Error{Reason: ReasonNoSystemInput, Rule: "CONTRACT §6", Detail: "a system comparison was scored without its system score input"}
+	}
+	ss, err := EvaluateSystems(*in.Systems)
+	if err != nil {
+		return nil, err
+	}
+	d := ss.Decision
+	return &Scorecard{CampaignID: ss.CampaignID, Synthetic: ss.Synthetic, Phase: in.Phase, Runs: []RunScore{}, Tasks: []TaskScore{},
+		Pairs: []PairOutcome{}, Repositories: []RepositorySummary{}, Prerequisites: ss.Prerequisites, Gates: ss.Gates,
+		Decision: Decision{Kind: d.Kind, Summary: d.Summary, FailingGates: d.FailingGates, FailedPrerequisites: d.FailedPrerequisites},
+		Systems:  ss}, nil
 }
 
 // scoreSystemWorkflow scores one workflow's review against the task's

@@ -343,20 +343,20 @@ func decideSystems(sc *SystemScorecard, tasks []TaskInput) {
 	}
 	switch {
 	case len(d.FailedPrerequisites) > 0:
-		d.Kind = SystemDecisionExecutionInvalid
+		d.Kind = DecisionExecutionInvalid
 		d.Summary = "Execution invalid: no system verdict; failed prerequisite(s): " + strings.Join(d.FailedPrerequisites, ", ") + "."
 	case len(d.FailingGates) == 0:
-		d.Kind = SystemDecisionMadarAdvantage
+		d.Kind = DecisionMadarAdvantage
 		d.Summary = "All gates pass: a Madar-specific advantage over Native and Serena on this sample; no patch-success claim."
 	case len(d.SimplerCheaper) > 0:
 		names := make([]string, len(d.SimplerCheaper))
 		for i, s := range d.SimplerCheaper {
 			names[i] = SystemTitle(s)
 		}
-		d.Kind = SystemDecisionComparatorSimpler
+		d.Kind = DecisionComparatorSimpler
 		d.Summary = strings.Join(names, " and ") + " gives the required quality more simply and cheaply: recommend replacement/integration or the generic review practice rather than more Madar product development. Failing gate(s): " + strings.Join(d.FailingGates, ", ") + "."
 	default:
-		d.Kind = SystemDecisionNoMadarAdvantage
+		d.Kind = DecisionNoMadarAdvantage
 		d.Summary = "No Madar-specific advantage: gate(s) fail: " + strings.Join(d.FailingGates, ", ") + "."
 	}
 	sc.Decision = d

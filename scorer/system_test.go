@@ -84,7 +84,7 @@ func failing(sc *SystemScorecard) []string { return sc.Decision.FailingGates }
 
 func TestSystemsPassingComparison(t *testing.T) {
 	sc := evalSys(t, passingSys())
-	if sc.Decision.Kind != SystemDecisionMadarAdvantage || len(failing(sc)) != 0 {
+	if sc.Decision.Kind != DecisionMadarAdvantage || len(failing(sc)) != 0 {
 		t.Fatalf("decision %s failing %v", sc.Decision.Kind, failing(sc))
 	}
 	for _, s := range campaign.SystemNames {
@@ -140,7 +140,7 @@ func TestSystemsDenominatorNeverShrinks(t *testing.T) {
 	if m.PacketSupported.String() != "55/60" {
 		t.Errorf("Madar packet-supported coverage %s, want 55/60", m.PacketSupported)
 	}
-	if sysGate(sc, GateCondition1).Pass || sc.Decision.Kind == SystemDecisionMadarAdvantage {
+	if sysGate(sc, GateCondition1).Pass || sc.Decision.Kind == DecisionMadarAdvantage {
 		t.Errorf("an investigation-stage failure must fail the critical completion floor: %v", failing(sc))
 	}
 }
@@ -196,7 +196,7 @@ func assertOnlyFailing(t *testing.T, sc *SystemScorecard, want ...string) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("failing gates %v, want %v", got, want)
 	}
-	if len(want) > 0 && sc.Decision.Kind == SystemDecisionMadarAdvantage {
+	if len(want) > 0 && sc.Decision.Kind == DecisionMadarAdvantage {
 		t.Fatalf("a failing gate must not give a Madar advantage")
 	}
 }
@@ -285,7 +285,7 @@ func TestSystemsGatesAtBound(t *testing.T) {
 			c.edit(in, 0)
 			sc := evalSys(t, in)
 			assertOnlyFailing(t, sc)
-			if sc.Decision.Kind != SystemDecisionMadarAdvantage {
+			if sc.Decision.Kind != DecisionMadarAdvantage {
 				t.Fatalf("at the bound: %s", sc.Decision.Kind)
 			}
 			in = base()
@@ -360,7 +360,7 @@ func TestSystemsComparatorSimplerAndCheaper(t *testing.T) {
 		map[campaign.SystemName]int64{campaign.SystemNative: 1000, campaign.SystemSerena: 700, campaign.SystemMadar: 800},
 		map[campaign.SystemName]int64{campaign.SystemNative: 100, campaign.SystemSerena: 70, campaign.SystemMadar: 80})
 	sc := evalSys(t, in)
-	if sc.Decision.Kind != SystemDecisionComparatorSimpler || !slices.Equal(sc.Decision.SimplerCheaper, []campaign.SystemName{campaign.SystemSerena}) {
+	if sc.Decision.Kind != DecisionComparatorSimpler || !slices.Equal(sc.Decision.SimplerCheaper, []campaign.SystemName{campaign.SystemSerena}) {
 		t.Fatalf("decision %s %v: %s", sc.Decision.Kind, sc.Decision.SimplerCheaper, sc.Decision.Summary)
 	}
 	// Native passing its floors at lower cost is named first, as the generic practice.
@@ -368,7 +368,7 @@ func TestSystemsComparatorSimplerAndCheaper(t *testing.T) {
 		map[campaign.SystemName]int64{campaign.SystemNative: 500, campaign.SystemSerena: 800, campaign.SystemMadar: 800},
 		map[campaign.SystemName]int64{campaign.SystemNative: 50, campaign.SystemSerena: 80, campaign.SystemMadar: 80})
 	sc = evalSys(t, in)
-	if sc.Decision.Kind != SystemDecisionComparatorSimpler || !slices.Equal(sc.Decision.SimplerCheaper, []campaign.SystemName{campaign.SystemNative, campaign.SystemSerena}) {
+	if sc.Decision.Kind != DecisionComparatorSimpler || !slices.Equal(sc.Decision.SimplerCheaper, []campaign.SystemName{campaign.SystemNative, campaign.SystemSerena}) {
 		t.Fatalf("decision %s %v", sc.Decision.Kind, sc.Decision.SimplerCheaper)
 	}
 	// A cheaper comparator that misses its floor does not qualify.
@@ -376,7 +376,7 @@ func TestSystemsComparatorSimplerAndCheaper(t *testing.T) {
 		map[campaign.SystemName]int64{campaign.SystemNative: 900, campaign.SystemSerena: 800, campaign.SystemMadar: 800},
 		map[campaign.SystemName]int64{campaign.SystemNative: 90, campaign.SystemSerena: 80, campaign.SystemMadar: 80})
 	sc = evalSys(t, in)
-	if sc.Decision.Kind != SystemDecisionComparatorSimpler || !slices.Equal(sc.Decision.SimplerCheaper, []campaign.SystemName{campaign.SystemSerena}) {
+	if sc.Decision.Kind != DecisionComparatorSimpler || !slices.Equal(sc.Decision.SimplerCheaper, []campaign.SystemName{campaign.SystemSerena}) {
 		t.Fatalf("decision %s %v", sc.Decision.Kind, sc.Decision.SimplerCheaper)
 	}
 }
@@ -391,7 +391,7 @@ func TestSystemsUnknownAndMissing(t *testing.T) {
 	in = passingSys()
 	in.Workflows = in.Workflows[:len(in.Workflows)-1]
 	sc = evalSys(t, in)
-	if sc.Decision.Kind != SystemDecisionExecutionInvalid || !slices.Contains(sc.Decision.FailedPrerequisites, "planned-workflows") {
+	if sc.Decision.Kind != DecisionExecutionInvalid || !slices.Contains(sc.Decision.FailedPrerequisites, "planned-workflows") {
 		t.Fatalf("decision %s %v", sc.Decision.Kind, sc.Decision.FailedPrerequisites)
 	}
 	in = passingSys()
@@ -409,5 +409,19 @@ func TestSystemsUnknownAndMissing(t *testing.T) {
 	var ve *verr.Error
 	if _, err := EvaluateSystems(*in); !errors.As(err, &ve) || ve.Reason != ReasonUnknownSystem {
 		t.Errorf("unknown system: %v", err)
+	}
+}
+
+// Behind the Design interface the comparison is a Scorecard whose decision
+// is one of SystemOutcomes; without its system input it is refused.
+func TestEvaluateSystemComparison(t *testing.T) {
+	in := passingSys()
+	sc, err := EvaluateSystemComparison(ScoreInput{Systems: in})
+	if err != nil || sc.Systems == nil || sc.Decision.Kind != DecisionMadarAdvantage || !slices.Contains(SystemOutcomes(), sc.Decision.Kind) ||
+		len(sc.Gates) != len(sc.Systems.Gates) {
+		t.Fatalf("%v %+v", err, sc)
+	}
+	if _, err := EvaluateSystemComparison(ScoreInput{}); !errors.Is(err, ReasonNoSystemInput) {
+		t.Errorf("no system input: %v", err)
 	}
 }
