@@ -32,7 +32,7 @@ func TestServeChild(t *testing.T) {
 
 // serverProcess starts TestServeChild on dir in a new process and
 // returns it with a testServer that dials it.
-func serverProcess(t *testing.T, dir string) (*exec.Cmd, *testServer) {
+func serverProcess(t testing.TB, dir string) (*exec.Cmd, *testServer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "VERDICT_SERVE_CHILD_DIR="+dir)

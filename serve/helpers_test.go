@@ -144,11 +144,19 @@ func startServer(t testing.TB, dir string, opt func(*serve.Config)) *testServer 
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// notify, when set, gets a token after every write (never blocks).
+	notify chan struct{}
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.notify != nil {
+		select {
+		case s.notify <- struct{}{}:
+		default:
+		}
+	}
 	return s.b.Write(p)
 }
 
@@ -186,7 +194,7 @@ func dial(t testing.TB, ts *testServer, key any, o dialOpts) (*client, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &client{out: &syncBuffer{}, errOut: &syncBuffer{}, exit: make(chan error, 1)}
+	cl := &client{out: &syncBuffer{notify: make(chan struct{}, 1)}, errOut: &syncBuffer{}, exit: make(chan error, 1)}
 	var auth ssh.AuthMethod = ssh.PublicKeys(signer)
 	ring := agent.NewKeyring()
 	if o.agent {
