@@ -290,6 +290,11 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return nil
 	}
 	opts := append(bm.MakeOptions(sess), tea.WithContext(ps.ctx), tea.WithFPS(frameRate), tea.WithoutSignalHandler())
+	// A client without a terminal of its own (ssh -tt from a script)
+	// reports a 0x0 window: draw at 80x24 until it reports a size.
+	if pty, _, ok := sess.Pty(); ok && (pty.Window.Width <= 0 || pty.Window.Height <= 0) {
+		opts = append(opts, tea.WithWindowSize(80, 24))
+	}
 	return tea.NewProgram(ps.model, opts...)
 }
 
