@@ -296,7 +296,8 @@ func mkdirBeneath(dir, rel string) error {
 }
 
 // readRegular reads path if it is a regular file (not a link, directory or
-// device).
+// device), through the one bounded reader (campaign.ReadRegular) under the
+// cap of its kind (kindOfPath).
 func readRegular(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
@@ -305,5 +306,24 @@ func readRegular(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s exists and is not a regular file", path)
 	}
-	return os.ReadFile(path)
+	return campaign.ReadRegular(path, kindOfPath(path))
+}
+
+// kindOfPath is the campaign.FileKind of the file at path: by its
+// campaign-relative path (campaign.FileKindOf) when it lies in one of a
+// campaign's directories or is a manifest.json; any other file assemble
+// reads whole is a previous round's report.json (campaign.FileReport).
+func kindOfPath(path string) campaign.FileKind {
+	slash := filepath.ToSlash(path)
+	if strings.HasSuffix(slash, "/"+campaign.ManifestFile) || slash == campaign.ManifestFile {
+		return campaign.FileManifest
+	}
+	last := -1
+	for _, d := range []string{campaign.TasksDir, campaign.ResponsesDir, campaign.ReceiptsDir, campaign.SourcesDir, campaign.PromptsDir} {
+		last = max(last, strings.LastIndex(slash, "/"+d+"/"))
+	}
+	if last >= 0 {
+		return campaign.FileKindOf(slash[last+1:])
+	}
+	return campaign.FileReport
 }
