@@ -298,7 +298,8 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 // boundFiles reads the "files" member of the manifest bytes raw strictly:
 // one JSON object, no duplicate names, files a list of {path, sha256} with
 // no other member, each path canonical (campaign.CheckFilePath) and
-// listed once. A manifest without "files" binds nothing yet.
+// listed once, never manifest.json itself. A manifest without "files"
+// binds nothing yet.
 func boundFiles(raw []byte) ([]campaign.FileDigest, error) {
 	bad := func(ptr, format string, a ...any) error {
 		return verr.Newf(campaign.ReasonSchema, campaign.ManifestFile, ptr, campaign.RuleManifest, format, a...)
@@ -338,6 +339,9 @@ func boundFiles(raw []byte) ([]campaign.FileDigest, error) {
 		}
 		if seen[f.Path] {
 			return nil, bad(fmt.Sprintf("/files/%d/path", i), "%s is listed twice", f.Path)
+		}
+		if f.Path == campaign.ManifestFile {
+			return nil, bad(fmt.Sprintf("/files/%d/path", i), "%s cannot bind itself: writing its own digest changes its bytes, so the entry could never hold", f.Path)
 		}
 		seen[f.Path] = true
 	}

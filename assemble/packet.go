@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"verdict/blinding"
 	"verdict/campaign"
@@ -29,7 +30,17 @@ const (
 	// ReasonFileDiffers: a file already in the campaign holds other bytes
 	// than the ones verdict would write there; it is never replaced.
 	ReasonFileDiffers verr.Reason = "file-differs"
+	// ReasonBinarySource: a source file holds a NUL byte: it is binary,
+	// and an excerpt is text a rater reads.
+	ReasonBinarySource verr.Reason = "binary-source"
+	// ReasonTooManyItems: more items are requested than a packet may hold
+	// (CONTRACT §3: 6–12), refused before any file is read.
+	ReasonTooManyItems verr.Reason = "too-many-items"
 )
+
+// MaxPacketItems is the most evidence items a packet holds (CONTRACT §3,
+// the packet schema's maxItems).
+const MaxPacketItems = 12
 
 // repositoryName is the packet schema's repository pattern.
 var repositoryName = regexp.MustCompile(`^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$`)
@@ -85,6 +96,9 @@ func ReadItemSpecs(r io.Reader) ([]ItemSpec, error) {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
+		}
+		if len(out) == MaxPacketItems {
+			return nil, &verr.Error{Reason: ReasonTooManyItems, Rule: rulePacket, Detail: fmt.Sprintf("more than %d items listed; a packet holds 6 to %d (reading stopped)", MaxPacketItems, MaxPacketItems)}
 		}
 		s, err := ParseItemSpec(line)
 		if err != nil {
@@ -144,11 +158,14 @@ func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 	if !repositoryName.MatchString(req.Repository) || campaign.CheckFilePath(req.Repository) != "" || strings.Contains(req.Repository, "..") {
 		return nil, verr.Newf(ReasonItemSpec, campaign.PacketPath(req.Task), "/items", rulePacket, "repository %q is not OWNER/NAME", req.Repository)
 	}
+	file := campaign.PacketPath(req.Task)
+	if len(req.Items) > MaxPacketItems {
+		return nil, verr.Newf(ReasonTooManyItems, file, "/items", rulePacket, "%d items requested; a packet holds 6 to %d (nothing was read)", len(req.Items), MaxPacketItems)
+	}
 	commit, err := src.Commit(req.Commit)
 	if err != nil {
 		return nil, err
 	}
-	file := campaign.PacketPath(req.Task)
 	out := &BuiltPacket{Commit: commit, Packet: campaign.Packet{Task: req.Task, CompleteByConstruction: req.CompleteByConstruction, Items: []campaign.EvidenceItem{}}, Sources: map[string][]byte{}}
 	blobs := map[string][]byte{}
 	for i, it := range req.Items {
@@ -156,6 +173,16 @@ func BuildPacket(req PacketRequest, src BlobSource) (*BuiltPacket, error) {
 		if !ok {
 			if b, err = src.Blob(commit, it.Path); err != nil {
 				return nil, err
+			}
+			// What check refuses in a source is refused here, before any
+			// file is written: bytes that are not UTF-8 text.
+			if !utf8.Valid(b) {
+				return nil, verr.Newf(campaign.ReasonInvalidUTF8, campaign.SourcePath(req.Repository, it.Path), "", campaign.RuleAuthenticity,
+					"%s at %s is not valid UTF-8: an excerpt is JSON text and could not hold its exact bytes", it.Path, commit)
+			}
+			if bytes.IndexByte(b, 0) >= 0 {
+				return nil, verr.Newf(ReasonBinarySource, campaign.SourcePath(req.Repository, it.Path), "", campaign.RuleAuthenticity,
+					"%s at %s holds a NUL byte: a binary file is not evidence a rater can read", it.Path, commit)
 			}
 			blobs[it.Path] = b
 			out.Sources[campaign.SourcePath(req.Repository, it.Path)] = b

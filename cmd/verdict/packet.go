@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"verdict/assemble"
 	"verdict/campaign"
 	"verdict/internal/visible"
+	"verdict/verr"
 )
 
 // packetLine is one evidence item as `verdict packet` reports it.
@@ -90,6 +92,11 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 				return err
 			}
 			more, err := assemble.ReadItemSpecs(bytes.NewReader(b))
+			var ve *verr.Error
+			if errors.As(err, &ve) && ve.Reason == assemble.ReasonTooManyItems {
+				ve.File = itemsFile
+				return refusal(a, ve)
+			}
 			if err != nil {
 				return usagef("packet: --items %s: %v", itemsFile, err)
 			}
