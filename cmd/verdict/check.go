@@ -44,7 +44,10 @@ With --reference every file is decided by the reference validator only
 accept pass: slower, and the same output. It is for an auditor who wants
 the independent validator to decide.
 
-Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
+Exit status: 0 admitted; 1 refused or not admitted; 2 usage error; 3
+incomplete (sessions still planned, nothing else wrong: result INCOMPLETE).
+
+` + exitCodesHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var fsys fs.FS
@@ -89,7 +92,11 @@ Exit status: 0 admitted; 1 refused or not admitted; 2 usage error.`,
 				return err
 			}
 			if !rep.Admitted {
-				return failed("check: campaign %s is not admitted: %s", name, rep.summary())
+				f := &failedError{msg: fmt.Sprintf("check: campaign %s is not admitted: %s", name, rep.summary())}
+				if rep.incomplete() {
+					f.code = exitIncomplete
+				}
+				return f
 			}
 			return nil
 		},
@@ -234,6 +241,12 @@ func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *
 	return rep
 }
 
+// incomplete reports whether the campaign's only failure is sessions still
+// planned (campaign-incomplete): INCOMPLETE, exit 3.
+func (r *checkReport) incomplete() bool {
+	return len(r.Refusals) == 0 && !r.Admitted && len(r.Admission) == 1 && r.Admission[0].Reason == scorer.ReasonCampaignIncomplete
+}
+
 func (r *checkReport) summary() string {
 	if len(r.Refusals) > 0 {
 		if len(r.MissingIdentities) > 0 {
@@ -341,7 +354,7 @@ func (r *checkReport) writeText(w io.Writer) error {
 	switch {
 	case len(r.Refusals) > 0:
 		b.WriteString("result: REFUSED\n")
-	case !r.Admitted && len(r.Admission) == 1 && r.Admission[0].Reason == scorer.ReasonCampaignIncomplete:
+	case r.incomplete():
 		b.WriteString("result: INCOMPLETE (sessions planned, not started; not admitted for scoring)\n")
 	case !r.Admitted:
 		b.WriteString("result: NOT ADMITTED\n")

@@ -25,8 +25,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runApp executes args with a (run, or a test's app with its own terminal
 // answer and UI options). Exit codes are decided here only (DESIGN
-// "Command line"): 0 success; 1 the input was refused or a gate failed;
-// 2 usage error.
+// "Command line"; the table is exitCodesHelp): 0 success; 1 the input was
+// refused or a gate failed; 2 usage error; 3 the campaign is incomplete.
 //
 // Everything a command prints goes through visible.Writer (DESIGN "Text
 // shown on any screen renders control characters visibly"): a string that
@@ -85,7 +85,7 @@ func exitCode(err error, format string, stdout, stderr io.Writer) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintln(stderr, "verdict:", err)
-		return 2
+		return exitUsage
 	}
 	var fe *failedError
 	if errors.As(err, &fe) {
@@ -93,10 +93,17 @@ func exitCode(err error, format string, stdout, stderr io.Writer) int {
 		if fe.msg != "" {
 			fmt.Fprintln(stderr, "verdict:", fe.msg)
 		}
-		return 1
+		if fe.code != 0 {
+			return fe.code
+		}
+		return exitFailed
 	}
 	printRefusal(stdout, stderr, format, err)
-	return 1
+	var re *refusedError
+	if errors.As(err, &re) && onlyIncomplete(re.err) {
+		return exitIncomplete
+	}
+	return exitFailed
 }
 
 // isCobraUsage reports whether err is one of cobra's own command-line

@@ -13,10 +13,11 @@ import (
 
 // TestPlannedSessionsThroughCommands: a campaign in progress (the last
 // manifest run planned, not started: no receipts, no responses) is
-// incomplete for `verdict check` (exit 1, campaign-incomplete, no
+// incomplete for `verdict check` (exit 3, campaign-incomplete, no
 // invalid execution), `verdict admit --plan` plans the planned run's
 // dispatches under the ceilings and still refuses reruns and unknown
-// runs, and `verdict score` refuses it with campaign-incomplete.
+// runs, and `verdict score` refuses it with campaign-incomplete (exit 3,
+// as check).
 func TestPlannedSessionsThroughCommands(t *testing.T) {
 	mf, err := fixtures.Mutated("R11-planned")
 	if err != nil {
@@ -24,7 +25,7 @@ func TestPlannedSessionsThroughCommands(t *testing.T) {
 	}
 	dir := chkWriteDir(t, mf)
 	code, out := chkRunCaptured(t, "check", dir)
-	if code != 1 || !strings.Contains(out, "result: INCOMPLETE") || !strings.Contains(out, "manifest.json#/runs "+string(scorer.ReasonCampaignIncomplete)+": 3 planned sessions have not started") {
+	if code != 3 || !strings.Contains(out, "result: INCOMPLETE") || !strings.Contains(out, "manifest.json#/runs "+string(scorer.ReasonCampaignIncomplete)+": 3 planned sessions have not started") {
 		t.Fatalf("check: exit %d\n%s", code, out)
 	}
 	for _, bad := range []string{string(scorer.ReasonMissingTerminalReceipt), string(scorer.ReasonInvalidNotReplaced), "next dispatch: PROHIBITED"} {
@@ -63,7 +64,7 @@ func TestPlannedSessionsThroughCommands(t *testing.T) {
 	}
 
 	code, out = runCombined(t, "score", dir, "--ratings", t.TempDir())
-	if code != 1 || !strings.Contains(out, string(scorer.ReasonCampaignIncomplete)) {
+	if code != 3 || !strings.Contains(out, string(scorer.ReasonCampaignIncomplete)) {
 		t.Fatalf("score: exit %d\n%s", code, out)
 	}
 }

@@ -32,15 +32,19 @@ func (e *usageError) Unwrap() error { return e.err }
 func usagef(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
 
 // failedError marks a completed command whose report says the input was
-// refused or a gate failed (exit code 1). msg is an optional one-line summary
-// for stderr; the report itself was already written to stdout.
-type failedError struct{ msg string }
+// refused or a gate failed (exit code 1, or code when it is set: see
+// exitCodesHelp). msg is an optional one-line summary for stderr; the
+// report itself was already written to stdout.
+type failedError struct {
+	msg  string
+	code int
+}
 
 // Error returns "failed: " and the one-line summary.
 func (e *failedError) Error() string { return "failed: " + e.msg }
 
 // failed returns a failedError with a one-line summary.
-func failed(format string, a ...any) error { return &failedError{fmt.Sprintf(format, a...)} }
+func failed(format string, a ...any) error { return &failedError{msg: fmt.Sprintf(format, a...)} }
 
 // commands is every subcommand of verdict, listed in one place. Each is
 // built for one run from a (its streams, configuration and defaults): no
@@ -118,6 +122,7 @@ func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "verdict",
 		Short:         "Blinded human semantic adjudication of LLM-agent answers, and a deterministic scorer",
+		Long:          campaignSummary + "\n\n" + exitCodesHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -256,3 +261,37 @@ func chainPreRun(prev, next func(*cobra.Command, []string) error) func(*cobra.Co
 		return next(c, args)
 	}
 }
+
+// campaignSummary opens `verdict help`: what a campaign compares, its
+// scorecards, gates and decisions, in a few paragraphs (README "What a
+// campaign compares" says the same at more length).
+const campaignSummary = `verdict decides whether asking a model to reconcile its evidence makes its
+code-investigation answers better, at an acceptable cost. It never calls a
+model: it reads a campaign that others ran, lets two people grade it
+blind, and scores it.
+
+For each task (a read-only question about a repository, with a fixed packet
+of authenticated source excerpts E1..En) a repetition runs three sessions.
+The shared draft D answers from the packet alone. Review A (ordinary
+review) and review B (review with an evidence reconciliation ledger: B
+must say, for every evidence item, whether it used, excluded or left it
+unresolved) each revise that same draft. D is billed once but counted in
+both complete workflows (D+A and D+B), so the two arms differ only in the
+review instruction.
+
+Two raters grade every final answer without knowing its arm, against the
+task's frozen obligations; a third person settles where they differ. The
+scorer then fills three scorecards: source and protocol correctness (no
+wrong citation, no critical miss, B's ledger complete), final evidence and
+plan correctness (R, the share of answerable obligations addressed, and U,
+uncertainty handled honestly, per task and on average), and complete cost
+and time (B against A for the whole workflow, per task and per pair).
+Every gate must pass on its own; none makes up for another.
+
+The decision is one of: all-gates-pass (B improves R by at least 0.10 and
+every gate passes); quality-improves-gate-fails (the gain is there, a
+named gate fails); no-gain (no 0.10 gain); execution-invalid (a
+prerequisite failed, so there is no verdict); no-decision (development
+round 1: inspected, never decided). The rules cite CONTRACT, PROMPTS and
+EVALUATOR-CONTROLS by section; docs/contract.md says, rule by rule, what
+each one requires.`

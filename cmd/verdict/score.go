@@ -38,7 +38,12 @@ renamed into place as one, so a reader finds the whole report or no DIR
 (a killed score leaves only .DIR.staging<digits>, removed by the next score
 to DIR). A second score writing to the same DIR while one runs is refused
 (output-locked, exit 1).
-Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).`,
+Exit 0 when every gate passes, and for no-decision (development round 1 is
+inspected, never decided: not a failure); 1 for quality-improves-gate-fails,
+no-gain and execution-invalid (the report names each failing gate or
+prerequisite); 3 when the campaign is incomplete (sessions still planned).
+
+` + exitCodesHelp,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "md", "json")
@@ -87,8 +92,8 @@ Exit 0 when every gate passes, 1 otherwise (the report names each failing gate).
 		if out != "" {
 			fmt.Fprintf(a.stderr, "report written to %s\n", out)
 		}
-		if d := rep.Scorecard.Decision; d.Kind != scorer.DecisionAllGatesPass {
-			return failed("decision %s: %s", d.Kind, d.Summary)
+		if d := rep.Scorecard.Decision; decisionExit(d.Kind) != exitOK {
+			return &failedError{msg: fmt.Sprintf("decision %s: %s", d.Kind, d.Summary), code: decisionExit(d.Kind)}
 		}
 		return nil
 	}
