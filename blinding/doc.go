@@ -37,5 +37,12 @@
 // arm labels, reconciliation records, receipts, cost, token counts,
 // durations, model or session identity, repetition and dispatch order.
 //
+// Files: bundle.go holds the bundle, item and sealed-map types and the
+// opaque IDs; bundle_build.go builds and derives bundles (Build, Derive);
+// bundle_digest.go the content, obligations and item digests and the item
+// encoding; bundle_parse.go the strict, canonical reading of bundle and
+// map files (ParseBundle, LoadBundle, ParseSealedMap); bundle_stream.go
+// and form.go the streamed bundle forms; leak*.go the leak scan.
+//
 // The package does not read ratings.
 package blinding
