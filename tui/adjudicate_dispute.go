@@ -37,17 +37,33 @@ func (a *adjudicator) statusLine() string {
 // (scrolled by dy), its question, both ratings with their notes and
 // definitions, the decision and, when choosing, the choices.
 func (a *adjudicator) disputeLines(w, h int) []string {
+	head, ctx, bottom := a.disputeParts(w)
+	// The context takes what the rest leaves; what does not fit scrolls
+	// (ctrl+d) with a mark, never cut.
+	room := h - len(head) - len(bottom)
+	if room < 3 {
+		// Long notes: the whole dispute scrolls as one.
+		all := append(append(head, ctx...), bottom...)
+		return scrollWindow(a.c.Styles, all, &a.dy, h)
+	}
+	ctx = scrollWindow(a.c.Styles, ctx, &a.dy, room)
+	return append(append(head, ctx...), bottom...)
+}
+
+// disputeParts renders the current dispute in w cells in three parts: its
+// place (head), its context (ctx) and the rest (bottom: the question, both
+// ratings with their notes and definitions, the decision and, when
+// choosing, the choices).
+func (a *adjudicator) disputeParts(w int) (head, ctx, bottom []string) {
 	st := a.c.Styles
 	d := a.shownD[a.cur]
 	if a.dyFor != a.cur {
 		a.dyFor, a.dy = a.cur, 0
 	}
-	head := []string{st.Muted.Render(fmt.Sprintf("dispute %d/%d · %s", a.cur+1, len(a.in.Disputes), d.Field.Item))}
-	var ctx []string
+	head = []string{st.Muted.Render(fmt.Sprintf("dispute %d/%d · %s", a.cur+1, len(a.in.Disputes), d.Field.Item))}
 	if it := a.item(); it != nil {
-		ctx = wrapLines(fieldContext(st, it, d.Field), w)
+		ctx = wrapLines(fieldContextCode(st, it, d.Field, !a.wide()), w)
 	}
-	var bottom []string
 	add := func(s ...string) { bottom = append(bottom, s...) }
 	add(wrapLines([]string{st.Header.Render(codebook[d.Field.Kind].Question)}, w)...)
 	add(st.Muted.Render(strings.Repeat("─", max(w, 1))))
@@ -90,16 +106,7 @@ func (a *adjudicator) disputeLines(w, h int) []string {
 		add("", st.Header.Render("Choose the final value:"))
 		add(choiceLines(d.Field.Kind, allowedFor(&d), "", func(s string) string { return s }, w)...)
 	}
-	// The context takes what the rest leaves; what does not fit scrolls
-	// (ctrl+d) with a mark, never cut.
-	room := h - len(head) - len(bottom)
-	if room < 3 {
-		// Long notes: the whole dispute scrolls as one.
-		all := append(append(head, ctx...), bottom...)
-		return scrollWindow(st, all, &a.dy, h)
-	}
-	ctx = scrollWindow(st, ctx, &a.dy, room)
-	return append(append(head, ctx...), bottom...)
+	return head, ctx, bottom
 }
 
 // scrollWindow returns at most h of lines from *dy on, the last one
@@ -123,13 +130,15 @@ func scrollWindow(st *styles.Styles, lines []string, dy *int, h int) []string {
 	return append(slices.Clone(lines[*dy:*dy+h-1]), st.Warn.Render(mark))
 }
 
-// answerHead is what the full-screen answer shows above the answer.
+// answerHead is what the full-screen answer (narrow screens) pins above
+// the answer: the dispute as the dispute screen shows it (its context
+// at most a third of the screen, scrolled with ctrl+d and ctrl+u; its
+// question, both ratings with their definitions, the decision).
 func (a *adjudicator) answerHead(w int) []string {
-	st := a.c.Styles
-	d := a.shownD[a.cur]
-	out := wrapLines([]string{st.Muted.Render(fmt.Sprintf("dispute %d/%d · ", a.cur+1, len(a.in.Disputes))) + fieldLabel(d.Field) + " · " + codebook[d.Field.Kind].Question,
-		"[1] " + showValue(d.Values[0], d.Field.Kind) + "  [2] " + showValue(d.Values[1], d.Field.Kind) + "  v other value"}, w)
-	return append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
+	head, ctx, bottom := a.disputeParts(w)
+	out := append(head, scrollWindow(a.c.Styles, ctx, &a.dy, max(a.h/3, 3))...)
+	out = append(out, bottom...)
+	return append(out, a.c.Styles.Muted.Render(strings.Repeat("─", max(w, 1))))
 }
 
 // View implements tea.Model.
@@ -158,7 +167,8 @@ func (a *adjudicator) View() tea.View {
 		return tea.NewView(strings.Join(a.disputeLines(a.w, a.h), "\n"))
 	}
 	lw := a.w / 2
-	return tea.NewView(sideBySide(st, a.disputeLines(lw-1, a.h), a.answer.lines(a.w-lw-2, a.h), lw-1, a.h))
+	right := widePane(st, citationCode(st, a.item(), a.dispute().Field), a.answer, a.w-lw-2, a.h)
+	return tea.NewView(sideBySide(st, a.disputeLines(lw-1, a.h), right, lw-1, a.h))
 }
 
 // sideBySide joins left (lw cells) and right with a rule, h rows.

@@ -18,8 +18,11 @@ func (a *adjudicator) setEnabled() {
 	a.keys.Down.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && len(a.in.Disputes) > 1)
 	a.keys.NextOpen.SetEnabled(main && a.open() > 0)
 	a.keys.Evidence.SetEnabled(a.screen == adjMain && a.dispute() != nil)
-	for _, b := range []*key.Binding{&a.keys.Task, &a.keys.Codebook, &a.keys.List, &a.keys.Search, &a.keys.DetailUp, &a.keys.DetailDown} {
+	for _, b := range []*key.Binding{&a.keys.Task, &a.keys.Codebook, &a.keys.List, &a.keys.Search} {
 		b.SetEnabled(a.screen == adjMain && a.dispute() != nil)
+	}
+	for _, b := range []*key.Binding{&a.keys.DetailUp, &a.keys.DetailDown} {
+		b.SetEnabled((a.screen == adjMain || a.screen == adjAnswer) && a.dispute() != nil)
 	}
 	a.keys.Answer.SetEnabled(a.screen == adjMain && a.dispute() != nil && !a.wide())
 	a.keys.AnswerUp.SetEnabled(a.screen == adjMain && a.wide())
@@ -53,7 +56,7 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		_, cmd := a.note.Update(k)
 		return cmd
 	case adjAnswer:
-		if key.Matches(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Up, a.keys.Down) {
+		if key.Matches(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Up, a.keys.Down, a.keys.DetailDown, a.keys.DetailUp) {
 			break // decide and move while reading the answer
 		}
 		_, cmd := a.answer.Update(k)
@@ -156,7 +159,7 @@ func (a *adjudicator) ShortHelp() []key.Binding {
 	case adjSign:
 		return a.signer.ShortHelp()
 	case adjAnswer:
-		return a.answer.ShortHelp()
+		return append([]key.Binding{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Down, a.keys.Up}, a.answer.ShortHelp()...)
 	case adjPanel:
 		return a.panel.ShortHelp()
 	case adjList:

@@ -21,8 +21,16 @@ import (
 
 // fieldContext renders what a grader must judge for field f of item it:
 // the obligation (text, criticality, accepted alternatives, required
-// verification), claim, citation, exclusion or completeness question.
+// verification), claim, citation (what it asks about and the statements it
+// supports first, the cited lines after), exclusion or completeness
+// question.
 func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []string {
+	return fieldContextCode(st, it, f, true)
+}
+
+// fieldContextCode is fieldContext, without a citation's cited lines when
+// code is false (a wide screen shows them in the wide pane, citationCode).
+func fieldContextCode(st *styles.Styles, it *blinding.Item, f adjudication.Field, code bool) []string {
 	var out []string
 	add := func(s string) { out = append(out, s) }
 	switch f.Kind {
@@ -80,11 +88,13 @@ func fieldContext(st *styles.Styles, it *blinding.Item, f adjudication.Field) []
 		if i >= 1 && i <= len(it.Final.Citations) {
 			c := it.Final.Citations[i-1]
 			add(st.Header.Render("Citation "+f.Target) + fmt.Sprintf(" · %s %s:%d-%d", c.EvidenceID, c.Path, c.StartLine, c.EndLine))
-			out = append(out, citedLines(st, it, c)...)
-			add(st.Muted.Render("supports:"))
+			add(st.Muted.Render("the statements it supports:"))
 			for _, s := range c.Supports {
 				t, _ := finalText(&it.Final, s)
 				add("  " + s + "  " + t)
+			}
+			if code {
+				out = append(out, citedLines(st, it, c)...)
 			}
 		}
 	case adjudication.KindExclusion:
@@ -221,6 +231,19 @@ func fieldEvidence(it *blinding.Item, f adjudication.Field) []evidenceRef {
 		}
 	}
 	return refs
+}
+
+// citationCode returns the cited lines of a citation field (nil for
+// other fields), for the wide pane.
+func citationCode(st *styles.Styles, it *blinding.Item, f adjudication.Field) []string {
+	if f.Kind != adjudication.KindCitation {
+		return nil
+	}
+	i, _ := strconv.Atoi(strings.TrimPrefix(f.Target, "K"))
+	if i < 1 || i > len(it.Final.Citations) {
+		return nil
+	}
+	return citedLines(st, it, it.Final.Citations[i-1])
 }
 
 // citedLines renders the lines citation c cites, with their real line

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"verdict/adjudication"
+	"verdict/tui/styles"
 )
 
 // gradePane is the rater's grading screen: the current item's field, its
@@ -69,8 +70,8 @@ func (p *gradePane) setEnabled(active, reading bool) {
 	// After the freeze the journal takes no entry (journal-frozen): no
 	// flag either.
 	p.keys.Flag.SetEnabled(active && !s.freeze.signed && !s.freeze.signing)
-	p.keys.DetailUp.SetEnabled(active)
-	p.keys.DetailDown.SetEnabled(active)
+	p.keys.DetailUp.SetEnabled(active || reading)
+	p.keys.DetailDown.SetEnabled(active || reading)
 }
 
 // grades reports whether k is a value, field or evidence key: they also
@@ -81,7 +82,7 @@ func (p *gradePane) grades(k tea.KeyPressMsg) bool {
 			return true
 		}
 	}
-	return key.Matches(k, p.keys.Up, p.keys.Down, p.keys.Evidence)
+	return key.Matches(k, p.keys.Up, p.keys.Down, p.keys.Evidence, p.keys.DetailDown, p.keys.DetailUp)
 }
 
 // Init implements tea.Model.
@@ -204,7 +205,7 @@ func (p *gradePane) fieldRow(f adjudication.Field) string {
 // fieldDetail renders what the rater must judge for field f.
 func (p *gradePane) fieldDetail(f adjudication.Field) []string {
 	s := p.s
-	out := fieldContext(s.c.Styles, s.curItem(), f)
+	out := fieldContextCode(s.c.Styles, s.curItem(), f, !p.wide())
 	st := s.c.Styles
 	if f.Kind == adjudication.KindObligation || f.Kind == adjudication.KindUncertainty {
 		if g, _, ok := s.value(adjudication.Field{Item: f.Item, Kind: adjudication.KindOracleDefect, Target: f.Target}); ok {
@@ -228,24 +229,21 @@ func (p *gradePane) choices(f adjudication.Field, w int) []string {
 	return append(out, choiceLines(f.Kind, nil, g.Value, func(s string) string { return st.Selected.Render(s) }, w)...)
 }
 
-// head is what the full-screen answer shows above the answer: the field
-// and its choices in one line each, so that the value keys can be used
-// while reading.
+// head is what the full-screen answer (narrow screens) pins above the
+// answer: the field's place, its text (at most a third of the screen,
+// scrolled with ctrl+d and ctrl+u), its question and its choices with
+// their definitions, so that the field and the answer are on screen
+// together and the value keys can be used while reading.
 func (p *gradePane) head(w int) []string {
 	s := p.s
 	st := s.c.Styles
 	f := s.cur()
-	g, _, _ := s.value(f)
-	var parts []string
-	for i, v := range adjudication.AllowedValues(f.Kind) {
-		c := fmt.Sprintf("[%d] %s", i+1, valueName(v))
-		if g.Value == v {
-			c = st.Selected.Render(c)
-		}
-		parts = append(parts, c)
+	if f != p.at {
+		p.at, p.dy = f, 0
 	}
-	out := wrapLines([]string{st.Muted.Render(fmt.Sprintf("item %d/%d · field %d/%d · ", s.item+1, len(s.fields), s.field+1, len(s.fields[s.item]))) +
-		fieldLabel(f) + " · " + codebook[f.Kind].Question, strings.Join(parts, "  ")}, w)
+	out := []string{st.Muted.Render(fmt.Sprintf("item %d/%d · field %d/%d · %s", s.item+1, len(s.fields), s.field+1, len(s.fields[s.item]), fieldLabel(f)))}
+	out = append(out, scrollWindow(st, wrapLines(p.fieldDetail(f), w), &p.dy, max(p.h/3, 3))...)
+	out = append(out, p.choices(f, w)...)
 	return append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
 }
 
@@ -311,7 +309,7 @@ func (p *gradePane) View() tea.View {
 	}
 	lw := p.w / 2
 	left := p.lines(lw-1, p.h)
-	right := p.answer.lines(p.w-lw-2, p.h)
+	right := widePane(p.s.c.Styles, citationCode(p.s.c.Styles, p.s.curItem(), p.s.cur()), p.answer, p.w-lw-2, p.h)
 	var b strings.Builder
 	sep := p.s.c.Styles.Muted.Render("│")
 	for i := range p.h {
@@ -328,6 +326,20 @@ func (p *gradePane) View() tea.View {
 		}
 	}
 	return tea.NewView(b.String())
+}
+
+// widePane is the right pane of a wide screen: a citation's cited lines
+// (code, wrapped, at most half the pane) above a rule, then the answer.
+func widePane(st *styles.Styles, code []string, answer *answerPane, w, h int) []string {
+	if len(code) == 0 {
+		return answer.lines(w, h)
+	}
+	code = wrapLines(code, w)
+	if len(code) > h/2 {
+		code = append(code[:h/2-1:h/2-1], st.Warn.Render(fmt.Sprintf("↓ %d more cited lines: e opens the evidence", len(code)-(h/2-1))))
+	}
+	code = append(code, st.Muted.Render(strings.Repeat("─", max(w, 1))))
+	return append(code, answer.lines(w, max(h-len(code), 1))...)
 }
 
 // ShortHelp implements help.KeyMap.

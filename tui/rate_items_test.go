@@ -148,7 +148,10 @@ func TestRateValueKeysOnNarrowAnswer(t *testing.T) {
 	e := newRateEnv(t, synthBundle(1))
 	m, r := newTestRater(t, e, 80, 24)
 	m = press(m, "a")
-	if r.screen != screenAnswer || !strings.Contains(screen(m), "O1 obligation · Does the answer address this obligation?") {
+	// The field's text, question and definitions are pinned above the
+	// answer, so the field and the answer are on screen together.
+	if s := screen(m); r.screen != screenAnswer || !strings.Contains(s, "field 1/13 · O1 obligation") || !strings.Contains(s, "States that widgets are counted once per frame.") ||
+		!strings.Contains(s, "Does the answer address this obligation?") || !strings.Contains(s, "[2] not addressed  missing, wrong") || !strings.Contains(s, "Claims  3") {
 		t.Fatalf("a:\n%s", screen(m))
 	}
 	f := r.cur()
