@@ -292,6 +292,20 @@ func (l *loader) loadWorkflow(m *SystemManifest, w Workflow, claimed map[string]
 			}
 		}
 	}
+	if r := sw.Investigation.Receipt; r != nil && sw.Log != nil {
+		ord, mcp := 0, 0
+		for _, c := range sw.Log.Calls {
+			if c.Kind == ToolMCP {
+				mcp++
+			} else {
+				ord++
+			}
+		}
+		if r.OrdinaryCalls != ord || r.MCPCalls != mcp {
+			l.refuse(ReasonRecordMismatch, ReceiptPath(sw.Investigation.ID), "/ordinary_calls", RuleReceipt,
+				"the receipt counts %d ordinary and %d MCP operations; its observation log %s records %d and %d", r.OrdinaryCalls, r.MCPCalls, lp, ord, mcp)
+		}
+	}
 	pp := PacketFile(w.ID)
 	claimed[pp] = true
 	if b, ok := l.need(pp); ok {
@@ -312,7 +326,11 @@ func (l *loader) loadWorkflow(m *SystemManifest, w Workflow, claimed map[string]
 			}
 		}
 	} else if logOK {
-		l.refuse(ReasonFileMissing, pp, "", RulePacketProc, "the workflow's observation log exists but its packet does not (verdict packetize builds it)")
+		if _, _, err := BuildObservationPacket(logBytes, lp); err != nil {
+			l.addErr(err)
+		} else {
+			l.refuse(ReasonFileMissing, pp, "", RulePacketProc, "the workflow's observation log exists but its packet does not (verdict packetize builds it)")
+		}
 	}
 	if b, ok := l.sessionFile(ResponsePath(w.Sessions.Review), nil); ok {
 		sp := ResponsePath(w.Sessions.Review)

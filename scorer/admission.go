@@ -73,17 +73,39 @@ func hexSHA256(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToStri
 // runs. The order is fixed (manifest field order). A synthetic campaign
 // that binds labelled synthetic values lists nothing.
 func MissingIdentities(m *campaign.Manifest) []string {
+	out := missingSharedIdentities(m.Seed, m.FrozenDocuments, m.ResponseSchemaSHA256, m.Execution)
+	for _, f := range []struct{ name, v string }{
+		{"prompts.common", m.Prompts.Common}, {"prompts.draft", m.Prompts.Draft},
+		{"prompts.review_a", m.Prompts.ReviewA}, {"prompts.review_b", m.Prompts.ReviewB},
+		{"prompts.final_schema", m.Prompts.FinalSchema}, {"prompts.reconciliation_schema", m.Prompts.ReconciliationSchema},
+	} {
+		if f.v == "" {
+			out = append(out, f.name)
+		}
+	}
+	if len(m.Tasks) == 0 {
+		out = append(out, "tasks")
+	}
+	if len(m.Runs) == 0 {
+		out = append(out, "runs")
+	}
+	return out
+}
+
+// missingSharedIdentities lists the missing identities both designs'
+// manifests share: the seed, the frozen documents, the response schema
+// digest and every execution identity.
+func missingSharedIdentities(seed string, docs []campaign.FrozenDocument, schemaSHA256 string, ex campaign.Execution) []string {
 	var out []string
-	if !seedPattern.MatchString(m.Seed) {
+	if !seedPattern.MatchString(seed) {
 		out = append(out, "seed")
 	}
-	if len(m.FrozenDocuments) == 0 {
+	if len(docs) == 0 {
 		out = append(out, "frozen_documents")
 	}
-	if !seedPattern.MatchString(m.ResponseSchemaSHA256) {
+	if !seedPattern.MatchString(schemaSHA256) {
 		out = append(out, "response_schema_sha256")
 	}
-	ex := m.Execution
 	for _, f := range []struct {
 		name string
 		v    *string
@@ -115,21 +137,6 @@ func MissingIdentities(m *campaign.Manifest) []string {
 		if f.v == nil || !*f.v {
 			out = append(out, f.name)
 		}
-	}
-	for _, f := range []struct{ name, v string }{
-		{"prompts.common", m.Prompts.Common}, {"prompts.draft", m.Prompts.Draft},
-		{"prompts.review_a", m.Prompts.ReviewA}, {"prompts.review_b", m.Prompts.ReviewB},
-		{"prompts.final_schema", m.Prompts.FinalSchema}, {"prompts.reconciliation_schema", m.Prompts.ReconciliationSchema},
-	} {
-		if f.v == "" {
-			out = append(out, f.name)
-		}
-	}
-	if len(m.Tasks) == 0 {
-		out = append(out, "tasks")
-	}
-	if len(m.Runs) == 0 {
-		out = append(out, "runs")
 	}
 	return out
 }

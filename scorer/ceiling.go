@@ -290,36 +290,12 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 	out := AdmissionReplay{Ceilings: ContractCeilings(), Prior: prior, Identities: MissingIdentities(&c.Manifest)}
 	recorded, unknown := consumed(c, rep)
 	out.Recorded = recorded
-	var details []string
-	prohibit := func(r verr.Reason, d string) {
-		for _, p := range out.Prohibited {
-			if p == r {
-				return
-			}
-		}
-		out.Prohibited = append(out.Prohibited, r)
-		details = append(details, d)
-	}
-	if ex.PriceCard == nil {
-		prohibit(ReasonTariffMissing, "no price card: never invent a tariff")
-	}
-	if ex.TariffVerified == nil || !*ex.TariffVerified {
-		prohibit(ReasonTariffUnverified, "tariff not verified for the exact model")
-	}
-	if ex.ReservationEnforced == nil || !*ex.ReservationEnforced {
-		prohibit(ReasonReservationUnenforced, "maximum-cost reservation is not enforced")
-	}
-	for _, r := range unknown {
-		if r == ReasonMeterMissing || r == ReasonMeterInconsistent || r == ReasonMissingTerminalReceipt {
-			prohibit(r, "recorded consumption incomplete ("+string(r)+")")
-		}
-	}
-	if len(out.Identities) > 0 {
-		prohibit(ReasonMissingIdentity, "missing identities: "+strings.Join(out.Identities, ", "))
-	}
+	pro := newProhibitions(ex, unknown, out.Identities)
 	if v.Stopped {
-		prohibit(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
+		pro.add(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
 	}
+	out.Prohibited = pro.reasons
+	details := pro.details
 	used := recorded.Plus(prior)
 	rules := newPlanRules(c, v)
 	for _, d := range plan {
@@ -337,31 +313,89 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 			dec.Reasons = []verr.Reason{ReasonInvalidDispatch}
 			dec.Detail = fmt.Sprintf("role %q is not draft, review-a or review-b", d.Role)
 		default:
-			dec.Reserved = WorstCase(ex.PriceCard, d.Replacement)
-			if ok, why := Fits(out.Ceilings, used, dec.Reserved); ok {
-				dec.Admitted = true
-				used = used.Plus(dec.Reserved)
-				dec.Detail = "worst case fits the remaining allowance"
-			} else {
-				dec.Reasons = why
-				after := used.Plus(dec.Reserved)
-				var parts []string
-				for _, r := range why {
-					parts = append(parts, ceilingDetail(r, used, dec.Reserved, after, out.Ceilings))
-				}
-				dec.Detail = strings.Join(parts, "; ")
-			}
+			reserve(&dec, out.Ceilings, &used, WorstCase(ex.PriceCard, d.Replacement))
 		}
-		if dec.Admitted {
-			dec.Reason = ReasonFits
-		} else {
-			dec.Reason = dec.Reasons[0]
-			out.Refused++
-		}
-		dec.Remaining = out.Ceilings.Minus(used)
-		out.Decisions = append(out.Decisions, dec)
+		out.decide(dec, used)
 	}
 	return out
+}
+
+// prohibitions are the reasons that prohibit every dispatch, each with its
+// detail, in the order found (CONTRACT §5, §6).
+type prohibitions struct {
+	reasons []verr.Reason
+	details []string
+}
+
+// newProhibitions returns the prohibitions both designs share: no price
+// card, tariff unverified, reservation unenforced, recorded consumption
+// incomplete (unknown holds the reasons Consumed met) and missing identities.
+func newProhibitions(ex campaign.Execution, unknown []verr.Reason, identities []string) *prohibitions {
+	p := &prohibitions{}
+	if ex.PriceCard == nil {
+		p.add(ReasonTariffMissing, "no price card: never invent a tariff")
+	}
+	if ex.TariffVerified == nil || !*ex.TariffVerified {
+		p.add(ReasonTariffUnverified, "tariff not verified for the exact model")
+	}
+	if ex.ReservationEnforced == nil || !*ex.ReservationEnforced {
+		p.add(ReasonReservationUnenforced, "maximum-cost reservation is not enforced")
+	}
+	for _, r := range unknown {
+		if r == ReasonMeterMissing || r == ReasonMeterInconsistent || r == ReasonMissingTerminalReceipt {
+			p.add(r, "recorded consumption incomplete ("+string(r)+")")
+		}
+	}
+	if len(identities) > 0 {
+		p.add(ReasonMissingIdentity, "missing identities: "+strings.Join(identities, ", "))
+	}
+	return p
+}
+
+// add records r once.
+func (p *prohibitions) add(r verr.Reason, detail string) {
+	for _, x := range p.reasons {
+		if x == r {
+			return
+		}
+	}
+	p.reasons = append(p.reasons, r)
+	p.details = append(p.details, detail)
+}
+
+// reserve decides a dispatch that no rule or prohibition refused: its
+// worst case w is reserved on top of used when it fits every inclusive
+// ceiling (used grows), else it is refused with every exceeded ceiling.
+func reserve(dec *DispatchDecision, ceil Budget, used *Budget, w Budget) {
+	dec.Reserved = w
+	ok, why := Fits(ceil, *used, w)
+	if ok {
+		dec.Admitted = true
+		*used = used.Plus(w)
+		dec.Detail = "worst case fits the remaining allowance"
+		return
+	}
+	dec.Reasons = nil
+	after := used.Plus(w)
+	var parts []string
+	for _, r := range why {
+		dec.Reasons = append(dec.Reasons, r)
+		parts = append(parts, ceilingDetail(r, *used, w, after, ceil))
+	}
+	dec.Detail = strings.Join(parts, "; ")
+}
+
+// decide completes a decision (its reason, the refusal count, the
+// remaining allowance after used) and appends it.
+func (out *AdmissionReplay) decide(dec DispatchDecision, used Budget) {
+	if dec.Admitted {
+		dec.Reason = ReasonFits
+	} else {
+		dec.Reason = dec.Reasons[0]
+		out.Refused++
+	}
+	dec.Remaining = out.Ceilings.Minus(used)
+	out.Decisions = append(out.Decisions, dec)
 }
 
 // ceilingDetail explains one exceeded ceiling: used + reserved > ceiling.

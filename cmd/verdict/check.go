@@ -65,6 +65,11 @@ incomplete (sessions still planned, nothing else wrong: result INCOMPLETE).
 				}
 				fsys = a.embedded()
 			}
+			if raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest); err == nil {
+				if d, _ := campaign.ManifestDesign(raw, campaign.ManifestFile); d == campaign.DesignSystemComparison {
+					return runSystemCheck(a, fsys, name, *format)
+				}
+			}
 			opts := pipeline.CheckOptions{PreviousDir: previous, Load: campaign.LoadOptions{ReferenceOnly: reference}}
 			if previousReport != "" {
 				if previous == "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"verdict/campaign"
 	"verdict/fixtures"
 )
 
@@ -30,9 +31,10 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 		out         string
 		passing     bool
 		specimen    string
+		design      string
 	)
 	c := &cobra.Command{
-		Use:   "generate --out DIR [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
+		Use:   "generate --out DIR [--design fixed-evidence|system-comparison] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
 		Short: "Write a SYNTHETIC campaign (N tasks × R repetitions × 3 sessions) to DIR",
 		Long: "Writes a deterministic SYNTHETIC campaign. More than 8 tasks cycle the eight task templates over\n" +
 			"further synthetic repositories (e.g. --tasks 1112 --repetitions 3 gives 10,008 sessions). Without\n" +
@@ -43,6 +45,10 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"specimen to the passing campaign and is refused (exit 2) when its run is missing; every specimen fits\n" +
 			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty (otherwise refused:\n" +
 			"output-not-empty, exit 1).\n\n" +
+			"--design system-comparison writes the SYNTHETIC system comparison of CONTRACT §6 instead: three\n" +
+			"systems (Native, Madar, Serena) with the contract's frozen provider identities, six tasks from three\n" +
+			"repositories, two repetitions, 36 workflows in balanced provider order, observation logs, packets built\n" +
+			"by the neutral packetizer and setup.json; `verdict check` admits it.\n\n" +
 			"Every campaign written is structurally valid (check refuses none of it), but check admits only\n" +
 			"the evaluation shape of 8 tasks × 3 repetitions: other shapes are for benchmarks and fail\n" +
 			"admission, as does, by design, a specimen that makes the execution invalid (e.g. C17).\n\n" +
@@ -52,6 +58,18 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("--out DIR is required")
+			}
+			switch campaign.Design(design) {
+			case campaign.DesignFixedEvidence:
+			case campaign.DesignSystemComparison:
+				for _, f := range []string{"tasks", "repetitions", "passing", "specimen"} {
+					if cmd.Flags().Changed(f) {
+						return usagef("--%s does not apply to --design system-comparison (its shape is fixed: CONTRACT §6)", f)
+					}
+				}
+				return generateSystemComparison(a, out)
+			default:
+				return usagef("--design %q: fixed-evidence or system-comparison", design)
 			}
 			if tasks < 1 || reps < 1 {
 				return usagef("--tasks and --repetitions must be positive")
@@ -89,6 +107,25 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task")
 	c.Flags().StringVar(&out, "out", "", "output directory (created; must be empty)")
 	c.Flags().BoolVar(&passing, "passing", false, "write the passing campaign without specimen sessions")
+	c.Flags().StringVar(&design, "design", string(campaign.DesignFixedEvidence), "campaign design: fixed-evidence or system-comparison (CONTRACT §6: 6 tasks, 36 workflows, 72 sessions)")
 	c.Flags().StringVar(&specimen, "specimen", "", "apply one control specimen (ID listed above, e.g. C09) to the passing campaign")
 	return c
+}
+
+// generateSystemComparison writes the SYNTHETIC system comparison to out.
+func generateSystemComparison(a *app, out string) error {
+	if err := emptyOutputDir(out); err != nil {
+		return refusal(a, err)
+	}
+	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{})
+	if err != nil {
+		return err
+	}
+	if err := fixtures.WriteDir(fsys, out); err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(out)
+	fmt.Fprintf(a.stdout, "SYNTHETIC system-comparison campaign written: %d tasks × %d repetitions × 3 systems = %d workflows, %d sessions, %d files, %s\n",
+		campaign.SystemTasks, campaign.SystemRepetitions, campaign.SystemWorkflows, campaign.SystemPlannedSessions, len(fsys), abs)
+	return nil
 }

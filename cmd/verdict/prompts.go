@@ -40,7 +40,7 @@ type promptsOutput struct {
 
 // newPromptsCmd builds `verdict prompts CAMPAIGN --task ID [--repetition N] [--raw ROLE] [--format text|json]`.
 func newPromptsCmd(a *app) *cobra.Command {
-	var task, raw string
+	var task, raw, workflow string
 	var rep int
 	c := &cobra.Command{
 		Use:   "prompts CAMPAIGN --task ID",
@@ -56,14 +56,29 @@ else, so that its digest can be checked with any sha256 tool.
 
 Before the shared draft of the repetition has run (its response is not in
 the campaign), prompts shows D's prompt alone and says that A and B wait
-for D's output (their prompts quote it); --raw draft works then too.`,
+for D's output (their prompts quote it); --raw draft works then too.
+For a system-comparison campaign (CONTRACT §6), --workflow W renders the
+workflow's two prompts instead: the investigation's (the frozen standalone
+investigator instruction and TASK) and the review's (the instruction the
+first experiment selected, the same for all three systems, then TASK, the
+workflow's raw-observation packet as EVIDENCE_PACKET and the investigation
+draft as COMMON_DRAFT); --raw investigation|review writes one of them.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&task, "task", "", "task ID (T<n>), required")
 	c.Flags().IntVar(&rep, "repetition", 1, "repetition number")
 	c.Flags().StringVar(&raw, "raw", "", "write only this role's exact prompt bytes: draft, review-a or review-b")
+	c.Flags().StringVar(&workflow, "workflow", "", "workflow ID (W<n>) of a system-comparison campaign: its investigator and review prompts")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if mb, err := campaign.ReadRegularFS(pipeline.DirFS(args[0]), campaign.ManifestFile, campaign.FileManifest); err == nil {
+			if d, _ := campaign.ManifestDesign(mb, campaign.ManifestFile); d == campaign.DesignSystemComparison {
+				return systemPrompts(a, args[0], workflow, raw, *format)
+			}
+		}
+		if workflow != "" {
+			return usagef("--workflow applies to a system-comparison campaign; this one is fixed-evidence (use --task)")
+		}
 		if task == "" {
 			return usagef("--task is required")
 		}

@@ -66,6 +66,7 @@ func commands(a *app) []*cobra.Command {
 		newLedgerCmd(a),
 		newManifestCmd(a),
 		newPacketCmd(a),
+		newPacketizeCmd(a),
 		newPromptsCmd(a),
 		newRateCmd(a),
 		newReceiptCmd(a),

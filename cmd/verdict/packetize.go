@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"verdict/campaign"
+	"verdict/internal/fsutil"
+)
+
+// newPacketizeCmd builds `verdict packetize LOG [--out FILE]`.
+func newPacketizeCmd(a *app) *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "packetize LOG [--out FILE]",
+		Short: "Build a system workflow's raw-observation packet from its recorded observation log (the neutral packetizer)",
+		Long: `packetize is the neutral packetizer of a system comparison (PROMPTS.md
+"Conditional system comparison: frozen investigation and packet
+procedure"). It reads an observation log (observations/<S>.json: every tool
+call of one investigation session with its exact arguments, response bytes
+and metadata) and writes the workflow's raw-observation packet
+(packets/<W>.json): E1..EN in completion order for every delivered
+observation, errors, truncation notices and empty responses included, each
+copied verbatim; never filtered, summarised, deduplicated or reordered. The
+one exception is Serena's declared initial_instructions call, set apart as
+setup overhead and never evidence. Provider-declared source coordinates are
+copied; none are invented.
+
+Tokens are counted with the frozen tokenizer the log names when the
+counting library (tiktoken-go, encodings embedded: o200k_base, cl100k_base,
+p50k_base, r50k_base) serves it offline, and a runner-recorded count that
+differs is refused; for any other tokenizer the runner-recorded counts are
+used, checked for consistency. A packet over 60,000 tokens gets status
+evidence_budget_exceeded with every item kept (never trimmed): a valid
+system failure, its review not launched.
+
+verdict check rebuilds every packet from its log and refuses a packet that
+is not byte-identical (packet-not-byte-identical). Without --out the packet
+is written to standard output; --out FILE must not exist.
+Exit 0 written; 1 the log was refused or FILE exists; 2 usage error.`,
+		Args: cobra.ExactArgs(1),
+	}
+	c.Flags().StringVar(&out, "out", "", "write the packet to this new file")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		data, err := readFlagFile(a, "packetize", args[0], campaign.FileResponse)
+		if err != nil {
+			return err
+		}
+		b, p, err := campaign.BuildObservationPacket(data, campaign.ObservationLogFile(sessionOfLog(args[0])))
+		if err != nil {
+			return refusal(a, err)
+		}
+		if out == "" {
+			_, err := a.stdout.Write(b)
+			return err
+		}
+		// No lock file: the packet usually goes into the campaign's
+		// packets/ directory, where every file must be bound. It is
+		// staged beside FILE and renamed into place whole.
+		if err := newOutputFile(out, "--out", "packetize never replaces a packet"); err != nil {
+			return refusal(a, err)
+		}
+		if err := fsutil.WriteFile(out, b, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stderr, "packet %s of %s: %d evidence items, %d setup-overhead calls, %d tokens (%s), status %s\n",
+			p.Workflow, p.System, len(p.Items), len(p.SetupOverhead), p.Tokens, p.Counting, p.Status)
+		return nil
+	}
+	return c
+}
+
+// sessionOfLog is the session a log file is named after ("S3" for
+// ".../S3.json"), for the file named in refusals.
+func sessionOfLog(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), ".json")
+}
