@@ -2,10 +2,10 @@ package main
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
