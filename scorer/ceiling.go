@@ -159,31 +159,39 @@ func consumed(c *campaign.Campaign, rep AccountingReport) (Budget, []verr.Reason
 		}
 	}
 	for _, s := range rep.Sessions {
-		if !s.Dispatched {
-			continue
-		}
-		b.Sessions++
-		if replacement[s.Session] {
-			b.ReplacementSessions++
-		}
-		b.WallNS += s.Duration.Or(worst.WallNS) + s.Validation.Add(s.Assembly).Or(0)
-		note(s.Duration.Why)
-		if s.InputTokens.Known && s.BilledOutputTokens.Known {
-			b.InputTokens += s.InputTokens.Or(0)
-			b.OutputTokens += s.BilledOutputTokens.Or(0)
-		} else {
-			b.InputTokens += worst.InputTokens
-			b.OutputTokens += worst.OutputTokens
-			note(s.InputTokens.Why)
-		}
-		b.ReferencePico += s.Cost.Or(worst.ReferencePico)
-		note(s.Cost.Why)
-		b.ActualPico += s.ActualCharge.Or(s.Cost.Or(worst.ActualPico))
-		if !s.ActualCharge.Known {
-			b.ActualUnrecorded++
-		}
+		b.consume(s, worst, replacement[s.Session], note)
 	}
 	return b, unknown
+}
+
+// consume adds one session's recorded consumption to b (nothing when it
+// was not dispatched): a value that is unknown keeps worst's (never zero)
+// and note receives the reason; an unattributed actual charge is held at
+// the session's cost, or worst's, and counted as unrecorded.
+func (b *Budget) consume(s SessionAccount, worst Budget, replacement bool, note func(verr.Reason)) {
+	if !s.Dispatched {
+		return
+	}
+	b.Sessions++
+	if replacement {
+		b.ReplacementSessions++
+	}
+	b.WallNS += s.Duration.Or(worst.WallNS) + s.Validation.Add(s.Assembly).Or(0)
+	note(s.Duration.Why)
+	if s.InputTokens.Known && s.BilledOutputTokens.Known {
+		b.InputTokens += s.InputTokens.Or(0)
+		b.OutputTokens += s.BilledOutputTokens.Or(0)
+	} else {
+		b.InputTokens += worst.InputTokens
+		b.OutputTokens += worst.OutputTokens
+		note(s.InputTokens.Why)
+	}
+	b.ReferencePico += s.Cost.Or(worst.ReferencePico)
+	note(s.Cost.Why)
+	b.ActualPico += s.ActualCharge.Or(s.Cost.Or(worst.ActualPico))
+	if !s.ActualCharge.Known {
+		b.ActualUnrecorded++
+	}
 }
 
 // exceeded returns the reason codes of every ceiling that used+reserve

@@ -198,35 +198,12 @@ func SystemConsumed(c *campaign.SystemCampaign) (Budget, []verr.Reason) {
 			replacement[w.ID] = true
 		}
 	}
-	add := func(a SessionAccount, worst Budget, repl bool) {
-		if !a.Dispatched {
-			return
-		}
-		b.Sessions++
-		if repl {
-			b.ReplacementSessions++
-		}
-		b.WallNS += a.Duration.Or(worst.WallNS) + a.Validation.Add(a.Assembly).Or(0)
-		if !a.Duration.Known {
-			unknown = append(unknown, a.Duration.Why)
-		}
-		if a.InputTokens.Known && a.BilledOutputTokens.Known {
-			b.InputTokens += a.InputTokens.Or(0)
-			b.OutputTokens += a.BilledOutputTokens.Or(0)
-		} else {
-			b.InputTokens += worst.InputTokens
-			b.OutputTokens += worst.OutputTokens
-			unknown = append(unknown, a.InputTokens.Why)
-		}
-		b.ReferencePico += a.Cost.Or(worst.ReferencePico)
-		if !a.Cost.Known {
-			unknown = append(unknown, a.Cost.Why)
-		}
-		b.ActualPico += a.ActualCharge.Or(a.Cost.Or(worst.ActualPico))
-		if !a.ActualCharge.Known {
-			b.ActualUnrecorded++
+	note := func(r verr.Reason) {
+		if r != "" {
+			unknown = append(unknown, r)
 		}
 	}
+	add := func(a SessionAccount, worst Budget, repl bool) { b.consume(a, worst, repl, note) }
 	for _, w := range c.Workflows {
 		repl := replacement[w.Workflow.ID]
 		add(SystemSessionAccount(&w.Investigation, w.Workflow, card), systemWorstCase(card, campaign.RoleInvestigation), repl)

@@ -117,15 +117,6 @@ func (r *systemCheckReport) summary() string {
 	return fmt.Sprintf("%d admission findings", len(r.Admission))
 }
 
-func (r *systemCheckReport) writeJSON(w io.Writer) error {
-	b, err := campaign.MarshalJSON(r)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
-
 func (r *systemCheckReport) writeText(w io.Writer) error {
 	var b strings.Builder
 	if r.Synthetic {
@@ -172,7 +163,7 @@ func runSystemCheck(a *app, fsys fs.FS, name, format string) error {
 	rep := buildSystemCheckReport(fsys, name)
 	var err error
 	if format == "json" {
-		err = rep.writeJSON(a.stdout)
+		err = writeJSON(a.stdout, rep)
 	} else {
 		err = rep.writeText(a.stdout)
 	}
