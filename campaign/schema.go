@@ -259,7 +259,9 @@ func mapSchemaError(v *jsonschema.ValidationError, file, schema string) *verr.Er
 	}
 	def := defName(v.SchemaURL)
 	rule := map[string]string{SchemaResponse: RuleResponseContract, SchemaManifest: RuleManifest,
-		SchemaPacket: RulePacket, SchemaTruth: RuleTruth, SchemaReceipt: RuleReceipt}[schema]
+		SchemaPacket: RulePacket, SchemaTruth: RuleTruth, SchemaReceipt: RuleReceipt,
+		SchemaSystemManifest: RuleSystemManifest, SchemaSystemTruth: RuleSystemTruth, SchemaSystemReceipt: RuleReceipt,
+		SchemaObservationLog: RulePacketProc, SchemaObservationPacket: RulePacketProc, SchemaSetup: RuleSetup}[schema]
 	e := verr.Newf(ReasonSchema, file, p, rule, "%s (schema %s)", v.ErrorKind.LocalizedString(schemaPrinter), schema)
 	switch k := v.ErrorKind.(type) {
 	case *kind.AdditionalProperties:

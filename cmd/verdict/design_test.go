@@ -46,14 +46,15 @@ func TestCheckManifestDesign(t *testing.T) {
 }
 
 // TestCheckSystemComparisonNotScored: a manifest naming the contract's
-// second design is refused by this build's registry (design-unknown,
-// naming the registered designs) until that design registers.
+// second design is decided by the system-comparison loader: a
+// first-experiment manifest that merely says "system-comparison" is refused
+// by the system manifest's schema (first_experiment, systems, workflows ...).
 func TestCheckSystemComparisonNotScored(t *testing.T) {
 	t.Parallel()
 	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	f[campaign.ManifestFile] = &fstest.MapFile{Data: append([]byte("{\n  \"design\": \"system-comparison\","), f[campaign.ManifestFile].Data[1:]...)}
 	code, out := chkRunCaptured(t, "check", chkWriteDir(t, f))
-	if code != 1 || !strings.Contains(out, `manifest.json#/design design-unknown: no design "system-comparison" is registered (registered: fixed-evidence)`) {
+	if code != 1 || !strings.Contains(out, `manifest.json#/first_experiment missing-key`) || !strings.Contains(out, "design system-comparison") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

@@ -57,6 +57,7 @@ else, so that its digest can be checked with any sha256 tool.
 Before the shared draft of the repetition has run (its response is not in
 the campaign), prompts shows D's prompt alone and says that A and B wait
 for D's output (their prompts quote it); --raw draft works then too.
+
 For a system-comparison campaign (CONTRACT §6), --workflow W renders the
 workflow's two prompts instead: the investigation's (the frozen standalone
 investigator instruction and TASK) and the review's (the instruction the
