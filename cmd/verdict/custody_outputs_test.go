@@ -488,3 +488,50 @@ func TestManifestRefusesStagingLeftover(t *testing.T) {
 
 // tail is the last 400 bytes of s.
 func tail(s string) string { return s[max(0, len(s)-400):] }
+
+// TestConcurrentReceiptImportOneWriter: two receipt imports of one session
+// at once, whose timing files differ (validation_ns), into one campaign:
+// one is refused (output-locked, or file-differs once the first finished)
+// and the receipt on disk is the winner's whole.
+func TestConcurrentReceiptImportOneWriter(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	_, resp, rc := importFixture(t, "S1")
+	log := responsesLog(t, resp, rc, "default", nil)
+	timings := []string{timingOf(t, rc, nil), timingOf(t, rc, map[string]any{"validation_ns": rc.ValidationNS + 1})}
+	args := func(camp string, i int) []string {
+		return []string{"receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json", "--log", log, "--timing", timings[i]}
+	}
+	var want [2]string
+	for i := range want {
+		camp, _, _ := importFixture(t, "S1")
+		unbindSession(t, camp, "S1")
+		if p := runBin(bin, nil, args(camp, i)...); p.code != 0 {
+			t.Fatalf("import %d alone: exit %d\n%s", i, p.code, p.out)
+		}
+		want[i] = fileDigest(t, filepath.Join(camp, "receipts", "S1.json"))
+	}
+	if want[0] == want[1] {
+		t.Fatal("the two timing files give the same receipt")
+	}
+	rounds, failed := raceRounds(), 0
+	for i := range rounds {
+		camp, _, _ := importFixture(t, "S1")
+		unbindSession(t, camp, "S1")
+		ps := runTogether(bin, args(camp, 0), args(camp, 1))
+		ok := (ps[0].code == 0) != (ps[1].code == 0)
+		got := fileDigest(t, filepath.Join(camp, "receipts", "S1.json"))
+		for k, p := range ps {
+			ok = ok && (p.code == 0 && got == want[k] || p.code != 0 && refusedSecond(p))
+		}
+		if !ok {
+			failed++
+			t.Logf("round %d: exits %d, %d\n%s\n%s", i, ps[0].code, ps[1].code, tail(ps[0].out), tail(ps[1].out))
+		}
+		noStaging(t, filepath.Join(camp, "receipts"))
+	}
+	t.Logf("receipt import: %d of %d rounds failed", failed, rounds)
+	if failed > 0 {
+		t.Errorf("receipt import: %d of %d rounds let two writers succeed or mixed their files", failed, rounds)
+	}
+}
