@@ -73,18 +73,18 @@ func Grades(req GradesRequest) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	sheets, adj, adjSHA, rev := set.Sheets, set.Adjudication, set.AdjudicationSHA256, set.Reveal
+	sheets, adj, adjSHA := set.Sheets, set.Adjudication, set.AdjudicationSHA256
 	if len(sheets) != 2 {
 		return nil, &verr.Error{Reason: ReasonSheetsMissing, File: req.Ratings, Rule: ruleExport,
 			Detail: fmt.Sprintf("want two frozen rating sheets (sheet-*.json), found %d", len(sheets))}
 	}
 	two := adjudication.OrderSheets(sheets[0], sheets[1])
 	// The reveal counts only when it names exactly these records and
-	// commits to the sealed map given.
+	// commits to the sealed map given (the check score refuses on).
 	var sealed *blinding.SealedMap
-	revealed := false
-	if rev != nil && adj != nil && set.Sealed != nil && rev.Names(two[0].SHA256, two[1].SHA256, adjSHA) && blinding.Digest(set.MapBytes) == rev.MapCommitment {
-		sealed, revealed = set.Sealed, true
+	revealed := set.Revealed(two[0].SHA256, two[1].SHA256)
+	if revealed {
+		sealed = set.Sealed
 	}
 	if req.Unblinded && !revealed {
 		return nil, &verr.Error{Reason: ReasonNotRevealed, File: req.Ratings, Rule: ruleExport,
@@ -93,15 +93,9 @@ func Grades(req GradesRequest) (*Table, error) {
 	unblind := revealed && !req.Blinded
 	orders := map[string]campaign.Order{}
 	if unblind {
-		raw, err := campaign.ReadRegular(filepath.Join(req.Campaign, campaign.ManifestFile), campaign.FileManifest)
-		if err != nil {
-			return nil, err
-		}
-		m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range m.Runs {
+		// The campaign the records were checked against (a reveal needs
+		// the sealed map, so it was loaded and derived again).
+		for _, r := range set.Manifest.Runs {
 			orders[r.Task+"/"+strconv.Itoa(r.Repetition)] = r.Order
 		}
 	}

@@ -213,14 +213,8 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 		return nil, &verr.Error{Reason: ReasonRecordSet, File: r.Dir, Rule: ruleScore,
 			Detail: fmt.Sprintf("want exactly two rating sheets, one adjudication and one reveal; found %d sheet(s)", len(sheets))}
 	}
-	// The reveal must name exactly the sheets and adjudication used.
-	if !rev.Names(sheets[0].SHA256, sheets[1].SHA256, adjSHA) {
-		return nil, &verr.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
-			Detail: "the reveal does not name the exact sheets and adjudication used"}
-	}
-	if blinding.Digest(mapBytes) != rev.MapCommitment {
-		return nil, &verr.Error{Reason: ReasonRevealMismatch, File: r.Map, Rule: ruleScore,
-			Detail: "the sealed map is not the one the reveal committed to"}
+	if e := revealMismatch(r, rev, sheets[0].SHA256, sheets[1].SHA256, adjSHA, mapBytes); e != nil {
+		return nil, e
 	}
 	sealed, err := blinding.ParseSealedMap(r.Map, mapBytes)
 	if err != nil {
@@ -239,6 +233,24 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 		}
 	}
 	return out, nil
+}
+
+// revealMismatch is the refusal (ReasonRevealMismatch) of a reveal that
+// does not name exactly the sheets sheet1 and sheet2 (SHA-256, either
+// order) and the adjudication adjSHA, or that does not commit to the
+// sealed map mapBytes; nil when the reveal binds them (CONTRACT §5: the
+// reveal binds the frozen records to the map). Score refuses on it and
+// CheckedRatings.Revealed decides with it.
+func revealMismatch(r Ratings, rev *adjudication.Reveal, sheet1, sheet2, adjSHA string, mapBytes []byte) *verr.Error {
+	if !rev.Names(sheet1, sheet2, adjSHA) {
+		return &verr.Error{Reason: ReasonRevealMismatch, File: filepath.Join(r.Dir, "reveal.json"), Pointer: "/sheets", Rule: ruleScore,
+			Detail: "the reveal does not name the exact sheets and adjudication used"}
+	}
+	if blinding.Digest(mapBytes) != rev.MapCommitment {
+		return &verr.Error{Reason: ReasonRevealMismatch, File: r.Map, Rule: ruleScore,
+			Detail: "the sealed map is not the one the reveal committed to"}
+	}
+	return nil
 }
 
 // readCustodied reads the ratings directory dir against the derivation:
@@ -312,6 +324,20 @@ type CheckedRatings struct {
 	// nil when the ratings name no map file that exists).
 	MapBytes []byte
 	Sealed   *blinding.SealedMap
+	// Manifest is the manifest of the campaign the records were checked
+	// against (nil when no sealed map exists: nothing was derived).
+	Manifest *campaign.Manifest
+	// ratings are the files read.
+	ratings Ratings
+}
+
+// Revealed reports whether the records count as revealed: a sealed map,
+// an adjudication and a reveal exist, and the reveal names exactly the
+// sheets sheet1 and sheet2 (SHA-256) and the adjudication and commits to
+// the sealed map read, the check Score refuses on (revealMismatch).
+func (c *CheckedRatings) Revealed(sheet1, sheet2 string) bool {
+	return c.Reveal != nil && c.Adjudication != nil && c.Sealed != nil &&
+		revealMismatch(c.ratings, c.Reveal, sheet1, sheet2, c.AdjudicationSHA256, c.MapBytes) == nil
 }
 
 // ReadRatings is Score's check of a ratings directory for the records
@@ -352,7 +378,7 @@ func ReadRatings(fsys fs.FS, r Ratings) (*CheckedRatings, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CheckedRatings{RecordSet: set, MapBytes: mapBytes, Sealed: derived.sealed}, nil
+	return &CheckedRatings{RecordSet: set, MapBytes: mapBytes, Sealed: derived.sealed, Manifest: &c.Manifest, ratings: r}, nil
 }
 
 // readSealedMap reads the sealed map file at path (a regular file within
@@ -385,5 +411,5 @@ func readFound(dir string, allowed []adjudication.AllowedSigner) (*CheckedRating
 	if err != nil {
 		return nil, err
 	}
-	return &CheckedRatings{RecordSet: set}, nil
+	return &CheckedRatings{RecordSet: set, ratings: Ratings{Dir: dir}}, nil
 }
