@@ -231,6 +231,10 @@ func (r *root) helpView() string {
 	r.help.SetWidth(max(r.c.Width-lipgloss.Width(global)-lipgloss.Width(sep), 1))
 	own := r.help.ShortHelpView(r.child.ShortHelp())
 	r.help.SetWidth(r.c.Width)
+	// The help model's own cut may leave a few cells over: cut again.
+	if room := r.c.Width - lipgloss.Width(global) - lipgloss.Width(sep); lipgloss.Width(own) > room {
+		own = ansi.Truncate(own, max(room-1, 0), "") + "…"
+	}
 	if own == "" {
 		return global
 	}

@@ -109,3 +109,22 @@ func TestAnswerMarksLinkedParts(t *testing.T) {
 		}
 	}
 }
+
+// TestFooterKeepsGlobalKeys: on every field of the demo bundle's first
+// items, at 120 and 80 columns, the footer ends with "? help • q quit"
+// and fits the width.
+func TestFooterKeepsGlobalKeys(t *testing.T) {
+	b := demoBundle(t)
+	for _, w := range []int{120, 80} {
+		e := newRateEnv(t, b)
+		m, r := newTestRater(t, e, w, 40)
+		for range 60 {
+			lines := strings.Split(screen(m), "\n")
+			foot := strings.TrimRight(lines[len(lines)-1], " ")
+			if !strings.HasSuffix(foot, "? help • q quit") || ansi.StringWidth(foot) > w {
+				t.Fatalf("%d columns, %s: footer %q", w, fieldLabel(r.cur()), foot)
+			}
+			m = press(m, "j")
+		}
+	}
+}
