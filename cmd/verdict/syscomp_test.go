@@ -2,10 +2,8 @@ package main
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +11,6 @@ import (
 
 	"verdict/campaign"
 	"verdict/fixtures"
-	"verdict/internal/tokens"
 )
 
 // sysCampaign writes the SYNTHETIC system comparison, edited by mutate
@@ -118,17 +115,17 @@ func TestSystemRefusals(t *testing.T) {
 			return nil
 		}, "system-shape"},
 		"packet reordered": {func(f *fixtures.SystemFixture) error {
-			return editPacket(f, "W1", func(p *campaign.ObservationPacket) {
+			return f.EditPacket("W1", func(p *campaign.ObservationPacket) {
 				p.Items[0], p.Items[1] = p.Items[1], p.Items[0]
 				p.Items[0].ID, p.Items[1].ID = "E1", "E2"
 			})
 		}, "packet-not-byte-identical"},
 		"packet item dropped": {func(f *fixtures.SystemFixture) error {
-			return editPacket(f, "W1", func(p *campaign.ObservationPacket) { p.Items = p.Items[:1] })
+			return f.EditPacket("W1", func(p *campaign.ObservationPacket) { p.Items = p.Items[:1] })
 		}, "packet-not-byte-identical"},
 		"serena manual passed off as evidence": {func(f *fixtures.SystemFixture) error {
 			w := workflowOf(f, campaign.SystemSerena)
-			return editPacket(f, w.ID, func(p *campaign.ObservationPacket) {
+			return f.EditPacket(w.ID, func(p *campaign.ObservationPacket) {
 				p.SetupOverhead = []campaign.SetupObservation{}
 				lg := f.Logs[w.Sessions.Investigation]
 				c := lg.Calls[0]
@@ -173,10 +170,10 @@ func TestSystemRefusals(t *testing.T) {
 			return nil
 		}, "delivered-identity-mismatch"},
 		"review of an evidence_budget_exceeded packet launched": {func(f *fixtures.SystemFixture) error {
-			return padPacket(f, f.Manifest.Workflows[0], campaign.PacketTokenLimit+1)
+			return f.PadPacket(f.Manifest.Workflows[0], campaign.PacketTokenLimit+1)
 		}, "review-not-launched"},
 		"review after a timed-out investigation": {func(f *fixtures.SystemFixture) error {
-			failInvestigation(f, f.Manifest.Workflows[0])
+			f.FailInvestigation(f.Manifest.Workflows[0])
 			return nil
 		}, "review-not-launched"},
 		"draft altered before the review": {func(f *fixtures.SystemFixture) error {
@@ -205,86 +202,22 @@ func indexOf(ws []campaign.Workflow, s campaign.SystemName) int {
 	return -1
 }
 
-// editPacket replaces workflow w's packet with the packetizer's packet edited by edit.
-func editPacket(f *fixtures.SystemFixture, w string, edit func(*campaign.ObservationPacket)) error {
-	var inv string
-	for _, x := range f.Manifest.Workflows {
-		if x.ID == w {
-			inv = x.Sessions.Investigation
-		}
-	}
-	lb, err := campaign.MarshalJSON(f.Logs[inv])
-	if err != nil {
-		return err
-	}
-	_, p, err := campaign.BuildObservationPacket(lb, "log")
-	if err != nil {
-		return err
-	}
-	edit(p)
-	f.Packets[w], err = campaign.MarshalJSON(p)
-	return err
-}
 
-// padPacket adds one delivered ordinary observation to w's log so that
-// its packet holds exactly total tokens under the fixture's tokenizer, and
-// counts the call in the investigation's receipt.
-func padPacket(f *fixtures.SystemFixture, w campaign.Workflow, total int64) error {
-	c, _, err := tokens.For(fixtures.SystemTokenizer)
-	if err != nil {
-		return err
-	}
-	lg := f.Logs[w.Sessions.Investigation]
-	var have int64
-	for _, x := range lg.Calls {
-		if !campaign.IsDeclaredSetupCall(lg.System, x.Kind, x.Server, x.Tool) {
-			have += x.Tokens
-		}
-	}
-	want := total - have
-	// " a" is one o200k_base token; a leading "a" one more.
-	body := []byte("a" + strings.Repeat(" a", int(want-1)))
-	if n := c.Count(body); n != want {
-		return fmt.Errorf("filler counts %d tokens, want %d", n, want)
-	}
-	last := lg.Calls[len(lg.Calls)-1]
-	done := *last.CompletionMonotonicNS + 1
-	lg.Calls = append(lg.Calls, campaign.ObservationCall{CallID: "pad", Tool: "read_file", Kind: campaign.ToolOrdinary, Arguments: `{"path":"src/pad.txt"}`,
-		RequestedUTC: *last.CompletedUTC, CompletedUTC: last.CompletedUTC, RequestMonotonicNS: done, CompletionMonotonicNS: &done, Delivered: true,
-		Outcome: campaign.OutcomeOK, ResponseBase64: base64.StdEncoding.EncodeToString(body), Metadata: `{}`, DeclaredSources: []campaign.SourceRef{}, Tokens: want})
-	f.Receipts[w.Sessions.Investigation].OrdinaryCalls++
-	return nil
-}
 
-// failInvestigation makes w's investigation a model timeout without a draft.
-func failInvestigation(f *fixtures.SystemFixture, w campaign.Workflow) {
-	r := f.Receipts[w.Sessions.Investigation]
-	k := campaign.ErrorTimeout
-	r.Status, r.ErrorKind, r.OutputSHA256, r.OutputBytes = campaign.StatusError, &k, nil, nil
-	delete(f.Drafts, w.Sessions.Investigation)
-}
 
-// notDispatched records w's review as not dispatched (no answer, no charge).
-func notDispatched(f *fixtures.SystemFixture, w campaign.Workflow) {
-	r := f.Receipts[w.Sessions.Review]
-	r.Status, r.StartedUTC, r.EndedUTC, r.StartMonotonicNS, r.EndMonotonicNS = campaign.StatusNotDispatched, nil, nil, nil, nil
-	r.InputSHA256, r.InputBytes, r.OutputSHA256, r.OutputBytes, r.Meter = nil, nil, nil, nil, nil
-	r.Host, r.Model, r.PermissionPolicy = nil, nil, nil
-	delete(f.Reviews, w.Sessions.Review)
-}
 
 // TestSystemValidFailures: an investigation-stage failure and an
 // over-budget packet are valid system failures (charges kept, review not
 // launched): the campaign stays admitted, the packet keeps every item.
 func TestSystemValidFailures(t *testing.T) {
 	dir := sysCampaign(t, func(f *fixtures.SystemFixture) error {
-		failInvestigation(f, f.Manifest.Workflows[0])
-		notDispatched(f, f.Manifest.Workflows[0])
-		if err := padPacket(f, f.Manifest.Workflows[1], campaign.PacketTokenLimit+1); err != nil {
+		f.FailInvestigation(f.Manifest.Workflows[0])
+		f.NotDispatched(f.Manifest.Workflows[0])
+		if err := f.PadPacket(f.Manifest.Workflows[1], campaign.PacketTokenLimit+1); err != nil {
 			return err
 		}
-		notDispatched(f, f.Manifest.Workflows[1])
-		if err := padPacket(f, f.Manifest.Workflows[2], campaign.PacketTokenLimit); err != nil {
+		f.NotDispatched(f.Manifest.Workflows[1])
+		if err := f.PadPacket(f.Manifest.Workflows[2], campaign.PacketTokenLimit); err != nil {
 			return err
 		}
 		return f.RebindReview(f.Manifest.Workflows[2])
