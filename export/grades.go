@@ -110,7 +110,7 @@ func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication
 		c = append(c, "task", "repetition", "order", "arm", "session")
 	}
 	for _, n := range []string{"rater_1", "rater_2"} {
-		c = append(c, n, n+"_value", n+"_note", n+"_time_spent_ms", n+"_time_spent_ms_unknown")
+		c = append(c, n, n+"_value", n+"_note", n+"_item_time_spent_ms", n+"_item_time_spent_ms_unknown")
 	}
 	c = append(c, "settled", "final_value", "final_value_unknown", "adjudicator", "adjudicator_note", "sheet_1_sha256", "sheet_2_sha256", "adjudication_sha256")
 	t := &Table{Columns: c}
@@ -179,9 +179,9 @@ func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication
 				r.null(n + "_value")
 			}
 			if ms, ok := times[i][f.Item]; ok {
-				r.int(n+"_time_spent_ms", ms)
+				r.int(n+"_item_time_spent_ms", ms)
 			} else {
-				r.unknown(n+"_time_spent_ms", "the frozen sheet records no time for this item", n+"_time_spent_ms")
+				r.unknown(n+"_item_time_spent_ms", "the frozen sheet records no time for this item", n+"_item_time_spent_ms")
 			}
 		}
 		switch res, ok := resolved[f]; {

@@ -1,7 +1,10 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"verdict/scorer"
 )
@@ -12,7 +15,15 @@ const (
 	TablePairs    = "pairs"
 	TableTasks    = "tasks"
 	TableSessions = "sessions"
+	// TableObligations: one row per task, obligation and arm.
+	TableObligations = "obligations"
 )
+
+// ReportTables lists every table of a scorer report, in the order
+// `verdict export all` writes them.
+func ReportTables() []string {
+	return []string{TableRuns, TablePairs, TableTasks, TableSessions, TableObligations}
+}
 
 // fracCols are a fraction's three columns and its reason column.
 func fracCols(x string) []string {
@@ -43,7 +54,7 @@ func (r *row) frac(x string, f *scorer.Fraction, why string) {
 	}
 	r.int(x+"_num", f.Num())
 	r.int(x+"_den", f.Den())
-	r.set(x+"_decimal", f.Decimal())
+	r.num(x+"_decimal", f.Decimal())
 }
 
 func (r *row) ratio(x string, q scorer.Ratio) {
@@ -52,7 +63,7 @@ func (r *row) ratio(x string, q scorer.Ratio) {
 		return
 	}
 	r.set(x+"_exact", q.RatString())
-	r.set(x+"_decimal", q.Decimal())
+	r.num(x+"_decimal", q.Decimal())
 }
 
 // quantity writes an exact quantity in its unit's columns
@@ -66,7 +77,7 @@ func quantity[U scorer.Unit](r *row, x string, q scorer.Exact[U]) {
 		return
 	}
 	for i, v := range q.Parts() {
-		r.set(cols[i], v)
+		r.num(cols[i], v)
 	}
 }
 
@@ -203,6 +214,73 @@ func reportTable(rep *scorer.Report, name string) (*Table, error) {
 			r.done()
 		}
 		return t, nil
+	case TableObligations:
+		return obligationTable(sc.Runs), nil
 	}
-	return nil, fmt.Errorf("unknown table %q (want %s, %s, %s or %s)", name, TableRuns, TablePairs, TableTasks, TableSessions)
+	return nil, fmt.Errorf("unknown table %q (want %s, %s, %s, %s or %s)", name, TableRuns, TablePairs, TableTasks, TableSessions, TableObligations)
+}
+
+// obligationTable is one row per task, obligation and arm (tasks in
+// order, arm A before B, obligations in truth order): how many of the arm's scored answers met
+// the obligation (addressed, or credited for one whose evidence is
+// absent) out of all of them, how many falsely resolved it, and, for a
+// critical obligation, every miss by session and its settled value (a
+// failed run that had no answer to grade is "failure").
+func obligationTable(runs []scorer.RunScore) *Table {
+	t := &Table{Columns: cols("task", "obligation", "critical", "answerable", "arm", fracCols("met"), "falsely_resolved",
+		"critical_misses", "critical_miss_sessions")}
+	type key struct{ task, ob, arm string }
+	type acc struct {
+		critical, answerable bool
+		met, n, falsely      int64
+		misses               []string
+	}
+	var order []key
+	by := map[key]*acc{}
+	for _, run := range runs {
+		for _, o := range run.Obligations {
+			k := key{run.Task, o.ID, string(run.Arm)}
+			a := by[k]
+			if a == nil {
+				a = &acc{critical: o.Critical, answerable: o.Answerable}
+				by[k] = a
+				order = append(order, k)
+			}
+			a.n++
+			switch {
+			case o.Met:
+				a.met++
+			case o.Critical:
+				v := o.Value
+				if v == "" {
+					v = "failure"
+				}
+				a.misses = append(a.misses, run.Session+" ("+v+")")
+			}
+			if o.Value == "falsely_resolved" {
+				a.falsely++
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(x, y key) int {
+		return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.arm, y.arm))
+	})
+	for _, k := range order {
+		a := by[k]
+		r := t.newRow()
+		r.set("task", k.task)
+		r.set("obligation", k.ob)
+		r.bool("critical", a.critical)
+		r.bool("answerable", a.answerable)
+		r.set("arm", k.arm)
+		f := scorer.Frac(a.met, a.n)
+		r.frac("met", &f, "")
+		r.int("falsely_resolved", a.falsely)
+		if a.critical {
+			r.int("critical_misses", int64(len(a.misses)))
+			r.set("critical_miss_sessions", strings.Join(a.misses, "; "))
+		}
+		r.done()
+	}
+	return t
 }

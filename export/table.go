@@ -25,7 +25,20 @@ type Table struct {
 type Cell struct {
 	Value string
 	Null  bool
+	// Kind is the cell's JSON type in JSONL: a string (the zero value), a
+	// number (a plain decimal) or a boolean. CSV writes every kind as text.
+	Kind CellKind
 }
+
+// CellKind is a cell's JSON type.
+type CellKind uint8
+
+// The JSON types of a cell.
+const (
+	KindString CellKind = iota
+	KindNumber
+	KindBool
+)
 
 // row builds one row by column name; columns not set are null.
 type row struct {
@@ -42,9 +55,31 @@ func (r *row) set(col, v string) { r.vals[col] = Cell{Value: visible.Text(v)} }
 
 func (r *row) null(col string) { r.vals[col] = Cell{Null: true} }
 
-func (r *row) int(col string, n int64) { r.set(col, strconv.FormatInt(n, 10)) }
+func (r *row) int(col string, n int64) {
+	r.vals[col] = Cell{Value: strconv.FormatInt(n, 10), Kind: KindNumber}
+}
 
-func (r *row) bool(col string, b bool) { r.set(col, strconv.FormatBool(b)) }
+func (r *row) bool(col string, b bool) { r.vals[col] = Cell{Value: strconv.FormatBool(b), Kind: KindBool} }
+
+// num sets col to the decimal v as a JSON number; a value that is not a
+// plain JSON number (an exact ratio "3/4", a word) stays a string.
+func (r *row) num(col, v string) {
+	if jsonNumber(v) {
+		r.vals[col] = Cell{Value: v, Kind: KindNumber}
+		return
+	}
+	r.set(col, v)
+}
+
+// jsonNumber reports whether v is written as a JSON number as it is: an
+// optional minus, digits without a leading zero, an optional fraction.
+func jsonNumber(v string) bool {
+	if v == "" || v[0] == '+' || !isDecimal(v) {
+		return false
+	}
+	whole, _, _ := strings.Cut(strings.TrimPrefix(v, "-"), ".")
+	return whole == "0" || whole[0] != '0'
+}
 
 // unknown leaves the columns null and writes why into col+"_unknown".
 func (r *row) unknown(col, why string, cols ...string) {
@@ -120,7 +155,9 @@ func isDecimal(v string) bool {
 }
 
 // WriteJSONL writes one JSON object per row, members in column order,
-// every value a string or null.
+// every value of its JSON type: a number as a number (counts, exact
+// fraction numerators and denominators, decimals, tokens, pico-USD), a
+// boolean as true or false, text as a string, unknown as null.
 func (t *Table) WriteJSONL(w io.Writer) error {
 	var b bytes.Buffer
 	for _, r := range t.Rows {
@@ -133,9 +170,12 @@ func (t *Table) WriteJSONL(w io.Writer) error {
 			k, _ := json.Marshal(t.Columns[i])
 			b.Write(k)
 			b.WriteByte(':')
-			if c.Null {
+			switch {
+			case c.Null:
 				b.WriteString("null")
-			} else {
+			case c.Kind == KindNumber || c.Kind == KindBool:
+				b.WriteString(c.Value)
+			default:
 				v, err := json.Marshal(c.Value)
 				if err != nil {
 					return err

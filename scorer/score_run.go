@@ -151,6 +151,23 @@ type RunScore struct {
 	ProtocolFailures []string `json:"protocol_failures"`
 	// OracleDefects lists obligations with a settled oracle_defect (C22).
 	OracleDefects []string `json:"oracle_defects"`
+	// Obligations is the settled outcome of every truth obligation, in
+	// truth order, for the per-obligation export (not in report.json).
+	Obligations []ObligationOutcome `json:"-"`
+}
+
+// ObligationOutcome is one truth obligation's settled outcome in one run:
+// Value is the settled grade (addressed / not_addressed for an answerable
+// obligation, credited / not_credited / falsely_resolved for one whose
+// evidence is absent), or "" when the run is a failure with no answer to
+// grade (it counts as not met, CONTRACT §4).
+type ObligationOutcome struct {
+	ID         string
+	Critical   bool
+	Answerable bool
+	Value      string
+	// Met is true when the value is addressed or credited.
+	Met bool
 }
 
 // ScoreRun scores one review session against its task's frozen truth
@@ -198,6 +215,7 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 			if o.Critical {
 				rs.CriticalObligationFailures = append(rs.CriticalObligationFailures, o.ID)
 			}
+			rs.Obligations = append(rs.Obligations, ObligationOutcome{ID: o.ID, Critical: o.Critical, Answerable: o.Answerable})
 		}
 		rs.SourceFailures = []string{label}
 		if in.Arm == ArmB {
@@ -221,6 +239,14 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 	// Coverage R and uncertainty U.
 	var addressed, credited int64
 	for _, o := range truth {
+		oc := ObligationOutcome{ID: o.ID, Critical: o.Critical, Answerable: o.Answerable}
+		if o.Answerable {
+			oc.Value = grades[fieldKey(adjudication.KindObligation, o.ID)]
+		} else {
+			oc.Value = grades[fieldKey(adjudication.KindUncertainty, o.ID)]
+		}
+		oc.Met = oc.Value == adjudication.ValueAddressed || oc.Value == adjudication.ValueCredited
+		rs.Obligations = append(rs.Obligations, oc)
 		if o.Answerable {
 			v := grades[fieldKey(adjudication.KindObligation, o.ID)]
 			if v == adjudication.ValueAddressed {

@@ -14,9 +14,12 @@ import (
 func newExportCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",
-		Short: "Export grades, runs, pairs, tasks or sessions as CSV or JSONL",
+		Short: "Export grades, runs, pairs, tasks, sessions, obligations (or all of them) as CSV and JSONL",
 		Long: `Export writes one table as CSV (RFC 4180) or JSONL (one JSON object per row,
-members in column order, every value a string or null).
+members in column order, each value of its JSON type: counts, numerators,
+denominators, decimals, tokens and pico-USD are numbers, flags are booleans,
+text is a string, an unknown value is null). export all --out DIR writes
+every table in both formats at once.
 
 An unknown or undefined value is never written as 0: its cell is empty (null
 in JSONL) and the column X_unknown beside it says why. A fraction is
@@ -32,8 +35,101 @@ An export of a campaign that verdict check does not admit is still written
 (exit 0), with a warning on stderr naming the count and reason codes of the
 admission failures and "verdict check CAMPAIGN", which lists them.`,
 	}
-	for _, name := range []string{"grades", export.TableRuns, export.TablePairs, export.TableTasks, export.TableSessions} {
+	for _, name := range append([]string{"grades"}, export.ReportTables()...) {
 		c.AddCommand(newExportTableCmd(a, name))
+	}
+	c.AddCommand(newExportAllCmd(a))
+	return c
+}
+
+// newExportAllCmd is `verdict export all CAMPAIGN --ratings DIR --out OUT`:
+// every table (grades and every report table) as NAME.csv and NAME.jsonl,
+// written together into a new or empty directory.
+func newExportAllCmd(a *app) *cobra.Command {
+	var ratings, allowed, mapPath, out string
+	c := &cobra.Command{
+		Use:   "all CAMPAIGN --ratings DIR --out OUT",
+		Short: "Export every table (grades, runs, pairs, tasks, sessions, obligations) as CSV and JSONL into OUT",
+		Long: `Export all verifies and scores the campaign once, as verdict score does, and
+writes every table in both formats into the new or empty directory OUT:
+grades.csv, grades.jsonl (blinded columns before the reveal, as export grades
+writes them), runs, pairs, tasks, sessions and obligations (one row per
+task, obligation and arm: how many of the arm's answers met it, and every
+miss of a critical obligation by session). The files appear together: they
+are written into a staging directory beside OUT and renamed into place as
+one. OUT holding anything is refused (output-not-empty), a second export to
+OUT while one runs is refused (output-locked).
+
+Exit codes: 0 written; 1 refused; 2 usage error.`,
+		Args: cobra.ExactArgs(1),
+	}
+	c.Flags().StringVar(&ratings, "ratings", "", "ratings directory: bundles, sheets, adjudication, reveal (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: DIR/allowed_signers)")
+	c.Flags().StringVar(&mapPath, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
+	c.Flags().StringVar(&out, "out", "", "new or empty directory to write the tables into (required)")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if ratings == "" || out == "" {
+			return usagef("export all: --ratings DIR and --out OUT are required")
+		}
+		lock, err := fsutil.LockOutput(out)
+		if err != nil {
+			return refusal(a, err)
+		}
+		defer lock.Unlock()
+		if err := emptyOutputDir(out); err != nil {
+			return refusal(a, err)
+		}
+		r := pipeline.RatingsIn(ratings)
+		if as := allowedSigners(a, allowed); as != "" {
+			r.AllowedSigners = as
+		}
+		if mapPath != "" {
+			r.Map = mapPath
+		}
+		grades, err := export.Grades(export.GradesRequest{Campaign: args[0], Ratings: r.Dir, AllowedSigners: r.AllowedSigners, Map: r.Map})
+		if err != nil {
+			return refusal(a, err)
+		}
+		tables := map[string]*export.Table{"grades": grades}
+		names := []string{"grades"}
+		rep, err := pipeline.Score(pipeline.DirFS(args[0]), r, pipeline.ScoreOptions{})
+		if err != nil {
+			return refusal(a, err)
+		}
+		for _, name := range export.ReportTables() {
+			t, err := export.ReportTable(rep, name)
+			if err != nil {
+				return refusal(a, err)
+			}
+			tables[name] = t
+			names = append(names, name)
+		}
+		if grades.Synthetic {
+			fmt.Fprintln(a.stderr, scorer.SyntheticNotice)
+		}
+		campaignAdmission(args[0]).warn(a.stderr, "these rows", "")
+		st, err := fsutil.StageDir(out)
+		if err != nil {
+			return err
+		}
+		defer st.Cleanup()
+		for _, name := range names {
+			t := tables[name]
+			if err := st.WriteWith(name+".csv", 0o644, t.WriteCSV); err != nil {
+				return err
+			}
+			if err := st.WriteWith(name+".jsonl", 0o644, t.WriteJSONL); err != nil {
+				return err
+			}
+		}
+		if err := st.Commit(); err != nil {
+			return err
+		}
+		for _, name := range names {
+			fmt.Fprintf(a.stdout, "%-12s %5d row(s)  %s.csv  %s.jsonl\n", name, len(tables[name].Rows), name, name)
+		}
+		fmt.Fprintf(a.stdout, "%d tables written to %s\n", len(names), out)
+		return nil
 	}
 	return c
 }
@@ -44,7 +140,8 @@ func newExportTableCmd(a *app, name string) *cobra.Command {
 	long := `Export ` + name + ` flattens the scorer's report (the same verification and scoring
 as verdict score, so the reveal must exist) into one row per ` + map[string]string{
 		export.TableRuns: "scored review", export.TablePairs: "A/B pair of a repetition",
-		export.TableTasks: "task", export.TableSessions: "session of the accounting (shared drafts included)"}[name] + `.`
+		export.TableTasks: "task", export.TableSessions: "session of the accounting (shared drafts included)",
+		export.TableObligations: "task, obligation and arm (how many of the arm's answers met the obligation, and every miss of a critical one by session)"}[name] + `.`
 	if name == "grades" {
 		long = `Export grades writes one row per graded field of the two frozen rating sheets:
 item, field kind and target; each rater's name, value, note and time spent

@@ -47,7 +47,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 	}
 	h, rows := readCSV(t, out)
 	settled, final, arm := col(t, h, "settled"), col(t, h, "final_value"), col(t, h, "arm")
-	spent, why := col(t, h, "rater_1_time_spent_ms"), col(t, h, "rater_1_time_spent_ms_unknown")
+	spent, why := col(t, h, "rater_1_item_time_spent_ms"), col(t, h, "rater_1_item_time_spent_ms_unknown")
 	kinds := map[string]int{}
 	for _, r := range rows {
 		kinds[r[settled]]++
@@ -64,7 +64,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(jl), "\n")
 	var first map[string]any
 	if code != 0 || len(lines) != len(rows) || json.Unmarshal([]byte(lines[0]), &first) != nil ||
-		(first["rater_1_time_spent_ms"] == nil) == (first["rater_1_time_spent_ms_unknown"] == nil) {
+		(first["rater_1_item_time_spent_ms"] == nil) == (first["rater_1_item_time_spent_ms_unknown"] == nil) {
 		t.Fatalf("jsonl: exit %d, %d lines for %d rows: %s", code, len(lines), len(rows), lines[0])
 	}
 	// Before the reveal: blinded columns only, --unblinded refused.

@@ -163,7 +163,7 @@ func TestFromRealRunsToCampaign(t *testing.T) {
 	graded := run1(t, 0, "export", "grades", camp, "--ratings", ratings, "--format", "jsonl")
 	var row map[string]any
 	json.Unmarshal([]byte(strings.SplitN(graded, "\n", 2)[0]), &row)
-	if row["arm"] == nil || row["session"] == nil || row["rater_1_time_spent_ms"] == nil || strings.Contains(graded, `"settled":"open"`) || !strings.Contains(graded, `"settled":"adjudicated"`) {
+	if row["arm"] == nil || row["session"] == nil || row["rater_1_item_time_spent_ms"] == nil || strings.Contains(graded, `"settled":"open"`) || !strings.Contains(graded, `"settled":"adjudicated"`) {
 		t.Fatalf("unblinded export: %v", row)
 	}
 	runs := run1(t, 0, "export", "runs", camp, "--ratings", ratings)
