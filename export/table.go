@@ -59,7 +59,9 @@ func (r *row) int(col string, n int64) {
 	r.vals[col] = Cell{Value: strconv.FormatInt(n, 10), Kind: KindNumber}
 }
 
-func (r *row) bool(col string, b bool) { r.vals[col] = Cell{Value: strconv.FormatBool(b), Kind: KindBool} }
+func (r *row) bool(col string, b bool) {
+	r.vals[col] = Cell{Value: strconv.FormatBool(b), Kind: KindBool}
+}
 
 // num sets col to the decimal v as a JSON number; a value that is not a
 // plain JSON number (an exact ratio "3/4", a word) stays a string.
