@@ -1,0 +1,154 @@
+package scorer
+
+import (
+	"io/fs"
+	"path"
+
+	"verdict/campaign"
+	"verdict/verr"
+)
+
+// PrepareSystemScoreInput is the campaign side of a system comparison's
+// score input (CONTRACT §6), from a strictly loaded campaign, its files
+// (for the frozen repository snapshot under sources/), the opaque bundled
+// item of each answered review session (items: session → item) and the
+// settled grades of those items:
+//
+//   - each task's obligations: the repository-answerable ones (the R_sys
+//     denominator) and the separately frozen U set;
+//   - each workflow's review, scored from its settled grades; an
+//     investigation-stage failure (review not dispatched, or a packet that
+//     is absent, empty or over the evidence budget) keeps its charges and
+//     gets R_sys and U zero; a review without a valid answer is a valid
+//     failure;
+//   - packet-supported coverage from the delivered packet (PacketSupport);
+//   - the charges of both sessions from their receipts at the manifest's
+//     price card, as the first experiment's accounting reads them;
+//   - each cold setup at its attributable charge and its phases' monotonic
+//     time, attributed to the setup record's workflow, and each fresh
+//     server's startup in a workflow ("session-startup", time only).
+//
+// Preparation sessions are campaign-level charges, not a system's, and are
+// left to the campaign ceilings. Prerequisites are the caller's.
+func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[string]string, grades []ConsensusGrade) (SystemScoreInput, error) {
+	in := SystemScoreInput{CampaignID: c.Manifest.CampaignID, Synthetic: c.Manifest.Synthetic, Thresholds: ContractSystemThresholds()}
+	card := c.Manifest.Execution.PriceCard
+	byItem := map[string][]ConsensusGrade{}
+	for _, g := range grades {
+		byItem[g.Field.Item] = append(byItem[g.Field.Item], g)
+	}
+	for _, t := range c.Tasks {
+		ti := TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository}
+		for _, o := range t.Truth.RepositoryAnswerable {
+			ti.Obligations = append(ti.Obligations, campaign.TruthObligation{ID: o.ID, Text: o.Text, Critical: o.Critical, Answerable: true})
+		}
+		for _, o := range t.Truth.Unanswerable {
+			ti.Obligations = append(ti.Obligations, campaign.TruthObligation{ID: o.ID, Text: o.Text, Critical: o.Critical})
+		}
+		in.Tasks = append(in.Tasks, ti)
+	}
+	for _, w := range c.Workflows {
+		wf := w.Workflow
+		task := c.Task(wf.Task)
+		if task == nil {
+			return in, verr.Newf(ReasonUnexpectedGrade, "manifest.json", "/workflows", "CONTRACT §6", "workflow %s names unknown task %s", wf.ID, wf.Task)
+		}
+		account := func(s campaign.SystemSession) (SessionAccount, campaign.ReceiptStatus) {
+			cs := &campaign.Session{ID: s.ID, Role: s.Role, Run: campaign.Run{Task: wf.Task, Repetition: wf.Repetition}, RawSHA256: s.RawSHA256, RawSize: s.RawSize}
+			if s.Receipt != nil {
+				cs.Receipt = &s.Receipt.Receipt
+			}
+			a := sessionAccount(cs, card)
+			return a, a.Status
+		}
+		inv, _ := account(w.Investigation)
+		rev, revStatus := account(w.Review)
+		in0 := SystemWorkflowInput{ID: wf.ID, System: wf.System, Task: wf.Task, Repository: task.Entry.Repository, Repetition: wf.Repetition,
+			Position: wf.Position, InvestigationSession: w.Investigation.ID, Operations: inv.OrdinaryCalls + inv.MCPCalls,
+			Investigation: SystemCharge{Cost: inv.Cost, Time: inv.Duration}, ReviewCharge: SystemCharge{Cost: rev.Cost, Time: rev.Duration},
+			Review: RunInput{Task: wf.Task, Repetition: wf.Repetition, Arm: selectedArm(c), Session: w.Review.ID, PacketIdentityOK: true}}
+		switch {
+		case revStatus == campaign.StatusNotDispatched || w.Packet == nil || w.Packet.Status != campaign.PacketDelivered:
+			in0.Review.Outcome = OutcomeInvestigationFailure
+			in0.Review.FailureKind = "investigation_failed"
+			if w.Packet != nil && w.Packet.Status != campaign.PacketDelivered {
+				in0.Review.FailureKind = w.Packet.Status
+			}
+			in0.PacketSupported = []string{}
+		case w.Review.Response == nil:
+			in0.Review.Outcome = OutcomeValidFailure
+			in0.Review.FailureKind = string(revStatus)
+			if w.Review.Failure != nil {
+				in0.Review.FailureKind = string(w.Review.Failure.Reason)
+			}
+		default:
+			in0.Review.Outcome = OutcomeAnswered
+			in0.Review.Final = &w.Review.Response.Final
+			in0.Review.ReconciliationPresent = w.Review.Response.Reconciliation != nil
+			in0.Review.Item = items[w.Review.ID]
+			in0.Review.Grades = byItem[in0.Review.Item]
+		}
+		if in0.Review.Outcome != OutcomeInvestigationFailure {
+			repo := task.Entry.Repository
+			supported, err := PacketSupport(&task.Truth, w.Packet, func(p string) ([]byte, bool) {
+				b, err := fs.ReadFile(fsys, path.Join(campaign.SourcesDir, repo, p))
+				return b, err == nil
+			})
+			if err != nil {
+				return in, err
+			}
+			in0.PacketSupported = supported
+		}
+		in.Workflows = append(in.Workflows, in0)
+	}
+	for _, s := range c.Setup.Cold {
+		cost := Unknown[PicoUSD](ReasonActualChargeUnattributed)
+		if s.ChargeMicroUSD != nil {
+			cost = MicroUSD(*s.ChargeMicroUSD)
+		}
+		for _, p := range s.Phases {
+			in.Setup = append(in.Setup, SetupCharge{System: s.System, Repository: s.Repository, Workflow: s.Workflow, Kind: p.Phase,
+				SystemCharge: SystemCharge{Cost: cost, Time: phaseTime(p)}})
+			cost = Of[PicoUSD](0) // the charge is the cold setup's, once
+		}
+	}
+	for _, s := range c.Setup.SessionStartup {
+		sys, repo := workflowSystem(c, s.Workflow)
+		for _, p := range s.Phases {
+			in.Setup = append(in.Setup, SetupCharge{System: sys, Repository: repo, Workflow: s.Workflow, Kind: "session-startup:" + p.Phase,
+				SystemCharge: SystemCharge{Cost: Of[PicoUSD](0), Time: phaseTime(p)}})
+		}
+	}
+	return in, nil
+}
+
+// phaseTime is a setup phase's monotonic duration, unknown when its
+// readings are out of order.
+func phaseTime(p campaign.SetupPhase) Nanos {
+	if p.EndMonotonicNS < p.StartMonotonicNS {
+		return Unknown[Nanosecond](ReasonTimeMissing)
+	}
+	return Of[Nanosecond](p.EndMonotonicNS - p.StartMonotonicNS)
+}
+
+// workflowSystem returns the system and repository of workflow id.
+func workflowSystem(c *campaign.SystemCampaign, id string) (campaign.SystemName, string) {
+	for _, w := range c.Workflows {
+		if w.Workflow.ID == id {
+			if t := c.Task(w.Workflow.Task); t != nil {
+				return w.Workflow.System, t.Entry.Repository
+			}
+			return w.Workflow.System, ""
+		}
+	}
+	return "", ""
+}
+
+// selectedArm is the review protocol the first experiment selected: B's
+// reconciliation review (its protocol gate applies) or A's ordinary one.
+func selectedArm(c *campaign.SystemCampaign) Arm {
+	if c.Manifest.SelectedReview == campaign.RoleReviewB {
+		return ArmB
+	}
+	return ArmA
+}

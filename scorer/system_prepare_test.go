@@ -1,0 +1,90 @@
+package scorer_test
+
+import (
+	"strconv"
+	"testing"
+
+	"verdict/adjudication"
+	"verdict/campaign"
+	"verdict/fixtures"
+	"verdict/scorer"
+)
+
+// TestPrepareSystemScoreInputFixture scores the SYNTHETIC system-comparison
+// campaign end to end from its loaded files: every answered review graded
+// as addressing every repository-answerable obligation; each workflow keeps
+// the frozen denominator of its task, and the decision is one of the
+// comparison's outcomes.
+func TestPrepareSystemScoreInputFixture(t *testing.T) {
+	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := campaign.LoadSystemComparison(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := map[string]string{}
+	var grades []scorer.ConsensusGrade
+	add := func(item string, kind adjudication.Kind, target, v string) {
+		grades = append(grades, scorer.ConsensusGrade{Field: adjudication.Field{Item: item, Kind: kind, Target: target}, Value: v, Source: scorer.SourceAgreed})
+	}
+	answerable := map[string]int{}
+	for _, w := range c.Workflows {
+		task := c.Task(w.Workflow.Task)
+		answerable[task.Entry.ID] = len(task.Truth.RepositoryAnswerable)
+		if w.Review.Response == nil {
+			continue
+		}
+		item := "item-" + w.Review.ID
+		items[w.Review.ID] = item
+		for _, o := range task.Truth.RepositoryAnswerable {
+			add(item, adjudication.KindObligation, o.ID, adjudication.ValueAddressed)
+		}
+		for _, o := range task.Truth.Unanswerable {
+			add(item, adjudication.KindUncertainty, o.ID, adjudication.ValueCredited)
+		}
+		f := w.Review.Response.Final
+		for _, cl := range f.Claims {
+			add(item, adjudication.KindClaim, cl.ID, adjudication.ValueSupported)
+			add(item, adjudication.KindClaimCritical, cl.ID, adjudication.ValueNotCritical)
+		}
+		for i := range f.Citations {
+			add(item, adjudication.KindCitation, "K"+strconv.Itoa(i+1), adjudication.ValueSupports)
+		}
+		for _, x := range f.Exclusions {
+			add(item, adjudication.KindExclusion, x.ID, adjudication.ValueJustified)
+		}
+		add(item, adjudication.KindCompleteness, adjudication.TargetFinal, adjudication.ValueNoFalseClaim)
+	}
+	in, err := scorer.PrepareSystemScoreInput(c, fsys, items, grades)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scorer.EvaluateSystems(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Workflows) != campaign.SystemWorkflows {
+		t.Fatalf("%d workflows", len(sc.Workflows))
+	}
+	for _, w := range sc.Workflows {
+		if w.RSys.Den() != int64(answerable[w.Task]) {
+			t.Errorf("%s: R_sys %s over a denominator other than the task's %d repository-answerable obligations", w.ID, w.RSys, answerable[w.Task])
+		}
+		if w.Review.Outcome == scorer.OutcomeAnswered && w.RSys.Num() != w.RSys.Den() {
+			t.Errorf("%s: R_sys %s, want all addressed", w.ID, w.RSys)
+		}
+	}
+	found := false
+	for _, k := range scorer.SystemOutcomes() {
+		found = found || k == sc.Decision.Kind
+	}
+	if !found {
+		t.Fatalf("decision %q", sc.Decision.Kind)
+	}
+	if len(sc.Setup) == 0 {
+		t.Error("the fixture's setup record gave no setup charge")
+	}
+	t.Logf("decision %s: %s", sc.Decision.Kind, sc.Decision.Summary)
+}
