@@ -202,10 +202,6 @@ func indexOf(ws []campaign.Workflow, s campaign.SystemName) int {
 	return -1
 }
 
-
-
-
-
 // TestSystemValidFailures: an investigation-stage failure and an
 // over-budget packet are valid system failures (charges kept, review not
 // launched): the campaign stays admitted, the packet keeps every item.
