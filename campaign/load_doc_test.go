@@ -45,6 +45,33 @@ func TestFormatDocExamples(t *testing.T) {
 			_, err = DecodeResponse(data, kind, RoleReviewB)
 		case "receipt":
 			_, err = DecodeReceipt(data, kind)
+		case "system-manifest":
+			data = []byte(strings.Replace(string(data), "RESPONSE_SCHEMA_SHA256", ResponseSchemaSHA256(), 1))
+			_, err = DecodeSystemManifest(data, kind)
+		case "system-truth":
+			_, err = DecodeSystemTruth(data, kind)
+		case "observation-log":
+			_, err = DecodeObservationLog(data, kind)
+		case "observation-packet":
+			var log []byte
+			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+				if m[1] == "observation-log" {
+					log = []byte(m[2] + "\n")
+				}
+			}
+			// The documented packet is the packetizer's packet of the
+			// documented log, byte for byte (the examples omit the final newline).
+			var want []byte
+			if want, _, err = BuildObservationPacket(log, kind); err == nil {
+				if string(data)+"\n" != string(want) {
+					t.Errorf("the documented packet is not the packetizer's packet of the documented log")
+				}
+				_, err = DecodeObservationPacket(data, kind)
+			}
+		case "system-receipt":
+			_, err = DecodeSystemReceipt(data, kind)
+		case "setup":
+			_, err = DecodeSetup(data, kind)
 		default:
 			t.Errorf("unknown example kind %s", kind)
 		}
@@ -52,7 +79,7 @@ func TestFormatDocExamples(t *testing.T) {
 			t.Errorf("%s: %v", kind, err)
 		}
 	}
-	if len(seen) != 6 {
+	if len(seen) != 12 {
 		t.Fatalf("found examples %v", seen)
 	}
 }
