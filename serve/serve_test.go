@@ -104,7 +104,7 @@ func TestFreezeWithoutAgent(t *testing.T) {
 
 // TestRefusals: every way in that item 2 of the issue refuses.
 func TestRefusals(t *testing.T) {
-	_, noRoleLine := newKey(t)
+	gusKey, noRoleLine := newKey(t)
 	noRole := "gus " + noRoleLine
 	eveKey, eveLine := newKey(t)
 	dir := writeRatingsDir(t, noRole, `eve namespaces="verdict-rating" `+eveLine)
@@ -117,9 +117,12 @@ func TestRefusals(t *testing.T) {
 		t.Fatalf("unknown key: banner %q", cl.banner)
 	}
 	// A key with a line but no verdict namespace has no role.
-	data, _ := os.ReadFile(filepath.Join(dir, "allowed_signers"))
-	if !bytes.Contains(data, []byte("gus ")) {
-		t.Fatal("setup")
+	if cl, err := dial(t, ts, gusKey, dialOpts{pty: true}); err == nil || !strings.Contains(cl.banner, "no-role") {
+		t.Fatalf("no role: err %v banner %q", err, cl.banner)
+	}
+	// The adjudicator's key asking for a rater's screen.
+	if cl, err := dial(t, ts, fixtureKey(t, "cho"), dialOpts{user: "ann", pty: true}); err == nil || !strings.Contains(cl.banner, "other-principal") {
+		t.Fatalf("cho as ann: err %v banner %q", err, cl.banner)
 	}
 	// ann's key presented as bob: another rater's bundle.
 	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{user: "bob", pty: true})
