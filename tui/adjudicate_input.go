@@ -30,7 +30,7 @@ func (a *adjudicator) setEnabled() {
 	a.keys.Sign.SetEnabled(a.screen == adjMain && !a.signer.signed)
 	a.keys.Save.SetEnabled(a.screen == adjNote)
 	a.keys.Cancel.SetEnabled(a.screen == adjOther)
-	a.signer.setEnabled()
+	a.signer.setEnabled(a.screen == adjSign)
 	var vals []string
 	if d := a.dispute(); d != nil {
 		vals = allowedFor(d)

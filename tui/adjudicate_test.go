@@ -293,7 +293,7 @@ func TestAdjudicateSavedOnlyAfterRecord(t *testing.T) {
 	}
 	// A pending decision is not signed: y only arms the signing.
 	a.decisions[1], a.decisions[2], a.decisions[3] = &Decision{}, &Decision{}, &Decision{}
-	a.signer.setEnabled()
+	a.signer.setEnabled(false)
 	if _, c := a.signer.Update(keyMsg("y")); c != nil || a.signer.signing || !a.signer.armed {
 		t.Fatal("signing started while a decision is being saved")
 	}
@@ -498,4 +498,19 @@ func TestAdjudicateAfterSignStatusWrappedEscBack(t *testing.T) {
 		t.Fatalf("esc after signing: screen %d", a.screen)
 	}
 	_ = m
+}
+
+// TestAdjudicateSignScreenScrolls: on a screen too short for every
+// decision being signed, the first ctrl+d scrolls them.
+func TestAdjudicateSignScreenScrolls(t *testing.T) {
+	e := &adjEnv{}
+	m, a := newTestAdjudicator(e, 80, 14)
+	m = press(m, "S")
+	if !a.signer.keys.Down.Enabled() || !strings.Contains(screen(m), "more lines: ctrl+d") {
+		t.Fatalf("sign screen at 80x14:\n%s", screen(m))
+	}
+	_ = press(m, "ctrl+d")
+	if a.signer.dy == 0 {
+		t.Fatal("the first ctrl+d did not scroll")
+	}
 }

@@ -203,7 +203,7 @@ func (r *rater) active() Component {
 func (r *rater) setEnabled() {
 	r.grade.setEnabled(r.screen == screenGrade, r.screen == screenAnswer)
 	r.list.setEnabled()
-	r.freeze.setEnabled()
+	r.freeze.setEnabled(r.screen == screenFreeze)
 }
 
 // Init implements tea.Model.

@@ -178,10 +178,15 @@ func refusedSigning(why string) string {
 	return "no signing key (--key) and signer (--name) configured."
 }
 
-// setEnabled enables y when it does something; once the record is signed
-// esc goes back (nothing is left to cancel).
-func (s *signScreen) setEnabled() {
+// setEnabled enables y when it does something, and the scroll keys when
+// the screen is shown and what is signed does not fit; once the record is
+// signed esc goes back (nothing is left to cancel).
+func (s *signScreen) setEnabled(shown bool) {
 	s.keys.Confirm.SetEnabled(s.canConfirm())
+	s.scrolls = false
+	if shown {
+		s.parts()
+	}
 	s.keys.Down.SetEnabled(s.scrolls)
 	s.keys.Up.SetEnabled(s.scrolls)
 	if s.signed {
@@ -221,8 +226,19 @@ func (s *signScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // status line stay on screen; what is signed takes the rows between them
 // and scrolls (ctrl+d, ctrl+u) when it does not fit.
 func (s *signScreen) View() tea.View {
+	head, body, tail := s.parts()
+	if s.h > 0 {
+		body = scrollWindow(s.c.Styles, body, &s.dy, s.h-len(head)-len(tail))
+	}
+	return tea.NewView(strings.Join(append(append(head, body...), tail...), "\n"))
+}
+
+// parts renders the screen's three parts in its width: the title, what is
+// signed, and the signer, meaning and status line; scrolls is set when
+// what is signed does not fit between the others.
+func (s *signScreen) parts() (head, body, tail []string) {
 	st := s.c.Styles
-	head := wrapLines([]string{st.Header.Render(s.rec.title), ""}, s.w)
+	head = wrapLines([]string{st.Header.Render(s.rec.title), ""}, s.w)
 	line, tone := s.status()
 	switch tone {
 	case toneOK:
@@ -233,13 +249,10 @@ func (s *signScreen) View() tea.View {
 		line = st.Finding.Render(line)
 	case tonePlain:
 	}
-	tail := wrapLines([]string{"", "signer:  " + s.signer, "meaning: " + s.rec.meaning, "", line}, s.w)
-	body := wrapLines(s.rec.summary(s.w), s.w)
+	tail = wrapLines([]string{"", "signer:  " + s.signer, "meaning: " + s.rec.meaning, "", line}, s.w)
+	body = wrapLines(s.rec.summary(s.w), s.w)
 	s.scrolls = s.h > 0 && len(body) > s.h-len(head)-len(tail)
-	if s.h > 0 {
-		body = scrollWindow(st, body, &s.dy, s.h-len(head)-len(tail))
-	}
-	return tea.NewView(strings.Join(append(append(head, body...), tail...), "\n"))
+	return head, body, tail
 }
 
 // ShortHelp implements help.KeyMap.
