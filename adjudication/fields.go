@@ -2,8 +2,19 @@ package adjudication
 
 import (
 	"time"
+
+	"verdict/blinding"
 	"verdict/verr"
 )
+
+// syntheticNoticeOf is the notice a record with this synthetic flag
+// carries: the SYNTHETIC notice, or none.
+func syntheticNoticeOf(synthetic bool) string {
+	if synthetic {
+		return blinding.SyntheticNotice
+	}
+	return ""
+}
 
 // Refusals of a signed record's own statements (DESIGN "Chain of custody":
 // every field of a signed record is checked; issue "signed records hold
@@ -12,7 +23,9 @@ const (
 	// ReasonBadRecordTime: time_utc is not RFC 3339 UTC in whole seconds
 	// ("2026-03-04T05:06:07Z"), or the records are out of causal order: an
 	// adjudication dated before a sheet it resolves, a reveal dated before
-	// a record it binds.
+	// a record it binds, a record dated more than ClockTolerance after the
+	// moment it is checked, or a sheet dated before a session it rates
+	// ended (CheckSheetAfter).
 	ReasonBadRecordTime verr.Reason = "bad-record-time"
 	// ReasonBadRecordMeaning: the meaning statement is not the fixed text
 	// of the record's role (SheetMeaning, AdjudicationMeaning,
@@ -32,7 +45,21 @@ const (
 	// or the adjudicator (CONTRACT §5 "a documented third adjudicator";
 	// the coordinator is none of them).
 	ReasonRoleReused verr.Reason = "role-reused"
+	// ReasonBadRecordNotice: a record's notice is not the notice of its
+	// synthetic flag (blinding.SyntheticNotice exactly when synthetic,
+	// none otherwise).
+	ReasonBadRecordNotice verr.Reason = "bad-record-notice"
 )
+
+// ClockTolerance is how far a record's time_utc may lie after the moment
+// it is checked (clocks of the signer's and the checker's machines
+// differ by a little): a record dated later is refused with
+// ReasonBadRecordTime, as a record from the future.
+const ClockTolerance = 5 * time.Minute
+
+// checkNow is the clock the time checks compare against (the moment the
+// record is checked).
+var checkNow = time.Now
 
 // ParseRecordTime parses a record's time_utc: RFC 3339 in UTC ("Z") in
 // whole seconds, exactly as FormatTime writes it. Any other form is
@@ -68,29 +95,43 @@ const ReasonSyntheticMismatch verr.Reason = "synthetic-mismatch"
 // its meaning and the form of every digest it carries.
 func checkRecordFields(c *Check) {
 	type digest struct{ member, value string }
-	var at, meaning, want string
+	var at, meaning, want, notice string
+	var synthetic bool
 	var ds []digest
 	switch {
 	case c.sheet != nil:
 		s := c.sheet
 		at, meaning, want = s.TimeUTC, s.Meaning, SheetMeaning
+		notice, synthetic = s.Notice, s.Synthetic
 		ds = []digest{{"bundle_digest", s.BundleDigest}, {"content_digest", s.ContentDigest}, {"obligations_digest", s.ObligationsDigest},
 			{"map_commitment", s.MapCommitment}, {"journal_digest", s.JournalDigest}}
 	case c.adj != nil:
 		a := c.adj
 		at, meaning, want = a.TimeUTC, a.Meaning, AdjudicationMeaning
+		notice, synthetic = a.Notice, a.Synthetic
 		ds = []digest{{"content_digest", a.ContentDigest}, {"obligations_digest", a.ObligationsDigest}, {"map_commitment", a.MapCommitment},
 			{"sheets/0/sha256", a.Sheets[0].SHA256}, {"sheets/1/sha256", a.Sheets[1].SHA256}}
 	case c.rev != nil:
 		r := c.rev
 		at, meaning, want = r.TimeUTC, r.Meaning, RevealMeaning
+		notice, synthetic = r.Notice, r.Synthetic
 		ds = []digest{{"map_commitment", r.MapCommitment}, {"content_digest", r.ContentDigest},
 			{"sheets/0/sha256", r.Sheets[0].SHA256}, {"sheets/1/sha256", r.Sheets[1].SHA256}, {"adjudication/sha256", r.Adjudication.SHA256}}
 	default:
 		return
 	}
-	if _, err := ParseRecordTime(at); err != nil {
+	t, err := ParseRecordTime(at)
+	if err != nil {
 		c.fail(ReasonBadRecordTime, "time_utc %q is not an RFC 3339 UTC time in whole seconds", at)
+		return
+	}
+	if now := checkNow(); t.After(now.Add(ClockTolerance)) {
+		c.fail(ReasonBadRecordTime, "the %s is dated %s, after the moment it is checked (%s, with a tolerance of %s): a record cannot be signed in the future",
+			c.Kind, at, FormatTime(now), ClockTolerance)
+		return
+	}
+	if wantNotice := syntheticNoticeOf(synthetic); notice != wantNotice {
+		c.fail(ReasonBadRecordNotice, "notice %q is not the notice of a record with synthetic %t (%q)", notice, synthetic, wantNotice)
 		return
 	}
 	if meaning != want {
@@ -154,4 +195,47 @@ func checkRoles(rev *Check, others []*Check) {
 			return
 		}
 	}
+}
+
+// SessionEnd is when one rated session's receipt says it ended.
+type SessionEnd struct {
+	Session string
+	Ended   time.Time
+}
+
+// LatestEnd returns the latest of ends (the zero SessionEnd when there is
+// none).
+func LatestEnd(ends []SessionEnd) SessionEnd {
+	var last SessionEnd
+	for _, e := range ends {
+		if e.Ended.After(last.Ended) {
+			last = e
+		}
+	}
+	return last
+}
+
+// CheckSheetAfter refuses (ReasonBadRecordTime) a rating sheet (file)
+// dated before the last rated session ended: a sheet grades answers that
+// existed, so it is signed after every receipt of the sessions it rates
+// ended. last is LatestEnd of those sessions; a zero last checks nothing.
+// A receipt ended more than ClockTolerance after the moment it is checked
+// is refused too.
+func CheckSheetAfter(file string, s *Sheet, last SessionEnd) error {
+	if last.Ended.IsZero() {
+		return nil
+	}
+	if now := checkNow(); last.Ended.After(now.Add(ClockTolerance)) {
+		return verr.Newf(ReasonBadRecordTime, file, "", ruleRecords, "session %s's receipt ended at %s, after the moment it is checked (%s, with a tolerance of %s)",
+			last.Session, FormatTime(last.Ended), FormatTime(now), ClockTolerance)
+	}
+	t, err := ParseRecordTime(s.TimeUTC)
+	if err != nil {
+		return err
+	}
+	if t.Before(last.Ended.Truncate(time.Second)) {
+		return verr.Newf(ReasonBadRecordTime, file, "/time_utc", ruleRecords, "the sheet of %s is dated %s, before session %s it rates ended (%s): a sheet is signed after every rated session's receipt ended",
+			s.Signer.Name, s.TimeUTC, last.Session, FormatTime(last.Ended))
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"verdict/adjudication"
 	"verdict/blinding"
@@ -71,6 +72,9 @@ type derivation struct {
 	// needs them item by item).
 	load   func() (*campaign.Campaign, error)
 	sealed *blinding.SealedMap
+	// lastEnd is the latest receipt end of the sessions the sealed map's
+	// items bind (the rated sessions): every sheet is dated after it.
+	lastEnd adjudication.SessionEnd
 }
 
 // deriveCustody derives the blinding of c again under the sealed map in
@@ -99,6 +103,7 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	}
 	d := &derivation{forms: res.Forms, header: map[string]*blinding.Bundle{},
 		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
+	d.lastEnd = ratedEnd(c)
 	found := scan.ScanBundles(res.Bundles)
 	// Every derived bundle holds the same items (in its rater's order), so
 	// they share one field set.
@@ -379,4 +384,20 @@ func (d *derivation) missingBundles(dir string, seen map[string]bool) error {
 // raters are the sealed map's raters, sorted.
 func (d *derivation) raters() []string {
 	return slices.Sorted(maps.Keys(d.header))
+}
+
+// ratedEnd is the latest receipt end (ended_utc) of the rated sessions
+// (the sessions whose answers are bundled, blinding.Bundled); a receipt
+// without a parsable end adds nothing (admission refuses it on its own).
+func ratedEnd(c *campaign.Campaign) adjudication.SessionEnd {
+	var ends []adjudication.SessionEnd
+	for _, s := range c.Sessions {
+		if !blinding.Bundled(s) || s.Receipt == nil || s.Receipt.EndedUTC == nil {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339Nano, *s.Receipt.EndedUTC); err == nil {
+			ends = append(ends, adjudication.SessionEnd{Session: s.ID, Ended: t})
+		}
+	}
+	return adjudication.LatestEnd(ends)
 }

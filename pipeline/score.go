@@ -131,11 +131,14 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// again (each runs on every core; side by side they would only hold
 	// more memory at once).
 	prep, findings := d.Prepare(c)
+	// The rated sessions' last end is taken before the receipts are released.
+	lastEnd := ratedEnd(c)
 	releaseForDerivation(c)
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return load(fsys, campaign.LoadOptions{}) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
 	}
+	derived.lastEnd = lastEnd
 	ctx.Findings = findings
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
 		PromptRevision: scorer.BRevision(c)}
@@ -312,6 +315,15 @@ func readCustodied(dir string, allowed []adjudication.AllowedSigner, guidelines 
 	set, err := crossCheckSet(checks, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields})
 	if err != nil {
 		return nil, nil, err
+	}
+	// Every sheet is dated after the rated sessions ended (the records'
+	// own order, and no record from the future, Verify checked).
+	for _, ch := range checks {
+		if sh := ch.Sheet(); sh != nil {
+			if err := adjudication.CheckSheetAfter(ch.File, sh, derived.lastEnd); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	return leaks, set, nil
 }

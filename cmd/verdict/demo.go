@@ -29,13 +29,13 @@ var demoItemKey = bytes.Repeat([]byte{0x5a}, 32)
 
 // Fixed signing times of the demo records (reproducible bytes).
 const (
-	demoSheetTime  = "2026-09-07T10:00:00Z"
-	demoAdjTime    = "2026-09-07T11:00:00Z"
-	demoRevealTime = "2026-09-07T12:00:00Z"
+	demoSheetTime  = "2026-10-01T10:00:00Z"
+	demoAdjTime    = "2026-10-01T11:00:00Z"
+	demoRevealTime = "2026-10-01T12:00:00Z"
 	// demoJournalStart is the time before the demo journals' first entry;
 	// each entry is stamped one millisecond after the one before (a million
 	// entries stay before demoSheetTime).
-	demoJournalStart = "2026-09-07T09:00:00Z"
+	demoJournalStart = "2026-10-01T09:00:00Z"
 )
 
 // demoClock returns the demo's fixed journal clock: one millisecond past
