@@ -682,55 +682,49 @@ func ratioGates(what string, rep *AccountingReport, pair func(PairAccount) Ratio
 	}
 	out = append(out, g)
 
-	g = Gate{Name: taskName, Pass: len(rep.Tasks) > 0}
+	out = append(out, boundGate(taskName, len(rep.Tasks), func(i int) (string, Ratio) {
+		return rep.Tasks[i].Task, task(rep.Tasks[i])
+	}, TaskBoundNum, TaskBoundDen, taskReason, "task-median", "1.15", "no task"))
+	out = append(out, boundGate(pairName, len(rep.Pairs), func(i int) (string, Ratio) {
+		p := rep.Pairs[i]
+		return fmt.Sprintf("%s r%d", p.Task, p.Repetition), pair(p)
+	}, PairBoundNum, PairBoundDen, pairReason, "paired complete-workflow", "1.25", "no pair"))
+	return out
+}
+
+// boundGate is the gate that each of n ratios (at(i): its label and
+// ratio) is at most num/den, bound written as a decimal; what names the
+// ratios ("task-median"), over is the reason of the first ratio above the
+// bound (an unknown ratio fails with the reason it is unknown) and none
+// the detail when there is no ratio at all (ReasonRatioUndefined): every
+// outlier is listed (CONTRACT §4 "each task-median ratio must be ≤1.15;
+// no individual paired complete-workflow ratio may exceed 1.25"; C14).
+func boundGate(name string, n int, at func(i int) (string, Ratio), num, den int64, over verr.Reason, what, bound, none string) Gate {
+	g := Gate{Name: name, Pass: n > 0}
 	var bad []string
 	var why verr.Reason
-	for _, t := range rep.Tasks {
-		r := task(t)
-		if !r.AtMost(TaskBoundNum, TaskBoundDen) {
-			bad = append(bad, fmt.Sprintf("%s %s", t.Task, r))
+	for i := range n {
+		label, r := at(i)
+		if !r.AtMost(num, den) {
+			bad = append(bad, label+" "+r.String())
 			if why == "" {
-				why = taskReason
+				why = over
 				if !r.Known {
 					why = r.Why
 				}
 			}
 		}
 	}
-	if len(bad) > 0 {
+	switch {
+	case len(bad) > 0:
 		g.Pass, g.Reason = false, why
-		g.Detail = "task-median B/A above 1.15 or unknown: " + strings.Join(bad, ", ")
-	} else if g.Pass {
-		g.Detail = fmt.Sprintf("all %d task-median ratios ≤ 1.15", len(rep.Tasks))
-	} else {
-		g.Reason, g.Detail = ReasonRatioUndefined, "no task"
+		g.Detail = what + " B/A above " + bound + " or unknown: " + strings.Join(bad, ", ")
+	case g.Pass:
+		g.Detail = fmt.Sprintf("all %d %s ratios ≤ %s", n, what, bound)
+	default:
+		g.Reason, g.Detail = ReasonRatioUndefined, none
 	}
-	out = append(out, g)
-
-	g = Gate{Name: pairName, Pass: len(rep.Pairs) > 0}
-	bad, why = nil, ""
-	for _, p := range rep.Pairs {
-		r := pair(p)
-		if !r.AtMost(PairBoundNum, PairBoundDen) {
-			bad = append(bad, fmt.Sprintf("%s r%d %s", p.Task, p.Repetition, r))
-			if why == "" {
-				why = pairReason
-				if !r.Known {
-					why = r.Why
-				}
-			}
-		}
-	}
-	if len(bad) > 0 {
-		g.Pass, g.Reason = false, why
-		g.Detail = "paired complete-workflow B/A above 1.25 or unknown: " + strings.Join(bad, ", ")
-	} else if g.Pass {
-		g.Detail = fmt.Sprintf("all %d paired complete-workflow ratios ≤ 1.25", len(rep.Pairs))
-	} else {
-		g.Reason, g.Detail = ReasonRatioUndefined, "no pair"
-	}
-	out = append(out, g)
-	return out
+	return g
 }
 
 // sessionGate checks one inclusive per-session limit over every dispatched
