@@ -218,21 +218,10 @@ func readCapped(name string, r io.Reader, kind FileKind) ([]byte, error) {
 	return b, nil
 }
 
-// HashRegular returns the hex SHA-256 of the regular file at path
-// (OpenRegular, refused as ReadRegular refuses), streamed: the file is
-// never held whole, and one that grows past kind's cap while it is read
-// is refused.
-func HashRegular(path string, kind FileKind) (string, error) {
-	f, err := OpenRegular(path, kind)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return hashCapped(path, f, kind)
-}
-
-// HashRegularFS is HashRegular for the file p of fsys, opened as
-// ReadRegularFS opens it.
+// HashRegularFS returns the hex SHA-256 of the file p of fsys, opened
+// and refused as ReadRegularFS opens and refuses it (a RootFS file without
+// blocking, checked on its descriptor), streamed: the file is never held
+// whole, and one that grows past kind's cap while it is read is refused.
 func HashRegularFS(fsys fs.FS, p string, kind FileKind) (string, error) {
 	var f io.ReadCloser
 	if r, ok := fsys.(*campaignRootFS); ok {
