@@ -15,11 +15,14 @@ import (
 // bound directories, so it is never a campaign file.
 const WriteLockFile = ".verdict-write" + fsutil.LockSuffix
 
-// lockCampaign takes the campaign dir's write lock (WriteLockFile); for a
-// dir that does not exist it returns a nil *fsutil.Output (whose Unlock
-// does nothing), and the caller's own refusal of the missing campaign
-// follows.
-func lockCampaign(dir string) (*fsutil.Output, error) {
+// LockCampaign takes the campaign dir's write lock (WriteLockFile), or
+// refuses with fsutil.ReasonOutputLocked while another verdict process
+// holds it. A writer that reads the campaign to decide what it writes
+// (receipt import) takes it before that read, so that it never reads
+// another writer's half-written files. For a dir that does not exist it
+// returns a nil *fsutil.Output (whose Unlock does nothing), and the
+// caller's own refusal of the missing campaign follows.
+func LockCampaign(dir string) (*fsutil.Output, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, nil
 	}

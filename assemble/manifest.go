@@ -113,7 +113,7 @@ type BindOptions struct {
 // must be one JSON object without duplicate member names, and "files" a
 // list of {path, sha256} with canonical paths.
 func Bind(dir string, opt BindOptions) (*BindResult, error) {
-	lock, err := lockCampaign(dir)
+	lock, err := LockCampaign(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -239,18 +239,24 @@ type fileBytes struct {
 // bytes (ReasonFileDiffers, nothing written) or is not a regular file.
 //
 // The whole comparison and write hold the campaign's write lock
-// (lockCampaign): a second writer is refused (fsutil.ReasonOutputLocked),
+// (LockCampaign): a second writer is refused (fsutil.ReasonOutputLocked),
 // so two runs never leave one run's file beside the other's. Each file is
 // staged beside its destination and renamed into place (fsutil.WriteFile),
 // in the order given: the caller puts last the file that names the
 // others (packet.json, the receipt), and the temporary files a killed
 // earlier write left beside a destination are removed first.
 func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
-	lock, err := lockCampaign(dir)
+	lock, err := LockCampaign(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
+	return writeHeld(dir, files, rule)
+}
+
+// writeHeld is writeNew for a caller that already holds the campaign's
+// write lock (LockCampaign).
+func writeHeld(dir string, files []fileBytes, rule string) ([]Written, error) {
 	out, err := compareExisting(dir, files, rule)
 	if err != nil {
 		return nil, err

@@ -309,21 +309,24 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 }
 
 // WriteImport writes the imported response (when there is one) and
-// receipt into the campaign dir. A file already there with other bytes is
-// refused (ReasonFileDiffers) and nothing is written.
+// receipt into the campaign dir. The caller holds the campaign's write
+// lock (LockCampaign) from before Import read the campaign. A file
+// already there with other bytes is refused (ReasonFileDiffers) and
+// nothing is written.
 func WriteImport(dir string, im *Imported) error {
 	files, err := importFiles(dir, im)
 	if err != nil {
 		return err
 	}
-	w, err := writeNew(dir, files, ruleResults)
+	w, err := writeHeld(dir, files, ruleResults)
 	im.Files = w
 	return err
 }
 
 // WriteImports writes the responses and receipts of every session of ims
-// (a batch, in order) into the campaign dir under one hold of the
-// campaign's write lock. Every file is compared first: one already there
+// (a batch, in order) into the campaign dir; the caller holds the
+// campaign's write lock (LockCampaign) from before the batch read the
+// campaign. Every file is compared first: one already there
 // with other bytes is refused (ReasonFileDiffers) before any file is
 // written. Each im's Files says what was written.
 func WriteImports(dir string, ims []*Imported) error {
@@ -337,7 +340,7 @@ func WriteImports(dir string, ims []*Imported) error {
 		counts[i] = len(f)
 		files = append(files, f...)
 	}
-	w, err := writeNew(dir, files, ruleResults)
+	w, err := writeHeld(dir, files, ruleResults)
 	if err != nil {
 		return err
 	}

@@ -174,6 +174,15 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		if err != nil {
 			return err
 		}
+		// The campaign's write lock is held from before the campaign is
+		// read: a second import (or packet, manifest) running at once is
+		// refused output-locked, never left to read this one's half-written
+		// files.
+		lock, err := assemble.LockCampaign(args[0])
+		if err != nil {
+			return refusal(a, err)
+		}
+		defer lock.Unlock()
 		im, err := assemble.Import(args[0], assemble.ImportRequest{Session: session, Log: logBytes, LogFormat: logFormat, LogFile: logFile,
 			Timing: timing, TimingFile: timingFile, ErrorKind: campaign.ErrorKind(errorKind)})
 		if err != nil {

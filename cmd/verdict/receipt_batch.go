@@ -30,6 +30,13 @@ func importBatch(a *app, dir, logs, logFormat string, keep bool, format string) 
 	if len(batch) == 0 {
 		return refusal(a, verr.Newf(assemble.ReasonBatchFileUnknown, logs, "", campaign.RuleReceipt, "the directory holds no session log"))
 	}
+	// The campaign's write lock is held from the first read of the
+	// campaign to the last file written (then Bind takes it again).
+	lock, err := assemble.LockCampaign(dir)
+	if err != nil {
+		return refusal(a, err)
+	}
+	defer lock.Unlock()
 	var ims []*assemble.Imported
 	reports := make([]receiptImportReport, 0, len(batch))
 	stopped := func(b assemble.BatchSession, err error) error {
@@ -68,6 +75,7 @@ func importBatch(a *app, dir, logs, logFormat string, keep bool, format string) 
 	if err := assemble.WriteImports(dir, ims); err != nil {
 		return refusal(a, err)
 	}
+	lock.Unlock()
 	bound, err := assemble.Bind(dir, assemble.BindOptions{})
 	if err != nil {
 		return refusal(a, err)
