@@ -211,18 +211,3 @@ func (a *app) journalOptions() []adjudication.Option {
 	}
 	return []adjudication.Option{adjudication.WithClock(a.clock)}
 }
-
-// indented returns lines joined by line feeds, each non-empty line
-// indented by two spaces.
-func indented(lines []string) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if l != "" {
-			b.WriteString("  " + l)
-		}
-	}
-	return b.String()
-}
