@@ -111,15 +111,7 @@ func (d decoder) manifest(data []byte, file string) (*Manifest, error) {
 		r.declareMap(sessions, p.field("/sessions/review_a"), "S", run.Sessions.ReviewA)
 		r.declareMap(sessions, p.field("/sessions/review_b"), "S", run.Sessions.ReviewB)
 	}
-	files := map[string]loc{}
-	for i, f := range m.Files {
-		p := at("/files").elem(i).field("/path")
-		r.filePath(p, f.Path)
-		if first, dup := files[f.Path]; dup {
-			r.fail(ReasonDuplicateFile, p, "path %s is already bound at %s", f.Path, first)
-		}
-		files[f.Path] = p
-	}
+	r.boundFiles(m.Files)
 	if r.err != nil {
 		return nil, r.err
 	}

@@ -419,3 +419,17 @@ func (d decoder) response(data []byte, file string, role Role) (*Response, error
 	}
 	return &v, nil
 }
+
+// boundFiles checks the manifest's files[] of either design: each path a
+// campaign-relative file path, none bound twice (ReasonDuplicateFile).
+func (r *rules) boundFiles(files []FileDigest) {
+	seen := map[string]loc{}
+	for i, f := range files {
+		p := at("/files").elem(i).field("/path")
+		r.filePath(p, f.Path)
+		if first, dup := seen[f.Path]; dup {
+			r.fail(ReasonDuplicateFile, p, "path %s is already bound at %s", f.Path, first)
+		}
+		seen[f.Path] = p
+	}
+}

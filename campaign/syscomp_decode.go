@@ -137,15 +137,7 @@ func DecodeSystemManifest(data []byte, file string) (*SystemManifest, error) {
 	}
 	r.systemTasks(m.Tasks)
 	r.workflows(&m)
-	files := map[string]loc{}
-	for i, f := range m.Files {
-		p := at("/files").elem(i).field("/path")
-		r.filePath(p, f.Path)
-		if first, dup := files[f.Path]; dup {
-			r.fail(ReasonDuplicateFile, p, "path %s is already bound at %s", f.Path, first)
-		}
-		files[f.Path] = p
-	}
+	r.boundFiles(m.Files)
 	if r.err != nil {
 		return nil, r.err
 	}
