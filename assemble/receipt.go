@@ -479,11 +479,14 @@ func computeInputs(dir string, req ImportRequest, run *campaign.Run, role campai
 // and no timing file (or two logs), or names no session of the manifest.
 const ReasonBatchFileUnknown verr.Reason = "batch-file-unknown"
 
-// BatchSession is one session of a batch import: its log and timing file.
+// BatchSession is one session of a batch import: its log and timing
+// file, and (an index file's fourth column only) the coordinator's
+// classification of a failed turn, "" for none.
 type BatchSession struct {
-	Session string
-	Log     string
-	Timing  string
+	Session   string
+	Log       string
+	Timing    string
+	ErrorKind campaign.ErrorKind
 }
 
 // BatchSessions lists the sessions of the log directory logs (S<n>.json
@@ -493,11 +496,7 @@ type BatchSession struct {
 // draft. A file of another name, a session with two logs or without a
 // timing file, and a session no run lists are ReasonBatchFileUnknown.
 func BatchSessions(dir, logs string) ([]BatchSession, error) {
-	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
-	if err != nil {
-		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
-	}
-	m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
+	m, err := batchManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -529,22 +528,9 @@ func BatchSessions(dir, logs string) ([]BatchSession, error) {
 			b.Log = p
 		}
 	}
-	var out []BatchSession
-	for _, run := range m.Runs {
-		first, second := run.Sessions.ReviewA, run.Sessions.ReviewB
-		if run.Order == campaign.OrderBFirst {
-			first, second = second, first
-		}
-		for _, id := range []string{run.Sessions.Draft, first, second} {
-			if b, ok := found[id]; ok {
-				out = append(out, *b)
-				delete(found, id)
-			}
-		}
-	}
-	if len(found) > 0 {
-		id := slices.Sorted(maps.Keys(found))[0]
-		return nil, bad(id+".*", "no run of the manifest lists session %s", id)
+	out, unlisted := dispatchOrder(m, found)
+	if len(unlisted) > 0 {
+		return nil, bad(unlisted[0]+".*", "no run of the manifest lists session %s", unlisted[0])
 	}
 	for _, b := range out {
 		switch {
@@ -555,4 +541,34 @@ func BatchSessions(dir, logs string) ([]BatchSession, error) {
 		}
 	}
 	return out, nil
+}
+
+// batchManifest decodes the manifest of the campaign dir a batch imports
+// into.
+func batchManifest(dir string) (*campaign.Manifest, error) {
+	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
+	if err != nil {
+		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+	}
+	return campaign.DecodeManifest(raw, campaign.ManifestFile)
+}
+
+// dispatchOrder returns the sessions of found in the manifest's dispatch
+// order (run by run: the shared draft, then the review dispatched first,
+// then the other), and the IDs of found that no run lists, sorted.
+func dispatchOrder(m *campaign.Manifest, found map[string]*BatchSession) (ordered []BatchSession, unlisted []string) {
+	rest := maps.Clone(found)
+	for _, run := range m.Runs {
+		first, second := run.Sessions.ReviewA, run.Sessions.ReviewB
+		if run.Order == campaign.OrderBFirst {
+			first, second = second, first
+		}
+		for _, id := range []string{run.Sessions.Draft, first, second} {
+			if b, ok := rest[id]; ok {
+				ordered = append(ordered, *b)
+				delete(rest, id)
+			}
+		}
+	}
+	return ordered, slices.Sorted(maps.Keys(rest))
 }

@@ -53,6 +53,7 @@ const (
 	FileRunLog         FileKind = "run log"
 	FileTiming         FileKind = "timing file"
 	FileItemList       FileKind = "item list"
+	FileBatchIndex     FileKind = "batch index"
 	FileReport         FileKind = "report"
 	FileOther          FileKind = "file"
 )
@@ -93,6 +94,9 @@ var fileCaps = map[FileKind]int64{
 	// An item list (packet --items) names at most 12 excerpts (CONTRACT
 	// §3), one short line each.
 	FileItemList: 64 * kib,
+	// A batch index (receipt import --index) names one session's log and
+	// timing file per line.
+	FileBatchIndex: 16 * mib,
 	// A report.json (check --previous-report) grows with the campaign.
 	FileReport: 1 * gib,
 	FileOther:  16 * mib,

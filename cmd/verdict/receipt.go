@@ -45,11 +45,11 @@ func newReceiptCmd(a *app) *cobra.Command {
 }
 
 func newReceiptImportCmd(a *app) *cobra.Command {
-	var session, logFile, logFormat, timingFile, errorKind, logsDir string
+	var session, logFile, logFormat, timingFile, errorKind, logsDir, index string
 	var keep bool
 	c := &cobra.Command{
-		Use:   "import CAMPAIGN (--session S --log FILE --timing FILE | --logs DIR) --log-format FORMAT [--error-kind KIND]",
-		Short: "Write responses/S.json and receipts/S.json from a run's log and the runner's timing file (one session, or a directory of them)",
+		Use:   "import CAMPAIGN (--session S --log FILE --timing FILE | --logs DIR | --index FILE) --log-format FORMAT [--error-kind KIND]",
+		Short: "Write responses/S.json and receipts/S.json from a run's log and the runner's timing file (one session, or many at once)",
 		Long: `Import reads the log of one real session and the small timing file its runner
 wrote, and writes responses/S.json (the exact bytes of the final message)
 and receipts/S.json into the campaign. verdict never calls a model; it only
@@ -107,6 +107,22 @@ are written under one lock and the manifest is bound once (verdict
 manifest). Any other file in DIR is refused (batch-file-unknown), so that a
 misnamed log is never skipped in silence.
 
+--index FILE names the same batch in a small text file instead, for logs
+that are not named by session or not in one directory: one line per
+session, SESSION LOG TIMING [ERROR-KIND], fields separated by spaces or
+tabs, a relative path read from FILE's directory; blank lines and lines
+starting with # are skipped. The order of the lines does not matter (the
+batch runs in dispatch order). ERROR-KIND is the coordinator's
+classification of that session's failed turn, as --error-kind gives it for
+one session. A line that is not of this form, a session listed twice or
+listed by no run, and a file named twice are refused (batch-index, naming
+the line) before anything is read:
+
+  # session  log                      timing
+  S1         runs/0901-draft.json     runs/0901-draft.timing.json
+  S2         runs/0903-review.json    runs/0903-review.timing.json
+  S3         runs/0905-review.json    runs/0905-review.timing.json  model_timeout
+
 Every receipt value neither file gives stays null and is listed ("unknown
 (left null)"); nothing is recorded as 0 for an unknown. A priced modifier the
 log reports (cache-write tokens, a service tier other than the standard one)
@@ -128,7 +144,7 @@ the receipt. A finding that compares the session with a sibling of its run
 
 A response or receipt already in the campaign with other bytes is refused
 (file-differs). Bind the new files of a single import with verdict manifest
-afterwards (--logs binds them itself).
+afterwards (--logs and --index bind them themselves).
 
 Exit codes: 0 written; 1 refused; 2 usage error.`,
 		Args: cobra.ExactArgs(1),
@@ -139,6 +155,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 	c.Flags().StringVar(&logFormat, "log-format", "", "the log's format (required): "+assemble.LogCodexExec+"|"+assemble.LogResponsesAPI)
 	c.Flags().StringVar(&timingFile, "timing", "", "the runner's timing file (required)")
 	c.Flags().StringVar(&logsDir, "logs", "", "import every session of DIR (S<n>.json or S<n>.jsonl with S<n>.timing.json) in dispatch order, then bind the manifest")
+	c.Flags().StringVar(&index, "index", "", "import every session FILE lists (one line each: SESSION LOG TIMING [ERROR-KIND]) in dispatch order, then bind the manifest")
 	c.Flags().BoolVar(&keep, "keep-inadmissible", false, "write the receipt even when admission will refuse it (a real run's record is evidence; exit 1 still)")
 	c.Flags().StringVar(&errorKind, "error-kind", "", "the coordinator's classification of a failed turn (model_timeout, refusal, malformed_output, budget_exhausted, infrastructure)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -149,22 +166,27 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 			}
 			return usagef("receipt import: %s; give the format of --log:\n%s", given, logFormatsHelp)
 		}
-		if logsDir != "" {
-			if session != "" || logFile != "" || timingFile != "" || errorKind != "" {
-				return usagef("receipt import: --logs imports a directory; --session, --log, --timing and --error-kind are for one session")
+		if logsDir != "" && index != "" {
+			return usagef("receipt import: give one batch, --logs DIR or --index FILE")
+		}
+		if logsDir != "" || index != "" {
+			flag, from := "--logs", logsDir
+			if index != "" {
+				flag, from = "--index", index
 			}
-			return importBatch(a, args[0], logsDir, logFormat, keep, *format)
+			if session != "" || logFile != "" || timingFile != "" || errorKind != "" {
+				return usagef("receipt import: %s imports a batch; --session, --log, --timing and --error-kind are for one session", flag)
+			}
+			return importBatch(a, args[0], flag, from, logFormat, keep, *format)
 		}
 		if session == "" || logFile == "" || timingFile == "" {
-			return usagef("receipt import: --session, --log and --timing (or --logs DIR) are required")
+			return usagef("receipt import: --session, --log and --timing (or --logs DIR, or --index FILE) are required")
 		}
 		if !campaign.ValidID('S', session) {
 			return usagef("receipt import: --session %q is not a session ID (S1, S2, …)", session)
 		}
-		switch campaign.ErrorKind(errorKind) {
-		case "", campaign.ErrorTimeout, campaign.ErrorRefusal, campaign.ErrorMalformed, campaign.ErrorBudget, campaign.ErrorInfrastructure:
-		default:
-			return usagef("receipt import: --error-kind %q is not an error kind", errorKind)
+		if errorKind != "" && !slices.Contains(assemble.ImportErrorKinds, campaign.ErrorKind(errorKind)) {
+			return usagef("receipt import: --error-kind %q is not an error kind (%v)", errorKind, assemble.ImportErrorKinds)
 		}
 		logBytes, err := readFlagFile(a, "receipt import: --log", logFile, campaign.FileRunLog)
 		if err != nil {

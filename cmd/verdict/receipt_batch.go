@@ -9,7 +9,8 @@ import (
 	"verdict/verr"
 )
 
-// receiptBatchReport is `verdict receipt import --logs DIR --format json`:
+// receiptBatchReport is `verdict receipt import --logs DIR|--index FILE
+// --format json`:
 // one receiptImportReport per session, in dispatch order, and the
 // manifest binding made once at the end.
 type receiptBatchReport struct {
@@ -17,18 +18,23 @@ type receiptBatchReport struct {
 	Bound    *assemble.BindResult  `json:"bound"`
 }
 
-// importBatch imports every session of the log directory logs into the
-// campaign dir in dispatch order (assemble.BatchSessions), each against
-// the campaign as it reads with the sessions before it, stops at the
-// first refusal with nothing written, then writes every file under one
+// importBatch imports every session of the batch from (the log directory
+// of --logs, or the index file of --index) into the campaign dir in
+// dispatch order (assemble.BatchSessions, assemble.BatchIndex), each
+// against the campaign as it reads with the sessions before it, stops at
+// the first refusal with nothing written, then writes every file under one
 // lock (assemble.WriteImports) and binds the manifest once.
-func importBatch(a *app, dir, logs, logFormat string, keep bool, format string) error {
-	batch, err := assemble.BatchSessions(dir, logs)
+func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format string) error {
+	list, empty := assemble.BatchSessions, assemble.ReasonBatchFileUnknown
+	if flag == "--index" {
+		list, empty = assemble.BatchIndex, assemble.ReasonBatchIndex
+	}
+	batch, err := list(dir, from)
 	if err != nil {
 		return refusal(a, err)
 	}
 	if len(batch) == 0 {
-		return refusal(a, verr.Newf(assemble.ReasonBatchFileUnknown, logs, "", campaign.RuleReceipt, "the directory holds no session log"))
+		return refusal(a, verr.Newf(empty, from, "", campaign.RuleReceipt, "%s names no session log", flag))
 	}
 	// The campaign's write lock is held from the first read of the
 	// campaign to the last file written (then Bind takes it again).
@@ -45,16 +51,18 @@ func importBatch(a *app, dir, logs, logFormat string, keep bool, format string) 
 		return refusal(a, errors.Join(head, err))
 	}
 	for _, b := range batch {
-		logBytes, err := readFlagFile(a, "receipt import: --logs "+b.Session, b.Log, campaign.FileRunLog)
+		// A file the batch names that cannot be read is a refusal of the
+		// batch (exit 1), not a usage error.
+		logBytes, err := campaign.ReadRegular(b.Log, campaign.FileRunLog)
 		if err != nil {
 			return stopped(b, err)
 		}
-		timing, err := readFlagFile(a, "receipt import: --logs "+b.Session, b.Timing, campaign.FileTiming)
+		timing, err := campaign.ReadRegular(b.Timing, campaign.FileTiming)
 		if err != nil {
 			return stopped(b, err)
 		}
 		im, err := assemble.Import(dir, assemble.ImportRequest{Session: b.Session, Log: logBytes, LogFormat: logFormat, LogFile: b.Log,
-			Timing: timing, TimingFile: b.Timing, Prior: ims})
+			Timing: timing, TimingFile: b.Timing, ErrorKind: b.ErrorKind, Prior: ims})
 		if err != nil {
 			return stopped(b, err)
 		}

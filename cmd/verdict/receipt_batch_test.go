@@ -20,61 +20,8 @@ import (
 // and writes nothing.
 func TestReceiptBatchImport(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	camp := filepath.Join(dir, "campaign")
-	if err := os.CopyFS(camp, fixtures.Campaign()); err != nil {
-		t.Fatal(err)
-	}
-	// The runs whose three sessions all answered become recorded logs; the
-	// others (failed or not dispatched) stay in the campaign as they are.
-	mraw, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
-	m, err := campaign.DecodeManifest(mraw, "manifest.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig := map[string][]byte{}
-	for _, r := range m.Runs {
-		ids := []string{r.Sessions.Draft, r.Sessions.ReviewA, r.Sessions.ReviewB}
-		all := true
-		for _, id := range ids {
-			var rc campaign.Receipt
-			b, _ := os.ReadFile(filepath.Join(camp, "receipts", id+".json"))
-			json.Unmarshal(b, &rc)
-			all = all && rc.Status == campaign.StatusResponse
-		}
-		if !all {
-			continue
-		}
-		for _, id := range ids {
-			for _, d := range []string{"responses", "receipts"} {
-				p := filepath.Join(camp, d, id+".json")
-				orig[d+"/"+id+".json"], _ = os.ReadFile(p)
-				os.Remove(p)
-			}
-		}
-	}
-	editFiles(t, filepath.Join(camp, "manifest.json"), func(path string) bool { return orig[path] == nil })
+	camp, logs, m, orig := batchFixture(t)
 	before, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
-	logs := filepath.Join(dir, "logs")
-	os.Mkdir(logs, 0o755)
-	for name, b := range orig {
-		id, ok := strings.CutPrefix(strings.TrimSuffix(name, ".json"), "receipts/")
-		if !ok {
-			continue
-		}
-		var rc campaign.Receipt
-		if err := json.Unmarshal(b, &rc); err != nil {
-			t.Fatal(err)
-		}
-		tm := map[string]any{"request_id": rc.RequestID, "started_utc": rc.StartedUTC, "ended_utc": rc.EndedUTC,
-			"start_monotonic_ns": rc.StartMonotonicNS, "end_monotonic_ns": rc.EndMonotonicNS, "host": rc.Host,
-			"permission_policy": rc.PermissionPolicy, "validation_ns": rc.ValidationNS, "assembly_ns": rc.AssemblyNS,
-			"actual_charge_micro_usd": rc.ActualChargeMicroUSD}
-		tb, _ := json.Marshal(tm)
-		os.WriteFile(filepath.Join(logs, id+".timing.json"), tb, 0o644)
-		lb, _ := os.ReadFile(responsesLog(t, orig["responses/"+id+".json"], rc, "default", nil))
-		os.WriteFile(filepath.Join(logs, id+".json"), lb, 0o644)
-	}
 
 	// Before the draft ran, prompts shows D's prompt and says A and B wait.
 	r0 := m.Runs[0]
@@ -123,4 +70,70 @@ func TestReceiptBatchImport(t *testing.T) {
 	if code, out := chkRunCaptured(t, "check", camp); code != 0 {
 		t.Fatalf("check after the batch: exit %d\n%s", code, out)
 	}
+}
+
+// batchFixture copies the SYNTHETIC campaign into a temporary directory and
+// turns every run whose three sessions all answered into recorded logs:
+// LOGS/S<n>.json (a Responses API log) and LOGS/S<n>.timing.json (only
+// what the runner knows: no input, task or packet digest), removing their
+// responses and receipts from the campaign and its manifest. It returns the
+// campaign, LOGS, the manifest and the removed files' bytes by
+// campaign-relative path.
+func batchFixture(t *testing.T) (camp, logs string, m *campaign.Manifest, orig map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	camp = filepath.Join(dir, "campaign")
+	if err := os.CopyFS(camp, fixtures.Campaign()); err != nil {
+		t.Fatal(err)
+	}
+	// The runs whose three sessions all answered become recorded logs; the
+	// others (failed or not dispatched) stay in the campaign as they are.
+	mraw, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
+	m, err := campaign.DecodeManifest(mraw, "manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig = map[string][]byte{}
+	for _, r := range m.Runs {
+		ids := []string{r.Sessions.Draft, r.Sessions.ReviewA, r.Sessions.ReviewB}
+		all := true
+		for _, id := range ids {
+			var rc campaign.Receipt
+			b, _ := os.ReadFile(filepath.Join(camp, "receipts", id+".json"))
+			json.Unmarshal(b, &rc)
+			all = all && rc.Status == campaign.StatusResponse
+		}
+		if !all {
+			continue
+		}
+		for _, id := range ids {
+			for _, d := range []string{"responses", "receipts"} {
+				p := filepath.Join(camp, d, id+".json")
+				orig[d+"/"+id+".json"], _ = os.ReadFile(p)
+				os.Remove(p)
+			}
+		}
+	}
+	editFiles(t, filepath.Join(camp, "manifest.json"), func(path string) bool { return orig[path] == nil })
+	logs = filepath.Join(dir, "logs")
+	os.Mkdir(logs, 0o755)
+	for name, b := range orig {
+		id, ok := strings.CutPrefix(strings.TrimSuffix(name, ".json"), "receipts/")
+		if !ok {
+			continue
+		}
+		var rc campaign.Receipt
+		if err := json.Unmarshal(b, &rc); err != nil {
+			t.Fatal(err)
+		}
+		tm := map[string]any{"request_id": rc.RequestID, "started_utc": rc.StartedUTC, "ended_utc": rc.EndedUTC,
+			"start_monotonic_ns": rc.StartMonotonicNS, "end_monotonic_ns": rc.EndMonotonicNS, "host": rc.Host,
+			"permission_policy": rc.PermissionPolicy, "validation_ns": rc.ValidationNS, "assembly_ns": rc.AssemblyNS,
+			"actual_charge_micro_usd": rc.ActualChargeMicroUSD}
+		tb, _ := json.Marshal(tm)
+		os.WriteFile(filepath.Join(logs, id+".timing.json"), tb, 0o644)
+		lb, _ := os.ReadFile(responsesLog(t, orig["responses/"+id+".json"], rc, "default", nil))
+		os.WriteFile(filepath.Join(logs, id+".json"), lb, 0o644)
+	}
+	return camp, logs, m, orig
 }
