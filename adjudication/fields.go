@@ -25,7 +25,7 @@ const (
 	// adjudication dated before a sheet it resolves, a reveal dated before
 	// a record it binds, a record dated more than ClockTolerance after the
 	// moment it is checked, or a sheet dated before a session it rates
-	// ended (CheckSheetAfter).
+	// ended (VerifyOptions.RatedEnd).
 	ReasonBadRecordTime verr.Reason = "bad-record-time"
 	// ReasonBadRecordMeaning: the meaning statement is not the fixed text
 	// of the record's role (SheetMeaning, AdjudicationMeaning,
@@ -215,27 +215,41 @@ func LatestEnd(ends []SessionEnd) SessionEnd {
 	return last
 }
 
-// CheckSheetAfter refuses (ReasonBadRecordTime) a rating sheet (file)
-// dated before the last rated session ended: a sheet grades answers that
-// existed, so it is signed after every receipt of the sessions it rates
-// ended. last is LatestEnd of those sessions; a zero last checks nothing.
-// A receipt ended more than ClockTolerance after the moment it is checked
-// is refused too.
-func CheckSheetAfter(file string, s *Sheet, last SessionEnd) error {
+// checkAfterSessions refuses (ReasonBadRecordTime) every record among
+// checks dated before the last rated session ended (last, the campaign at
+// hand): a sheet grades answers that existed, so it is signed after every
+// rated session's receipt ended; the adjudication resolves the sheets and
+// the reveal binds them, so both come later still (crossCheck orders them
+// after the records they name, this anchors the chain in the campaign). A
+// receipt ended more than ClockTolerance after the moment it is checked
+// refuses every record: nothing can be dated after a session from the
+// future. A zero last checks nothing.
+func checkAfterSessions(checks []Check, last SessionEnd) {
 	if last.Ended.IsZero() {
-		return nil
+		return
 	}
-	if now := checkNow(); last.Ended.After(now.Add(ClockTolerance)) {
-		return verr.Newf(ReasonBadRecordTime, file, "", ruleRecords, "session %s's receipt ended at %s, after the moment it is checked (%s, with a tolerance of %s)",
-			last.Session, FormatTime(last.Ended), FormatTime(now), ClockTolerance)
+	now := checkNow()
+	for i := range checks {
+		c := &checks[i]
+		if c.sheet == nil && c.adj == nil && c.rev == nil {
+			continue
+		}
+		if last.Ended.After(now.Add(ClockTolerance)) {
+			c.fail(ReasonBadRecordTime, "session %s's receipt ended at %s, after the moment it is checked (%s, with a tolerance of %s): no %s can be dated after it",
+				last.Session, FormatTime(last.Ended), FormatTime(now), ClockTolerance, c.Kind)
+			continue
+		}
+		if t := c.recordTime(); t.Before(last.Ended.Truncate(time.Second)) {
+			c.fail(ReasonBadRecordTime, "the %s signed by %s is dated %s, before session %s it rates ended (%s): %s",
+				c.Kind, c.Signer.Name, FormatTime(t), last.Session, FormatTime(last.Ended), afterWhy[c.Kind])
+			c.Pointer = "/time_utc"
+		}
 	}
-	t, err := ParseRecordTime(s.TimeUTC)
-	if err != nil {
-		return err
-	}
-	if t.Before(last.Ended.Truncate(time.Second)) {
-		return verr.Newf(ReasonBadRecordTime, file, "/time_utc", ruleRecords, "the sheet of %s is dated %s, before session %s it rates ended (%s): a sheet is signed after every rated session's receipt ended",
-			s.Signer.Name, s.TimeUTC, last.Session, FormatTime(last.Ended))
-	}
-	return nil
+}
+
+// afterWhy says why each record kind comes after the rated sessions ended.
+var afterWhy = map[string]string{
+	"sheet":        "a sheet is signed after every rated session's receipt ended",
+	"adjudication": "an adjudication is signed after both sheets, so after every rated session ended",
+	"reveal":       "a reveal is signed after the adjudication, so after every rated session ended",
 }

@@ -68,26 +68,29 @@ type Sheet struct {
 	// JournalDigest is the SHA-256 of the journal file bytes at freezing.
 	JournalDigest string  `json:"journal_digest"`
 	Grades        []Grade `json:"grades"`
-	// ItemTimes is the rater's time per item from the journal, sorted by
-	// item; items without recorded time are absent, and so is the member
-	// when no item has any. It is not a grade: agreement, consensus and
-	// scoring never read it.
-	ItemTimes []ItemTime `json:"item_times,omitempty"`
+	// ItemTimes is the rater's time per item from the journal, one entry
+	// for every item of the bundle (0 for an item the journal recorded no
+	// time on), sorted by item. It is not a grade: agreement, consensus
+	// and scoring never read it.
+	ItemTimes []ItemTime `json:"item_times"`
 }
 
 // ItemTime is the time a rater spent on one item (the sum of the journal's
-// spent_ms over the item's grades), in milliseconds (> 0).
+// spent_ms over the item's grades), in milliseconds (>= 0).
 type ItemTime struct {
 	Item    string `json:"item"`
 	SpentMS int64  `json:"spent_ms"`
 }
 
 // ReasonBadItemTimes: a sheet's item_times are not sorted by item, name an
-// item more than once or an item the sheet does not grade, or hold a time
-// that is not positive.
+// item more than once or an item the sheet does not grade, hold a negative
+// time, or leave out an item the sheet grades (every item of the bundle
+// has its entry, a zero time included; the sheet grades every item).
 const ReasonBadItemTimes verr.Reason = "bad-item-times"
 
-// checkItemTimes checks a sheet's item_times (ReasonBadItemTimes).
+// checkItemTimes checks a sheet's item_times entries (ReasonBadItemTimes):
+// sorted by item, each once, each an item the sheet grades, no negative
+// time. That every graded item has its entry is checkItemTimesComplete.
 func checkItemTimes(s *Sheet) error {
 	graded := map[string]bool{}
 	for _, g := range s.Grades {
@@ -95,11 +98,11 @@ func checkItemTimes(s *Sheet) error {
 	}
 	for i, t := range s.ItemTimes {
 		bad := func(why string) error {
-			return verr.Newf(ReasonBadItemTimes, "", fmt.Sprintf("/item_times/%d", i), "rating sheet item_times", "item_times[%d] (%s): %s", i, t.Item, why)
+			return verr.Newf(ReasonBadItemTimes, "", fmt.Sprintf("/item_times/%d", i), ruleItemTimes, "item_times[%d] (%s): %s", i, t.Item, why)
 		}
 		switch {
-		case t.SpentMS <= 0:
-			return bad("the time is not positive")
+		case t.SpentMS < 0:
+			return bad("the time is negative")
 		case !graded[t.Item]:
 			return bad("the sheet grades no field of this item")
 		case i > 0 && s.ItemTimes[i-1].Item >= t.Item:
@@ -108,6 +111,35 @@ func checkItemTimes(s *Sheet) error {
 	}
 	return nil
 }
+
+// checkItemTimesComplete refuses (ReasonBadItemTimes) a sheet that leaves
+// out the item_times entry of an item it grades. With the sheet's bundle
+// at hand this is an entry for every item of the bundle, since the sheet
+// grades every item's required fields (CheckSheetFields); crossCheck runs
+// it after that check, so that a grade on a foreign item is refused as
+// ReasonUnknownItem first.
+func checkItemTimesComplete(file string, s *Sheet) error {
+	timed := make(map[string]bool, len(s.ItemTimes))
+	for _, t := range s.ItemTimes {
+		timed[t.Item] = true
+	}
+	var missing []string
+	for i, g := range s.Grades {
+		if !timed[g.Item] && (i == 0 || s.Grades[i-1].Item != g.Item) {
+			missing = append(missing, g.Item)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		missing = slices.Compact(missing)
+		return verr.Newf(ReasonBadItemTimes, file, "/item_times", ruleItemTimes,
+			"%d graded item(s) have no item_times entry, first %s; a sheet has one entry for every item of its bundle (0 ms when the journal recorded no time)", len(missing), missing[0])
+	}
+	return nil
+}
+
+// ruleItemTimes is the rule of a sheet's item_times.
+const ruleItemTimes = "rating sheet item_times: one entry per bundle item, sorted by item"
 
 // SheetMeaning is the meaning of a rater's signature.
 const SheetMeaning = "rating: I graded every field of every item of the bundle named here myself, from the task, packet and frozen obligations only, without seeing arm, cost, time, ledger or the other rater's grades; these grades are final and are frozen before any reveal"
@@ -157,10 +189,9 @@ func NewSheet(b *blinding.Bundle, bundleDigest, journalDigest string, st State, 
 	sh := &Sheet{Format: SheetFormat, Synthetic: b.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: SheetMeaning,
 		BundleRater: b.Rater, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, ObligationsDigest: b.ObligationsDigest,
 		MapCommitment: b.MapCommitment, JournalDigest: journalDigest, Grades: grades}
+	sh.ItemTimes = make([]ItemTime, 0, len(b.Items))
 	for _, it := range b.Items {
-		if ms := st.Spent[it.ID].Milliseconds(); ms > 0 {
-			sh.ItemTimes = append(sh.ItemTimes, ItemTime{Item: it.ID, SpentMS: ms})
-		}
+		sh.ItemTimes = append(sh.ItemTimes, ItemTime{Item: it.ID, SpentMS: st.Spent[it.ID].Milliseconds()})
 	}
 	slices.SortFunc(sh.ItemTimes, func(a, b ItemTime) int { return strings.Compare(a.Item, b.Item) })
 	if sh.Synthetic {

@@ -251,9 +251,15 @@ var kindOf = map[string]struct {
 // and is checked against its bundle's fields (CheckSheetFields): those of
 // Fields under the same digest when given (for a bundle held without its
 // items), else those of the bundle's items (NewFieldSet).
+//
+// RatedEnd, when set (the campaign at hand: verify --campaign, score), is
+// the latest end of the rated sessions' receipts: every sheet,
+// adjudication and reveal is dated after it (checkAfterSessions,
+// ReasonBadRecordTime), after the checks across records.
 type VerifyOptions struct {
-	Bundles map[string]*blinding.Bundle
-	Fields  map[string]*FieldSet
+	Bundles  map[string]*blinding.Bundle
+	Fields   map[string]*FieldSet
+	RatedEnd SessionEnd
 }
 
 // Verify checks every record as git checks a signed object, then the
@@ -269,8 +275,13 @@ type VerifyOptions struct {
 // (ReasonOtherBundle); an adjudication signed by either rater's key or
 // name (ReasonAdjudicatorIsRater); an adjudication or reveal that does not name the
 // exact sheets/adjudication given, or a reveal over an incomplete
-// adjudication (ReasonSheetMismatch, ReasonUnresolved). Each record gets
-// its first failing reason. The result is in input order.
+// adjudication (ReasonSheetMismatch, ReasonUnresolved); a sheet without
+// the item_times entry of an item it grades (ReasonBadItemTimes); a sheet
+// whose directory holds journals of its bundle, none with the digest its
+// journal_digest names (CheckJournalBeside, ReasonJournalMismatch); with
+// opt.RatedEnd, a record dated before the rated sessions ended
+// (ReasonBadRecordTime). Each record gets its first failing reason. The
+// result is in input order.
 //
 // Verify is VerifyRecord of every file followed by CrossCheck; a caller
 // that reads large records from disk calls those two itself, so that only
@@ -338,7 +349,7 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 			return c
 		}
 		if err := checkItemTimes(c.sheet); err != nil {
-			c.fail(ReasonBadItemTimes, "%v", err)
+			c.failErr(err)
 			return c
 		}
 	}
@@ -431,6 +442,7 @@ func CheckSigner(allowed []AllowedSigner, name, ns string, key ssh.PublicKey) er
 // reason, sets OK on every check without one and returns checks.
 func CrossCheck(checks []Check, opt VerifyOptions) []Check {
 	crossCheck(checks, opt)
+	checkAfterSessions(checks, opt.RatedEnd)
 	for i := range checks {
 		checks[i].OK = checks[i].Reason == ""
 	}
@@ -480,6 +492,25 @@ func crossCheck(checks []Check, opt VerifyOptions) {
 		}
 		if s.sheet.ContentDigest != sheets[0].sheet.ContentDigest || s.sheet.ObligationsDigest != sheets[0].sheet.ObligationsDigest {
 			s.fail(ReasonOtherBundle, "sheet rates other bundle content than %s", sheets[0].File)
+		}
+		if s.Reason == "" {
+			if err := checkItemTimesComplete(s.File, s.sheet); err != nil {
+				s.failErr(err)
+			}
+		}
+	}
+	// The journal beside each sheet, last of a sheet's checks (a sheet for
+	// another bundle is refused as such first); journals are hashed side
+	// by side.
+	journal := make([]error, len(sheets))
+	par.For(len(sheets), func(_, i int) {
+		if sheets[i].Reason == "" {
+			journal[i] = CheckJournalBeside(sheets[i].File, sheets[i].sheet)
+		}
+	})
+	for i, s := range sheets {
+		if journal[i] != nil {
+			s.failErr(journal[i])
 		}
 	}
 	for i := range checks {

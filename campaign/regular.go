@@ -258,6 +258,18 @@ func HashRegularFS(fsys fs.FS, p string, kind FileKind) (string, error) {
 	return hashCapped(p, f, kind)
 }
 
+// HashRegular returns the hex SHA-256 of the regular file at path,
+// opened and refused as OpenRegular opens and refuses it, streamed under
+// kind's cap (hashCapped): the file is never held whole.
+func HashRegular(path string, kind FileKind) (string, error) {
+	f, err := OpenRegular(path, kind)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return hashCapped(path, f, kind)
+}
+
 // hashCapped streams r into SHA-256, refusing more than kind's cap.
 func hashCapped(name string, r io.Reader, kind FileKind) (string, error) {
 	h := sha256.New()

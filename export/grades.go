@@ -46,8 +46,8 @@ type GradesRequest struct {
 
 // Grades exports one row per graded field of the two frozen sheets: item,
 // field kind and target, each rater's name, value, note and time spent on
-// the field's item (Sheet.ItemTimes, milliseconds; empty with its reason
-// when the sheet records none),
+// the field's item (Sheet.ItemTimes, milliseconds: a verified sheet has an
+// entry for every item, 0 when its journal recorded none),
 // whether the field was agreed, adjudicated or is still open, the final
 // value and the adjudicator's note, and the SHA-256 of the sheets and the
 // adjudication it comes from. The ratings directory is checked first as

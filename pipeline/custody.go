@@ -103,7 +103,7 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	}
 	d := &derivation{forms: res.Forms, header: map[string]*blinding.Bundle{},
 		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
-	d.lastEnd = ratedEnd(c)
+	d.lastEnd = RatedEnd(c)
 	found := scan.ScanBundles(res.Bundles)
 	// Every derived bundle holds the same items (in its rater's order), so
 	// they share one field set.
@@ -386,10 +386,12 @@ func (d *derivation) raters() []string {
 	return slices.Sorted(maps.Keys(d.header))
 }
 
-// ratedEnd is the latest receipt end (ended_utc) of the rated sessions
-// (the sessions whose answers are bundled, blinding.Bundled); a receipt
-// without a parsable end adds nothing (admission refuses it on its own).
-func ratedEnd(c *campaign.Campaign) adjudication.SessionEnd {
+// RatedEnd is the latest receipt end (ended_utc) of the rated sessions
+// of c (the sessions whose answers are bundled, blinding.Bundled): every
+// signed record is dated after it (adjudication.VerifyOptions.RatedEnd).
+// A receipt without a parsable end adds nothing (admission refuses it on
+// its own).
+func RatedEnd(c *campaign.Campaign) adjudication.SessionEnd {
 	var ends []adjudication.SessionEnd
 	for _, s := range c.Sessions {
 		if !blinding.Bundled(s) || s.Receipt == nil || s.Receipt.EndedUTC == nil {

@@ -132,7 +132,7 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// more memory at once).
 	prep, findings := d.Prepare(c)
 	// The rated sessions' last end is taken before the receipts are released.
-	lastEnd := ratedEnd(c)
+	lastEnd := RatedEnd(c)
 	releaseForDerivation(c)
 	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return load(fsys, campaign.LoadOptions{}) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
@@ -312,18 +312,11 @@ func readCustodied(dir string, allowed []adjudication.AllowedSigner, guidelines 
 	if recordsErr != nil {
 		return nil, nil, recordsErr
 	}
-	set, err := crossCheckSet(checks, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields})
+	// Every record is dated after the rated sessions ended (RatedEnd; the
+	// records' own order, and no record from the future, Verify checks).
+	set, err := crossCheckSet(checks, adjudication.VerifyOptions{Bundles: bundles, Fields: derived.fields, RatedEnd: derived.lastEnd})
 	if err != nil {
 		return nil, nil, err
-	}
-	// Every sheet is dated after the rated sessions ended (the records'
-	// own order, and no record from the future, Verify checked).
-	for _, ch := range checks {
-		if sh := ch.Sheet(); sh != nil {
-			if err := adjudication.CheckSheetAfter(ch.File, sh, derived.lastEnd); err != nil {
-				return nil, nil, err
-			}
-		}
 	}
 	return leaks, set, nil
 }

@@ -145,8 +145,8 @@ as verdict score, so the reveal must exist) into one row per ` + map[string]stri
 	if name == "grades" {
 		long = `Export grades writes one row per graded field of the two frozen rating sheets:
 item, field kind and target; each rater's name, value, note and time spent
-on the field's item in milliseconds (from the frozen sheet's item_times;
-empty with its reason when the sheet records none); whether the field was agreed, adjudicated or is still open; the final
+on the field's item in milliseconds (from the frozen sheet's item_times,
+which has an entry for every item, 0 when the journal recorded no time); whether the field was agreed, adjudicated or is still open; the final
 value and the adjudicator's note; and the SHA-256 of both sheets and of the
 adjudication. The ratings directory is checked first exactly as verdict score
 checks it: with the sealed map, the campaign's blinding is derived again and

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,10 @@ import (
 // TestSheetItemTimes: freeze carries the rater's time per item from the
 // journal into the sheet (item_times, milliseconds, sorted by item);
 // agreement prints the same statistics with or without them (time is not
-// a grade); and verify refuses a re-signed sheet whose item_times are not
-// positive, sorted and about graded items (bad-item-times).
+// a grade); an item the journal recorded no time on has its entry, 0 ms;
+// and verify refuses a re-signed sheet whose item_times are negative,
+// unsorted, about an ungraded item, or leave out an item (bad-item-times:
+// every item of the bundle has its entry).
 func TestSheetItemTimes(t *testing.T) {
 	t.Parallel()
 	p, keys := frozenPair(t, t.TempDir())
@@ -33,8 +36,16 @@ func TestSheetItemTimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first item's grades carry no time: the sheet still has its
+	// entry, 0 ms (every item of the bundle has one).
+	untimed := st.Grades[0].Item
+	var wantTotal int64
 	for i, g := range st.Grades {
 		g.Spent = time.Duration(1000+i) * time.Millisecond
+		if g.Item == untimed {
+			g.Spent = 0
+		}
+		wantTotal += g.Spent.Milliseconds()
 		if err := j.Append(g); err != nil {
 			t.Fatal(err)
 		}
@@ -56,13 +67,13 @@ func TestSheetItemTimes(t *testing.T) {
 	}
 	var total int64
 	for i, it := range sh.ItemTimes {
-		if it.SpentMS <= 0 || i > 0 && sh.ItemTimes[i-1].Item >= it.Item {
-			t.Fatalf("item_times not positive and sorted: %v", sh.ItemTimes)
+		if (it.SpentMS <= 0) != (it.Item == untimed) || i > 0 && sh.ItemTimes[i-1].Item >= it.Item {
+			t.Fatalf("item_times not sorted, or not positive but for %s (0 ms): %v", untimed, sh.ItemTimes)
 		}
 		total += it.SpentMS
 	}
-	if want := int64(len(st.Grades))*1000 + int64(len(st.Grades)*(len(st.Grades)-1)/2); total != want {
-		t.Fatalf("item_times total %d ms, want %d", total, want)
+	if total != wantTotal {
+		t.Fatalf("item_times total %d ms, want %d", total, wantTotal)
 	}
 	allowed := keys + "allowed_signers"
 	mustRun(t, 0, "verify", "--allowed-signers", allowed, p("timed/sheet-ann.json"))
@@ -87,9 +98,15 @@ func TestSheetItemTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, mutate := range map[string]func(s *adjudication.Sheet){
-		"zero":     func(s *adjudication.Sheet) { s.ItemTimes[0].SpentMS = 0 },
+		"negative": func(s *adjudication.Sheet) { s.ItemTimes[1].SpentMS = -1 },
 		"unsorted": func(s *adjudication.Sheet) { s.ItemTimes[0], s.ItemTimes[1] = s.ItemTimes[1], s.ItemTimes[0] },
 		"ungraded": func(s *adjudication.Sheet) { s.ItemTimes[0].Item = "item-ffffffffffffffff" },
+		// The sheet format before every item had its entry: a zero-time
+		// item left out.
+		"zero-time item left out": func(s *adjudication.Sheet) {
+			s.ItemTimes = slices.DeleteFunc(s.ItemTimes, func(it adjudication.ItemTime) bool { return it.SpentMS == 0 })
+		},
+		"member absent": func(s *adjudication.Sheet) { s.ItemTimes = nil },
 	} {
 		bad, _ := adjudication.ParseSheet("timed", data)
 		mutate(bad)
@@ -97,7 +114,7 @@ func TestSheetItemTimes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := p("bad-" + name + ".json")
+		path := p("bad-" + strings.ReplaceAll(name, " ", "-") + ".json")
 		os.WriteFile(path, out, 0o600)
 		os.WriteFile(path+".sig", sig, 0o600)
 		code, stdout, stderr := runCapture(t, "verify", "--allowed-signers", allowed, path)

@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/pipeline"
 	"verdict/verr"
 )
 
@@ -34,10 +36,10 @@ type verifyRecord struct {
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
-	var allowed string
+	var allowed, campDir string
 	var bundles []string
 	c := &cobra.Command{
-		Use:   "verify --allowed-signers FILE [--bundle BUNDLE]... RECORD...",
+		Use:   "verify --allowed-signers FILE [--bundle BUNDLE]... [--campaign DIR] RECORD...",
 		Short: "Check signed sheets, adjudications and reveal records against allowed_signers",
 		Long: `verify checks every RECORD (with its detached RECORD.sig) as git checks a
 signed object: the signature over the exact bytes, the namespace of the record
@@ -50,6 +52,16 @@ A sheet's grades are checked against the grade vocabulary (one grade per
 field, in canonical order) and, with its bundle (--bundle, or found beside
 the sheet as bundle-*.json), against the bundle: every grade names an item
 and field of it, and every required field has a grade (sheet-incomplete).
+Every sheet whose directory holds a journal of its bundle (verdict rate writes
+bundle-NAME.journal.jsonl beside the bundle) is checked against it: one such
+journal must have the SHA-256 the sheet's journal_digest names
+(journal-mismatch: the journal changed after the freeze). Every sheet has an
+item_times entry for every item it grades, 0 ms included (bad-item-times).
+The records' own times are checked alone (an adjudication dated before a sheet
+it names, a reveal before the adjudication, a record dated in the future:
+bad-record-time); with --campaign DIR, the campaign the records rate, every
+sheet, adjudication and reveal must also be dated after the last rated
+session's receipt ended, as score checks it.
 Principals and namespaces in allowed_signers are pattern lists as in
 ssh-keygen: "*" and "?" are wildcards and a matching "!pattern" refuses. Each
 refused record is listed with its own reason code; exit 1 if any is refused.
@@ -62,6 +74,7 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 	format := formatFlag(c, "text", "json")
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle every sheet must be for (repeatable)")
+	c.Flags().StringVar(&campDir, "campaign", "", "the campaign the records rate: every record must be dated after its rated sessions ended")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if allowed = allowedSigners(a, allowed); allowed == "" {
 			return usagef("--allowed-signers is required (or allowed_signers in the config)")
@@ -91,6 +104,16 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 			if opt.Bundles, err = sheetBundles(nil, files, false); err != nil {
 				return refusal(a, err)
 			}
+		}
+		if campDir != "" {
+			if st, err := os.Stat(campDir); err != nil || !st.IsDir() {
+				return usagef("verify: --campaign %s is not a campaign directory", campDir)
+			}
+			camp, err := pipeline.LoadDir(campDir)
+			if err != nil {
+				return refusal(a, err)
+			}
+			opt.RatedEnd = pipeline.RatedEnd(camp)
 		}
 		checks := adjudication.Verify(as, files, opt)
 		bad := 0
