@@ -66,23 +66,92 @@ func newChart(title string, synthetic bool) *chart {
 	return &chart{p: p, legend: plot.NewLegend()}
 }
 
-// boundLine draws a horizontal dashed line at y across the categories;
-// a second bound on the same chart (second true) is grey and dotted.
-func (c *chart) boundLine(y float64, label string, second ...bool) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: y}, {X: float64(c.n) - 0.5, Y: y}})
+// bound is a horizontal bound line of a chart: its value, its legend
+// label, and whether it is the chart's second kind of bound (grey and
+// dotted instead of red and dashed).
+type bound struct {
+	y      float64
+	label  string
+	second bool
+}
+
+// newRatioChart is a chart of ratios: its y axis, labelled yLabel,
+// starts at zero.
+func newRatioChart(title, yLabel string, synthetic bool) *chart {
+	c := newChart(title, synthetic)
+	c.p.Y.Label.Text = yLabel
+	c.p.Y.Min = 0
+	return c
+}
+
+// boundLine draws a horizontal dashed line at b.y across the categories;
+// a second bound on the same chart (b.second) is grey and dotted.
+func (c *chart) boundLine(b bound) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: b.y}, {X: float64(c.n) - 0.5, Y: b.y}})
 	if err != nil {
 		return err
 	}
 	l.Color = colorBound
 	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	if len(second) > 0 && second[0] {
+	if b.second {
 		l.Color = colorBound2
 		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 		l.Width = vg.Points(1.5)
 	}
 	c.p.Add(l)
-	c.add(label, l)
+	c.add(b.label, l)
 	return nil
+}
+
+// finish draws the bound lines, in order, across the named categories
+// and renders the chart (svg).
+func (c *chart) finish(names []string, bounds ...bound) ([]byte, error) {
+	c.n = len(names)
+	for _, b := range bounds {
+		if err := c.boundLine(b); err != nil {
+			return nil, err
+		}
+	}
+	return c.svg(names)
+}
+
+// ratioTop is the top of a ratio chart's axis: at least top, and a tenth
+// above the largest value drawn.
+func ratioTop(top float64, series ...plotter.Values) float64 {
+	for _, vs := range series {
+		for _, v := range vs {
+			top = max(top, v+0.1)
+		}
+	}
+	return top
+}
+
+// pairedPoints sorts paired complete-workflow ratios into the points
+// within the 1.25 bound (CONTRACT §4 and §6, PairBoundNum/PairBoundDen)
+// and the failing points above it, each labelled with its value, and
+// keeps the axis top 0.15 above the largest.
+type pairedPoints struct {
+	fail   plotter.XYs
+	labels []string
+	top    float64
+}
+
+// add places the ratio v at x: on *within when it is within the paired
+// bound, else among the failing points labelled "what value". An unknown
+// ratio is left out.
+func (pp *pairedPoints) add(v Ratio, x float64, within *plotter.XYs, what string) {
+	if !v.Known {
+		return
+	}
+	y := ratioFloat(v)
+	pp.top = max(pp.top, y+0.15)
+	pt := plotter.XY{X: x, Y: y}
+	if !v.AtMost(PairBoundNum, PairBoundDen) {
+		pp.fail = append(pp.fail, pt)
+		pp.labels = append(pp.labels, fmt.Sprintf("%s %.2f", what, y))
+		return
+	}
+	*within = append(*within, pt)
 }
 
 // groupedBars adds two bar series side by side.
@@ -120,6 +189,26 @@ func (c *chart) dots(xy plotter.XYs, shape draw.GlyphDrawer, col color.Color, ra
 	c.p.Add(s)
 	if label != "" {
 		c.add(label, s)
+	}
+	return nil
+}
+
+// dotSeries is one scatter of a chart: its points, glyph, colour, radius
+// and legend label ("" for none).
+type dotSeries struct {
+	xy     plotter.XYs
+	shape  draw.GlyphDrawer
+	col    color.Color
+	radius vg.Length
+	label  string
+}
+
+// dotSeries adds each scatter in order (dots).
+func (c *chart) dotSeries(series ...dotSeries) error {
+	for _, s := range series {
+		if err := c.dots(s.xy, s.shape, s.col, s.radius, s.label); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -182,20 +271,16 @@ func (r *Report) MedianRChartSVG() ([]byte, error) {
 	if len(names) == 0 {
 		a, b, names = plotter.Values{0}, plotter.Values{0}, []string{"no task"}
 	}
-	c.n = len(names)
 	if err := c.groupedBars(a, b, "A median R", "B median R"); err != nil {
 		return nil, err
 	}
-	if err := c.dots(dotsA, draw.CircleGlyph{}, colorDotA, vg.Points(2.5), "A repetition R"); err != nil {
+	if err := c.dotSeries(
+		dotSeries{dotsA, draw.CircleGlyph{}, colorDotA, vg.Points(2.5), "A repetition R"},
+		dotSeries{dotsB, draw.CircleGlyph{}, colorDotB, vg.Points(2.5), "B repetition R"},
+	); err != nil {
 		return nil, err
 	}
-	if err := c.dots(dotsB, draw.CircleGlyph{}, colorDotB, vg.Points(2.5), "B repetition R"); err != nil {
-		return nil, err
-	}
-	if err := c.boundLine(0.8, "per-task bound 0.80"); err != nil {
-		return nil, err
-	}
-	return c.svg(names)
+	return c.finish(names, bound{y: 0.8, label: "per-task bound 0.80"})
 }
 
 // RatiosChartSVG draws each task-median B/A cost and time ratio and the
@@ -203,12 +288,9 @@ func (r *Report) MedianRChartSVG() ([]byte, error) {
 // 1.10 aggregate; CONTRACT §4), as SVG. Unknown ratios are drawn as empty
 // bars; report.md names them "unknown".
 func (r *Report) RatiosChartSVG() ([]byte, error) {
-	c := newChart("Complete cost and time, B/A task-median and aggregate ratios", r.Notice != "")
-	c.p.Y.Label.Text = "B/A"
-	c.p.Y.Min = 0
+	c := newRatioChart("Complete cost and time, B/A task-median and aggregate ratios", "B/A", r.Notice != "")
 	var co, ti plotter.Values
 	var names []string
-	top := 1.3
 	if acct := r.Scorecard.Accounting; acct != nil {
 		for _, ta := range acct.Tasks {
 			co = append(co, ratioFloat(ta.CostRatio))
@@ -222,21 +304,11 @@ func (r *Report) RatiosChartSVG() ([]byte, error) {
 	if len(names) == 0 {
 		co, ti, names = plotter.Values{0}, plotter.Values{0}, []string{"unknown"}
 	}
-	for _, v := range append(append(plotter.Values{}, co...), ti...) {
-		top = max(top, v+0.1)
-	}
-	c.p.Y.Max = top
-	c.n = len(names)
+	c.p.Y.Max = ratioTop(1.3, co, ti)
 	if err := c.groupedBars(co, ti, "cost", "time"); err != nil {
 		return nil, err
 	}
-	if err := c.boundLine(1.15, "per-task bound 1.15"); err != nil {
-		return nil, err
-	}
-	if err := c.boundLine(1.10, "aggregate bound 1.10", true); err != nil {
-		return nil, err
-	}
-	return c.svg(names)
+	return c.finish(names, bound{y: 1.15, label: "per-task bound 1.15"}, bound{1.10, "aggregate bound 1.10", true})
 }
 
 // PairedRatiosChartSVG draws every paired complete-workflow B/A ratio, cost
@@ -246,55 +318,36 @@ func (r *Report) RatiosChartSVG() ([]byte, error) {
 // the chart shows what fails. Unknown ratios are left out; report.md names
 // them "unknown".
 func (r *Report) PairedRatiosChartSVG() ([]byte, error) {
-	c := newChart("Paired complete-workflow B/A ratios against the 1.25 bound", r.Notice != "")
-	c.p.Y.Label.Text = "B/A"
-	c.p.Y.Min = 0
-	var cost, tm, fail plotter.XYs
-	var failLabels []string
+	c := newRatioChart("Paired complete-workflow B/A ratios against the 1.25 bound", "B/A", r.Notice != "")
+	cost := dotSeries{shape: draw.CircleGlyph{}, col: colorA, radius: vg.Points(3), label: "cost B/A"}
+	tm := dotSeries{shape: draw.TriangleGlyph{}, col: colorB, radius: vg.Points(3.5), label: "time B/A"}
+	pp := pairedPoints{top: 1.4}
 	var names []string
-	top := 1.4
 	if acct := r.Scorecard.Accounting; acct != nil {
 		for i, pa := range acct.Pairs {
 			names = append(names, fmt.Sprintf("%s r%d", pa.Task, pa.Repetition))
-			for _, q := range []struct {
-				v    Ratio
-				xy   *plotter.XYs
-				dx   float64
-				what string
-			}{{pa.CostRatio, &cost, -0.15, "cost"}, {pa.TimeRatio, &tm, 0.15, "time"}} {
-				if !q.v.Known {
-					continue
-				}
-				y := ratioFloat(q.v)
-				top = max(top, y+0.15)
-				pt := plotter.XY{X: float64(i) + q.dx, Y: y}
-				if !q.v.AtMost(125, 100) {
-					fail = append(fail, pt)
-					failLabels = append(failLabels, fmt.Sprintf("%s %.2f", q.what, y))
-					continue
-				}
-				*q.xy = append(*q.xy, pt)
-			}
+			pp.add(pa.CostRatio, float64(i)-0.15, &cost.xy, "cost")
+			pp.add(pa.TimeRatio, float64(i)+0.15, &tm.xy, "time")
 		}
 	}
+	return c.pairedFinish(names, &pp, cost, tm)
+}
+
+// pairedFinish draws a paired-ratio chart's series, its failing points and
+// the 1.25 paired bound across the named categories ("unknown" alone when
+// there are none) and renders it.
+func (c *chart) pairedFinish(names []string, pp *pairedPoints, series ...dotSeries) ([]byte, error) {
 	if len(names) == 0 {
 		names = []string{"unknown"}
 	}
-	c.p.Y.Max = top
-	c.n = len(names)
-	if err := c.dots(cost, draw.CircleGlyph{}, colorA, vg.Points(3), "cost B/A"); err != nil {
+	c.p.Y.Max = pp.top
+	if err := c.dotSeries(series...); err != nil {
 		return nil, err
 	}
-	if err := c.dots(tm, draw.TriangleGlyph{}, colorB, vg.Points(3.5), "time B/A"); err != nil {
+	if err := c.failing(pp.fail, pp.labels); err != nil {
 		return nil, err
 	}
-	if err := c.failing(fail, failLabels); err != nil {
-		return nil, err
-	}
-	if err := c.boundLine(1.25, "paired bound 1.25"); err != nil {
-		return nil, err
-	}
-	return c.svg(names)
+	return c.finish(names, bound{y: 1.25, label: "paired bound 1.25"})
 }
 
 // failing draws the points above the 1.25 paired bound in the failure

@@ -55,23 +55,20 @@ func (r *SystemReport) MedianRSysChartSVG() ([]byte, error) {
 	if len(names) == 0 {
 		series, labels, colors, names = []plotter.Values{{0}}, []string{"no task"}, []color.Color{colorA}, []string{"no task"}
 	}
-	c.n = len(names)
 	if err := c.bars(series, labels, colors); err != nil {
 		return nil, err
 	}
-	for k := range sc.Systems {
-		label := ""
-		if k == 0 {
-			label = "repetition R_sys"
-		}
-		if err := c.dots(dots[k], draw.CircleGlyph{}, colorBound2, vg.Points(2), label); err != nil {
-			return nil, err
-		}
+	reps := make([]dotSeries, len(dots))
+	for k := range dots {
+		reps[k] = dotSeries{xy: dots[k], shape: draw.CircleGlyph{}, col: colorBound2, radius: vg.Points(2)}
 	}
-	if err := c.boundLine(0.8, "per-task floor 0.80"); err != nil {
+	if len(reps) > 0 {
+		reps[0].label = "repetition R_sys"
+	}
+	if err := c.dotSeries(reps...); err != nil {
 		return nil, err
 	}
-	return c.svg(names)
+	return c.finish(names, bound{y: 0.8, label: "per-task floor 0.80"})
 }
 
 // RatiosChartSVG draws Madar's task-median and whole-suite cost and time
@@ -79,9 +76,7 @@ func (r *SystemReport) MedianRSysChartSVG() ([]byte, error) {
 // bound and the whole-suite bounds (0.85 against Native, 1.05 against
 // Serena; CONTRACT §6), as SVG. Unknown ratios are drawn as empty bars.
 func (r *SystemReport) RatiosChartSVG() ([]byte, error) {
-	c := newChart("Madar's cost and time ratios against Native and Serena", r.Notice != "")
-	c.p.Y.Label.Text = "Madar / comparator"
-	c.p.Y.Min = 0
+	c := newRatioChart("Madar's cost and time ratios against Native and Serena", "Madar / comparator", r.Notice != "")
 	var series []plotter.Values
 	var labels []string
 	var colors []color.Color
@@ -99,9 +94,7 @@ func (r *SystemReport) RatiosChartSVG() ([]byte, error) {
 		co = append(co, ratioFloat(cmp.SuiteCostRatio))
 		ti = append(ti, ratioFloat(cmp.SuiteTimeRatio))
 		names = append(names, "whole suite")
-		for _, v := range append(append(plotter.Values{}, co...), ti...) {
-			top = max(top, v+0.1)
-		}
+		top = ratioTop(top, co, ti)
 		name := SystemTitle(cmp.Comparator)
 		series = append(series, co, ti)
 		labels = append(labels, "cost vs "+name, "time vs "+name)
@@ -111,20 +104,11 @@ func (r *SystemReport) RatiosChartSVG() ([]byte, error) {
 		series, labels, colors, names = []plotter.Values{{0}}, []string{"unknown"}, []color.Color{colorA}, []string{"unknown"}
 	}
 	c.p.Y.Max = top
-	c.n = len(names)
 	if err := c.bars(series, labels, colors); err != nil {
 		return nil, err
 	}
-	if err := c.boundLine(1.15, "per-task bound 1.15"); err != nil {
-		return nil, err
-	}
-	if err := c.boundLine(1.05, "suite bound vs Serena 1.05", true); err != nil {
-		return nil, err
-	}
-	if err := c.boundLine(0.85, "suite bound vs Native 0.85", true); err != nil {
-		return nil, err
-	}
-	return c.svg(names)
+	return c.finish(names, bound{y: 1.15, label: "per-task bound 1.15"},
+		bound{1.05, "suite bound vs Serena 1.05", true}, bound{0.85, "suite bound vs Native 0.85", true})
 }
 
 // PairedRatiosChartSVG draws every paired complete-workflow ratio of Madar
@@ -133,66 +117,23 @@ func (r *SystemReport) RatiosChartSVG() ([]byte, error) {
 // (CONTRACT §6), as SVG. A ratio above the bound is drawn in the failure
 // colour and labelled with its value. Unknown ratios are left out.
 func (r *SystemReport) PairedRatiosChartSVG() ([]byte, error) {
-	c := newChart("Paired complete-workflow ratios of Madar against the 1.25 bound", r.Notice != "")
-	c.p.Y.Label.Text = "Madar / comparator"
-	c.p.Y.Min = 0
+	c := newRatioChart("Paired complete-workflow ratios of Madar against the 1.25 bound", "Madar / comparator", r.Notice != "")
 	var names []string
-	top := 1.4
-	var fail plotter.XYs
-	var failLabels []string
-	type series struct {
-		xy    plotter.XYs
-		shape draw.GlyphDrawer
-		col   color.Color
-		label string
-	}
-	var all []series
+	pp := pairedPoints{top: 1.4}
+	var all []dotSeries
 	for k, cmp := range r.Scorecard.Comparisons {
 		name := SystemTitle(cmp.Comparator)
-		cost := series{shape: draw.CircleGlyph{}, col: systemColor(cmp.Comparator), label: "cost vs " + name}
-		tm := series{shape: draw.TriangleGlyph{}, col: systemColor(cmp.Comparator), label: "time vs " + name}
+		cost := dotSeries{shape: draw.CircleGlyph{}, col: systemColor(cmp.Comparator), radius: vg.Points(3), label: "cost vs " + name}
+		tm := dotSeries{shape: draw.TriangleGlyph{}, col: systemColor(cmp.Comparator), radius: vg.Points(3), label: "time vs " + name}
 		names = names[:0]
 		for i, pa := range cmp.Pairs {
 			names = append(names, fmt.Sprintf("%s r%d", pa.Task, pa.Repetition))
-			for _, q := range []struct {
-				v    Ratio
-				s    *series
-				dx   float64
-				what string
-			}{{pa.CostRatio, &cost, -0.2 + 0.2*float64(k), "cost"}, {pa.TimeRatio, &tm, -0.1 + 0.2*float64(k), "time"}} {
-				if !q.v.Known {
-					continue
-				}
-				y := ratioFloat(q.v)
-				top = max(top, y+0.15)
-				pt := plotter.XY{X: float64(i) + q.dx, Y: y}
-				if !q.v.AtMost(PairBoundNum, PairBoundDen) {
-					fail = append(fail, pt)
-					failLabels = append(failLabels, fmt.Sprintf("%s vs %s %.2f", q.what, name, y))
-					continue
-				}
-				q.s.xy = append(q.s.xy, pt)
-			}
+			pp.add(pa.CostRatio, float64(i)+(-0.2+0.2*float64(k)), &cost.xy, "cost vs "+name)
+			pp.add(pa.TimeRatio, float64(i)+(-0.1+0.2*float64(k)), &tm.xy, "time vs "+name)
 		}
 		all = append(all, cost, tm)
 	}
-	if len(names) == 0 {
-		names = []string{"unknown"}
-	}
-	c.p.Y.Max = top
-	c.n = len(names)
-	for _, s := range all {
-		if err := c.dots(s.xy, s.shape, s.col, vg.Points(3), s.label); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.failing(fail, failLabels); err != nil {
-		return nil, err
-	}
-	if err := c.boundLine(1.25, "paired bound 1.25"); err != nil {
-		return nil, err
-	}
-	return c.svg(names)
+	return c.pairedFinish(names, &pp, all...)
 }
 
 // Charts renders every chart a system comparison's report.md links.
