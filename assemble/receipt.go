@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -32,7 +33,20 @@ const (
 	// ReasonDraftNotImported: a review's prompt quotes its shared draft,
 	// whose response is not imported yet.
 	ReasonDraftNotImported verr.Reason = "draft-not-imported"
+	// ReasonLogIdentityMismatch: the log is not the session's own: its
+	// response ID or model is not the one the timing file records, or the
+	// provider created it outside the session's recorded start and end
+	// (LogClockTolerance).
+	ReasonLogIdentityMismatch verr.Reason = "log-identity-mismatch"
 )
+
+// LogClockTolerance is how far, inclusive, a log's creation time (the
+// provider's clock, whole seconds) may lie outside the session's recorded
+// start and end (the recording host's clock) and still be the session's
+// own: 30 seconds, room for the truncation to seconds and for two clocks
+// kept by NTP, far less than the gap between two sessions of one host
+// that run serially for minutes each.
+const LogClockTolerance = 30 * time.Second
 
 const ruleTiming = "CONTRACT §5 Required records: UTC and monotonic request start/end, request IDs, input hashes and byte counts"
 
@@ -67,6 +81,10 @@ type Timing struct {
 	// Model is the model identifier the provider returned, as the runner
 	// recorded it (a log that reports the model must agree).
 	Model *string `json:"model"`
+	// ResponseID is the response ID (or codex thread ID) the runner
+	// recorded for the session; when given, the log's own ID must be it
+	// (ReasonLogIdentityMismatch).
+	ResponseID *string `json:"response_id"`
 	// TaskSHA256 and PacketSHA256 are the digests of the task text and
 	// packet bytes the runner delivered. Optional: when absent, Import
 	// computes them from the campaign's task.md and packet.json.
@@ -196,7 +214,13 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		StartMonotonicNS: tm.StartMonotonicNS, EndMonotonicNS: tm.EndMonotonicNS,
 		InputSHA256: tm.InputSHA256, InputBytes: tm.InputBytes, Model: log.Model,
 		PermissionPolicy: tm.PermissionPolicy, Host: tm.Host, TaskSHA256: tm.TaskSHA256, PacketSHA256: tm.PacketSHA256,
-		OrdinaryCalls: log.OrdinaryCalls, MCPCalls: log.MCPCalls, PricedModifiers: log.Modifiers,
+		OrdinaryCalls: log.OrdinaryCalls, MCPCalls: log.MCPCalls, PricedModifiers: log.Modifiers, ResponseID: log.ResponseID,
+	}
+	if err := checkLogIdentity(log, tm, req); err != nil {
+		return nil, err
+	}
+	if log.ResponseID == "" {
+		unknown("response_id: the %s log carries no response or thread ID (omitted)", log.Format)
 	}
 	if tm.RequestID != nil {
 		r.RequestID = *tm.RequestID
@@ -227,8 +251,6 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		*f.dst = *f.v
 	}
 	switch {
-	case log.Model != nil && tm.Model != nil && *log.Model != *tm.Model:
-		return nil, verr.Newf(ReasonLogInconsistent, req.TimingFile, "/model", ruleTiming, "the timing file records model %q, the log %q", *tm.Model, *log.Model)
 	case log.Model == nil && tm.Model != nil:
 		r.Model = tm.Model
 	case log.Model == nil:
@@ -361,6 +383,48 @@ func importFiles(dir string, im *Imported) ([]fileBytes, error) {
 			Detail: "a response file exists but the log holds no response"}
 	}
 	return append(files, fileBytes{campaign.ReceiptPath(im.Receipt.SessionID), im.ReceiptBytes}), nil
+}
+
+// checkLogIdentity refuses a log that is not the session's own
+// (ReasonLogIdentityMismatch): its response ID or model differs from the
+// one the timing file records, or it was created more than
+// LogClockTolerance outside the timing file's started_utc and ended_utc.
+// A value either file leaves out is not compared; the model is compared
+// with the manifest at admission (wrong-model), and a response ID with
+// every other receipt's (response-id-reused).
+func checkLogIdentity(l *RunLog, tm *Timing, req ImportRequest) error {
+	bad := func(pointer, format string, a ...any) error {
+		return verr.Newf(ReasonLogIdentityMismatch, req.LogFile, pointer, ruleTiming,
+			"the log is not session %s's: "+format, append([]any{req.Session}, a...)...)
+	}
+	if tm.ResponseID != nil && *tm.ResponseID != l.ResponseID {
+		return bad("/id", "its response ID is %q, the timing file records %q", l.ResponseID, *tm.ResponseID)
+	}
+	if l.Model != nil && tm.Model != nil && *l.Model != *tm.Model {
+		return bad("/model", "it reports model %q, the timing file records %q", *l.Model, *tm.Model)
+	}
+	if l.CreatedAt == nil {
+		return nil
+	}
+	created := time.Unix(*l.CreatedAt, 0).UTC()
+	for _, b := range []struct {
+		name  string
+		v     *string
+		after bool
+	}{{"started_utc", tm.StartedUTC, false}, {"ended_utc", tm.EndedUTC, true}} {
+		if b.v == nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, *b.v)
+		if err != nil {
+			continue // admission refuses the time itself (receipt-record-missing)
+		}
+		if (!b.after && created.Before(t.Truncate(time.Second).Add(-LogClockTolerance))) || (b.after && created.After(t.Add(LogClockTolerance))) {
+			return bad("/created_at", "it was created at %s, more than %s outside the session's %s %s",
+				created.Format(time.RFC3339), LogClockTolerance, b.name, *b.v)
+		}
+	}
+	return nil
 }
 
 // checkLogCounts refuses a log whose counts contradict one another.

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -42,9 +45,17 @@ const (
 const (
 	// ReasonLogMalformed: the log is not the format it was named as.
 	ReasonLogMalformed verr.Reason = "log-malformed"
+	// ReasonLogItemUnknown: the log holds an item of a type that is neither
+	// one of the known tool calls nor one of the item types known not to be
+	// a tool call (NonToolItems): tool use cannot be counted, and an
+	// uncounted item is never taken for zero calls.
+	ReasonLogItemUnknown verr.Reason = "log-item-unknown"
 )
 
-const ruleLog = "CONTRACT §5 Required records: metered uncached/cached/output/reasoning tokens, final answer"
+const (
+	ruleLog   = "CONTRACT §5 Required records: metered uncached/cached/output/reasoning tokens, final answer"
+	ruleTools = "CONTRACT §5 Required records: all ordinary/MCP calls (zero for scored fixed-evidence sessions)"
+)
 
 // RunLog is what a run's log says about one session. A nil pointer is a
 // value the log does not report (unknown, never zero).
@@ -60,8 +71,13 @@ type RunLog struct {
 	// Final is the exact bytes of the final message; nil when the log holds
 	// none.
 	Final []byte
-	// ResponseID is the provider's response or thread identifier, if any.
+	// ResponseID is the log's own identity: the Responses API response
+	// "id", or the thread_id of codex exec's thread.started; "" when the
+	// log carries none.
 	ResponseID string
+	// CreatedAt is when the provider created the response (the Responses
+	// API "created_at", Unix seconds); nil when the log does not say.
+	CreatedAt *int64
 	// Model is the model the provider reports.
 	Model *string
 	// InputTokens includes CachedInputTokens; OutputTokens includes
@@ -72,7 +88,7 @@ type RunLog struct {
 	// OrdinaryCalls and MCPCalls count tool calls the log shows.
 	OrdinaryCalls, MCPCalls int
 	// Modifiers are the priced modifiers the log reports that the contract
-	// excludes ("name=value"), sorted.
+	// excludes (PricedModifiers: "pointer=value"), sorted.
 	Modifiers []string
 	// Notes are facts worth showing (an incomplete response's reason).
 	Notes []string
@@ -110,11 +126,51 @@ type codexError struct {
 	Message string `json:"message"`
 }
 
-// codexOrdinaryTools and codexMCPTools are the item types of tool calls.
-var (
-	codexOrdinaryTools = []string{"command_execution", "file_change", "web_search", "collab_tool_call"}
-	codexMCPTools      = []string{"mcp_tool_call"}
-)
+// ToolItems sorts a log's item types into tool calls and items that are
+// not tool calls. Every other type is refused (ReasonLogItemUnknown): tool
+// use is counted by what the log is known to hold, so a type verdict does
+// not know is never read as zero calls (CONTRACT §2 "no tools in
+// fixed-evidence sessions"; §5 "all ordinary/MCP calls").
+type ToolItems struct {
+	// NotTools are the item types known not to be tool calls.
+	NotTools []string
+	// Ordinary and MCP are the item types of ordinary and MCP tool calls.
+	Ordinary, MCP []string
+}
+
+// kind returns "ordinary", "mcp" or "none" for a known item type, and ""
+// for a type the lists do not hold.
+func (t ToolItems) kind(typ string) string {
+	switch {
+	case slices.Contains(t.NotTools, typ):
+		return "none"
+	case slices.Contains(t.Ordinary, typ):
+		return "ordinary"
+	case slices.Contains(t.MCP, typ):
+		return "mcp"
+	}
+	return ""
+}
+
+// CodexItems are the item types of `codex exec --json`: the final
+// message, reasoning summaries and non-fatal error items are not tool
+// calls; a todo_list item is the plan tool's call, counted as ordinary.
+var CodexItems = ToolItems{
+	NotTools: []string{"agent_message", "reasoning", "error"},
+	Ordinary: []string{"command_execution", "file_change", "web_search", "todo_list", "collab_tool_call"},
+	MCP:      []string{"mcp_tool_call"},
+}
+
+// ResponsesItems are the output item types of a Responses API response:
+// message and reasoning items are not tool calls; listing an MCP server's
+// tools and an MCP approval request are MCP operations, counted as MCP
+// calls.
+var ResponsesItems = ToolItems{
+	NotTools: []string{"message", "reasoning"},
+	Ordinary: []string{"function_call", "custom_tool_call", "web_search_call", "file_search_call", "computer_call", "code_interpreter_call",
+		"local_shell_call", "shell_call", "apply_patch_call", "image_generation_call"},
+	MCP: []string{"mcp_call", "mcp_list_tools", "mcp_approval_request"},
+}
 
 func parseCodexExec(data []byte, file string) (*RunLog, error) {
 	l := &RunLog{Format: LogCodexExec}
@@ -135,6 +191,11 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 		if err := jsonv2.Unmarshal(line, &ev); err != nil {
 			return nil, bad(n, "%v", err)
 		}
+		mods, err := PricedModifiers(line, fmt.Sprintf("/%d", n-1))
+		if err != nil {
+			return nil, bad(n, "%v", err)
+		}
+		l.Modifiers = append(l.Modifiers, mods...)
 		switch ev.Type {
 		case "":
 			return nil, bad(n, "an event without a type")
@@ -144,8 +205,12 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 			if ev.Item == nil {
 				return nil, bad(n, "%s without an item", ev.Type)
 			}
-			if slices.Contains(codexOrdinaryTools, ev.Item.Type) || slices.Contains(codexMCPTools, ev.Item.Type) {
-				tools[ev.Item.ID] = ev.Item.Type
+			switch k := CodexItems.kind(ev.Item.Type); k {
+			case "":
+				return nil, &verr.Error{Reason: ReasonLogItemUnknown, File: file, Pointer: fmt.Sprintf("/%d/item/type", n-1), Rule: ruleTools,
+					Detail: fmt.Sprintf("line %d: item type %q is neither a known tool call nor a known non-tool item: tool use cannot be counted", n, ev.Item.Type)}
+			case "ordinary", "mcp":
+				tools[ev.Item.ID] = k
 			}
 			if ev.Type == "item.completed" && ev.Item.Type == "agent_message" {
 				l.Final = []byte(ev.Item.Text)
@@ -156,7 +221,7 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 				return nil, bad(n, "a second turn: a session of this contract is one turn")
 			}
 			l.Terminal = campaign.StatusResponse
-			if err := l.readUsage(ev.Usage, "/usage", map[string]**int64{
+			if err := readCounts(ev.Usage, map[string]**int64{
 				"input_tokens": &l.InputTokens, "cached_input_tokens": &l.CachedInputTokens,
 				"output_tokens": &l.OutputTokens, "reasoning_output_tokens": &l.ReasoningTokens,
 			}); err != nil {
@@ -178,21 +243,21 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 	if err := sc.Err(); err != nil {
 		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
 	}
-	for _, typ := range tools {
-		if slices.Contains(codexMCPTools, typ) {
+	for _, k := range tools {
+		if k == "mcp" {
 			l.MCPCalls++
 		} else {
 			l.OrdinaryCalls++
 		}
 	}
 	slices.Sort(l.Modifiers)
+	l.Modifiers = slices.Compact(l.Modifiers)
 	return l, nil
 }
 
-// readUsage reads a usage object: the named counts into their fields, and
-// every member whose name says cache write or cache creation, at any depth,
-// with a nonzero value into Modifiers.
-func (l *RunLog) readUsage(raw jsontext.Value, ptr string, counts map[string]**int64) error {
+// readCounts reads the named token counts of a usage object into their
+// fields (members of other names are left to PricedModifiers).
+func readCounts(raw jsontext.Value, counts map[string]**int64) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
@@ -207,24 +272,6 @@ func (l *RunLog) readUsage(raw jsontext.Value, ptr string, counts map[string]**i
 				return fmt.Errorf("usage member %s is not a non-negative integer", name)
 			}
 			*p = &n
-			continue
-		}
-		lower := strings.ToLower(name)
-		if strings.Contains(lower, "cache_write") || strings.Contains(lower, "cache_creation") {
-			var n int64
-			if err := jsonv2.Unmarshal(v, &n); err == nil && n > 0 {
-				l.Modifiers = append(l.Modifiers, fmt.Sprintf("%s/%s=%d", ptr, name, n))
-			} else if err != nil && v.Kind() == '{' {
-				if err := l.readUsage(v, ptr+"/"+name, nil); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if v.Kind() == '{' {
-			if err := l.readUsage(v, ptr+"/"+name, nil); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -234,9 +281,9 @@ func (l *RunLog) readUsage(raw jsontext.Value, ptr string, counts map[string]**i
 type responseObject struct {
 	ID                string                   `json:"id"`
 	Object            string                   `json:"object"`
+	CreatedAt         *int64                   `json:"created_at"`
 	Model             *string                  `json:"model"`
 	Status            string                   `json:"status"`
-	ServiceTier       *string                  `json:"service_tier"`
 	Output            []responseItem           `json:"output"`
 	Usage             jsontext.Value           `json:"usage"`
 	Error             *codexError              `json:"error"`
@@ -253,13 +300,6 @@ type responseContent struct {
 	Text string `json:"text"`
 }
 
-// responsesOrdinaryTools and responsesMCPTools are the output item types of
-// tool calls in a Responses API response.
-var (
-	responsesOrdinaryTools = []string{"function_call", "custom_tool_call", "web_search_call", "file_search_call", "computer_call", "code_interpreter_call", "local_shell_call", "shell_call", "apply_patch_call", "image_generation_call"}
-	responsesMCPTools      = []string{"mcp_call"}
-)
-
 // standardTiers are the service tiers that are the standard processing the
 // reference card prices ("auto" resolves to one of the others).
 var standardTiers = []string{"default", "auto"}
@@ -272,7 +312,15 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 	if r.Object != "response" {
 		return nil, verr.Newf(ReasonLogMalformed, file, "/object", ruleLog, "object is %q, not a Responses API \"response\"", r.Object)
 	}
-	l := &RunLog{Format: LogResponsesAPI, ResponseID: r.ID, Model: r.Model}
+	l := &RunLog{Format: LogResponsesAPI, ResponseID: r.ID, Model: r.Model, CreatedAt: r.CreatedAt}
+	if r.CreatedAt != nil && *r.CreatedAt < 0 {
+		return nil, verr.Newf(ReasonLogMalformed, file, "/created_at", ruleLog, "created_at %d is not a Unix time", *r.CreatedAt)
+	}
+	mods, err := PricedModifiers(data, "")
+	if err != nil {
+		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
+	}
+	l.Modifiers = mods
 	switch r.Status {
 	case "completed":
 		l.Terminal = campaign.StatusResponse
@@ -287,13 +335,14 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 			l.ErrorMessage = r.Error.Message
 		}
 	}
-	if r.ServiceTier != nil && !slices.Contains(standardTiers, *r.ServiceTier) {
-		l.Modifiers = append(l.Modifiers, "/service_tier="+*r.ServiceTier)
-	}
 	var text []byte
 	found := false
-	for _, it := range r.Output {
+	for i, it := range r.Output {
+		k := ResponsesItems.kind(it.Type)
 		switch {
+		case k == "":
+			return nil, verr.Newf(ReasonLogItemUnknown, file, fmt.Sprintf("/output/%d/type", i), ruleTools,
+				"output item type %q is neither a known tool call nor a known non-tool item: tool use cannot be counted", it.Type)
 		case it.Type == "message":
 			// The final message is the last message item's text parts.
 			text, found = nil, true
@@ -302,9 +351,9 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 					text = append(text, c.Text...)
 				}
 			}
-		case slices.Contains(responsesOrdinaryTools, it.Type):
+		case k == "ordinary":
 			l.OrdinaryCalls++
-		case slices.Contains(responsesMCPTools, it.Type):
+		case k == "mcp":
 			l.MCPCalls++
 		}
 	}
@@ -332,11 +381,159 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 		{usage.InputDetails, "/usage/input_tokens_details", map[string]**int64{"cached_tokens": &l.CachedInputTokens}},
 		{usage.OutputDetails, "/usage/output_tokens_details", map[string]**int64{"reasoning_tokens": &l.ReasoningTokens}},
 	} {
-		if err := l.readUsage(u.raw, u.ptr, u.counts); err != nil {
+		if err := readCounts(u.raw, u.counts); err != nil {
 			return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: u.ptr, Rule: ruleLog, Detail: err.Error(), Err: err}
 		}
 	}
-	slices.Sort(l.Modifiers)
-	l.Modifiers = slices.Compact(l.Modifiers)
 	return l, nil
+}
+
+// PricedModifiers lists every priced modifier a log value (one JSON value:
+// a Responses API response, one line of codex exec --json) reports, each
+// as "pointer=value" with prefix before the JSON pointer, sorted, once
+// each (CONTRACT §5 "Do not mix API cache-write/Fast modifiers into Codex
+// accounting"). Members are found at any depth of the value and in every
+// documented spelling:
+//
+//   - cache writes: a member whose name, lowercased and without "_", "-",
+//     "." and spaces, holds "cachewrite" or "cachecreat" (cache_write_tokens
+//     in input_tokens_details or prompt_tokens_details,
+//     cache_creation_input_tokens, cacheWriteInputTokens,
+//     cacheCreationInputTokens, the dotted gen_ai.usage.input_tokens.cache_write
+//     and llm.token_count.prompt_details.cache_write, cache_write as an
+//     object). A number is a token count (a nonzero one is a modifier, a
+//     negative or fractional one malformed); an object or array (Anthropic's
+//     cache_creation: {ephemeral_5m_input_tokens, ephemeral_1h_input_tokens})
+//     is a modifier when any number inside it is nonzero; a string other
+//     than "" or "0" and true are modifiers; null, false, "" and "0" are none;
+//   - a service tier (service_tier, serviceTier) other than the standard
+//     processing the reference card prices ("default", "auto"): a Fast
+//     (priority), flex or scale tier is a modifier; null is none.
+//
+// A value that is not valid JSON is an error.
+func PricedModifiers(value []byte, prefix string) ([]string, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(value))
+	var out []string
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if tok.Kind() != '"' || dec.StackDepth() == 0 {
+			continue
+		}
+		// A string at an even index of an object is a member name.
+		if kind, n := dec.StackIndex(dec.StackDepth()); kind != '{' || n%2 != 1 {
+			continue
+		}
+		name := normalizedName(tok.String())
+		isCache := strings.Contains(name, "cachewrite") || strings.Contains(name, "cachecreat")
+		isTier := name == "servicetier"
+		if !isCache && !isTier {
+			continue
+		}
+		ptr := prefix + string(dec.StackPointer())
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		var mod string
+		if isCache {
+			mod, err = cacheWrite(v)
+		} else {
+			mod, err = serviceTier(v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", ptr, err)
+		}
+		if mod != "" {
+			out = append(out, ptr+"="+mod)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// normalizedName lowercases a member name and drops the separators its
+// spellings differ by ("_", "-", ".", " ").
+func normalizedName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', '.', ' ':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// cacheWrite renders a cache-write member's value as a modifier value, ""
+// when it reports no cache write (see PricedModifiers).
+func cacheWrite(v jsontext.Value) (string, error) {
+	switch v.Kind() {
+	case 'n', 'f':
+		return "", nil
+	case 't':
+		return "true", nil
+	case '"':
+		var s string
+		if err := jsonv2.Unmarshal(v, &s); err != nil {
+			return "", err
+		}
+		if s == "" || s == "0" {
+			return "", nil
+		}
+		return strconv.Quote(s), nil
+	case '0':
+		var n int64
+		if err := jsonv2.Unmarshal(v, &n); err != nil || n < 0 {
+			return "", fmt.Errorf("cache-write count %s is not a non-negative integer", v)
+		}
+		if n == 0 {
+			return "", nil
+		}
+		return strconv.FormatInt(n, 10), nil
+	}
+	// An object or array: a cache write when any number inside is nonzero.
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if tok.Kind() == '0' {
+			n, err := tok.Int()
+			if err != nil || n < 0 {
+				return "", fmt.Errorf("cache-write count %s is not a non-negative integer", tok.String())
+			}
+			if n != 0 {
+				c := v.Clone()
+				if err := c.Compact(); err != nil {
+					return "", err
+				}
+				return string(c), nil
+			}
+		}
+	}
+}
+
+// serviceTier renders a service tier member's value as a modifier value,
+// "" for the standard tiers and null.
+func serviceTier(v jsontext.Value) (string, error) {
+	if v.Kind() == 'n' {
+		return "", nil
+	}
+	var s string
+	if err := jsonv2.Unmarshal(v, &s); err != nil {
+		return "", fmt.Errorf("service tier %s is not a string", v)
+	}
+	if slices.Contains(standardTiers, s) {
+		return "", nil
+	}
+	return s, nil
 }

@@ -484,6 +484,12 @@ type Receipt struct {
 	// one is never priced and fails admission (CONTRACT §5 "Do not mix API
 	// cache-write/Fast modifiers into Codex accounting").
 	PricedModifiers []string `json:"priced_modifiers,omitempty"`
+	// ResponseID is the run log's own identity as receipt import read it
+	// (the Responses API response "id", the thread_id of codex exec
+	// --json); omitted when the receipt was not made from a log that
+	// carries one. No two receipts of a campaign share one (admission:
+	// response-id-reused).
+	ResponseID string `json:"response_id,omitempty"`
 }
 
 // Meter is a session's metered tokens (CONTRACT §5). InputTokens is the

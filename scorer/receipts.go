@@ -63,6 +63,11 @@ const (
 	ReasonArmOrderViolated verr.Reason = "arm-order-violated"
 	// ReasonHostMismatch: a receipt's host is not the manifest's execution.host.
 	ReasonHostMismatch verr.Reason = "host-mismatch"
+	// ReasonResponseIDReused: two receipts record one response ID (the
+	// provider's identity of the run's log, response_id): one log imported
+	// for two sessions, so at least one of them holds another session's
+	// record. The later one in manifest order is named.
+	ReasonResponseIDReused verr.Reason = "response-id-reused"
 )
 
 // ClockTolerance is the largest difference, inclusive, between one
@@ -240,7 +245,9 @@ type interval struct {
 //     session; a review overlapping its own draft is reported as
 //     review-before-draft-ended only); the arm the run declares first
 //     starts first (arm-order-violated);
-//   - host: each dispatched receipt's host equals execution.host (host-mismatch).
+//   - host: each dispatched receipt's host equals execution.host (host-mismatch);
+//   - one log, one session: no two dispatched receipts record one
+//     response_id (response-id-reused, naming the later one).
 //
 // A review that started while its shared draft is planned (Planned) is
 // review-before-draft-ended; an arm that started while the arm declared
@@ -257,10 +264,14 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 		tasks[t.Entry.ID] = t
 	}
 	var out []ValidityFinding
-	add := func(run campaign.Run, s *campaign.Session, r verr.Reason, pointer, rule, format string, a ...any) {
+	addWith := func(with string, run campaign.Run, s *campaign.Session, r verr.Reason, pointer, rule, format string, a ...any) {
 		out = append(out, ValidityFinding{Reason: r, Session: s.ID, Task: run.Task, Repetition: run.Repetition,
-			File: campaign.ReceiptPath(s.ID), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+			File: campaign.ReceiptPath(s.ID), Pointer: pointer, Rule: rule, Detail: fmt.Sprintf(format, a...), With: with})
 	}
+	add := func(run campaign.Run, s *campaign.Session, r verr.Reason, pointer, rule, format string, a ...any) {
+		addWith("", run, s, r, pointer, rule, format, a...)
+	}
+	responseIDs := map[string]string{} // response_id → the first session recording it
 	var spans []interval
 	render := campaign.NewPromptRenderer(c.Prompts)
 	drafts := map[string]promptIdentity{} // the draft prompt of a task: one per task
@@ -376,11 +387,20 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 			if h := m.Execution.Host; h != nil && r.Host != nil && *r.Host != *h {
 				add(run, s, ReasonHostMismatch, "/host", RuleSerialHost, "session ran on host %q; the manifest records %q", *r.Host, *h)
 			}
+			// One log, one session.
+			if r.ResponseID != "" {
+				if first, ok := responseIDs[r.ResponseID]; ok {
+					addWith(first, run, s, ReasonResponseIDReused, "/response_id", RuleRequiredRecords,
+						"response ID %q is also the response ID of session %s: one run's log was imported for two sessions", r.ResponseID, first)
+				} else {
+					responseIDs[r.ResponseID] = s.ID
+				}
+			}
 		}
 		// A review starts after its draft ended.
 		for j := 1; j < 3; j++ {
 			if s := trio[j]; started[j] && draftEnded && starts[j].Before(draftEnd) {
-				add(run, s, ReasonReviewBeforeDraftEnded, "/started_utc", RuleSerialHost, "review %s started at %s, before its shared draft %s ended at %s",
+				addWith(trio[0].ID, run, s, ReasonReviewBeforeDraftEnded, "/started_utc", RuleSerialHost, "review %s started at %s, before its shared draft %s ended at %s",
 					s.ID, *s.Receipt.StartedUTC, trio[0].ID, *trio[0].Receipt.EndedUTC)
 			}
 		}
@@ -388,7 +408,7 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 		if Planned(trio[0]) {
 			for j := 1; j < 3; j++ {
 				if s := trio[j]; started[j] {
-					add(run, s, ReasonReviewBeforeDraftEnded, "/started_utc", RuleSerialHost, "review %s started at %s, but its shared draft %s has not started (planned: no receipt, no response)",
+					addWith(run.Sessions.Draft, run, s, ReasonReviewBeforeDraftEnded, "/started_utc", RuleSerialHost, "review %s started at %s, but its shared draft %s has not started (planned: no receipt, no response)",
 						s.ID, *s.Receipt.StartedUTC, run.Sessions.Draft)
 				}
 			}
@@ -401,12 +421,12 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 		if started[second] && Planned(trio[first]) {
 			s := trio[second]
 			firstID := [3]string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}[first]
-			add(run, s, ReasonArmOrderViolated, "/started_utc", RuleSerialHost, "run order is %s but %s (%s) started at %s while %s, the arm declared first, has not started (planned)",
+			addWith(firstID, run, s, ReasonArmOrderViolated, "/started_utc", RuleSerialHost, "run order is %s but %s (%s) started at %s while %s, the arm declared first, has not started (planned)",
 				run.Order, s.ID, s.Role, *s.Receipt.StartedUTC, firstID)
 		}
 		if started[first] && started[second] && !starts[first].Before(starts[second]) {
 			s := trio[second]
-			add(run, s, ReasonArmOrderViolated, "/started_utc", RuleSerialHost, "run order is %s but %s (%s) started at %s, not after %s (%s) started at %s",
+			addWith(trio[first].ID, run, s, ReasonArmOrderViolated, "/started_utc", RuleSerialHost, "run order is %s but %s (%s) started at %s, not after %s (%s) started at %s",
 				run.Order, s.ID, s.Role, *s.Receipt.StartedUTC, trio[first].ID, trio[first].Role, *trio[first].Receipt.StartedUTC)
 		}
 	}
@@ -419,7 +439,7 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 		if last != nil && sp.start.Before(last.end) && !(sp.run == last.run && (last.role == 0 || sp.role == 0)) {
 			run := m.Runs[sp.run]
 			s := byRun[sp.run][sp.role]
-			add(run, s, ReasonSessionsOverlap, "/started_utc", RuleSerialHost, "session %s started at %s, before session %s ended at %s",
+			addWith(last.session, run, s, ReasonSessionsOverlap, "/started_utc", RuleSerialHost, "session %s started at %s, before session %s ended at %s",
 				sp.session, sp.start.Format(time.RFC3339Nano), last.session, last.end.Format(time.RFC3339Nano))
 		}
 		if sp.hasEnd && (last == nil || sp.end.After(last.end)) {

@@ -9,7 +9,6 @@ import (
 
 	"verdict/assemble"
 	"verdict/campaign"
-	"verdict/scorer"
 	"verdict/verr"
 )
 
@@ -125,9 +124,11 @@ the line) before anything is read:
 
 Every receipt value neither file gives stays null and is listed ("unknown
 (left null)"); nothing is recorded as 0 for an unknown. A priced modifier the
-log reports (cache-write tokens, a service tier other than the standard one)
-is recorded in priced_modifiers and never priced (unsupported-modifier at
-admission). A failed turn is an error whose error_kind stays null unless
+log reports anywhere (cache-write or cache-creation tokens in any spelling:
+cache_write_tokens, cache_creation_input_tokens, cache_creation {...},
+cacheWriteInputTokens, gen_ai.usage.input_tokens.cache_write; a service
+tier other than the standard one) is recorded in priced_modifiers and never
+priced (unsupported-modifier at admission). A failed turn is an error whose error_kind stays null unless
 --error-kind gives the coordinator's classification: the importer never
 labels an error, least of all as infrastructure.
 
@@ -139,8 +140,24 @@ again. A receipt once bound is never rebound, so --keep-inadmissible is for
 a real run whose record must be kept as evidence: it writes the receipt,
 lists the reasons and still exits 1; such a run is recovered only by one
 replacement triplet (a new run with runs[].replaces), never by replacing
-the receipt. A finding that compares the session with a sibling of its run
-(order in time, overlap, host) waits until no sibling is still planned.
+the receipt. Every rule whose inputs are present is decided at import: the
+host against the manifest, overlap with any session that has run (of any
+run), order against a sibling that has run, the model against the
+manifest, a response ID another receipt already records. Only a finding
+that needs a sibling still planned waits for it (a review imported before
+its draft, an arm before the arm declared first).
+
+The log must be the session's own: its response ID (or codex thread ID)
+and model must be those the timing file records when it records them
+(response_id, model), and a Responses API log must have been created
+within the session's started_utc and ended_utc (30 s tolerance):
+otherwise log-identity-mismatch. The response ID is recorded in the
+receipt (response_id).
+
+Tool use is counted from the log's item types: the known tool calls are
+counted (ordinary or MCP) and the types known not to be tool calls
+(message, reasoning; codex agent_message, reasoning, error) are not; any
+other item type is refused (log-item-unknown), never counted as zero.
 
 A response or receipt already in the campaign with other bytes is refused
 (file-differs). Bind the new files of a single import with verdict manifest
@@ -212,7 +229,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		}
 		// Admission's receipt rules on the receipt about to be written: once
 		// bound it is never rebound, so say now that it would fail.
-		inadmissible, err := importAdmission(args[0], im)
+		inadmissible, err := assemble.ImportAdmission(args[0], im)
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -279,53 +296,4 @@ func keptInadmissible(rep receiptImportReport) error {
 		return nil
 	}
 	return &failedError{msg: fmt.Sprintf("%s: receipts/%s.json was kept but will fail admission (%d finding(s)); replace the run (runs[].replaces) with one new triplet", ReasonReceiptInadmissible, rep.Session, len(rep.Inadmissible))}
-}
-
-// importAdmission runs admission's execution-validity rules
-// (scorer.ExecutionValidity, whose receipt rules are scorer.ReceiptIssues)
-// on the campaign as it will read once prior (earlier sessions of a
-// batch) and im are written and bound
-// (assemble.AfterImport) and returns the findings on im's session, as
-// errors. A finding that compares the session with another one (order in
-// time, overlap, one host) counts only when no session of its run is still
-// planned: importing the run's sessions in any order is not refused for a
-// sibling not yet imported. A campaign that would not load is returned as
-// the load's refusals: such a campaign cannot be admitted either.
-func importAdmission(dir string, im *assemble.Imported, prior ...*assemble.Imported) ([]error, error) {
-	after, err := assemble.AfterImport(dir, append(slices.Clone(prior), im)...)
-	if err != nil {
-		return nil, err
-	}
-	c, err := campaign.Load(after)
-	if err != nil {
-		return []error{err}, nil
-	}
-	id := im.Receipt.SessionID
-	v := scorer.ExecutionValidity(c)
-	siblingPlanned := false
-	for _, run := range c.Manifest.Runs {
-		ids := []string{run.Sessions.Draft, run.Sessions.ReviewA, run.Sessions.ReviewB}
-		if !slices.Contains(ids, id) {
-			continue
-		}
-		for _, p := range v.Planned {
-			if slices.Contains(ids, p) {
-				siblingPlanned = true
-			}
-		}
-	}
-	var out []error
-	for _, f := range v.Findings {
-		if f.Session != id {
-			continue
-		}
-		switch f.Reason {
-		case scorer.ReasonArmOrderViolated, scorer.ReasonReviewBeforeDraftEnded, scorer.ReasonSessionsOverlap, scorer.ReasonHostMismatch:
-			if siblingPlanned {
-				continue
-			}
-		}
-		out = append(out, f.Error())
-	}
-	return out, nil
 }

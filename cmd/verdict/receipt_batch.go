@@ -66,7 +66,7 @@ func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format st
 		if err != nil {
 			return stopped(b, err)
 		}
-		inadmissible, err := importAdmission(dir, im, ims...)
+		inadmissible, err := assemble.ImportAdmission(dir, im, ims...)
 		if err != nil {
 			return stopped(b, err)
 		}

@@ -63,6 +63,9 @@ func TestReceiptBatchImport(t *testing.T) {
 	}
 	for name, want := range orig {
 		got, err := os.ReadFile(filepath.Join(camp, filepath.FromSlash(name)))
+		if strings.HasPrefix(name, "receipts/") {
+			got = withoutResponseID(got) // the fixture's receipts were made without a log
+		}
 		if err != nil || string(got) != string(want) {
 			t.Errorf("%s differs from the fixture's:\n%s\nwant\n%s", name, got, want)
 		}

@@ -94,7 +94,11 @@ func TestReceiptIndexImport(t *testing.T) {
 		t.Fatalf("index batch: exit %d\n%s", code, out)
 	}
 	for name, want := range orig {
-		if got, err := os.ReadFile(filepath.Join(camp, filepath.FromSlash(name))); err != nil || string(got) != string(want) {
+		got, err := os.ReadFile(filepath.Join(camp, filepath.FromSlash(name)))
+		if strings.HasPrefix(name, "receipts/") {
+			got = withoutResponseID(got) // the fixture's receipts were made without a log
+		}
+		if err != nil || string(got) != string(want) {
 			t.Errorf("%s differs from the fixture's", name)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func responsesLog(t *testing.T, text []byte, rc campaign.Receipt, tier string, i
 	}
 	inputDetails["cached_tokens"] = m.CachedInputTokens
 	return writeTemp(t, "response.json", map[string]any{
-		"id": "resp_synthetic", "object": "response", "model": rc.Model, "status": "completed", "service_tier": tier,
+		"id": "resp_synthetic_" + rc.SessionID, "object": "response", "model": rc.Model, "status": "completed", "service_tier": tier,
 		"output": []any{
 			map[string]any{"type": "reasoning", "summary": []any{}},
 			map[string]any{"type": "message", "role": "assistant", "content": []any{
@@ -118,6 +119,12 @@ func responsesLog(t *testing.T, text []byte, rc campaign.Receipt, tier string, i
 			"output_tokens": m.OutputTokens, "output_tokens_details": map[string]any{"reasoning_tokens": m.ReasoningTokens},
 			"total_tokens": m.InputTokens + m.OutputTokens},
 	})
+}
+
+// withoutResponseID is a receipt import wrote without its response_id
+// member: the bytes of the receipt the fixture holds (made without a log).
+func withoutResponseID(b []byte) []byte {
+	return regexp.MustCompile(`,\n  "response_id": "[^"]*"`).ReplaceAll(b, nil)
 }
 
 // codexLog is a SYNTHETIC codex exec --json event stream whose final
@@ -148,10 +155,12 @@ func codexLog(t *testing.T, text []byte, m *campaign.Meter, terminal string) str
 
 // TestReceiptImportResponsesAPI: a Responses API log and the runner's
 // timing file give back, byte for byte, the response and receipt the
-// SYNTHETIC campaign holds, and check admits the campaign again.
+// SYNTHETIC campaign holds (with the log's response ID recorded), and
+// check admits the campaign again once it is bound.
 func TestReceiptImportResponsesAPI(t *testing.T) {
 	t.Parallel()
 	camp, resp, rc := importFixture(t, "S1")
+	unbindSession(t, camp, "S1")
 	before, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "campaign", "receipts", "S1.json"))
 	code, out := chkRunCaptured(t, "receipt", "import", camp, "--session", "S1", "--log-format", "responses-api-json",
 		"--log", responsesLog(t, resp, rc, "default", nil), "--timing", timingOf(t, rc, nil))
@@ -160,12 +169,15 @@ func TestReceiptImportResponsesAPI(t *testing.T) {
 	}
 	gotResp, _ := os.ReadFile(filepath.Join(camp, "responses", "S1.json"))
 	gotRc, _ := os.ReadFile(filepath.Join(camp, "receipts", "S1.json"))
-	if string(gotResp) != string(resp) || string(gotRc) != string(before) {
+	if string(gotResp) != string(resp) || string(withoutResponseID(gotRc)) != string(before) || !strings.Contains(string(gotRc), `"response_id": "resp_synthetic_S1"`) {
 		t.Fatalf("imported files differ from the campaign's:\n%s\nwant\n%s", gotRc, before)
 	}
 	// Only the actual charge is unknown (the log has no billing).
 	if !strings.Contains(out, "unknown (left null): 1\n  actual_charge_micro_usd") {
 		t.Fatalf("unknowns:\n%s", out)
+	}
+	if code, out := chkRunCaptured(t, "manifest", camp); code != 0 {
+		t.Fatalf("manifest: exit %d\n%s", code, out)
 	}
 	if code, out := chkRunCaptured(t, "check", camp); code != 0 {
 		t.Fatalf("check: exit %d\n%s", code, out)
