@@ -79,6 +79,12 @@ type InitRequest struct {
 	// PreviousReport is the round-2 report.json whose decision admitted
 	// evaluation (evaluation only).
 	PreviousReport string
+	// Synthetic marks the campaign synthetic (made-up tasks, runs or
+	// answers, for trials and tests): the manifest's synthetic member,
+	// which every report, bundle and record then carries. A round after a
+	// synthetic round is synthetic too (CONTRACT §5 round discipline
+	// compares the flag).
+	Synthetic bool
 }
 
 // InitResult is what InitCampaign wrote: the files (prompt texts, then
@@ -174,6 +180,7 @@ func InitCampaign(dir string, req InitRequest) (*InitResult, error) {
 	}
 	m := campaign.Manifest{
 		ContractVersion:      campaign.ContractVersion,
+		Synthetic:            req.Synthetic,
 		Phase:                req.Phase,
 		CampaignID:           req.CampaignID,
 		FrozenDocuments:      campaign.FrozenDocuments(),
@@ -342,6 +349,7 @@ func fromPrevious(m *campaign.Manifest, prompts map[string][]byte, req InitReque
 	}
 	m.Execution = prev.Execution
 	m.Tasks = prev.Tasks
+	m.Synthetic = m.Synthetic || prev.Synthetic
 	pr := &campaign.PreviousRound{Phase: prev.Phase, CampaignID: prev.CampaignID, ManifestSHA256: blinding.Digest(raw)}
 	if req.PreviousReport != "" {
 		rep, err := readRegular(req.PreviousReport)

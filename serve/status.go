@@ -133,6 +133,12 @@ func raterStatus(l Layout, allowed []adjudication.AllowedSigner, name string) (R
 		return st, nil, f
 	}
 	st.Frozen, st.SheetSHA256 = true, ch.SHA256
+	// A sheet that verifies against its bundle grades every required field
+	// (sheet-incomplete otherwise), also when the rater's journal is kept
+	// elsewhere (grade --journal, freeze --journal) and reads as empty.
+	if st.Problem == "" {
+		st.Graded, st.ItemsDone = st.Required, st.Items
+	}
 	return st, &adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256}, f
 }
 

@@ -24,10 +24,12 @@ and of any other file the manifest already binds, into manifest.json's
 "files", sorted by path, and prints each file added, changed or removed. Every other member keeps its
 exact value: an identity that is null stays null, nothing is invented.
 
-When the campaign has no manifest.json, --from names the proposed live
-manifest to start from (fixtures/live/manifest.json in this repository; copy
-its prompts/ directory into the campaign too). The tasks and runs lists are
-the coordinator's to write; manifest only binds digests.
+A campaign is started with verdict manifest init (the prompt texts, the
+tasks and every run its phase requires). When the campaign has no
+manifest.json, --from names a proposed manifest to start from instead
+(fixtures/live/manifest.json in this repository; copy its prompts/
+directory into the campaign too); its tasks and runs lists are then the
+coordinator's to write. manifest itself only binds digests.
 
 Binding refuses (exit 1, nothing written):
   frozen-input-changed  a task, packet, truth, prompt or source file would be
@@ -98,6 +100,7 @@ Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
 // requires.
 func newManifestInitCmd(a *app) *cobra.Command {
 	var phase, id, seed, previous, previousReport string
+	var synthetic bool
 	var tasks, identities []string
 	c := &cobra.Command{
 		Use:   "init CAMPAIGN --phase PHASE --task OWNER/NAME:CATEGORY… [--seed HEX|new] [--identity NAME=VALUE…]",
@@ -134,6 +137,11 @@ permission policy, and the tariff, reservation and oracle verifications.
 --identity NAME=VALUE sets one (NAME as listed, e.g. execution.host;
 booleans true or false).
 
+--synthetic marks the campaign synthetic ("synthetic": true): tasks, runs
+or answers made up for a trial or a test. Every report, bundle and signed
+record of it then carries the SYNTHETIC notice; a round started with
+--previous from a synthetic round is synthetic too.
+
 Then: build each task's packet (verdict packet), write tasks/T<n>/task.md
 and truth.json, and bind everything with verdict manifest CAMPAIGN.
 
@@ -152,6 +160,7 @@ Exit codes: 0 started (or already started with the same bytes); 1 refused;
 	c.Flags().StringVar(&phase, "phase", "", "development-round-1, development-round-2 or evaluation (required)")
 	c.Flags().StringArrayVar(&tasks, "task", nil, "OWNER/NAME:CATEGORY, once per task in frozen order (T1, T2, ...)")
 	c.Flags().StringVar(&id, "id", "", "campaign_id (default PHASE-DIRNAME)")
+	c.Flags().BoolVar(&synthetic, "synthetic", false, "mark the campaign SYNTHETIC (made-up tasks, runs or answers, for trials and tests; every report and record says so)")
 	c.Flags().StringVar(&seed, "seed", "", "the frozen seed: 64 lowercase hex digits, or new to draw one (default: null, listed as missing)")
 	c.Flags().StringArrayVar(&identities, "identity", nil, "NAME=VALUE: set one identity (e.g. execution.host=...), repeatable")
 	c.Flags().StringVar(&previous, "previous", "", "the previous round's campaign directory (round 2: round 1; evaluation: round 2)")
@@ -160,7 +169,7 @@ Exit codes: 0 started (or already started with the same bytes); 1 refused;
 		if phase == "" {
 			return usagef("manifest init: --phase is required")
 		}
-		req := assemble.InitRequest{Phase: campaign.Phase(phase), CampaignID: id, Seed: seed, Previous: previous, PreviousReport: previousReport, Identities: map[string]string{}}
+		req := assemble.InitRequest{Phase: campaign.Phase(phase), CampaignID: id, Seed: seed, Previous: previous, PreviousReport: previousReport, Identities: map[string]string{}, Synthetic: synthetic}
 		for _, t := range tasks {
 			repo, cat, ok := strings.Cut(t, ":")
 			if !ok {

@@ -40,11 +40,12 @@ func allowedSigners(a *app, flag string) string {
 // beside the bundle), so it cannot check that its signer may sign.
 const ReasonAllowedSignersMissing verr.Reason = "allowed-signers-missing"
 
-// besideBundle returns the allowed_signers file a command that signs over
-// a bundle checks its signer against: flag or the config key
-// (allowedSigners), else the allowed_signers file in the bundle's
-// directory, where the coordinator writes it for the raters. With none of
-// them it refuses (ReasonAllowedSignersMissing).
+// besideBundle returns the allowed_signers file a command over a bundle
+// or over rating sheets checks signers against: flag or the config key
+// (allowedSigners), else the allowed_signers file in the directory of
+// bundle (the bundle, or the first sheet), where the coordinator writes it
+// for the raters. With none of them it refuses
+// (ReasonAllowedSignersMissing).
 func besideBundle(a *app, flag, bundle string) (string, error) {
 	if p := allowedSigners(a, flag); p != "" {
 		return p, nil

@@ -96,7 +96,7 @@ func newDisagreementsCmd(a *app) *cobra.Command {
 	var showRaters bool
 	var bundles []string
 	c := &cobra.Command{
-		Use:   "disagreements SHEET SHEET --allowed-signers FILE [--show-raters]",
+		Use:   "disagreements SHEET SHEET [--allowed-signers FILE] [--show-raters]",
 		Short: "List the disputed fields of two frozen rating sheets",
 		Long: `disagreements verifies both sheets against allowed_signers and lists every
 disputed field with the two values as "first rating" and "second rating", in
@@ -108,16 +108,21 @@ Each rater's note is shown as written, never changed, and scanned with the
 leak scan's rules (the arm, cost and token-count vocabulary blind looks for
 in answers): every finding is listed under its note ("leak scan: KIND
 "TOKEN" (RULE)"; in JSON, note_findings[i] beside notes[i]), so the
-adjudicator knows a note may reveal an arm before weighing it.`,
+adjudicator knows a note may reveal an arm before weighing it.
+
+allowed_signers is --allowed-signers, else the config key allowed_signers,
+else the allowed_signers file beside the first sheet (where the coordinator
+writes it for the raters); with none, allowed-signers-missing.`,
 		Args: cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().BoolVar(&showRaters, "show-raters", false, "also show which rater signed each sheet (coordinator only; adjudication is blind to raters)")
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle a sheet is for (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: allowed_signers beside the first sheet)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed = allowedSigners(a, allowed); allowed == "" {
-			return usagef("--allowed-signers is required (or allowed_signers in the config)")
+		allowed, err := besideBundle(a, allowed, args[0])
+		if err != nil {
+			return refusal(a, err)
 		}
 		fs, err := loadFrozenSheets(a, allowed, args, bundles, false)
 		if err != nil {
@@ -175,7 +180,7 @@ func newResolveCmd(a *app) *cobra.Command {
 	var bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "resolve SHEET SHEET --from CHOICES.json --allowed-signers FILE --key KEYFILE --name NAME --out ADJUDICATION.json",
+		Use:   "resolve SHEET SHEET --from CHOICES.json [--allowed-signers FILE] --key KEYFILE --name NAME --out ADJUDICATION.json",
 		Short: "Record the adjudication of two frozen sheets from a file (non-interactive adjudicate)",
 		Long: `resolve reads CHOICES.json, a JSON array of {"item","kind","target","final","note"},
 one per disputed field (see "verdict disagreements"), and writes the signed
@@ -184,16 +189,18 @@ needs a note; confirming an oracle defect needs a reason note. Both sheets must
 verify against allowed_signers and against their bundles (--bundle, else the
 bundle-*.json files beside the sheets; refused bundle-missing when not found):
 every grade names an item and field of its bundle and every required field
-has a grade (sheet-incomplete).
+has a grade (sheet-incomplete). allowed_signers is --allowed-signers, else
+the config key allowed_signers, else the allowed_signers file beside the
+first sheet; with none, allowed-signers-missing.
 
-resolve SHEET SHEET --template --allowed-signers FILE [--out CHOICES.json]
+resolve SHEET SHEET --template [--allowed-signers FILE] [--out CHOICES.json]
 writes that choices file for the open disputes instead (to stdout without
 --out; an existing --out file is never replaced): every disputed field with
 "final" and "note" empty, in the order "verdict disagreements" lists them.
 Fill in each final (and a note where one is needed) and pass it to --from.`,
 		Args: cobra.ExactArgs(2),
 	}
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: allowed_signers beside the first sheet)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write (with --template: the new choices file)")
 	c.Flags().BoolVar(&template, "template", false, "write the choices file for the open disputes (final and note empty) instead of resolving")
@@ -205,13 +212,18 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 			if from != "" {
 				return usagef("resolve: --template and --from exclude each other")
 			}
-			if allowed = allowedSigners(a, allowed); allowed == "" {
-				return usagef("--allowed-signers (or allowed_signers in the config) is required")
+			allowed, err := besideBundle(a, allowed, args[0])
+			if err != nil {
+				return refusal(a, err)
 			}
 			return writeChoiceTemplate(a, allowed, args, bundles, out)
 		}
-		if allowed = allowedSigners(a, allowed); allowed == "" || from == "" || out == "" {
-			return usagef("--allowed-signers (or allowed_signers in the config), --from and --out are required")
+		if from == "" || out == "" {
+			return usagef("--from and --out are required")
+		}
+		allowed, err := besideBundle(a, allowed, args[0])
+		if err != nil {
+			return refusal(a, err)
 		}
 		at, err := sf.resolve(a)
 		if err != nil {

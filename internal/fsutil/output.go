@@ -43,10 +43,16 @@ func (o *Output) Unlock() {
 // (the file path+".lock" beside it, on the path with its symbolic links
 // resolved) and then removes what a killed writer of the same output left
 // behind (RemoveStale). A second writer while the first holds the lock is
-// refused with ReasonOutputLocked, naming path.
+// refused with ReasonOutputLocked, naming path. The output's parent
+// directory is created when missing (mode 0755), as StageDir creates it:
+// a new output may be named in a new directory (blind --map-out
+// coord/sealed-map.json).
 func LockOutput(path string) (*Output, error) {
 	real, err := Resolve(path)
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 		return nil, err
 	}
 	l, err := Lock(real, 0o600)
