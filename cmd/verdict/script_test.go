@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,8 +19,22 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI transcripts of testdata/script (testscript
 // .txtar files: commands, their exit status, and what they print), each in
-// its own temporary directory and in parallel.
+// its own temporary directory and in parallel. A transcript finds the
+// repository's fixtures directory in $FIXTURES and this package's testdata
+// in $TESTDATA (both absolute, read only).
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
+		e.Setenv("FIXTURES", fixtures)
+		e.Setenv("TESTDATA", testdata)
+		return nil
+	}})
 }
