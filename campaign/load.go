@@ -179,14 +179,24 @@ func (l *loader) joined() error {
 	return errors.Join(errs...)
 }
 
-func (l *loader) load() *Campaign {
+// readManifest reads manifest.json (bounded, regular file); false with
+// the refusal recorded when it cannot.
+func (l *loader) readManifest() ([]byte, bool) {
 	raw, err := ReadRegularFS(l.fsys, ManifestFile, FileManifest)
 	if e, ok := asRefusal(err); ok {
 		l.add(e)
-		return nil
+		return nil, false
 	}
 	if err != nil {
 		l.refuseUnreadable(err, ReasonFileMissing, ManifestFile, RuleManifest, "cannot read the manifest: %v", err)
+		return nil, false
+	}
+	return raw, true
+}
+
+func (l *loader) load() *Campaign {
+	raw, ok := l.readManifest()
+	if !ok {
 		return nil
 	}
 	m, err := l.dec.manifest(raw, ManifestFile)

@@ -202,15 +202,25 @@ func (d decoder) receipt(data []byte, file string) (*Receipt, error) {
 	if e := d.strict(data, file, SchemaReceipt, &v); e != nil {
 		return nil, e
 	}
+	if e := receiptRules(file, &v, nil); e != nil {
+		return nil, e
+	}
+	return &v, nil
+}
+
+// receiptRules checks a decoded receipt's IDs and trimmed texts (RuleReceipt),
+// the first experiment's and, with a workflow ID, a system comparison's;
+// the first refusal, or nil.
+func receiptRules(file string, v *Receipt, workflow *string) *verr.Error {
 	r := rules{file: file, rule: RuleReceipt}
 	r.id(at("/session_id"), "S", v.SessionID)
 	r.id(at("/task"), "T", v.Task)
+	if workflow != nil {
+		r.id(at("/workflow"), "W", *workflow)
+	}
 	r.optText(at("/price_card_id"), v.PriceCardID)
 	r.optText(at("/model"), v.Model)
 	r.optText(at("/permission_policy"), v.PermissionPolicy)
 	r.optText(at("/infrastructure_invalid"), v.InfrastructureInvalid)
-	if r.err != nil {
-		return nil, r.err
-	}
-	return &v, nil
+	return r.err
 }

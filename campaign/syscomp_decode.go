@@ -356,16 +356,8 @@ func DecodeSystemReceipt(data []byte, file string) (*SystemReceipt, error) {
 	if e := decodeReference(data, file, SchemaSystemReceipt, &v); e != nil {
 		return nil, e
 	}
-	r := rules{file: file, rule: RuleReceipt}
-	r.id(at("/session_id"), "S", v.SessionID)
-	r.id(at("/task"), "T", v.Task)
-	r.id(at("/workflow"), "W", v.Workflow)
-	r.optText(at("/price_card_id"), v.PriceCardID)
-	r.optText(at("/model"), v.Model)
-	r.optText(at("/permission_policy"), v.PermissionPolicy)
-	r.optText(at("/infrastructure_invalid"), v.InfrastructureInvalid)
-	if r.err != nil {
-		return nil, r.err
+	if e := receiptRules(file, &v.Receipt, &v.Workflow); e != nil {
+		return nil, e
 	}
 	return &v, nil
 }

@@ -105,13 +105,8 @@ func LoadSystemComparison(fsys fs.FS) (*SystemCampaign, error) {
 }
 
 func (l *loader) loadSystem() *SystemCampaign {
-	raw, err := ReadRegularFS(l.fsys, ManifestFile, FileManifest)
-	if e, ok := asRefusal(err); ok {
-		l.add(e)
-		return nil
-	}
-	if err != nil {
-		l.refuseUnreadable(err, ReasonFileMissing, ManifestFile, RuleManifest, "cannot read the manifest: %v", err)
+	raw, ok := l.readManifest()
+	if !ok {
 		return nil
 	}
 	if d, err := ManifestDesign(raw, ManifestFile); err != nil {
