@@ -356,11 +356,17 @@ func receiptIssues(c *campaign.Campaign, byRun map[int][3]*campaign.Session) []V
 					p = renderedInput(render, tasks[run.Task], s.Role, draftRaw, draftRawErr)
 				}
 				want, size, why := p.sha, p.size, p.why
+				// A review's prompt quotes its draft's output: the finding
+				// compares the review with its draft.
+				with := ""
+				if s.Role != campaign.RoleDraft {
+					with = run.Sessions.Draft
+				}
 				switch {
 				case why != "":
-					add(run, s, ReasonDeliveredInputMismatch, "/input_sha256", RuleDeliveredInputs, "the receipt records input %s (%d bytes), but no prompt can be rendered for it: %s", *r.InputSHA256, *r.InputBytes, why)
+					addWith(with, run, s, ReasonDeliveredInputMismatch, "/input_sha256", RuleDeliveredInputs, "the receipt records input %s (%d bytes), but no prompt can be rendered for it: %s", *r.InputSHA256, *r.InputBytes, why)
 				case *r.InputSHA256 != want || *r.InputBytes != size:
-					add(run, s, ReasonDeliveredInputMismatch, "/input_sha256", RuleDeliveredInputs,
+					addWith(with, run, s, ReasonDeliveredInputMismatch, "/input_sha256", RuleDeliveredInputs,
 						"the receipt records input %s (%d bytes); the %s prompt `verdict prompts` renders is %s (%d bytes)", *r.InputSHA256, *r.InputBytes, s.Role, want, size)
 				}
 			}

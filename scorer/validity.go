@@ -94,9 +94,10 @@ type ValidityFinding struct {
 	Rule       string      `json:"rule"`
 	Detail     string      `json:"detail"`
 	// With is the other session a finding compares this one with (the
-	// session it overlaps, the draft a review started before, the arm
-	// declared first, the session whose response ID it repeats); "" for a
-	// finding on this session alone. A finding whose With is planned waits
+	// session it overlaps, the draft a review started before or whose
+	// output the review's recorded input quotes, the arm declared first,
+	// the session whose response ID it repeats); "" for a finding on this
+	// session alone. A finding whose With is planned waits
 	// for that session (receipt import defers it); any other is decided.
 	With string `json:"-"`
 }

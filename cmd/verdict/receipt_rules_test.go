@@ -293,3 +293,40 @@ func TestImportCountsToolsByAllowList(t *testing.T) {
 		}
 	}
 }
+
+// TestImportReviewBeforeItsDraft: a review whose timing file records its
+// delivered input may be imported before its shared draft (its input and
+// start are compared with the draft once the draft is imported); the
+// draft's import then decides them: a review whose recorded input is not
+// the prompt rendered from this draft's output refuses the draft's import.
+func TestImportReviewBeforeItsDraft(t *testing.T) {
+	t.Parallel()
+	for _, wrongInput := range []bool{false, true} {
+		camp, resps, rcs := plannedSessions(t, "S4", "S5", "S6")
+		log := func(id string) string { return responsesLog(t, resps[id], rcs[id], "default", nil) }
+		extra := map[string]any{}
+		if wrongInput {
+			extra["input_bytes"] = *rcs["S5"].InputBytes + 1
+		}
+		if code, out := importSession(t, camp, "S5", log("S5"), timingOf(t, rcs["S5"], extra)); code != 0 {
+			t.Fatalf("review A before its draft (wrong input %v): exit %d\n%s", wrongInput, code, out)
+		}
+		code, out := importSession(t, camp, "S4", log("S4"), timingOf(t, rcs["S4"], nil))
+		if wrongInput {
+			if code != 1 || !strings.Contains(out, "receipts/S5.json#/input_sha256: delivered-input-mismatch") {
+				t.Fatalf("the draft of a review whose recorded input is not its prompt: exit %d\n%s", code, out)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Fatalf("the draft after its review: exit %d\n%s", code, out)
+		}
+		if code, out := importSession(t, camp, "S6", log("S6"), timingOf(t, rcs["S6"], nil)); code != 0 {
+			t.Fatalf("review B: exit %d\n%s", code, out)
+		}
+		chkRunCaptured(t, "manifest", camp)
+		if code, out := chkRunCaptured(t, "check", camp); code != 0 {
+			t.Fatalf("check: exit %d\n%s", code, out)
+		}
+	}
+}
