@@ -27,6 +27,55 @@ type AgreementRow struct {
 	Percent Statistic `json:"percent_agreement"`
 	Kappa   Statistic `json:"cohens_kappa"`
 	Alpha   Statistic `json:"krippendorff_alpha_nominal"`
+	// Confusion is the two raters' values side by side; set for the rows
+	// of one grade kind and for the oracle-defect flags (one vocabulary
+	// each), nil for the pooled and by-obligation rows.
+	Confusion *Confusion `json:"confusion,omitempty"`
+}
+
+// NotGraded stands for "no value on this sheet" in a Confusion: a field
+// graded on one sheet only (unpaired, left out of the statistics).
+const NotGraded = "not_graded"
+
+// Confusion is the confusion matrix of two raters over one group of
+// fields: Counts[i][j] is the number of fields rater 1 (the first sheet)
+// gave Values[i] and rater 2 gave Values[j]. Values are the values either
+// rater gave, sorted, NotGraded last when a field was graded on one sheet
+// only. The diagonal is agreement.
+type Confusion struct {
+	Values []string  `json:"values"`
+	Counts [][]int64 `json:"counts"`
+}
+
+// confusionOf builds the Confusion of a pair table.
+func confusionOf(t PairTable) *Confusion {
+	seen := map[string]bool{}
+	for p := range t {
+		seen[p[0]], seen[p[1]] = true, true
+	}
+	c := &Confusion{Values: []string{}, Counts: [][]int64{}}
+	for v := range seen {
+		if v != "" {
+			c.Values = append(c.Values, v)
+		}
+	}
+	slices.Sort(c.Values)
+	if seen[""] {
+		c.Values = append(c.Values, "")
+	}
+	for _, a := range c.Values {
+		row := make([]int64, len(c.Values))
+		for j, b := range c.Values {
+			row[j] = t[[2]string{a, b}]
+		}
+		c.Counts = append(c.Counts, row)
+	}
+	for i, v := range c.Values {
+		if v == "" {
+			c.Values[i] = NotGraded
+		}
+	}
+	return c
 }
 
 // Agreement is the one agreement definition of two frozen sheets: what
@@ -122,10 +171,18 @@ func AgreementOf(a, b []Grade, group ObligationGroup) Agreement {
 		r.Percent, r.Kappa, r.Alpha = c.t.Statistics()
 		return r
 	}
-	out := Agreement{FieldsCounted: AgreementFieldsCounted, All: row("all", all), OracleDefect: row(string(KindOracleDefect), oracle), ByObligation: []AgreementRow{}}
+	withConfusion := func(r AgreementRow, c *counted) AgreementRow {
+		t := PairTable{}
+		if c != nil {
+			t = c.t
+		}
+		r.Confusion = confusionOf(t)
+		return r
+	}
+	out := Agreement{FieldsCounted: AgreementFieldsCounted, All: row("all", all), OracleDefect: withConfusion(row(string(KindOracleDefect), oracle), oracle), ByObligation: []AgreementRow{}}
 	for _, k := range Kinds {
 		if k != KindOracleDefect {
-			out.ByKind = append(out.ByKind, row(string(k), byKind[k]))
+			out.ByKind = append(out.ByKind, withConfusion(row(string(k), byKind[k]), byKind[k]))
 		}
 	}
 	keys := make([]string, 0, len(byOb))

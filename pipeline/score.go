@@ -111,6 +111,8 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// is not used after this and is not held while the bundles and the
 	// rating records are read.
 	tokens := blinding.DefaultLeakTokens(c)
+	id := scorer.IdentityOf(c)
+	ctx.Identity = &id
 	guidelines := string(c.Guidelines)
 	for _, s := range c.Sessions {
 		if s.Response != nil {

@@ -92,24 +92,29 @@ type ReportContext struct {
 	Records []RecordRef
 	// Provenance is the build, manifest digest and schema digests.
 	Provenance Provenance
+	// Identity is report page 1 (IdentityOf the campaign); nil when the
+	// report is made without its campaign (then page 1 says unknown).
+	Identity *CampaignIdentity
 }
 
-// Report is report.json: the notice, format, the scorecard, and the
+// Report is report.json: the notice, format, page 1 (what was compared:
+// Campaign, null when unknown), the provenance, the scorecard, and the
 // automatic and human sections. Every slice is sorted, every key is in a
 // fixed order, so the same inputs give the same bytes.
 type Report struct {
-	Notice     string           `json:"notice,omitempty"`
-	Format     string           `json:"format"`
-	Provenance Provenance       `json:"provenance"`
-	Scorecard  *Scorecard       `json:"scorecard"`
-	Automatic  AutomaticSection `json:"automatic_validation"`
-	Human      HumanSection     `json:"recorded_human_decisions"`
+	Notice     string            `json:"notice,omitempty"`
+	Format     string            `json:"format"`
+	Campaign   *CampaignIdentity `json:"campaign"`
+	Provenance Provenance        `json:"provenance"`
+	Scorecard  *Scorecard        `json:"scorecard"`
+	Automatic  AutomaticSection  `json:"automatic_validation"`
+	Human      HumanSection      `json:"recorded_human_decisions"`
 }
 
 // BuildReport assembles a Report from a scorecard and its context; it
 // copies and sorts every list it is handed.
 func BuildReport(sc *Scorecard, ctx ReportContext) *Report {
-	r := &Report{Format: ReportFormat, Scorecard: sc}
+	r := &Report{Format: ReportFormat, Scorecard: sc, Campaign: ctx.Identity}
 	r.Provenance, r.Notice = reportHead(ctx.Provenance, sc.Synthetic)
 	r.Automatic = automaticSection(ctx)
 	var defects []string

@@ -83,7 +83,7 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 	markdownFailing(&b, sc.Decision.FailingGates, sc.Decision.FailedPrerequisites)
 	p("Every gate is evaluated on its own; the decision is the AND of all of them (EVALUATOR-CONTROLS C21). No patch-success claim is made.\n\n")
 
-	markdownGates(&b, sc.Prerequisites, sc.Gates, "Gates (Madar stable core)")
+	markdownGates(&b, sc.Prerequisites, sc.Gates, "Gates (Madar stable core)", 0)
 	p("\n## System scorecards\n\n")
 	p("R_sys = correctly addressed repository-answerable obligations / all repository-answerable obligations: one frozen denominator shared by the three systems, never reduced by what a system returned. Truthful unknowns earn U credit only. Packet-supported coverage is reported, not gated.\n\n")
 	p("| system | workflows | macro task-median R_sys | U set credited | truthful unknowns | packet-supported coverage | investigation failures | review failures | floors |\n|---|---|---|---|---|---|---|---|---|\n")
@@ -191,7 +191,7 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 	}
 	p("\n")
 
-	markdownAutomaticHuman(&b, r.Automatic, r.Human)
+	markdownAutomaticHuman(&b, r.Automatic, r.Human, 0)
 
 	p("## Every workflow\n\n| workflow | task | rep | position | system | outcome | R_sys | U | packet-supported | truthful unknowns | critical failed | source gate | complete charge | cold |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, w := range sc.Workflows {
@@ -203,6 +203,6 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 		p("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %d | %v | %s | %s | %v |\n", w.ID, w.Task, w.Repetition, w.Position, SystemTitle(w.System), outcome,
 			frCount(w.RSys), fr(x.U, "undefined"), fr(w.PacketSupported, "unknown"), w.TruthfulUnknowns, x.CriticalCompletionFailed, yes(x.SourceGate), charge(w.Complete), w.Cold)
 	}
-	markdownProvenance(&b, r.Provenance)
+	markdownProvenance(&b, r.Provenance, 0)
 	return b.Bytes()
 }

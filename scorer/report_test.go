@@ -25,7 +25,14 @@ func goldenReport(t *testing.T) *Report {
 	r.Outcome, r.FailureKind, r.Final, r.Grades, r.Item = OutcomeValidFailure, "model_timeout", nil, nil, ""
 	x := in.run("T5", 1, ArmB)
 	x.Grades = setGrade(x.Grades, adjudication.KindExclusion, "X1", adjudication.ValueWronglyExcludes)
-	acct := Accounting(testCampaign(campaign.PhaseEvaluation, 8, 3))
+	c := testCampaign(campaign.PhaseEvaluation, 8, 3)
+	for i, task := range c.Tasks {
+		for k := range task.Packet.Items {
+			task.Packet.Items[k].Commit = strings.Repeat(string(rune('a'+i/2)), 40)
+		}
+	}
+	id := IdentityOf(c)
+	acct := Accounting(c)
 	in.Accounting = &acct
 	sc, err := Evaluate(*in)
 	if err != nil {
@@ -43,6 +50,7 @@ func goldenReport(t *testing.T) *Report {
 		LeakFindings: []string{"rater-2 item-00aa#/items/3/final/claims/0/text: revealing-token \"ledger\""},
 		Consensus:    cons,
 		Agreement:    reportAgreement(),
+		Identity:     &id,
 		Records:      []RecordRef{{Kind: "rating-sheet", Signer: "rater-1", Role: "rater", Fingerprint: "SHA256:synthetic", SHA256: strings.Repeat("ab", 32)}},
 		Provenance: Provenance{Build: buildinfo.Build{Module: "verdict", Version: "(devel)", GoVersion: "go1.26.8"},
 			ManifestSHA256: strings.Repeat("cd", 32), Schemas: campaign.SchemaDigests()},
@@ -98,7 +106,13 @@ func TestReportGolden(t *testing.T) {
 	if !bytes.HasPrefix(md, []byte(SyntheticNotice+"\n")) {
 		t.Errorf("report.md does not start with the SYNTHETIC notice")
 	}
-	for _, want := range []string{"quality-improves-gate-fails", "condition-4-protocol", "1 of 24", "unknown", "Automatic validation", "Recorded human decisions", "Krippendorff"} {
+	for _, want := range []string{"quality-improves-gate-fails", "condition-4-protocol", "1 of 24", "unknown", "Automatic validation", "Recorded human decisions", "Krippendorff",
+		// page 1
+		"| model snapshot | synthetic-model-snapshot-1 |", "| consumer | SYNTHETIC consumer 0 |", "| host | SYNTHETIC host |",
+		"| price card | codex-work-2026-09-05: US$4 uncached input, US$0.40 cached input, US$20 output", "synthetic/repo4 @ `dddd", "| verdict build | verdict (devel) revision unknown go1.26.8 |",
+		"Synthetic: **yes**", ArmsSentence,
+		// agreement caveats and confusion matrices
+		"not meaningful: n=", "pooled across kinds", "### Confusion matrix: obligation", "| rater 1 \\ rater 2 | addressed | not_addressed |"} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("report.md lacks %q", want)
 		}
@@ -188,5 +202,45 @@ func TestReportWriteJSONIsEncodingJSON(t *testing.T) {
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Fatalf("WriteJSON differs from encoding/json (%d vs %d bytes)", got.Len(), want.Len())
+	}
+}
+
+// TestDuration: times are rounded with their units, never printed as
+// raw seconds with nine decimals.
+func TestDuration(t *testing.T) {
+	for _, c := range []struct {
+		ns   int64
+		want string
+	}{
+		{0, "0ms"}, {850_400_000, "850ms"}, {999_400_000, "999ms"}, {12_345_000_000, "12.3s"}, {59_940_000_000, "59.9s"},
+		{59_960_000_000, "1m00s"}, {110_758_001_538, "1m51s"}, {123_000_000_000, "2m03s"}, {3_599_400_000_000, "59m59s"},
+		{3_723_000_000_000, "1h02m03s"}, {-2_000_000_000, "-2.0s"},
+	} {
+		if got := duration(Of[Nanosecond](c.ns)); got != c.want {
+			t.Errorf("duration(%d ns) = %q, want %q", c.ns, got, c.want)
+		}
+	}
+	if got := duration(Unknown[Nanosecond]("time-missing")); got != "unknown" {
+		t.Errorf("unknown time renders %q", got)
+	}
+}
+
+// TestIdentityNulls: page 1 says what the manifest leaves null instead of
+// guessing, and names every source commit once with its tasks.
+func TestIdentityNulls(t *testing.T) {
+	c := testCampaign(campaign.PhaseEvaluation, 4, 1)
+	c.Manifest.Execution.ModelSnapshot, c.Manifest.Execution.Host, c.Manifest.Execution.PriceCard = nil, nil, nil
+	c.Tasks[0].Packet.Items[0].Commit = strings.Repeat("e", 40)
+	id := IdentityOf(c)
+	if len(id.SourceCommits) != 3 || id.SourceCommits[0].Commit != "" || id.SourceCommits[1].Commit != strings.Repeat("e", 40) ||
+		strings.Join(id.SourceCommits[0].Tasks, ",") != "T1,T2" || strings.Join(id.SourceCommits[1].Tasks, ",") != "T1" {
+		t.Fatalf("source commits %+v", id.SourceCommits)
+	}
+	var b bytes.Buffer
+	markdownIdentity(&b, &id, Provenance{}, 0)
+	for _, want := range []string{"| model snapshot | none recorded: the model name is an alias", "| host | not recorded |", "| price card | none: no defensible tariff", "synthetic/repo1 @ `unknown` (T1, T2)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("page 1 lacks %q:\n%s", want, b.String())
+		}
 	}
 }

@@ -38,8 +38,24 @@ func (r *Report) Text(style string, width int) (string, error) {
 // separate blocks in the document, so the text is the same as rendering the
 // document at once, up to the padding of the blank lines between blocks
 // (which the plain styles remove anyway).
+//
+// Every table is laid out for the width: as a table when it fits, else as
+// one block per row (table.write), so the text fits a terminal of width
+// cells.
 func (r *Report) WriteText(w io.Writer, style string, width int) error {
-	return writeMarkdownText(w, r.Markdown(false), style, width)
+	return writeMarkdownText(w, r.markdown(false, width-textMargin(style)), style, width)
+}
+
+// textMargin is the left and right margin, in cells, the text view of
+// style puts around the document (0 for the plain styles).
+func textMargin(style string) int {
+	if style == styles.NoTTYStyle || style == styles.AsciiStyle {
+		return 0
+	}
+	if s, ok := styles.DefaultStyles[style]; ok && s.Document.Margin != nil {
+		return 2 * int(*s.Document.Margin)
+	}
+	return 0
 }
 
 // writeMarkdownText renders a report's Markdown md for a terminal, one
@@ -77,13 +93,14 @@ func writeMarkdownText(w io.Writer, md []byte, style string, width int) error {
 const nbHyphen = '\u2011'
 
 // joinHyphens replaces each hyphen between two ASCII letters or digits (a
-// hyphen inside a word or code, never Markdown syntax such as "- " or
-// "|---|") with nbHyphen.
+// hyphen inside a word or code) and each minus sign before a digit
+// ("-0.200") with nbHyphen; never Markdown syntax such as "- " or "|---|".
 func joinHyphens(md []byte) []byte {
 	word := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 	out := make([]byte, 0, len(md)+len(md)/16)
 	for i, c := range md {
-		if c == '-' && i > 0 && i+1 < len(md) && word(md[i-1]) && word(md[i+1]) {
+		digit := i+1 < len(md) && md[i+1] >= '0' && md[i+1] <= '9'
+		if c == '-' && i+1 < len(md) && (i > 0 && word(md[i-1]) && word(md[i+1]) || digit && i > 0 && md[i-1] != '\n') {
 			out = append(out, string(nbHyphen)...)
 			continue
 		}

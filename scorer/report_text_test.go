@@ -16,7 +16,7 @@ func wholeDocumentText(t *testing.T, r *Report, style string, width int) string 
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := tr.Render(string(joinHyphens(r.Markdown(false))))
+	out, err := tr.Render(string(joinHyphens(r.markdown(false, width-textMargin(style)))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -51,9 +52,13 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (default: DIR/allowed_signers)")
 	c.Flags().StringVar(&mapFile, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
 	c.Flags().StringVar(&out, "out", "", "write report.json, report.md and charts to this new or empty directory")
+	width := c.Flags().Int("width", 0, "width of the text report in columns (default: the terminal's, else $COLUMNS, else 80; at least 40)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if ratings == "" {
 			return usagef("score: --ratings DIR is required")
+		}
+		if *width != 0 && *width < minTextWidth {
+			return usagef("score: --width %d: the text report needs at least %d columns", *width, minTextWidth)
 		}
 		if allowed == "" {
 			allowed = filepath.Join(ratings, "allowed_signers")
@@ -86,7 +91,7 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 				return err
 			}
 		}
-		if err := printReport(a, rep, *format); err != nil {
+		if err := printReport(a, rep, *format, *width); err != nil {
 			return err
 		}
 		if out != "" {
@@ -138,8 +143,9 @@ func limitScoreMemory() (afterLoad, restore func()) {
 	return afterLoad, func() { debug.SetMemoryLimit(prev) }
 }
 
-// printReport prints the report in the chosen format.
-func printReport(a *app, r *scorer.Report, format string) error {
+// printReport prints the report in the chosen format; the text report
+// is laid out for width columns (0: textWidth of the output).
+func printReport(a *app, r *scorer.Report, format string, width int) error {
 	switch format {
 	case "json":
 		w := bufio.NewWriterSize(a.stdout, 1<<16)
@@ -159,7 +165,31 @@ func printReport(a *app, r *scorer.Report, format string) error {
 	if v, ok := w.(*visible.Writer); ok && style != "notty" {
 		w = v.Underlying()
 	}
-	return r.WriteText(w, style, 100)
+	if width == 0 {
+		width = textWidth(a.stdout)
+	}
+	return r.WriteText(w, style, width)
+}
+
+// minTextWidth is the narrowest text report, in columns.
+const minTextWidth = 40
+
+// textWidth is the width the text report is laid out for on w: the
+// terminal's width when w is a terminal, else $COLUMNS when it is a number
+// of at least minTextWidth, else 80.
+func textWidth(w io.Writer) int {
+	if v, ok := w.(*visible.Writer); ok {
+		w = v.Underlying()
+	}
+	if f, ok := w.(interface{ Fd() uintptr }); ok && term.IsTerminal(f.Fd()) {
+		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= minTextWidth {
+			return cols
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= minTextWidth {
+		return n
+	}
+	return 80
 }
 
 // textStyle is the glamour style of `--format text` on w: "dark" (colour)
