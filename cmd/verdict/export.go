@@ -71,14 +71,11 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		if ratings == "" || out == "" {
 			return usagef("export all: --ratings DIR and --out OUT are required")
 		}
-		lock, err := fsutil.LockOutput(out)
+		lock, err := lockNewOutputDir(a, out)
 		if err != nil {
-			return refusal(a, err)
+			return err
 		}
 		defer lock.Unlock()
-		if err := emptyOutputDir(out); err != nil {
-			return refusal(a, err)
-		}
 		r := pipeline.RatingsIn(ratings)
 		if as := allowedSigners(a, allowed); as != "" {
 			r.AllowedSigners = as

@@ -44,7 +44,9 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"specimens whose run is missing; the command lists those it placed. --specimen applies one control\n" +
 			"specimen to the passing campaign and is refused (exit 2) when its run is missing; every specimen fits\n" +
 			"8 or more tasks × 3 or more repetitions. DIR must not exist or be empty (otherwise refused:\n" +
-			"output-not-empty, exit 1).\n\n" +
+			"output-not-empty, exit 1). The campaign appears whole: it is written into a staging directory\n" +
+			"beside DIR and renamed into place as one; a second generate to DIR while one runs is refused\n" +
+			"(output-locked), and what a killed run left beside DIR is removed by the next.\n\n" +
 			"--design system-comparison writes the SYNTHETIC system comparison of CONTRACT §6 instead: three\n" +
 			"systems (Native, Madar, Serena) with the contract's frozen provider identities, six tasks from three\n" +
 			"repositories, two repetitions, 36 workflows in balanced provider order, observation logs, packets built\n" +
@@ -74,9 +76,6 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			if tasks < 1 || reps < 1 {
 				return usagef("--tasks and --repetitions must be positive")
 			}
-			if err := emptyOutputDir(out); err != nil {
-				return refusal(a, err)
-			}
 			start := time.Now()
 			opts := fixtures.Options{Passing: passing, Specimen: specimen, Tasks: tasks, Repetitions: reps}
 			placed, err := fixtures.PlacedSpecimens(opts)
@@ -87,7 +86,7 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if err := fixtures.WriteDir(fsys, out); err != nil {
+			if err := writeOutputDir(a, out, func(dir string) error { return fixtures.WriteDir(fsys, dir) }); err != nil {
 				return err
 			}
 			abs, _ := filepath.Abs(out)
@@ -114,14 +113,11 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 
 // generateSystemComparison writes the SYNTHETIC system comparison to out.
 func generateSystemComparison(a *app, out string) error {
-	if err := emptyOutputDir(out); err != nil {
-		return refusal(a, err)
-	}
 	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{})
 	if err != nil {
 		return err
 	}
-	if err := fixtures.WriteDir(fsys, out); err != nil {
+	if err := writeOutputDir(a, out, func(dir string) error { return fixtures.WriteDir(fsys, dir) }); err != nil {
 		return err
 	}
 	abs, _ := filepath.Abs(out)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"verdict/assemble"
 	"verdict/campaign"
 	"verdict/internal/fsutil"
 )
@@ -39,7 +40,12 @@ system failure, its review not launched.
 
 verdict check rebuilds every packet from its log and refuses a packet that
 is not byte-identical (packet-not-byte-identical). Without --out the packet
-is written to standard output; --out FILE must not exist.
+is written to standard output; --out FILE must not exist. FILE appears
+whole (staged beside it and renamed into place) and has one writer: a
+second packetize to FILE while one runs is refused (output-locked). In a
+campaign's packets/ directory the lock is the campaign's write lock (the
+one packet and receipt import hold; no lock file among the bound files),
+elsewhere FILE.lock beside FILE.
 Exit 0 written; 1 the log was refused or FILE exists; 2 usage error.`,
 		Args: cobra.ExactArgs(1),
 	}
@@ -57,13 +63,7 @@ Exit 0 written; 1 the log was refused or FILE exists; 2 usage error.`,
 			_, err := a.stdout.Write(b)
 			return err
 		}
-		// No lock file: the packet usually goes into the campaign's
-		// packets/ directory, where every file must be bound. It is
-		// staged beside FILE and renamed into place whole.
-		if err := newOutputFile(out, "--out", "packetize never replaces a packet"); err != nil {
-			return refusal(a, err)
-		}
-		if err := fsutil.WriteFile(out, b, 0o644); err != nil {
+		if err := writePacketFile(a, out, b); err != nil {
 			return err
 		}
 		fmt.Fprintf(a.stderr, "packet %s of %s: %d evidence items, %d setup-overhead calls, %d tokens (%s), status %s\n",
@@ -77,4 +77,34 @@ Exit 0 written; 1 the log was refused or FILE exists; 2 usage error.`,
 // ".../S3.json"), for the file named in refusals.
 func sessionOfLog(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), ".json")
+}
+
+// writePacketFile writes the new packet file out, whole and with one
+// writer. A packet in a campaign's packets/ directory (the layout of a
+// system comparison: CAMPAIGN/packets/<W>.json) is written under the
+// campaign's write lock (assemble.LockCampaign, the lock packet and
+// receipt import hold), since a lock file among the bound files would be
+// an unbound campaign file; a killed write's temporary file beside out is
+// removed under it. Anywhere else it is writeOutputFile (out's own lock).
+func writePacketFile(a *app, out string, data []byte) error {
+	const why = "packetize never replaces a packet"
+	abs, err := fsutil.Resolve(out)
+	if err != nil {
+		return err
+	}
+	if filepath.Base(filepath.Dir(abs)) != "packets" {
+		return writeOutputFile(a, out, "--out", why, data, 0o644)
+	}
+	lock, err := assemble.LockCampaign(filepath.Dir(filepath.Dir(abs)))
+	if err != nil {
+		return refusal(a, err)
+	}
+	defer lock.Unlock()
+	if err := newOutputFile(out, "--out", why); err != nil {
+		return refusal(a, err)
+	}
+	if err := fsutil.RemoveStale(abs); err != nil {
+		return err
+	}
+	return fsutil.WriteFile(out, data, 0o644)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -195,7 +194,8 @@ first sheet; with none, allowed-signers-missing.
 
 resolve SHEET SHEET --template [--allowed-signers FILE] [--out CHOICES.json]
 writes that choices file for the open disputes instead (to stdout without
---out; an existing --out file is never replaced): every disputed field with
+--out; an existing --out file is never replaced, the file appears whole and a
+second writer of it is refused, output-locked): every disputed field with
 "final" and "note" empty, in the order "verdict disagreements" lists them.
 Fill in each final (and a note where one is needed) and pass it to --from.`,
 		Args: cobra.ExactArgs(2),
@@ -275,8 +275,9 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 // "". The SYNTHETIC notice of synthetic sheets goes to stderr, so the file
 // keeps the exact shape --from reads.
 func writeChoiceTemplate(a *app, allowed string, sheets, bundles []string, out string) error {
+	const why = "a choices template never replaces a file"
 	if out != "" {
-		if err := newOutputFile(out, "--out", "a choices template never replaces a file"); err != nil {
+		if err := newOutputFile(out, "--out", why); err != nil {
 			return refusal(a, err)
 		}
 	}
@@ -299,15 +300,9 @@ func writeChoiceTemplate(a *app, allowed string, sheets, bundles []string, out s
 		_, err = a.stdout.Write(b)
 		return err
 	}
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	// One writer, and the file appears whole: locked, refused again under
+	// the lock if it exists by now, staged beside out and renamed.
+	if err := writeOutputFile(a, out, "--out", why, b, 0o600); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "choices template for %d disputed field(s) written to %s\n", len(ds), out)

@@ -69,14 +69,11 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		if out != "" {
 			// One writer per output directory: the lock is held until the
 			// report set is renamed into place.
-			lock, err := fsutil.LockOutput(out)
+			lock, err := lockNewOutputDir(a, out)
 			if err != nil {
-				return refusal(a, err)
+				return err
 			}
 			defer lock.Unlock()
-			if err := emptyOutputDir(out); err != nil {
-				return refusal(a, err)
-			}
 		}
 		// The memory limit covers scoring and printing; the text view is
 		// rendered one section at a time (Report.WriteText).

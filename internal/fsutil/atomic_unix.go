@@ -36,13 +36,18 @@ func (p *pending) cleanup() { p.t.Cleanup() }
 
 // SyncDir fsyncs the directory dir so that a file created or renamed in it
 // is durable; the error of the fsync, or else of the close, is returned.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
+func SyncDir(dir string) error { return syncFile(dir) }
+
+// syncFile fsyncs the regular file or directory at path (opened
+// read-only: fsync flushes a file's data whatever the descriptor's access
+// mode); the error of the fsync, or else of the close, is returned.
+func syncFile(path string) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err

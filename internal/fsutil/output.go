@@ -201,14 +201,23 @@ func (s *StagedDir) WriteWith(name string, perm fs.FileMode, write func(io.Write
 	return err
 }
 
+// Path returns the staging directory itself, for an output laid out as
+// a tree (nested directories, files written by other code): everything
+// written under it appears at the output's path with Commit, which
+// flushes every file and directory of the tree to disk before the
+// rename.
+func (s *StagedDir) Path() string { return s.stage }
+
 // Commit renames the staged directory into place: over nothing, or over
 // an empty directory (never over one that holds a file: the rename then
-// fails and the staging directory is removed by Cleanup).
+// fails and the staging directory is removed by Cleanup). Every file and
+// directory under the staging directory is flushed to disk first
+// (syncTree), so that the output that appears is whole.
 func (s *StagedDir) Commit() error {
 	if err := os.Chmod(s.stage, 0o755); err != nil {
 		return err
 	}
-	if err := SyncDir(s.stage); err != nil {
+	if err := syncTree(s.stage); err != nil {
 		return err
 	}
 	beforeRename(s.final)
@@ -224,6 +233,32 @@ func (s *StagedDir) Commit() error {
 	}
 	s.done = true
 	return SyncDir(filepath.Dir(s.final))
+}
+
+// syncTree flushes every regular file and every directory under root
+// (root included) to disk, directories after their entries.
+func syncTree(root string) error {
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir():
+			dirs = append(dirs, p)
+		case d.Type().IsRegular():
+			return syncFile(p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := SyncDir(dirs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Cleanup removes the staging directory unless Commit renamed it into
