@@ -297,16 +297,34 @@ func joinCategories() string {
 
 func ptrTo[T any](v T) *T { return &v }
 
-// setIdentity sets one identity of m by its MissingIdentities name.
-func setIdentity(m *campaign.Manifest, name, value string) error {
-	ex := &m.Execution
-	key := strings.TrimPrefix(name, "execution.")
+// identityFields are the settable identities of ex by key (the
+// MissingIdentities name without "execution."): text ones and booleans.
+func identityFields(ex *campaign.Execution) (map[string]**string, map[string]**bool) {
 	strs := map[string]**string{
 		"consumer_version": &ex.ConsumerVersion, "executable_sha256": &ex.ExecutableSHA256, "model": &ex.Model,
 		"model_snapshot": &ex.ModelSnapshot, "reasoning_effort": &ex.ReasoningEffort, "tokenizer": &ex.Tokenizer,
 		"host": &ex.Host, "permission_policy": &ex.PermissionPolicy,
 	}
 	bools := map[string]**bool{"tariff_verified": &ex.TariffVerified, "reservation_enforced": &ex.ReservationEnforced, "oracle_frozen": &ex.OracleFrozen}
+	return strs, bools
+}
+
+// identityValue is the identity key of ex as text ("" when null).
+func identityValue(ex *campaign.Execution, key string) string {
+	strs, bools := identityFields(ex)
+	if p, ok := strs[key]; ok && *p != nil {
+		return **p
+	}
+	if p, ok := bools[key]; ok && *p != nil {
+		return strconv.FormatBool(**p)
+	}
+	return ""
+}
+
+// setIdentity sets one identity of m by its MissingIdentities name.
+func setIdentity(m *campaign.Manifest, name, value string) error {
+	key := strings.TrimPrefix(name, "execution.")
+	strs, bools := identityFields(&m.Execution)
 	ptr := "/execution/" + key
 	if p, ok := strs[key]; ok {
 		if strings.TrimSpace(value) != value || value == "" {

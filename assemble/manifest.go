@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,9 @@ type BindResult struct {
 	Files []campaign.FileDigest `json:"files"`
 	// Bytes are the new manifest.json bytes.
 	Bytes []byte `json:"-"`
+	// Identities are the execution identities set (BindOptions.Identities),
+	// by name: Change "set", Old and New their values ("" for null).
+	Identities []BindChange `json:"identities"`
 	// Written is false in a dry run and when nothing changed.
 	Written bool `json:"written"`
 }
@@ -88,6 +92,12 @@ type BindOptions struct {
 	From []byte
 	// DryRun computes the changes without writing.
 	DryRun bool
+	// Identities sets execution identities by name ("execution.host",
+	// as manifest init's --identity): any of them until a session ran; once
+	// one ran, only those still null (a bound identity is then frozen,
+	// ReasonFrozenInputChanged); none after a blinding
+	// (ReasonCampaignBlinded).
+	Identities map[string]string
 }
 
 // Bind binds the SHA-256 of every regular file under tasks/, prompts/,
@@ -163,11 +173,17 @@ func Bind(dir string, opt BindOptions) (*BindResult, error) {
 	if err := checkRebind(dir, res.Changes, old, now); err != nil {
 		return nil, err
 	}
+	base := raw
+	if len(opt.Identities) > 0 {
+		if base, err = setIdentities(dir, raw, opt.Identities, sessionsRan(old, now), res); err != nil {
+			return nil, err
+		}
+	}
 	files, err := jsonOf(res.Files)
 	if err != nil {
 		return nil, err
 	}
-	if res.Bytes, err = replaceMember(raw, "files", files); err != nil {
+	if res.Bytes, err = replaceMember(base, "files", files); err != nil {
 		return nil, &verr.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Rule: campaign.RuleManifest, Detail: err.Error(), Err: err}
 	}
 	if opt.DryRun || (!res.Started && bytes.Equal(res.Bytes, raw)) {
@@ -192,13 +208,7 @@ func checkRebind(dir string, changes []BindChange, old, now map[string]string) e
 		return &verr.Error{Reason: ReasonCampaignBlinded, File: c.Path, Rule: ruleBlinded,
 			Detail: fmt.Sprintf("%s would be %s, but the campaign was blinded (%s); no digest changes after a blinding", c.Path, c.Change, strings.Join(bl, ", "))}
 	}
-	ran := false
-	for p := range old {
-		ran = ran || inDirs(p, resultDirs)
-	}
-	for p := range now {
-		ran = ran || inDirs(p, resultDirs)
-	}
+	ran := sessionsRan(old, now)
 	for _, c := range changes {
 		switch {
 		case ran && inDirs(c.Path, frozenDirs):
@@ -210,6 +220,59 @@ func checkRebind(dir string, changes []BindChange, old, now map[string]string) e
 		}
 	}
 	return nil
+}
+
+// sessionsRan reports whether a response or receipt is bound (old) or
+// present (now): a session ran.
+func sessionsRan(old, now map[string]string) bool {
+	for _, m := range []map[string]string{old, now} {
+		for p := range m {
+			if inDirs(p, resultDirs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setIdentities sets the identities ids in the manifest raw (see
+// BindOptions.Identities), records each change in res.Identities and
+// returns the manifest with its "execution" member replaced.
+func setIdentities(dir string, raw []byte, ids map[string]string, ran bool, res *BindResult) ([]byte, error) {
+	var m campaign.Manifest
+	if err := jsonv2.Unmarshal(raw, &m, jsonv2.RejectUnknownMembers(false)); err != nil {
+		return nil, &verr.Error{Reason: campaign.ReasonSchema, File: campaign.ManifestFile, Rule: campaign.RuleManifest, Detail: err.Error(), Err: err}
+	}
+	blinded, err := Blindings(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(ids)) {
+		key := strings.TrimPrefix(name, "execution.")
+		old := identityValue(&m.Execution, key)
+		if err := setIdentity(&m, name, ids[name]); err != nil {
+			return nil, err
+		}
+		now := identityValue(&m.Execution, key)
+		if now == old {
+			continue
+		}
+		ptr := "/execution/" + key
+		switch {
+		case len(blinded) > 0:
+			return nil, &verr.Error{Reason: ReasonCampaignBlinded, File: campaign.ManifestFile, Pointer: ptr, Rule: ruleBlinded,
+				Detail: fmt.Sprintf("execution.%s would change, but the campaign was blinded (%s)", key, strings.Join(blinded, ", "))}
+		case ran && old != "":
+			return nil, &verr.Error{Reason: ReasonFrozenInputChanged, File: campaign.ManifestFile, Pointer: ptr, Rule: ruleFrozen,
+				Detail: fmt.Sprintf("execution.%s is bound as %q and sessions ran; a bound identity is frozen (only a null one may still be set)", key, old)}
+		}
+		res.Identities = append(res.Identities, BindChange{Change: "set", Path: "execution." + key, Old: old, New: now})
+	}
+	ex, err := campaign.MarshalJSON(&m.Execution)
+	if err != nil {
+		return nil, err
+	}
+	return replaceMember(raw, "execution", ex)
 }
 
 func inDirs(path string, dirs []string) bool {

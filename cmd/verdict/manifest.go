@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 func newManifestCmd(a *app) *cobra.Command {
 	var from string
 	var dry bool
+	var identities []string
 	c := &cobra.Command{
 		Use:   "manifest CAMPAIGN [--from PROPOSED-MANIFEST] [--dry-run]",
 		Short: "Start manifest.json from the proposed live manifest and bind every file's SHA-256",
@@ -40,6 +42,13 @@ Binding refuses (exit 1, nothing written):
   campaign-blinded      verdict blind recorded a blinding of the campaign
                         (blindings/): no digest may change any more
 
+--identity NAME=VALUE sets an execution identity that manifest init left
+null (or set), by the name check lists (execution.host,
+execution.model_snapshot, execution.tariff_verified, ...; booleans true or
+false), repeatable: any identity until a session ran; once a response or
+receipt exists only a null one (a bound identity is then frozen:
+frozen-input-changed); none after a blinding (campaign-blinded).
+
 --dry-run prints the changes and writes nothing.
 
 Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
@@ -48,8 +57,19 @@ Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&from, "from", "", "proposed manifest to start from when CAMPAIGN has no manifest.json")
 	c.Flags().BoolVar(&dry, "dry-run", false, "print what would change; write nothing")
+	c.Flags().StringArrayVar(&identities, "identity", nil, "NAME=VALUE: set one execution identity (as manifest init's --identity), repeatable")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		opt := assemble.BindOptions{DryRun: dry}
+		if len(identities) > 0 {
+			opt.Identities = map[string]string{}
+			for _, kv := range identities {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return usagef("manifest: --identity %q: want NAME=VALUE", kv)
+				}
+				opt.Identities[k] = v
+			}
+		}
 		if from != "" {
 			b, err := readFlagFile(a, "manifest: --from", from, campaign.FileManifest)
 			if err != nil {
@@ -64,12 +84,24 @@ Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
 		if res.Changes == nil {
 			res.Changes = []assemble.BindChange{}
 		}
+		if res.Identities == nil {
+			res.Identities = []assemble.BindChange{}
+		}
 		if *format == "json" {
 			return writeJSON(a.stdout, res)
 		}
 		w := a.stdout
 		if res.Started {
 			fmt.Fprintln(w, "started manifest.json from the proposed manifest")
+		}
+		null := func(v string) string {
+			if v == "" {
+				return "null"
+			}
+			return strconv.Quote(v)
+		}
+		for _, ch := range res.Identities {
+			fmt.Fprintf(w, "set     %s %s -> %s\n", ch.Path, null(ch.Old), null(ch.New))
 		}
 		for _, ch := range res.Changes {
 			switch ch.Change {
