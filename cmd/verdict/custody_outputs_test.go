@@ -20,7 +20,8 @@ import (
 )
 
 // The tests of this file run the real binary in separate processes: two
-// writers of one output at once (VERDICT_RACE_ROUNDS rounds, default 6),
+// writers of one output at once (VERDICT_RACE_ROUNDS rounds, default 3;
+// .ci/run asks for 8),
 // and a writer killed with SIGKILL at each rename (fsutil.PauseEnv).
 // VERDICT_BIN names another build to run them against (how the counts
 // before the one-writer rule were measured).
@@ -41,7 +42,7 @@ func raceRounds() int {
 	if n, err := strconv.Atoi(os.Getenv("VERDICT_RACE_ROUNDS")); err == nil && n > 0 {
 		return n
 	}
-	return 6
+	return 3
 }
 
 // proc is one finished run of the binary.
@@ -120,19 +121,37 @@ func noStaging(t *testing.T, dir string) {
 	}
 }
 
-// demoPair writes two demo runs (the embedded campaign and a generated one
+// demoPair returns two demo runs (the embedded campaign and a generated one
 // of one task), whose campaign and ratings score to different reports.
+// They are made once per test process and shared: read them only.
 func demoPair(t *testing.T, bin string) (a, b string) {
 	t.Helper()
-	dir := t.TempDir()
-	a, b = filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	if p := runBin(bin, nil, "demo", "--out", a); p.code != 0 {
-		t.Fatalf("demo: exit %d\n%s", p.code, p.out)
+	demos.once.Do(func() {
+		dir, err := os.MkdirTemp(sharedDir(t), "demos")
+		if err != nil {
+			demos.err = err.Error()
+			return
+		}
+		demos.a, demos.b = filepath.Join(dir, "a"), filepath.Join(dir, "b")
+		if p := runBin(bin, nil, "demo", "--out", demos.a); p.code != 0 {
+			demos.err = fmt.Sprintf("demo: exit %d\n%s", p.code, p.out)
+		} else if p := runBin(bin, nil, "demo", "--out", demos.b, "--tasks", "1"); p.code != 0 {
+			demos.err = fmt.Sprintf("demo --tasks 1: exit %d\n%s", p.code, p.out)
+		}
+	})
+	if demos.err != "" {
+		t.Fatal(demos.err)
 	}
-	if p := runBin(bin, nil, "demo", "--out", b, "--tasks", "1"); p.code != 0 {
-		t.Fatalf("demo --tasks 1: exit %d\n%s", p.code, p.out)
-	}
-	return a, b
+	return demos.a, demos.b
+}
+
+// demos are the two demo outputs of demoPair, made once for every test
+// of the process; the tests only read them (their outputs go to their
+// own directories).
+var demos struct {
+	once sync.Once
+	a, b string
+	err  string
 }
 
 // TestConcurrentBlindOneWriter: two blind runs to one --out and --map-out

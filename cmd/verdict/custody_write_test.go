@@ -39,11 +39,42 @@ func gradedPair(t *testing.T, dir string) (p func(string) string, keys string) {
 // buildVerdict builds the verdict binary into a temporary directory.
 func buildVerdict(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "verdict")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.bin = filepath.Join(sharedDir(t), "verdict")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the one build of this package's binary that the tests running
+// it in separate processes share (buildVerdict).
+var built struct {
+	once sync.Once
+	bin  string
+	out  []byte
+	err  error
+}
+
+// shared is a directory the tests of this process share for what they
+// only read (the built binary, demo campaigns); TestMain removes it when
+// every test has run.
+var shared struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// sharedDir returns the shared directory, created on first use.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	shared.once.Do(func() { shared.dir, shared.err = os.MkdirTemp("", "verdict-test-shared") })
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.dir
 }
 
 // TestFreezeRetryAfterOrphanSignature: a crash between the signature and
@@ -69,14 +100,14 @@ func TestFreezeRetryAfterOrphanSignature(t *testing.T) {
 
 // TestFreezeKilledThenRetried kills the real verdict binary with SIGKILL
 // at a random instant of `verdict freeze` (VERDICT_KILL_ROUNDS rounds,
-// default 6), and requires each time that what is left is either no
+// default 3; .ci/run asks for 6), and requires each time that what is left is either no
 // sheet, after which a retry succeeds, or a complete pair that verifies.
 func TestFreezeKilledThenRetried(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	rounds := 6
+	rounds := 3
 	if s := os.Getenv("VERDICT_KILL_ROUNDS"); s != "" {
 		rounds, _ = strconv.Atoi(s)
 	}
@@ -129,7 +160,7 @@ func TestFreezeKilledThenRetried(t *testing.T) {
 }
 
 // TestFreezeRaceToOneOutput runs two freezes (two raters) to one output at
-// the same instant through the real binary: exactly one succeeds, the
+// the same instant through the real binary (VERDICT_RACE_ROUNDS rounds): exactly one succeeds, the
 // other is refused (output-locked or record-exists), and the pair left
 // verifies.
 func TestFreezeRaceToOneOutput(t *testing.T) {
@@ -141,7 +172,7 @@ func TestFreezeRaceToOneOutput(t *testing.T) {
 	p, keys := gradedPair(t, t.TempDir())
 	keys, _ = filepath.Abs(keys)
 	keys += "/"
-	rounds := 8
+	rounds := raceRounds()
 	for i := range rounds {
 		out := p("race-" + strconv.Itoa(i) + ".json")
 		var wg sync.WaitGroup

@@ -12,9 +12,22 @@ import (
 // command: the test binary itself, entering run with the process's
 // streams.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removeShared{m}, map[string]func(){
 		"verdict": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// removeShared runs the tests, then removes the directory they shared
+// (sharedDir: the built binary, demo campaigns), if one was made.
+type removeShared struct{ m *testing.M }
+
+// Run runs every test and returns the exit code.
+func (r removeShared) Run() int {
+	code := r.m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	return code
 }
 
 // TestScripts runs the CLI transcripts of testdata/script (testscript
