@@ -205,7 +205,10 @@ func TestAgreementVerifiesSheets(t *testing.T) {
 // TestAllowedSignersFromConfig: verify, disagreements, resolve and reveal
 // take --allowed-signers from the config key allowed_signers, as a
 // verdict.yaml key or VERDICT_ALLOWED_SIGNERS, when the flag is not given;
-// without either it is a usage error (exit 2).
+// without either, verify is a usage error (exit 2) and disagreements
+// (like resolve, adjudicate and reveal) reads the allowed_signers file
+// beside the first sheet, refusing allowed-signers-missing (exit 1) when
+// there is none.
 func TestAllowedSignersFromConfig(t *testing.T) {
 	dir := t.TempDir()
 	p, keys := frozenPair(t, dir)
@@ -216,7 +219,13 @@ func TestAllowedSignersFromConfig(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user config
 	sheets := []string{p("sheet-ann.json"), p("sheet-bob.json")}
 	mustRun(t, 2, append([]string{"verify"}, sheets...)...)
-	mustRun(t, 2, append([]string{"disagreements"}, sheets...)...)
+	if code, out, _ := runCLI(t, append([]string{"disagreements"}, sheets...)...); code != 1 || !strings.Contains(out, "allowed-signers-missing") {
+		t.Fatalf("disagreements without allowed_signers: exit %d, want 1 with allowed-signers-missing\n%s", code, out)
+	}
+	beside := p("allowed_signers")
+	os.WriteFile(beside, mustRead(t, allowed), 0o644)
+	mustRun(t, 0, append([]string{"disagreements"}, sheets...)...)
+	os.Remove(beside)
 
 	cfg := p("verdict.yaml")
 	os.WriteFile(cfg, []byte("allowed_signers: "+allowed+"\n"), 0o600)
