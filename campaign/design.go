@@ -8,11 +8,17 @@ type Loaded interface {
 	// Design is the campaign's design (its manifest's design member;
 	// DesignFixedEvidence for a manifest without it).
 	Design() Design
+	// Synthetic is the manifest's synthetic flag: inert fixture data, not
+	// an experiment (CONTRACT §7).
+	Synthetic() bool
 }
 
 // Design is DesignFixedEvidence: the first experiment's manifest has no
 // design member (its schema, manifest.json, is unchanged since 741-v1.0).
 func (c *Campaign) Design() Design { return DesignFixedEvidence }
+
+// Synthetic is the manifest's synthetic flag.
+func (c *Campaign) Synthetic() bool { return c.Manifest.Synthetic }
 
 // PacketKindExcerpt is the fixed-evidence packet's kind: 6–12
 // authenticated source excerpts with commit, path, lines and file hash
@@ -21,3 +27,9 @@ func (c *Campaign) Design() Design { return DesignFixedEvidence }
 // distinguished from the authenticated excerpt packets of the first
 // experiment").
 const PacketKindExcerpt = "authenticated-excerpt"
+
+// Design is DesignSystemComparison (CONTRACT §6): the manifest names it.
+func (c *SystemCampaign) Design() Design { return DesignSystemComparison }
+
+// Synthetic is the manifest's synthetic flag.
+func (c *SystemCampaign) Synthetic() bool { return c.Manifest.Synthetic }

@@ -67,10 +67,10 @@ func (a *Admission) Failures() []*verr.Error {
 // report: a budget probe (scorer.Dispatch.Probe) shaped as the first
 // session of the design's first workflow (the fixed-evidence draft) of the
 // first task's first repetition.
-func nextDispatch(c *campaign.Campaign, sh scorer.Shape) scorer.Dispatch {
+func nextDispatch(c campaign.Loaded, sh scorer.Shape) scorer.Dispatch {
 	next := scorer.Dispatch{ID: "P1", Role: sh.Workflows[0].Roles[0], Repetition: 1, Probe: true}
-	if len(c.Manifest.Tasks) > 0 {
-		next.Task = c.Manifest.Tasks[0].ID
+	if f, ok := c.(*campaign.Campaign); ok && len(f.Manifest.Tasks) > 0 {
+		next.Task = f.Manifest.Tasks[0].ID
 	}
 	return next
 }
@@ -82,13 +82,14 @@ func nextDispatch(c *campaign.Campaign, sh scorer.Shape) scorer.Dispatch {
 // by the ceilings, the next-dispatch decision and the replay; the
 // independent parts run side by side. A design this build does not score
 // is the one manifest failure (campaign.ReasonDesignUnknown).
-func Admit(c *campaign.Campaign, plan *scorer.Plan) *Admission {
-	a := &Admission{MissingIdentities: scorer.MissingIdentities(&c.Manifest)}
+func Admit(c campaign.Loaded, plan *scorer.Plan) *Admission {
+	a := &Admission{}
 	d, err := scorer.DesignOf(c)
 	if err != nil {
 		a.Manifest = []*verr.Error{err}
 		return a
 	}
+	a.MissingIdentities = d.MissingIdentities(c)
 	sh := d.Shape()
 	a.Ceilings = sh.Ceilings
 	var wg sync.WaitGroup
@@ -100,7 +101,7 @@ func Admit(c *campaign.Campaign, plan *scorer.Plan) *Admission {
 	wg.Wait()
 	next := d.Replay(c, a.Accounting, a.Validity, scorer.Budget{}, []scorer.Dispatch{nextDispatch(c, sh)})
 	a.Consumed = next.Recorded
-	a.CeilingsExceeded = scorer.ExceededCeilings(sh.Ceilings, next.Recorded)
+	a.CeilingsExceeded = scorer.ExceededCeilings(sh.Ceilings, next.Recorded, sh.CeilingsRule)
 	if len(next.Decisions) == 1 {
 		a.NextDispatch = next.Decisions[0]
 	}
@@ -115,6 +116,9 @@ func Admit(c *campaign.Campaign, plan *scorer.Plan) *Admission {
 // loader's refusals (Admission nil) or the admission of the loaded
 // campaign.
 type AdmitResult struct {
+	// Design is the campaign's design (empty when the manifest names none
+	// this build scores).
+	Design campaign.Design
 	// Synthetic is the manifest's synthetic flag (false when refused).
 	Synthetic bool
 	// Refusals are the strict loader's refusals, flattened.
@@ -133,18 +137,22 @@ type AdmitResult struct {
 // with plan (nil for none). A campaign the strict loader refuses refuses
 // every planned dispatch.
 func AdmitDir(dir string, plan *scorer.Plan) *AdmitResult {
-	c, err := LoadDir(dir)
+	c, d, err := LoadDesign(dir)
 	if err != nil {
 		out := &AdmitResult{Refusals: verr.Flatten(err)}
+		ceilings := scorer.ContractCeilings()
+		if d != nil {
+			out.Design, ceilings = d.Shape().Name, d.Shape().Ceilings
+		}
 		_, out.MissingIdentities = missingIdentitiesRaw(DirFS(dir))
 		if plan != nil {
-			r := scorer.RefuseAll(plan.Dispatches, plan.Prior, out.MissingIdentities, "the campaign was refused by the strict loader")
+			r := scorer.RefuseAll(plan.Dispatches, plan.Prior, ceilings, out.MissingIdentities, "the campaign was refused by the strict loader")
 			out.Replay = &r
 		}
 		return out
 	}
 	a := Admit(c, plan)
-	return &AdmitResult{Synthetic: c.Manifest.Synthetic, MissingIdentities: a.MissingIdentities, Admission: a, Replay: a.Replay}
+	return &AdmitResult{Design: c.Design(), Synthetic: c.Synthetic(), MissingIdentities: a.MissingIdentities, Admission: a, Replay: a.Replay}
 }
 
 // AdmissionFailures are the admission failures of the loaded campaign c,

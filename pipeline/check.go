@@ -63,6 +63,10 @@ type Checked struct {
 	// Replacements are the campaign's replacement triplets, each with the
 	// triplet it replaces and why that one was invalid (scorer.Replacements).
 	Replacements []scorer.Replacement
+	// System is the check of a system-comparison campaign (CONTRACT §6),
+	// set instead of every field above when the manifest names that
+	// design; nil for fixed evidence.
+	System *SystemCheck
 }
 
 // CheckOptions names the previous round a campaign is checked against
@@ -88,7 +92,15 @@ func Check(fsys fs.FS) *Checked { return CheckWith(fsys, CheckOptions{}) }
 // campaign is loaded strictly and its manifest bytes hashed.
 func CheckWith(fsys fs.FS, opts CheckOptions) *Checked {
 	out := &Checked{}
-	c, err := load(fsys, opts.Load)
+	l, d, err := loadDesign(fsys, opts.Load)
+	if d != nil && d.Shape().Name == campaign.DesignSystemComparison {
+		out.System = systemCheckOf(l, err)
+		return out
+	}
+	var c *campaign.Campaign
+	if err == nil {
+		c, err = fixedOnly(l)
+	}
 	if err != nil {
 		// The report's manifest fields and missing identities come from
 		// the manifest bytes alone: its strict decoding when it decodes,

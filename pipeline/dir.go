@@ -41,23 +41,50 @@ func LoadDir(dir string) (*campaign.Campaign, error) { return LoadDirWith(dir, c
 
 // LoadDirWith is LoadDir with the loader's options (campaign.LoadWith).
 func LoadDirWith(dir string, opts campaign.LoadOptions) (*campaign.Campaign, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
-	}
-	if !st.IsDir() {
-		return nil, &verr.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
+	if err := campaignDir(dir); err != nil {
+		return nil, err
 	}
 	return load(DirFS(dir), opts)
 }
 
-// load strictly loads the campaign fsys with the loader of its manifest's
-// design (campaign.ManifestDesign, scorer.LookupDesign, Design.Load). A
-// design this build does not score is refused (campaign.ReasonDesign,
-// "design-unknown"); a manifest that cannot be read is left to the
-// loader, which refuses it. Every command that loads a campaign loads it
-// here.
-func load(fsys fs.FS, opts campaign.LoadOptions) (*campaign.Campaign, error) {
+// campaignDir refuses ("file-missing") a campaign path that does not
+// exist or is not a directory.
+func campaignDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return &verr.Error{Reason: "file-missing", File: dir, Detail: err.Error()}
+	}
+	if !st.IsDir() {
+		return &verr.Error{Reason: "file-missing", File: dir, Detail: "not a directory"}
+	}
+	return nil
+}
+
+// loadDesign strictly loads the campaign fsys with the loader of its
+// manifest's design (campaign.ManifestDesign, scorer.LookupDesign,
+// Design.Load) and returns the design with it; the design is returned
+// also when its loader refuses the campaign (nil when the manifest names
+// a design this build does not score: campaign.ReasonDesign,
+// "design-unknown"). A manifest that cannot be read is left to the
+// fixed-evidence loader, which refuses it. Every command that loads a
+// campaign loads it here.
+func loadDesign(fsys fs.FS, opts campaign.LoadOptions) (campaign.Loaded, scorer.Design, error) {
+	d, err := designOf(fsys)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := d.Load(fsys, opts)
+	if err != nil {
+		return nil, d, err
+	}
+	return l, d, nil
+}
+
+// designOf is the design the manifest of fsys names
+// (campaign.ManifestDesign, scorer.LookupDesign): fixed-evidence when the
+// manifest cannot be read (its loader then refuses it), the refusal of a
+// design this build does not score.
+func designOf(fsys fs.FS) (scorer.Design, error) {
 	var name campaign.Design
 	if raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest); err == nil {
 		if name, err = campaign.ManifestDesign(raw, campaign.ManifestFile); err != nil {
@@ -68,14 +95,41 @@ func load(fsys fs.FS, opts campaign.LoadOptions) (*campaign.Campaign, error) {
 	if derr != nil {
 		return nil, derr
 	}
-	l, err := d.Load(fsys, opts)
+	return d, nil
+}
+
+// DesignOfDir is the design the manifest of the campaign in directory dir
+// names (see designOf), for a command that decides its usage by design
+// before it loads the campaign.
+func DesignOfDir(dir string) (scorer.Design, error) { return designOf(DirFS(dir)) }
+
+// LoadDesign is loadDesign of the campaign in directory dir (a path that
+// does not exist or is not a directory is refused as by LoadDir).
+func LoadDesign(dir string) (campaign.Loaded, scorer.Design, error) {
+	if err := campaignDir(dir); err != nil {
+		return nil, nil, err
+	}
+	return loadDesign(DirFS(dir), campaign.LoadOptions{})
+}
+
+// load is loadDesign for the commands that run only fixed-evidence
+// campaigns: a campaign of another design is refused
+// (campaign.ReasonDesign) naming the design.
+func load(fsys fs.FS, opts campaign.LoadOptions) (*campaign.Campaign, error) {
+	l, _, err := loadDesign(fsys, opts)
 	if err != nil {
 		return nil, err
 	}
+	return fixedOnly(l)
+}
+
+// fixedOnly is the fixed-evidence campaign l, or the refusal
+// (campaign.ReasonDesign) of a campaign of another design.
+func fixedOnly(l campaign.Loaded) (*campaign.Campaign, error) {
 	c, ok := l.(*campaign.Campaign)
 	if !ok {
 		return nil, &verr.Error{Reason: campaign.ReasonDesign, File: campaign.ManifestFile, Pointer: "/design", Rule: scorer.RuleDesign,
-			Detail: "the commands of this build run only fixed-evidence campaigns; design " + string(l.Design()) + " is not run by them"}
+			Detail: "this command runs only fixed-evidence campaigns; design " + string(l.Design()) + " is not run by it"}
 	}
 	return c, nil
 }

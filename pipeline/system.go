@@ -9,20 +9,25 @@ import (
 )
 
 // SystemCheck is the check of a system-comparison campaign (CONTRACT §6):
-// its strict load and its admission.
+// its strict load and its admission (Admit through the design), with each
+// workflow against its own ceilings.
 type SystemCheck struct {
 	// Campaign is nil when the load refused the campaign (Refusals).
 	Campaign *campaign.SystemCampaign
 	Refusals []error
+	// Admission is the campaign's admission (Admit), nil when refused.
+	Admission *Admission
 	// Limits is every workflow against its per-workflow and per-session
 	// ceilings (an exceeded one is a valid failure of that workflow).
 	Limits []scorer.SystemWorkflowLimit
-	// Ceilings, Consumed and CeilingsExceeded are the global allowance.
+	// Ceilings, Consumed and CeilingsExceeded are the global allowance
+	// (Admission's).
 	Ceilings         scorer.Budget
 	Consumed         scorer.Budget
 	CeilingsExceeded []*verr.Error
-	// MissingIdentities, DeliveredIdentity and Receipts are the admission
-	// findings: any one stops admission.
+	// MissingIdentities, DeliveredIdentity (the design's manifest
+	// admission) and Receipts (its execution validity findings) are the
+	// admission findings: any one stops admission.
 	MissingIdentities []string
 	DeliveredIdentity []*verr.Error
 	Receipts          []*verr.Error
@@ -30,37 +35,42 @@ type SystemCheck struct {
 	NextDispatch scorer.DispatchDecision
 }
 
-// Admitted reports whether the campaign loaded, no identity is missing or
-// contradicted, every receipt matches what it describes and no global
-// ceiling is exceeded.
+// Admitted reports whether the campaign loaded and its admission admits
+// it: no identity is missing or contradicted, every receipt matches what
+// it describes and no global ceiling is exceeded.
 func (s *SystemCheck) Admitted() bool {
-	return s.Campaign != nil && len(s.MissingIdentities) == 0 && len(s.DeliveredIdentity) == 0 && len(s.Receipts) == 0 && len(s.CeilingsExceeded) == 0
+	return s.Campaign != nil && s.Admission.Admitted()
 }
 
-// CheckSystem strictly loads the system-comparison campaign at fsys
-// (campaign.LoadSystemComparison) and, when it loads, makes its admission:
-// workflow limits, global consumption against SystemCeilings (setup
-// included), missing and delivered identities, receipts against the
-// prompts and files they describe, and the worst-case probe.
+// CheckSystem is the check of the system-comparison campaign at fsys:
+// Check's load (its design's loader) and systemCheckOf.
 func CheckSystem(fsys fs.FS) *SystemCheck {
+	l, _, err := loadDesign(fsys, campaign.LoadOptions{})
+	return systemCheckOf(l, err)
+}
+
+// systemCheckOf is the SystemCheck of a system-comparison campaign loaded
+// (l) or refused (err) by its design's loader: Admit, and the workflow
+// limits (scorer.SystemWorkflowLimits).
+func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	out := &SystemCheck{Ceilings: scorer.SystemCeilings()}
-	c, err := campaign.LoadSystemComparison(fsys)
 	if err != nil {
 		out.Refusals = verr.Flatten(err)
 		return out
 	}
-	out.Campaign = c
-	out.Limits = scorer.SystemWorkflowLimits(c)
-	out.Consumed, _ = scorer.SystemConsumed(c)
-	out.CeilingsExceeded = scorer.SystemCeilingFindings(c)
-	out.MissingIdentities = scorer.SystemMissingIdentities(&c.Manifest)
-	out.DeliveredIdentity = scorer.DeliveredIdentityFindings(c)
-	digests := map[string]string{}
-	for _, f := range c.Manifest.Files {
-		digests[f.Path] = f.SHA256
+	s, ok := l.(*scorer.SystemLoaded)
+	if !ok {
+		out.Refusals = []error{&verr.Error{Reason: campaign.ReasonDesign, File: campaign.ManifestFile, Pointer: "/design", Rule: scorer.RuleDesign,
+			Detail: "design " + string(l.Design()) + " is not a system comparison"}}
+		return out
 	}
-	out.Receipts = scorer.SystemReceiptFindings(c, func(w string) string { return digests[campaign.PacketFile(w)] })
-	probe := scorer.AdmitSystems(c, scorer.Budget{}, []scorer.SystemDispatch{{ID: "probe", Role: campaign.RoleInvestigation, Probe: true}})
-	out.NextDispatch = probe.Decisions[0]
+	a := Admit(l, nil)
+	out.Campaign, out.Admission = s.SystemCampaign, a
+	out.Limits = scorer.SystemWorkflowLimits(s.SystemCampaign)
+	out.Ceilings, out.Consumed, out.CeilingsExceeded = a.Ceilings, a.Consumed, a.CeilingsExceeded
+	out.MissingIdentities, out.DeliveredIdentity, out.NextDispatch = a.MissingIdentities, a.Manifest, a.NextDispatch
+	for _, f := range a.Validity.Findings {
+		out.Receipts = append(out.Receipts, f.Error())
+	}
 	return out
 }

@@ -225,10 +225,15 @@ func Fits(ceil, used, r Budget) (bool, []verr.Reason) {
 type Dispatch struct {
 	// ID is the plan's free identifier of the dispatch ("P1").
 	ID string `json:"id"`
-	// Task and Repetition name the run; Role is draft, review-a or review-b.
-	Task       string        `json:"task"`
-	Repetition int           `json:"repetition"`
-	Role       campaign.Role `json:"role"`
+	// Task and Repetition name the run; Role is draft, review-a or
+	// review-b (fixed evidence), investigation or review (system
+	// comparison).
+	Task       string `json:"task"`
+	Repetition int    `json:"repetition"`
+	// Workflow names a system comparison's workflow ("W<n>"; CONTRACT §6),
+	// empty for fixed evidence (a plan names it instead of the run).
+	Workflow string        `json:"workflow,omitempty"`
+	Role     campaign.Role `json:"role"`
 	// Replacement marks a session of the one permitted replacement triplet.
 	Replacement bool `json:"replacement"`
 	// Probe marks the budget probe "one more worst-case session"
@@ -449,17 +454,17 @@ func CeilingFindings(c *campaign.Campaign) []*verr.Error {
 // reports it computes it once (verdict check, the score input).
 func CeilingFindingsWith(c *campaign.Campaign, rep AccountingReport) []*verr.Error {
 	used, _ := consumed(c, rep)
-	return ExceededCeilings(ContractCeilings(), used)
+	return ExceededCeilings(ContractCeilings(), used, RuleCeilings)
 }
 
-// ExceededCeilings is one *verr.Error for each inclusive ceiling of ceil
-// that the recorded consumption used exceeds (CONTRACT §5; §6 for the
-// system comparison's ceilings), in Budget field order; none when used
-// fits.
-func ExceededCeilings(ceil, used Budget) []*verr.Error {
+// ExceededCeilings is one *verr.Error citing rule for each inclusive
+// ceiling of ceil that the recorded consumption used exceeds (CONTRACT §5
+// RuleCeilings; §6 RuleSystemCeilings for the system comparison's), in
+// Budget field order; none when used fits.
+func ExceededCeilings(ceil, used Budget, rule string) []*verr.Error {
 	var out []*verr.Error
 	for _, r := range exceeded(ceil, used, Budget{}) {
-		out = append(out, &verr.Error{Reason: r, File: campaign.ReceiptsDir, Rule: RuleCeilings,
+		out = append(out, &verr.Error{Reason: r, File: campaign.ReceiptsDir, Rule: rule,
 			Detail: ceilingDetail(r, used, Budget{}, used, ceil)})
 	}
 	return out

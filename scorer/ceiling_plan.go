@@ -40,6 +40,11 @@ const ReasonCampaignRefused verr.Reason = "campaign-refused"
 // amounts are micro-USD. Dispatch IDs are "P<n>" and unique; task is
 // "T<n>"; repetition ≥ 1; role is draft, review-a or review-b;
 // replacement marks a session of the one permitted replacement triplet.
+// A system comparison's dispatch (CONTRACT §6) names its workflow instead
+// of task and repetition, and its stage as role:
+//
+//	{"id": "P1", "workflow": "W3", "role": "investigation", "replacement": false}
+//
 // Admit decides the rerun rules of each dispatch before any budget.
 type Plan struct {
 	Prior      Budget
@@ -64,6 +69,7 @@ type priorFile struct {
 
 type dispFile struct {
 	ID          *string `json:"id"`
+	Workflow    *string `json:"workflow"`
 	Task        *string `json:"task"`
 	Repetition  *int    `json:"repetition"`
 	Role        *string `json:"role"`
@@ -71,6 +77,7 @@ type dispFile struct {
 }
 
 var (
+	planWorkflowID = regexp.MustCompile(`^W[1-9][0-9]*$`)
 	planDispatchID = regexp.MustCompile(`^P[1-9][0-9]*$`)
 	planTaskID     = regexp.MustCompile(`^T[1-9][0-9]*$`)
 )
@@ -121,24 +128,48 @@ func ParsePlan(data []byte, file string) (*Plan, error) {
 	seen := map[string]bool{}
 	for i, d := range *f.Disp {
 		ptr := fmt.Sprintf("/dispatches/%d", i)
+		if d.Workflow != nil {
+			// A system comparison's dispatch (CONTRACT §6) names its
+			// workflow and stage instead of a run.
+			switch {
+			case d.ID == nil || d.Role == nil || d.Replacement == nil:
+				return nil, bad(ptr, "id, workflow, role and replacement are all required")
+			case d.Task != nil || d.Repetition != nil:
+				return nil, bad(ptr, "a dispatch names either a workflow or a task and repetition, not both")
+			case !planWorkflowID.MatchString(*d.Workflow):
+				return nil, bad(ptr+"/workflow", "workflow %q is not W<n>", *d.Workflow)
+			}
+		} else {
+			switch {
+			case d.ID == nil || d.Task == nil || d.Repetition == nil || d.Role == nil || d.Replacement == nil:
+				return nil, bad(ptr, "id, task, repetition, role and replacement are all required")
+			case !planTaskID.MatchString(*d.Task):
+				return nil, bad(ptr+"/task", "task %q is not T<n>", *d.Task)
+			case *d.Repetition < 1:
+				return nil, bad(ptr+"/repetition", "repetition must be ≥ 1")
+			}
+		}
 		switch {
-		case d.ID == nil || d.Task == nil || d.Repetition == nil || d.Role == nil || d.Replacement == nil:
-			return nil, bad(ptr, "id, task, repetition, role and replacement are all required")
 		case !planDispatchID.MatchString(*d.ID):
 			return nil, bad(ptr+"/id", "id %q is not P<n>", *d.ID)
 		case seen[*d.ID]:
 			return nil, bad(ptr+"/id", "duplicate dispatch id %s", *d.ID)
-		case !planTaskID.MatchString(*d.Task):
-			return nil, bad(ptr+"/task", "task %q is not T<n>", *d.Task)
-		case *d.Repetition < 1:
-			return nil, bad(ptr+"/repetition", "repetition must be ≥ 1")
 		}
 		role := campaign.Role(*d.Role)
-		if role != campaign.RoleDraft && role != campaign.RoleReviewA && role != campaign.RoleReviewB {
-			return nil, bad(ptr+"/role", "role %q is not draft, review-a or review-b", *d.Role)
+		dis := Dispatch{ID: *d.ID, Role: role, Replacement: *d.Replacement}
+		if d.Workflow != nil {
+			if role != campaign.RoleInvestigation && role != campaign.RoleReview {
+				return nil, bad(ptr+"/role", "role %q of a workflow dispatch is not investigation or review", *d.Role)
+			}
+			dis.Workflow = *d.Workflow
+		} else {
+			if role != campaign.RoleDraft && role != campaign.RoleReviewA && role != campaign.RoleReviewB {
+				return nil, bad(ptr+"/role", "role %q is not draft, review-a or review-b", *d.Role)
+			}
+			dis.Task, dis.Repetition = *d.Task, *d.Repetition
 		}
 		seen[*d.ID] = true
-		p.Dispatches = append(p.Dispatches, Dispatch{ID: *d.ID, Task: *d.Task, Repetition: *d.Repetition, Role: role, Replacement: *d.Replacement})
+		p.Dispatches = append(p.Dispatches, dis)
 	}
 	return p, nil
 }
@@ -146,9 +177,10 @@ func ParsePlan(data []byte, file string) (*Plan, error) {
 // RefuseAll is the replay of a plan against a campaign the strict loader
 // refused: every dispatch is refused with ReasonCampaignRefused (and the
 // campaign's missing identities listed), since nothing can be admitted
-// against an inadmissible manifest.
-func RefuseAll(plan []Dispatch, prior Budget, identities []string, detail string) AdmissionReplay {
-	out := AdmissionReplay{Ceilings: ContractCeilings(), Prior: prior, Identities: identities,
+// against an inadmissible manifest. ceilings are the campaign design's
+// (Shape.Ceilings).
+func RefuseAll(plan []Dispatch, prior, ceilings Budget, identities []string, detail string) AdmissionReplay {
+	out := AdmissionReplay{Ceilings: ceilings, Prior: prior, Identities: identities,
 		Prohibited: []verr.Reason{ReasonCampaignRefused}}
 	if len(identities) > 0 {
 		out.Prohibited = append(out.Prohibited, ReasonMissingIdentity)

@@ -33,6 +33,11 @@ type Design interface {
 	// fixed-evidence loader is campaign.LoadWith); every refusal is a
 	// *verr.Error or a join of them.
 	Load(fsys fs.FS, opts campaign.LoadOptions) (campaign.Loaded, error)
+	// MissingIdentities names every execution identity the manifest
+	// leaves unset (CONTRACT §7; §6 adds each system's configuration,
+	// runtime, advertised-tools digests, permission policy and Madar's
+	// package integrity). None: nil.
+	MissingIdentities(c campaign.Loaded) []string
 	// ManifestAdmission lists every violation of the design's frozen
 	// sample (tasks, repositories, categories, repetitions, order balance,
 	// packet and truth sizes, identities): CONTRACT §2–§3, §5, §7 for
@@ -100,6 +105,8 @@ type Shape struct {
 	// Ceilings are the inclusive campaign ceilings (CONTRACT §5: 120
 	// sessions; §6: 90 sessions, no replacement triplet).
 	Ceilings Budget
+	// CeilingsRule is the rule an exceeded ceiling cites.
+	CeilingsRule string
 	// SessionLimits are the per-session bounds by role (CONTRACT §5: 4
 	// minutes, 90,000 input, 8,000 output tokens; §6: investigation 8,
 	// review 4 minutes).
@@ -146,7 +153,7 @@ type Limits struct {
 // designs are the designs this build scores: a second design registers by
 // adding its value here (and its manifest schema in campaign). Each name
 // appears once.
-var designs = []Design{fixedEvidence{}}
+var designs = []Design{fixedEvidence{}, systemComparison{}}
 
 // RuleDesign is the rule cited when a manifest names a design this build
 // does not score.

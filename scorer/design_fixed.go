@@ -32,6 +32,7 @@ var fixedEvidenceShape = Shape{
 	Recall: Recall{Name: "R", Denominator: "the task's answerable obligations (answerable from the packet)",
 		Rule: "CONTRACT §4 Final evidence and plan correctness"},
 	Ceilings:      ContractCeilings(),
+	CeilingsRule:  RuleCeilings,
 	SessionLimits: map[campaign.Role]Limits{campaign.RoleDraft: sessionLimit, campaign.RoleReviewA: sessionLimit, campaign.RoleReviewB: sessionLimit},
 	Outcomes: []DecisionKind{DecisionAllGatesPass, DecisionQualityImprovesGateFails, DecisionNoGain, DecisionExecutionInvalid,
 		DecisionNoDecision},
@@ -47,6 +48,11 @@ func (fixedEvidence) Load(fsys fs.FS, opts campaign.LoadOptions) (campaign.Loade
 		return nil, err
 	}
 	return c, nil
+}
+
+// MissingIdentities is MissingIdentities (CONTRACT §7).
+func (fixedEvidence) MissingIdentities(l campaign.Loaded) []string {
+	return MissingIdentities(&fixed(l).Manifest)
 }
 
 // fixed is the fixed-evidence campaign l: a *campaign.Campaign, the only

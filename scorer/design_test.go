@@ -9,9 +9,10 @@ import (
 )
 
 // The fixed-evidence design is registered, also as "" (no manifest
-// member); other names are refused with design-unknown.
+// member), and the system comparison; other names are refused with
+// design-unknown.
 func TestLookupDesign(t *testing.T) {
-	for _, name := range []campaign.Design{"", campaign.DesignFixedEvidence} {
+	for _, name := range []campaign.Design{"", campaign.DesignFixedEvidence, campaign.DesignSystemComparison} {
 		d, err := scorer.LookupDesign(name)
 		if err != nil {
 			t.Fatalf("%q: %v", name, err)
@@ -43,6 +44,31 @@ func TestFixedEvidenceShape(t *testing.T) {
 		sh.Ceilings != scorer.ContractCeilings() || sh.PacketKind != campaign.PacketKindExcerpt ||
 		sh.SessionLimits[campaign.RoleReviewB].WallNS != scorer.SessionMaxNS || len(sh.ScoredRoles) != 2 {
 		t.Fatalf("%+v", sh)
+	}
+}
+
+// The system comparison's shape is CONTRACT §6's: three workflows per run
+// (Native, Madar, Serena), each an investigation then a fresh review, the
+// reviews scored, R_sys, the §6 ceilings (90 sessions), investigation 8 and
+// review 4 minutes, 12 minutes and 60 operations per workflow, and the
+// system outcomes; its exceeded ceilings cite §6.
+func TestSystemComparisonShape(t *testing.T) {
+	d, err := scorer.LookupDesign(campaign.DesignSystemComparison)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := d.Shape()
+	if len(sh.Workflows) != 3 || sh.Workflows[1].Arm != scorer.Arm(campaign.SystemMadar) || sh.Workflows[0].Roles[0] != campaign.RoleInvestigation ||
+		sh.Recall.Name != "R_sys" || sh.Ceilings != scorer.SystemCeilings() || sh.Ceilings.Sessions != 90 || sh.CeilingsRule != scorer.RuleSystemCeilings ||
+		sh.PacketKind != campaign.PacketKindRawObservation || len(sh.SharedRoles) != 0 ||
+		sh.SessionLimits[campaign.RoleInvestigation].WallNS != 8*60e9 || sh.SessionLimits[campaign.RoleReview].WallNS != 4*60e9 ||
+		sh.WorkflowLimit.WallNS != 12*60e9 || sh.WorkflowLimit.Operations != 60 ||
+		len(sh.ScoredRoles) != 1 || sh.ScoredRoles[0] != campaign.RoleReview || len(sh.Outcomes) != len(scorer.SystemOutcomes()) {
+		t.Fatalf("%+v", sh)
+	}
+	fixed, _ := scorer.LookupDesign("")
+	if fixed.Shape().CeilingsRule != scorer.RuleCeilings {
+		t.Fatalf("fixed-evidence ceilings rule %q", fixed.Shape().CeilingsRule)
 	}
 }
 

@@ -61,6 +61,10 @@ type PreparedInput struct {
 	// replaced (superseded) triplet. A bundle may hold them; their grades
 	// are ignored, not stray.
 	unscored map[string]bool
+	// system is the system comparison's campaign (its design's Prepare),
+	// nil for fixed evidence: Join then builds in.Systems
+	// (PrepareSystemScoreInput).
+	system *SystemLoaded
 }
 
 // PrepareScoreInput computes the campaign's side of BuildScoreInput and
@@ -184,6 +188,9 @@ func scoredFinal(f *campaign.Final) *campaign.Final {
 // ScoreInput shares the prepared runs: call Join once.
 func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (ScoreInput, error) {
 	in := p.in
+	if p.system != nil {
+		return p.joinSystem(bindings, grades)
+	}
 	itemOf := map[string]string{}
 	for _, b := range bindings {
 		itemOf[b.Session] = b.Item
@@ -217,11 +224,16 @@ func (p *PreparedInput) Join(bindings []ItemBinding, grades []ConsensusGrade) (S
 		}
 	}
 	if len(stray) > 0 {
-		slices.Sort(stray)
-		return in, &verr.Error{Reason: ReasonUnboundItem, Rule: "CONTRACT §5 blinded quality review",
-			Detail: "graded item(s) bound to no answered compared review: " + strings.Join(stray, ", ")}
+		return in, strayItems(stray, "CONTRACT §5 blinded quality review", "answered compared review")
 	}
 	return in, nil
+}
+
+// strayItems is the refusal (ReasonUnboundItem) of graded items bound to
+// no scored review (what names the reviews), listed sorted.
+func strayItems(stray []string, rule, what string) *verr.Error {
+	slices.Sort(stray)
+	return &verr.Error{Reason: ReasonUnboundItem, Rule: rule, Detail: "graded item(s) bound to no " + what + ": " + strings.Join(stray, ", ")}
 }
 
 // gradesByItem groups grades by item, each group in input order. Consensus
@@ -280,4 +292,33 @@ func errorsDetail(errs []*verr.Error, ok string) string {
 		parts[i] = e.Error()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// joinSystem is Join for a system comparison (CONTRACT §6): every bound
+// review item and its settled grades go to PrepareSystemScoreInput; a
+// graded item bound to no review of the sealed map is refused
+// (ReasonUnboundItem), as for fixed evidence.
+func (p *PreparedInput) joinSystem(bindings []ItemBinding, grades []ConsensusGrade) (ScoreInput, error) {
+	in := p.in
+	items := map[string]string{}
+	bound := map[string]bool{}
+	for _, b := range bindings {
+		items[b.Session] = b.Item
+		bound[b.Item] = true
+	}
+	var stray []string
+	for item := range gradesByItem(grades) {
+		if !bound[item] {
+			stray = append(stray, item+"→(no session)")
+		}
+	}
+	if len(stray) > 0 {
+		return in, strayItems(stray, "CONTRACT §6 blinded quality review", "review of the system comparison")
+	}
+	sys, err := PrepareSystemScoreInput(p.system.SystemCampaign, p.system.FS, items, grades)
+	if err != nil {
+		return in, err
+	}
+	in.Systems = &sys
+	return in, nil
 }

@@ -313,21 +313,6 @@ func DeliveredIdentityFindings(c *campaign.SystemCampaign) []*verr.Error {
 	return out
 }
 
-// SystemDispatch is one planned session of a system comparison.
-type SystemDispatch struct {
-	// ID is the plan's free identifier ("P1").
-	ID string `json:"id"`
-	// Workflow is "W<n>"; Role is investigation or review.
-	Workflow string        `json:"workflow"`
-	Role     campaign.Role `json:"role"`
-	// Replacement marks a session of the one permitted replacement workflow.
-	Replacement bool `json:"replacement"`
-	// Probe marks the budget probe "one more worst-case investigation"
-	// that check reports: it names no workflow, so only the prohibitions
-	// and ceilings decide it.
-	Probe bool `json:"probe,omitempty"`
-}
-
 // reviewLaunchable reports whether a workflow's review may be launched:
 // the investigation ended with a nonempty draft and a delivered packet.
 func reviewLaunchable(w *campaign.SystemWorkflow) (bool, string) {
@@ -357,7 +342,7 @@ func reviewLaunchable(w *campaign.SystemWorkflow) (bool, string) {
 // reservation unenforced, recorded consumption incomplete, a missing
 // identity, a delivered identity that differs from the manifest); then
 // when its worst case (systemWorstCase) does not fit.
-func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []SystemDispatch) AdmissionReplay {
+func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []Dispatch) AdmissionReplay {
 	x := c.Manifest.Execution
 	out := AdmissionReplay{Ceilings: SystemCeilings(), Prior: prior, Identities: SystemMissingIdentities(&c.Manifest)}
 	recorded, unknown := SystemConsumed(c)
@@ -375,7 +360,7 @@ func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []SystemDispatc
 	planned := map[string]bool{}
 	used := recorded.Plus(prior)
 	for _, d := range plan {
-		dec := DispatchDecision{Dispatch: Dispatch{ID: d.ID, Role: d.Role, Replacement: d.Replacement, Probe: d.Probe}, Before: used}
+		dec := DispatchDecision{Dispatch: Dispatch{ID: d.ID, Workflow: d.Workflow, Role: d.Role, Replacement: d.Replacement, Probe: d.Probe}, Before: used}
 		w := byID[d.Workflow]
 		var refusal verr.Reason
 		var why string
@@ -424,12 +409,7 @@ func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []SystemDispatc
 // consumption (sessions, setup, preparation) already exceeds.
 func SystemCeilingFindings(c *campaign.SystemCampaign) []*verr.Error {
 	used, _ := SystemConsumed(c)
-	ceil := SystemCeilings()
-	var out []*verr.Error
-	for _, r := range exceeded(ceil, used, Budget{}) {
-		out = append(out, &verr.Error{Reason: r, File: campaign.ReceiptsDir, Rule: RuleSystemCeilings, Detail: ceilingDetail(r, used, Budget{}, used, ceil)})
-	}
-	return out
+	return ExceededCeilings(SystemCeilings(), used, RuleSystemCeilings)
 }
 
 // SystemReceiptFindings checks every system receipt against what it

@@ -73,7 +73,7 @@ gate failed.`,
 		if res.Admission == nil {
 			out.Refusals = admissionRefusalsOf(res.Refusals)
 		} else {
-			s := newAdmissionSection(res.Admission)
+			s := newAdmissionSection(res.Admission, res.Design)
 			out.Admission = &s
 		}
 		var ok bool
@@ -106,6 +106,11 @@ func admissionRefusalsOf(errs []error) []verr.Problem {
 // of `verdict admit` (CONTRACT §2–§5; EVALUATOR-CONTROLS C14, C15, C17,
 // C18, C20, C23).
 type admissionSection struct {
+	// Design is the campaign's design when it is not fixed evidence
+	// (omitted for fixed evidence, whose bytes are unchanged): the system
+	// comparison (CONTRACT §6) has no B/A accounting; its cost-and-time
+	// gates are decided by score.
+	Design campaign.Design `json:"design,omitempty"`
 	// Admitted is true when no identity is missing, the manifest design is
 	// admitted, execution is valid and no ceiling is exceeded.
 	Admitted          bool                  `json:"admitted"`
@@ -131,7 +136,7 @@ type admissionSection struct {
 }
 
 // newAdmissionSection is the JSON shape of a pipeline.Admission.
-func newAdmissionSection(ad *pipeline.Admission) admissionSection {
+func newAdmissionSection(ad *pipeline.Admission, design campaign.Design) admissionSection {
 	s := admissionSection{MissingIdentities: ad.MissingIdentities, Validity: ad.Validity, Ceilings: ad.Ceilings, Consumed: ad.Consumed, NextDispatch: ad.NextDispatch}
 	for _, e := range ad.Manifest {
 		s.Manifest = append(s.Manifest, verr.ProblemOf(e))
@@ -146,6 +151,9 @@ func newAdmissionSection(ad *pipeline.Admission) admissionSection {
 	s.PhysicalBilling, s.AllocatedCostA, s.AllocatedCostB = acct.PhysicalBilling, acct.AllocatedCostA, acct.AllocatedCostB
 	s.Gates = acct.Gates
 	s.Admitted = ad.Admitted()
+	if design != campaign.DesignFixedEvidence {
+		s.Design = design
+	}
 	return s
 }
 
@@ -171,7 +179,11 @@ func (s admissionSection) writeText(w io.Writer) {
 	if !v.Valid {
 		state = "INVALID"
 	}
-	fmt.Fprintf(w, "  execution validity: %s (%d invalid triplets, %d replacement triplets, stopped %v)\n", state, v.InvalidTriplets, v.ReplacementTriplets, v.Stopped)
+	if s.Design != "" {
+		fmt.Fprintf(w, "  execution validity: %s (%d receipt findings; investigation-stage failures are scored, not findings)\n", state, len(v.Findings))
+	} else {
+		fmt.Fprintf(w, "  execution validity: %s (%d invalid triplets, %d replacement triplets, stopped %v)\n", state, v.InvalidTriplets, v.ReplacementTriplets, v.Stopped)
+	}
 	for _, f := range v.Findings {
 		writeAdmissionRefusal(w, "    ", verr.ProblemOf(f.Error()))
 	}
@@ -197,6 +209,10 @@ func (s admissionSection) writeText(w io.Writer) {
 		nd = "PROHIBITED"
 	}
 	fmt.Fprintf(w, "  next dispatch: %s (%s) %s\n", nd, s.NextDispatch.Reason, s.NextDispatch.Detail)
+	if s.Design != "" {
+		fmt.Fprintf(w, "cost and time: design %s has no B/A accounting; its gates (Madar against Native and Serena, cold setup charged per system and repository) are decided by verdict score (CONTRACT §6)\n", s.Design)
+		return
+	}
 	fmt.Fprintln(w, "cost and time (B/A, exact; shown to 6 decimals):")
 	fmt.Fprintf(w, "  aggregate complete-workflow cost %s%s, time %s%s\n", s.CostRatio, labelSuffix(s.CostLabel), s.TimeRatio, labelSuffix(s.TimeLabel))
 	fmt.Fprintf(w, "  aggregate review-only cost %s, time %s\n", s.ReviewCostRatio, s.ReviewTimeRatio)
@@ -303,10 +319,13 @@ func (o admitOutput) result() (bool, string) {
 				failedGates = append(failedGates, g.Name)
 			}
 		}
-		if len(failedGates) > 0 {
+		switch {
+		case len(failedGates) > 0:
 			ok = false
 			parts = append(parts, "cost/time gates failed: "+strings.Join(failedGates, ", "))
-		} else {
+		case o.Admission.Design != "":
+			parts = append(parts, "cost/time gates decided by score")
+		default:
 			parts = append(parts, "every cost/time gate passes")
 		}
 	}
@@ -356,7 +375,11 @@ func writeReplayText(w io.Writer, r *scorer.AdmissionReplay) {
 		if !d.Admitted {
 			verdict = "REFUSE"
 		}
-		fmt.Fprintf(w, "  %s %s r%d %-9s %s %s: %s\n", d.Dispatch.ID, d.Dispatch.Task, d.Dispatch.Repetition, d.Dispatch.Role, verdict, d.Reason, d.Detail)
+		run := fmt.Sprintf("%s r%d", d.Dispatch.Task, d.Dispatch.Repetition)
+		if d.Dispatch.Workflow != "" {
+			run = fmt.Sprintf("%s (%s)", d.Dispatch.Workflow, run)
+		}
+		fmt.Fprintf(w, "  %s %s %-9s %s %s: %s\n", d.Dispatch.ID, run, d.Dispatch.Role, verdict, d.Reason, d.Detail)
 	}
 	fmt.Fprintf(w, "  %d admitted, %d refused\n", len(r.Decisions)-r.Refused, r.Refused)
 }

@@ -65,11 +65,6 @@ incomplete (sessions still planned, nothing else wrong: result INCOMPLETE).
 				}
 				fsys = a.embedded()
 			}
-			if raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest); err == nil {
-				if d, _ := campaign.ManifestDesign(raw, campaign.ManifestFile); d == campaign.DesignSystemComparison {
-					return runSystemCheck(a, fsys, name, *format)
-				}
-			}
 			opts := pipeline.CheckOptions{PreviousDir: previous, Load: campaign.LoadOptions{ReferenceOnly: reference}}
 			if previousReport != "" {
 				if previous == "" {
@@ -86,7 +81,14 @@ incomplete (sessions still planned, nothing else wrong: result INCOMPLETE).
 					return usagef("check: --previous %s is not a campaign directory", previous)
 				}
 			}
-			rep := buildCheckReportWith(fsys, name, opts)
+			ch := pipeline.CheckWith(fsys, opts)
+			if ch.System != nil {
+				if previous != "" {
+					return usagef("check: --previous applies to fixed-evidence rounds (CONTRACT §5); this campaign is a system comparison")
+				}
+				return runSystemCheck(a, ch.System, name, *format)
+			}
+			rep := checkReportOf(ch, name, opts)
 			var err error
 			if *format == "json" {
 				err = rep.writeJSON(a.stdout)
@@ -195,10 +197,15 @@ func buildCheckReport(fsys fs.FS, name string) *checkReport {
 // a previous round (pipeline.CheckWith); its violations are admission
 // failures.
 func buildCheckReportWith(fsys fs.FS, name string, opts pipeline.CheckOptions) *checkReport {
+	return checkReportOf(pipeline.CheckWith(fsys, opts), name, opts)
+}
+
+// checkReportOf is the report of the fixed-evidence check ch (made with
+// opts) of the campaign named name.
+func checkReportOf(ch *pipeline.Checked, name string, opts pipeline.CheckOptions) *checkReport {
 	rep := &checkReport{Campaign: name, Schemas: campaign.SchemaDigests(),
 		Refusals: []verr.Problem{}, ScoredFailures: []verr.Problem{}, LedgerRefusals: []verr.Problem{}, Findings: []scorer.Finding{}, Admission: []verr.Problem{},
 		MissingIdentities: []string{}, CostTimeGates: []scorer.Gate{}, RoundNotes: []verr.Problem{}, Replacements: []scorer.Replacement{}}
-	ch := pipeline.CheckWith(fsys, opts)
 	rep.PreviousRound = opts.PreviousDir
 	if ch.MissingIdentities != nil {
 		rep.MissingIdentities = ch.MissingIdentities

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"verdict/campaign"
@@ -51,9 +50,8 @@ type systemCheckCounts struct {
 	ReviewsFailed          int `json:"reviews_failed"`
 }
 
-// buildSystemCheckReport runs pipeline.CheckSystem on fsys.
-func buildSystemCheckReport(fsys fs.FS, name string) *systemCheckReport {
-	ch := pipeline.CheckSystem(fsys)
+// buildSystemCheckReport is the report of the system check ch.
+func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckReport {
 	rep := &systemCheckReport{Campaign: name, Design: campaign.DesignSystemComparison, Schemas: campaign.SystemSchemaDigests(), Refusals: []verr.Problem{},
 		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}}
 	for _, e := range ch.Refusals {
@@ -159,8 +157,8 @@ func (r *systemCheckReport) writeText(w io.Writer) error {
 }
 
 // runSystemCheck is `verdict check` on a system-comparison campaign.
-func runSystemCheck(a *app, fsys fs.FS, name, format string) error {
-	rep := buildSystemCheckReport(fsys, name)
+func runSystemCheck(a *app, ch *pipeline.SystemCheck, name, format string) error {
+	rep := buildSystemCheckReport(ch, name)
 	var err error
 	if format == "json" {
 		err = writeJSON(a.stdout, rep)

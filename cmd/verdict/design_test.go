@@ -45,11 +45,11 @@ func TestCheckManifestDesign(t *testing.T) {
 	}
 }
 
-// TestCheckSystemComparisonNotScored: a manifest naming the contract's
-// second design is decided by the system-comparison loader: a
+// TestCheckSystemComparisonDesign: a manifest naming the contract's second
+// design is loaded by that design of the registry (scorer.Design): a
 // first-experiment manifest that merely says "system-comparison" is refused
 // by the system manifest's schema (first_experiment, systems, workflows ...).
-func TestCheckSystemComparisonNotScored(t *testing.T) {
+func TestCheckSystemComparisonDesign(t *testing.T) {
 	t.Parallel()
 	f := campaigntest.Campaign(t, campaigntest.Options{Phase: campaign.PhaseDevelopmentRound1, Admissible: true}, 4, 1)
 	f[campaign.ManifestFile] = &fstest.MapFile{Data: append([]byte("{\n  \"design\": \"system-comparison\","), f[campaign.ManifestFile].Data[1:]...)}

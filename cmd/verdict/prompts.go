@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -72,19 +74,18 @@ draft as COMMON_DRAFT); --raw investigation|review writes one of them.`,
 	c.Flags().StringVar(&raw, "raw", "", "write only this role's exact prompt bytes: draft, review-a or review-b")
 	c.Flags().StringVar(&workflow, "workflow", "", "workflow ID (W<n>) of a system-comparison campaign: its investigator and review prompts")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if mb, err := campaign.ReadRegularFS(pipeline.DirFS(args[0]), campaign.ManifestFile, campaign.FileManifest); err == nil {
-			if d, _ := campaign.ManifestDesign(mb, campaign.ManifestFile); d == campaign.DesignSystemComparison {
-				return systemPrompts(a, args[0], workflow, raw, *format)
-			}
+		d, derr := pipeline.DesignOfDir(args[0])
+		if derr == nil && raw != "" && !slices.Contains(d.Shape().PromptRoles, campaign.Role(raw)) {
+			return usagef("--raw %q: want %s", raw, roleList(d.Shape().PromptRoles))
+		}
+		if derr == nil && d.Shape().Name == campaign.DesignSystemComparison {
+			return systemPrompts(a, args[0], workflow, raw, *format)
 		}
 		if workflow != "" {
 			return usagef("--workflow applies to a system-comparison campaign; this one is fixed-evidence (use --task)")
 		}
 		if task == "" {
 			return usagef("--task is required")
-		}
-		if raw != "" && raw != string(campaign.RoleDraft) && raw != string(campaign.RoleReviewA) && raw != string(campaign.RoleReviewB) {
-			return usagef("--raw %q: want draft, review-a or review-b", raw)
 		}
 		// With --raw, stdout carries exactly one prompt's bytes or nothing:
 		// refusals go to stderr so that a digest of stdout is never the
@@ -206,4 +207,20 @@ func draftOnly(a *app, cam *campaign.Campaign, task string, rep int, format stri
 	w.Write(b)
 	fmt.Fprintf(w, "----- END %s PROMPT -----\n", campaign.RoleDraft)
 	return nil
+}
+
+// roleList is roles as prose: "draft, review-a or review-b".
+func roleList(roles []campaign.Role) string {
+	var b strings.Builder
+	for i, r := range roles {
+		switch {
+		case i == 0:
+		case i == len(roles)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(r))
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/pipeline"
+	"verdict/scorer"
 	"verdict/verr"
 )
 
@@ -21,18 +22,19 @@ type systemPromptsOutput struct {
 // systemPrompts renders a system workflow's investigation and review
 // prompts (campaign.RenderInvestigatorPrompt, RenderSystemReviewPrompt).
 func systemPrompts(a *app, dir, workflow, raw, format string) error {
-	if raw != "" && raw != string(campaign.RoleInvestigation) && raw != string(campaign.RoleReview) {
-		return usagef("--raw %q: want investigation or review for a system-comparison campaign", raw)
-	}
 	if workflow == "" {
 		return usagef("--workflow W is required for a system-comparison campaign")
 	}
-	c, err := campaign.LoadSystemComparison(pipeline.DirFS(dir))
+	l, _, err := pipeline.LoadDesign(dir)
 	if err != nil {
 		for _, r := range admissionRefusalsOf(verr.Flatten(err)) {
 			writeAdmissionRefusal(a.stderr, "", r)
 		}
 		return failed("campaign refused")
+	}
+	c, ok := l.(*scorer.SystemLoaded)
+	if !ok {
+		return failed("campaign %s is no longer a system comparison", dir)
 	}
 	var w *campaign.SystemWorkflow
 	for _, x := range c.Workflows {

@@ -263,3 +263,53 @@ func TestSystemPacketizeByteIdentity(t *testing.T) {
 }
 
 func hexSHA(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+
+// TestSystemAdmitPlan: `verdict admit` runs a system comparison through
+// its design (scorer.Design): admitted without a plan, and a plan's
+// dispatches decided by the design's replay: a workflow's session that
+// already has a receipt is a rerun, a workflow the manifest lacks and a
+// fixed-evidence (task, repetition) dispatch are unknown workflows; a
+// dispatch naming both a workflow and a task is a malformed plan.
+func TestSystemAdmitPlan(t *testing.T) {
+	dir := sysCampaign(t, nil)
+	code, out, errs := runCLI(t, "admit", "--format", "json", dir)
+	if code != 0 || !strings.Contains(out, `"design": "system-comparison"`) || !strings.Contains(out, `"sessions": 90`) {
+		t.Fatalf("admit: exit %d %s %s", code, out, errs)
+	}
+	plan := func(disp string) string {
+		p := filepath.Join(t.TempDir(), "plan.json")
+		body := `{"format": "verdict-admission-plan/1", "prior_consumption": {"sessions": 0, "replacement_sessions": 0, "wall_ns": 0,
+ "input_tokens": 0, "output_tokens": 0, "reference_micro_usd": 0, "actual_micro_usd": 0}, "dispatches": [` + disp + `]}`
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := plan(`{"id": "P1", "workflow": "W1", "role": "investigation", "replacement": false},
+ {"id": "P2", "workflow": "W99", "role": "review", "replacement": false},
+ {"id": "P3", "task": "T1", "repetition": 1, "role": "draft", "replacement": false}`)
+	code, out, errs = runCLI(t, "admit", "--format", "json", "--plan", p, dir)
+	var got struct {
+		Replay struct {
+			Decisions []struct {
+				Dispatch struct{ Workflow string }
+				Admitted bool
+				Reason   string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s %s", err, out, errs)
+	}
+	var reasons []string
+	for _, d := range got.Replay.Decisions {
+		reasons = append(reasons, d.Dispatch.Workflow+"="+d.Reason)
+	}
+	if code != 1 || strings.Join(reasons, " ") != "W1=dispatch-rerun W99=dispatch-unknown-workflow =dispatch-unknown-workflow" {
+		t.Fatalf("exit %d, decisions %v", code, reasons)
+	}
+	code, out, _ = runCLI(t, "admit", "--plan", plan(`{"id": "P1", "workflow": "W1", "task": "T1", "role": "review", "replacement": false}`), dir)
+	if code != 1 || !strings.Contains(out, "plan-malformed") {
+		t.Fatalf("both a workflow and a task: exit %d %s", code, out)
+	}
+}
