@@ -245,3 +245,56 @@ func TestKilledWritersLeaveNothingReal2(t *testing.T) {
 	os.MkdirAll(packets, 0o755)
 	killed("packetize", filepath.Join(packets, "W1.json"), "packetize", filepath.Join(sys, "observations", "S1.json"), "--out", filepath.Join(packets, "W1.json"))
 }
+
+// TestConcurrentDemoOneWriter: two demo runs (the embedded campaign and a
+// generated one of one task) to one --out.
+func TestConcurrentDemoOneWriter(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	args := func(i int, out string) []string {
+		return [][]string{{"demo", "--out", out}, {"demo", "--out", out, "--tasks", "1"}}[i]
+	}
+	ref := t.TempDir()
+	var want [2]map[string]string
+	for i := range want {
+		out := filepath.Join(ref, []string{"a", "b"}[i])
+		if p := runBin(bin, nil, args(i, out)...); p.code != 0 {
+			t.Fatalf("demo: exit %d\n%s", p.code, p.out)
+		}
+		want[i] = treeDigests(t, out)
+	}
+	raceOneOutput(t, "demo --out", bin, func(int) string { return filepath.Join(t.TempDir(), "demo") }, args, want, treeDigests)
+}
+
+// TestKilledDemoLeavesNothingReal kills demo with SIGKILL just before the
+// rename of its output directory: --out does not exist, TMPDIR stays
+// empty, score refuses what is there, and the next demo succeeds (its
+// records verify against its campaign) and removes the staging directory.
+func TestKilledDemoLeavesNothingReal(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	os.Mkdir(tmp, 0o755)
+	env := []string{"TMPDIR=" + tmp}
+	out := filepath.Join(dir, "demo-out")
+	pausedRun(t, bin, "demo-out", env, "demo", "--out", out)
+	if _, err := os.Lstat(out); err == nil {
+		t.Error("demo killed before its rename: --out exists")
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("demo: TMPDIR holds %d entries (first %s)", len(ents), ents[0].Name())
+	}
+	if p := runBin(bin, nil, "score", filepath.Join(out, "campaign"), "--ratings", filepath.Join(out, "ratings")); p.code == 0 {
+		t.Errorf("score accepted the killed demo's output:\n%s", tail(p.out))
+	}
+	if p := runBin(bin, env, "demo", "--out", out); p.code != 0 {
+		t.Fatalf("demo after the kill: exit %d\n%s", p.code, p.out)
+	}
+	noStaging(t, dir)
+	r := func(n string) string { return filepath.Join(out, "ratings", n) }
+	if p := runBin(bin, nil, "verify", "--campaign", filepath.Join(out, "campaign"), "--allowed-signers", r("allowed_signers"),
+		r("sheet-ann.json"), r("sheet-bob.json"), r("adjudication.json"), r("reveal.json")); p.code != 0 {
+		t.Errorf("verify of the demo written after the kill: exit %d\n%s", p.code, tail(p.out))
+	}
+}

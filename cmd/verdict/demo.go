@@ -69,8 +69,12 @@ TEST ONLY key. With --tasks N (N >= 1) and --repetitions R (R >= 1,
 default 3) it runs the chain on a generated passing campaign of that size
 instead (used by scripts/bench.sh); --tasks 0 (the default) is the embedded
 campaign, and --repetitions is allowed only with --tasks. Every time in the
-outputs is fixed, so two runs write the same bytes. Exit 0 when the chain
-ran, whatever the decision; 2 on a usage error.`,
+outputs is fixed, so two runs write the same bytes. --out must be new or
+empty (output-not-empty); everything appears there at once (written into a
+staging directory beside it and renamed into place), a second demo to the
+same --out while one runs is refused (output-locked), and what a killed
+run left beside it is removed by the next. Exit 0 when the chain ran,
+whatever the decision; 2 on a usage error.`,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringVar(&out, "out", "", "directory to write everything to (default: a new temporary directory)")
@@ -92,8 +96,6 @@ ran, whatever the decision; 2 on a usage error.`,
 				return err
 			}
 			out = d
-		} else if err := emptyOutputDir(out); err != nil {
-			return refusal(a, err)
 		}
 		fsys := fixtures.Campaign()
 		key, err := fixtures.CampaignAnswerKey()
@@ -105,8 +107,14 @@ ran, whatever the decision; 2 on a usage error.`,
 		if err != nil {
 			return err
 		}
-		rep, err := runChain(a, fsys, key, out)
-		if err != nil {
+		// The whole chain's files appear at once (writeOutputDir: out
+		// locked, new or empty, written in a staging directory beside it
+		// and renamed into place).
+		var rep *scorer.Report
+		if err := writeOutputDir(a, out, func(dir string) (err error) {
+			rep, err = runChain(a, fsys, key, dir)
+			return err
+		}); err != nil {
 			return err
 		}
 		d := rep.Scorecard.Decision
