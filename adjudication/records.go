@@ -1,16 +1,12 @@
 package adjudication
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/crypto/ssh"
 
 	"verdict/blinding"
@@ -596,25 +592,6 @@ func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, wa
 // a grades slice reserved for it (reserveGrades).
 func parseSheet(file string, data []byte) (*Sheet, error) {
 	return parseKind[Sheet](file, func(v any) error { return blinding.UnmarshalStrict(file, data, v, reserveGrades(data)) }, SheetFormat)
-}
-
-// minGradeBytes is fewer bytes than any grade takes in a sheet's canonical
-// form (its four members' names and indentation alone take more).
-const minGradeBytes = 64
-
-// reserveGrades is a decoding option for a sheet read from data: the
-// grades slice, when the sheet has one, starts with room for as many
-// grades as data names kinds (at most one per minGradeBytes bytes), so
-// that a sheet of hundreds of thousands of grades is decoded into one
-// allocation instead of growing by doubling. It changes no decoded value.
-func reserveGrades(data []byte) jsonv2.Options {
-	return jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, gs *[]Grade) error {
-		if *gs == nil {
-			n := min(bytes.Count(data, []byte(`"kind":`)), len(data)/minGradeBytes)
-			*gs = make([]Grade, 0, n)
-		}
-		return errors.ErrUnsupported // then decoded as by default
-	}))
 }
 
 func parseAdjudication(file string, decode func(any) error) (*Adjudication, error) {

@@ -17,6 +17,8 @@ import (
 // SYNTHETIC passing campaign of 40 tasks × 3 repetitions (360 sessions),
 // prepared once by the demo chain. VERDICT_BENCH_DIR=DIR scores an existing
 // demo output directory instead (e.g. one written by scripts/bench.sh).
+// Each round reads the campaign as the command does (pipeline.DirFS) and
+// scores under the command's memory limit (limitScoreMemory).
 func BenchmarkScoreCampaign(b *testing.B) {
 	dir := os.Getenv("VERDICT_BENCH_DIR")
 	if dir == "" {
@@ -34,7 +36,11 @@ func BenchmarkScoreCampaign(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		run, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{})
+		// As the command runs it: the campaign through pipeline.DirFS and
+		// scoring under the command's memory limit.
+		afterLoad, restore := limitScoreMemory()
+		run, err := pipeline.Score(pipeline.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{AfterLoad: afterLoad})
+		restore()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -51,7 +57,7 @@ func BenchmarkScoreCampaign(b *testing.B) {
 func BenchmarkCheckCampaign(b *testing.B) {
 	var fsys fs.FS
 	if dir := os.Getenv("VERDICT_BENCH_DIR"); dir != "" {
-		fsys = os.DirFS(filepath.Join(dir, "campaign"))
+		fsys = pipeline.DirFS(filepath.Join(dir, "campaign"))
 	} else {
 		gen, err := fixtures.Generate(fixtures.Options{Passing: true, Tasks: 40, Repetitions: 3})
 		if err != nil {
