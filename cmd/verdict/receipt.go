@@ -85,6 +85,8 @@ The timing file is one JSON object holding what only the runner knows:
                    does not report it (responses-api-json does, codex exec
                    --json does not)
     session_id     when given it must be the session imported
+    response_id    the response ID (codex: thread ID) the runner saw; when
+                   given the log's own ID must be it (log-identity-mismatch)
     input_sha256, input_bytes, task_sha256, packet_sha256
                    what the runner recorded sending; when absent, import
                    computes them from the campaign: the prompt verdict
