@@ -400,12 +400,13 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 //     in input_tokens_details or prompt_tokens_details,
 //     cache_creation_input_tokens, cacheWriteInputTokens,
 //     cacheCreationInputTokens, the dotted gen_ai.usage.input_tokens.cache_write
-//     and llm.token_count.prompt_details.cache_write, cache_write as an
-//     object). A number is a token count (a nonzero one is a modifier, a
-//     negative or fractional one malformed); an object or array (Anthropic's
-//     cache_creation: {ephemeral_5m_input_tokens, ephemeral_1h_input_tokens})
-//     is a modifier when any number inside it is nonzero; a string other
-//     than "" or "0" and true are modifiers; null, false, "" and "0" are none;
+//     and llm.token_count.prompt_details.cache_write, a cost such as
+//     cache_creation_input_token_cost). A number is a token count or an
+//     amount: a positive one is a modifier (as written), a negative one
+//     malformed; an object or array (Anthropic's cache_creation:
+//     {ephemeral_5m_input_tokens, ephemeral_1h_input_tokens}) is a modifier
+//     when any number inside it is positive; a string other than "" or "0"
+//     and true are modifiers; null, false, 0, "" and "0" are none;
 //   - a service tier (service_tier, serviceTier) other than the standard
 //     processing the reference card prices ("default", "auto"): a Fast
 //     (priority), flex or scale tier is a modifier; null is none.
@@ -487,14 +488,14 @@ func cacheWrite(v jsontext.Value) (string, error) {
 		}
 		return strconv.Quote(s), nil
 	case '0':
-		var n int64
-		if err := jsonv2.Unmarshal(v, &n); err != nil || n < 0 {
-			return "", fmt.Errorf("cache-write count %s is not a non-negative integer", v)
+		var f float64
+		if err := jsonv2.Unmarshal(v, &f); err != nil || f < 0 {
+			return "", fmt.Errorf("cache-write amount %s is negative", v)
 		}
-		if n == 0 {
+		if f == 0 {
 			return "", nil
 		}
-		return strconv.FormatInt(n, 10), nil
+		return string(v), nil
 	}
 	// An object or array: a cache write when any number inside is nonzero.
 	dec := jsontext.NewDecoder(bytes.NewReader(v))
@@ -507,11 +508,11 @@ func cacheWrite(v jsontext.Value) (string, error) {
 			return "", err
 		}
 		if tok.Kind() == '0' {
-			n, err := tok.Int()
-			if err != nil || n < 0 {
-				return "", fmt.Errorf("cache-write count %s is not a non-negative integer", tok.String())
+			f, err := tok.Float()
+			if err != nil || f < 0 {
+				return "", fmt.Errorf("cache-write amount %s is negative", tok.String())
 			}
-			if n != 0 {
+			if f != 0 {
 				c := v.Clone()
 				if err := c.Compact(); err != nil {
 					return "", err

@@ -195,8 +195,8 @@ func TestImportRefusesAnotherSessionsLog(t *testing.T) {
 // and refused at admission in every documented shape and at any depth of
 // the log (a Responses API usage detail, Anthropic's cache_creation_*
 // members and nested cache_creation object, camelCase and dotted names, a
-// count given as a string, a codex usage member); a zero count is none;
-// a count that is not a non-negative integer is a malformed log.
+// count given as a string, a cost, a codex usage member); a zero count is
+// none; a negative one is a malformed log.
 func TestImportCacheWriteShapes(t *testing.T) {
 	t.Parallel()
 	camp, resps, rcs := plannedSessions(t, "S1", "S2", "S3")
@@ -227,8 +227,9 @@ func TestImportCacheWriteShapes(t *testing.T) {
 			usage(m)["cache_creation"] = map[string]any{"ephemeral_5m_input_tokens": 0}
 			usage(m)["cache_write_tokens"] = 0
 		}, 0, "", ""},
-		{"negative", func(m map[string]any) { usage(m)["cache_write_tokens"] = -1 }, 1, "log-malformed", "not a non-negative integer"},
-		{"fractional", func(m map[string]any) { usage(m)["cache_creation"] = map[string]any{"ephemeral_5m_input_tokens": 1.5} }, 1, "log-malformed", "not a non-negative integer"},
+		{"a cost", func(m map[string]any) { usage(m)["cache_creation_input_token_cost"] = 0.00125 }, 1, "unsupported-modifier", "/usage/cache_creation_input_token_cost=0.00125"},
+		{"negative", func(m map[string]any) { usage(m)["cache_write_tokens"] = -1 }, 1, "log-malformed", "cache-write amount -1 is negative"},
+		{"negative inside", func(m map[string]any) { usage(m)["cache_creation"] = map[string]any{"ephemeral_5m_input_tokens": -2} }, 1, "log-malformed", "cache-write amount -2 is negative"},
 	} {
 		dir := camp
 		if tc.code == 0 {
