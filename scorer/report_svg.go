@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -134,6 +135,10 @@ type pairedPoints struct {
 	fail   plotter.XYs
 	labels []string
 	top    float64
+	// low is the least ratio drawn (at most 1, the zero value counts as
+	// unset); the axis starts at ratioBottom(low, top).
+	low    float64
+	lowSet bool
 }
 
 // add places the ratio v at x: on *within when it is within the paired
@@ -145,6 +150,9 @@ func (pp *pairedPoints) add(v Ratio, x float64, within *plotter.XYs, what string
 	}
 	y := ratioFloat(v)
 	pp.top = max(pp.top, y+0.15)
+	if !pp.lowSet || y < pp.low {
+		pp.low, pp.lowSet = min(y, 1), true
+	}
 	pt := plotter.XY{X: x, Y: y}
 	if !v.AtMost(PairBoundNum, PairBoundDen) {
 		pp.fail = append(pp.fail, pt)
@@ -234,12 +242,36 @@ func (c *chart) svg(names []string) ([]byte, error) {
 	dc := draw.New(canvas)
 	c.p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
 	c.legend.XOffs = vg.Points(8)
-	c.legend.Draw(draw.Crop(dc, width, 0, 0, -vg.Points(28)))
+	lc := draw.Crop(dc, width, 0, 0, -vg.Points(28))
+	c.legendBackground(dc, lc, legW)
+	c.legend.Draw(lc)
 	var b bytes.Buffer
 	if _, err := canvas.WriteTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// colorLegendBg and colorLegendEdge are the legend's own background and
+// its frame, so the legend reads as a key apart from the plot.
+var (
+	colorLegendBg   = color.RGBA{R: 0xf3, G: 0xf3, B: 0xf0, A: 0xff}
+	colorLegendEdge = color.RGBA{R: 0xbb, G: 0xbb, B: 0xbb, A: 0xff}
+)
+
+// legendBackground fills and frames the box the legend's entries take in
+// lc (the legend column, legW wide) on dc, before the legend is drawn.
+func (c *chart) legendBackground(dc draw.Canvas, lc draw.Canvas, legW vg.Length) {
+	r := c.legend.Rectangle(lc)
+	h := r.Max.Y - r.Min.Y
+	pad := vg.Points(6)
+	x0 := lc.Min.X + c.legend.XOffs - pad
+	x1 := lc.Min.X + legW - vg.Points(4)
+	y1 := lc.Max.Y + pad
+	y0 := lc.Max.Y - h - pad
+	box := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	dc.FillPolygon(colorLegendBg, box)
+	dc.StrokeLines(draw.LineStyle{Color: colorLegendEdge, Width: vg.Points(0.75)}, append(box, box[0]))
 }
 
 // legendTexts are the texts of the legend's entries, recorded as they are
@@ -280,7 +312,84 @@ func (r *Report) MedianRChartSVG() ([]byte, error) {
 	); err != nil {
 		return nil, err
 	}
-	return c.finish(names, bound{y: 0.8, label: "per-task bound 0.80"})
+	// The 0.80 per-task bound is B's alone (CONTRACT §4 Gate 2): it is
+	// drawn over B's half of each task, never across A's bars.
+	c.n = len(names)
+	var seg plotter.XYs
+	for i := range names {
+		seg = append(seg, plotter.XY{X: float64(i) - 0.02, Y: 0.8}, plotter.XY{X: float64(i) + 0.42, Y: 0.8}, plotter.XY{X: math.NaN(), Y: math.NaN()})
+	}
+	if err := c.segments(seg, "B's per-task bound 0.80 (A has none)"); err != nil {
+		return nil, err
+	}
+	return c.svg(names)
+}
+
+// segments draws separate horizontal bound segments (points in pairs,
+// each pair followed by a NaN point that breaks the line) in the bound
+// style, with one legend entry.
+func (c *chart) segments(xy plotter.XYs, label string) error {
+	for i := 0; i+1 < len(xy); i += 3 {
+		l, err := plotter.NewLine(xy[i : i+2])
+		if err != nil {
+			return err
+		}
+		l.Color = colorBound
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		l.Width = vg.Points(1.5)
+		c.p.Add(l)
+		if i == 0 {
+			c.add(label, l)
+		}
+	}
+	return nil
+}
+
+// ratioBottom is the bottom of a ratio axis whose values and bounds lie
+// in [lo, hi]: a little below lo (a multiple of 0.05), so that values
+// crowded near 1 are not squeezed into a sliver at the top of an axis
+// that starts at zero; zero when that margin would reach down to a
+// quarter of hi anyway.
+func ratioBottom(lo, hi float64) float64 {
+	b := lo - max(0.05, (hi-lo)/8)
+	if hi <= 0 || b <= hi/4 {
+		return 0
+	}
+	return math.Floor(b*20+1e-9) / 20
+}
+
+// ratioTicks marks a ratio axis on round values with two-decimal labels,
+// so a bound such as 1.15 sits on its own labelled value instead of a
+// rounded one: the label step is the smallest of 0.05, 0.1, 0.25, 0.5
+// and 1 that gives at most 12 labels, with an unlabelled mark halfway.
+func ratioTicks(lo, hi float64) []plot.Tick {
+	step := 1.0
+	for _, s := range []float64{0.05, 0.1, 0.25, 0.5} {
+		if (hi-lo)/s <= 12 {
+			step = s
+			break
+		}
+	}
+	half := step / 2
+	var ts []plot.Tick
+	for k := math.Ceil(lo/half - 1e-9); k*half <= hi+1e-9; k++ {
+		t := plot.Tick{Value: k * half}
+		if t.Value == 0 {
+			t.Value = 0 // not -0, which would print as "-0.00"
+		}
+		if math.Mod(k, 2) == 0 {
+			t.Label = fmt.Sprintf("%.2f", t.Value)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// ratioAxis sets a ratio chart's y axis to [ratioBottom(lo, hi), top]
+// with ratioTicks.
+func (c *chart) ratioAxis(lo, hi, top float64) {
+	c.p.Y.Min, c.p.Y.Max = ratioBottom(lo, hi), top
+	c.p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick { return ratioTicks(min, max) })
 }
 
 // RatiosChartSVG draws each task-median B/A cost and time ratio and the
@@ -289,23 +398,33 @@ func (r *Report) MedianRChartSVG() ([]byte, error) {
 // bars; report.md names them "unknown".
 func (r *Report) RatiosChartSVG() ([]byte, error) {
 	c := newRatioChart("Complete cost and time, B/A task-median and aggregate ratios", "B/A", r.Notice != "")
-	var co, ti plotter.Values
+	cost := dotSeries{shape: draw.CircleGlyph{}, col: colorA, radius: vg.Points(3.5), label: "cost B/A"}
+	tm := dotSeries{shape: draw.TriangleGlyph{}, col: colorB, radius: vg.Points(4), label: "time B/A"}
 	var names []string
+	lo, hi := 1.0, 1.15
+	put := func(v Ratio, x float64, s *dotSeries) {
+		if !v.Known {
+			return
+		}
+		y := ratioFloat(v)
+		lo, hi = min(lo, y), max(hi, y)
+		s.xy = append(s.xy, plotter.XY{X: x, Y: y})
+	}
 	if acct := r.Scorecard.Accounting; acct != nil {
-		for _, ta := range acct.Tasks {
-			co = append(co, ratioFloat(ta.CostRatio))
-			ti = append(ti, ratioFloat(ta.TimeRatio))
+		for i, ta := range acct.Tasks {
+			put(ta.CostRatio, float64(i)-0.12, &cost)
+			put(ta.TimeRatio, float64(i)+0.12, &tm)
 			names = append(names, ta.Task)
 		}
-		co = append(co, ratioFloat(acct.CostRatio))
-		ti = append(ti, ratioFloat(acct.TimeRatio))
+		put(acct.CostRatio, float64(len(names))-0.12, &cost)
+		put(acct.TimeRatio, float64(len(names))+0.12, &tm)
 		names = append(names, "aggregate")
 	}
 	if len(names) == 0 {
-		co, ti, names = plotter.Values{0}, plotter.Values{0}, []string{"unknown"}
+		names = []string{"unknown"}
 	}
-	c.p.Y.Max = ratioTop(1.3, co, ti)
-	if err := c.groupedBars(co, ti, "cost", "time"); err != nil {
+	c.ratioAxis(lo, hi, hi+max(0.05, (hi-ratioBottom(lo, hi))/10))
+	if err := c.dotSeries(cost, tm); err != nil {
 		return nil, err
 	}
 	return c.finish(names, bound{y: 1.15, label: "per-task bound 1.15"}, bound{1.10, "aggregate bound 1.10", true})
@@ -340,7 +459,7 @@ func (c *chart) pairedFinish(names []string, pp *pairedPoints, series ...dotSeri
 	if len(names) == 0 {
 		names = []string{"unknown"}
 	}
-	c.p.Y.Max = pp.top
+	c.ratioAxis(pp.low, pp.top, pp.top)
 	if err := c.dotSeries(series...); err != nil {
 		return nil, err
 	}

@@ -103,7 +103,7 @@ func (r *SystemReport) RatiosChartSVG() ([]byte, error) {
 	if len(names) == 0 {
 		series, labels, colors, names = []plotter.Values{{0}}, []string{"unknown"}, []color.Color{colorA}, []string{"unknown"}
 	}
-	c.p.Y.Max = top
+	c.ratioAxis(0, top, top) // bars start at zero
 	if err := c.bars(series, labels, colors); err != nil {
 		return nil, err
 	}
