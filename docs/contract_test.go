@@ -84,6 +84,9 @@ var (
 	anySection = regexp.MustCompile(`(Part \d+ )?§ ?(\d+)(\.\d)?`)
 	quotedPart = regexp.MustCompile(`^ ["“]([A-Z][^"”]*)`)
 	barePart   = regexp.MustCompile(`^ [A-Z]`)
+	// A Go identifier in mixed case (RuleCeilings, ExceededCeilings):
+	// an upper-case letter after a lower-case one.
+	goIdentifier = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*[;,.)]?$`)
 )
 
 // unresolved returns every citation in text that has no heading in h, one
@@ -107,6 +110,9 @@ func (h contractHeadings) unresolved(text string) []string {
 		}
 		if barePart.MatchString(rest) && !h.hasPart(base, rest[1:]) {
 			word := strings.Fields(rest)[0]
+			if goIdentifier.MatchString(word) {
+				return // a Go name beside the citation (CONTRACT §5 RuleCeilings), not a part
+			}
 			bad = append(bad, fmt.Sprintf("%s %s… (no part of %s starts so)", cited, word, base))
 		}
 	}
@@ -250,6 +256,7 @@ func TestContractCitationResolver(t *testing.T) {
 		"COMPARATOR-SELECTION.md Identity of nothing",
 		"see §12",
 		"EVALUATOR-CONTROLS Mutations of all",
+		"CONTRACT §5 Ceilingz RuleCeilings",
 	} {
 		if got := h.unresolved(bad); len(got) == 0 {
 			t.Errorf("%q resolved; it has no heading", bad)
@@ -271,6 +278,7 @@ func TestContractCitationResolver(t *testing.T) {
 		"COMPARATOR-SELECTION.md \"Runtime and cost boundary\"",
 		"EVALUATOR-CONTROLS \"Mutation specification\"",
 		"CONTRACT, PROMPTS and EVALUATOR-CONTROLS by section",
+		"(CONTRACT §5\n// RuleCeilings; §6 RuleSystemCeilings for the system",
 	} {
 		if got := h.unresolved(good); len(got) != 0 {
 			t.Errorf("%q: unresolved %q", good, got)
