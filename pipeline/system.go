@@ -33,13 +33,17 @@ type SystemCheck struct {
 	Receipts          []*verr.Error
 	// NextDispatch is the decision for one more worst-case investigation.
 	NextDispatch scorer.DispatchDecision
+	// Citations are the citation findings of the answered reviews
+	// (scorer.SystemCitationFindings): not admission findings, each fails
+	// its review's source gate when the campaign is scored.
+	Citations []*verr.Error
 }
 
 // Admitted reports whether the campaign loaded and its admission admits
 // it: no identity is missing or contradicted, every receipt matches what
 // it describes and no global ceiling is exceeded.
 func (s *SystemCheck) Admitted() bool {
-	return s.Campaign != nil && s.Admission.Admitted()
+	return s.Campaign != nil && len(s.Refusals) == 0 && s.Admission.Admitted()
 }
 
 // CheckSystem is the check of the system-comparison campaign at fsys:
@@ -50,8 +54,9 @@ func CheckSystem(fsys fs.FS) *SystemCheck {
 }
 
 // systemCheckOf is the SystemCheck of a system-comparison campaign loaded
-// (l) or refused (err) by its design's loader: Admit, and the workflow
-// limits (scorer.SystemWorkflowLimits).
+// (l) or refused (err) by its design's loader: Admit, the workflow
+// limits (scorer.SystemWorkflowLimits) and the citation findings of every
+// answered review (scorer.SystemCitationFindings; not admission findings).
 func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	out := &SystemCheck{Ceilings: scorer.SystemCeilings()}
 	if err != nil {
@@ -71,6 +76,9 @@ func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	out.MissingIdentities, out.DeliveredIdentity, out.NextDispatch = a.MissingIdentities, a.Manifest, a.NextDispatch
 	for _, f := range a.Validity.Findings {
 		out.Receipts = append(out.Receipts, f.Error())
+	}
+	if out.Citations, err = scorer.SystemCitationFindings(s.SystemCampaign, s.FS); err != nil {
+		out.Refusals = verr.Flatten(err)
 	}
 	return out
 }

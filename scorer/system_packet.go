@@ -33,20 +33,19 @@ func PacketSupport(truth *campaign.SystemTruth, packet *campaign.ObservationPack
 	if packet == nil || packet.Status != campaign.PacketDelivered {
 		return out, nil
 	}
+	items, err := observationTexts(packet)
+	if err != nil {
+		return nil, err
+	}
 	var texts [][]byte
-	for i, it := range packet.Items {
-		b, err := base64.StdEncoding.DecodeString(it.ResponseBase64)
-		if err != nil {
-			return nil, verr.Newf(campaign.ReasonSchema, "packets/"+packet.Workflow+".json", fmt.Sprintf("/items/%d/response_base64", i), "PROMPTS.md packet procedure", "response is not base64: %v", err)
-		}
-		texts = append(texts, b)
-		texts = append(texts, jsonStrings(b)...)
+	for _, t := range items {
+		texts = append(texts, t...)
 	}
 	for i, o := range truth.RepositoryAnswerable {
 		supported := len(o.Sources) > 0
 		for j, ref := range o.Sources {
 			data, ok := source(ref.Path)
-			lines, inFile := spanLines(data, ref)
+			lines, inFile := visibleSpan(data, ref)
 			if !ok || !inFile {
 				return nil, verr.Newf(ReasonObligationSourceMissing, campaign.TruthPath(truth.Task), fmt.Sprintf("/repository_answerable/%d/sources/%d", i, j), "CONTRACT §6",
 					"%s lines %d-%d are not in the frozen repository", ref.Path, ref.StartLine, ref.EndLine)
@@ -62,22 +61,37 @@ func PacketSupport(truth *campaign.SystemTruth, packet *campaign.ObservationPack
 	return out, nil
 }
 
-// spanLines returns the trimmed nonblank lines startLine..endLine of data
-// (1-based, inclusive; a final newline does not make an extra line), and
-// false when the span lies outside the file's physical lines.
-func spanLines(data []byte, ref campaign.SourceRef) ([][]byte, bool) {
-	data = bytes.TrimSuffix(data, []byte("\n"))
-	all := bytes.Split(data, []byte("\n"))
-	if ref.StartLine < 1 || ref.EndLine < ref.StartLine || ref.EndLine > len(all) {
+// visibleSpan returns the trimmed nonblank lines startLine..endLine of a
+// frozen repository file (campaign.SourceLines: 1-based, inclusive,
+// physical lines, a final line break makes no extra line), and false when
+// the span lies outside the file's physical lines.
+func visibleSpan(data []byte, ref campaign.SourceRef) ([][]byte, bool) {
+	all, ok := campaign.SourceLines(data, ref.StartLine, ref.EndLine)
+	if !ok {
 		return nil, false
 	}
 	var out [][]byte
-	for _, l := range all[ref.StartLine-1 : ref.EndLine] {
+	for _, l := range all {
 		if t := bytes.TrimSpace(l); len(t) > 0 {
 			out = append(out, t)
 		}
 	}
 	return out, true
+}
+
+// observationTexts returns, per item of a delivered packet in order, the
+// texts visible in its returned observation: the response bytes and, when
+// they are one JSON value, each of its string values.
+func observationTexts(packet *campaign.ObservationPacket) ([][][]byte, error) {
+	out := make([][][]byte, len(packet.Items))
+	for i, it := range packet.Items {
+		b, err := base64.StdEncoding.DecodeString(it.ResponseBase64)
+		if err != nil {
+			return nil, verr.Newf(campaign.ReasonSchema, campaign.PacketFile(packet.Workflow), fmt.Sprintf("/items/%d/response_base64", i), "PROMPTS.md packet procedure", "response is not base64: %v", err)
+		}
+		out[i] = append([][]byte{b}, jsonStrings(b)...)
+	}
+	return out, nil
 }
 
 // visibleIn reports whether lines occur in order inside one of texts.

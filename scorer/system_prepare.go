@@ -2,7 +2,6 @@ package scorer
 
 import (
 	"io/fs"
-	"path"
 
 	"verdict/campaign"
 	"verdict/verr"
@@ -22,6 +21,8 @@ import (
 //     gets R_sys and U zero; a review without a valid answer is a valid
 //     failure;
 //   - packet-supported coverage from the delivered packet (PacketSupport);
+//   - each answered review's citation findings (CitationSupport) as its
+//     final findings: each fails the review's source gate;
 //   - the charges of both sessions from their receipts at the manifest's
 //     price card, as the first experiment's accounting reads them;
 //   - each cold setup at its attributable charge and its phases' monotonic
@@ -89,15 +90,20 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 			in0.Review.Grades = byItem[in0.Review.Item]
 		}
 		if in0.Review.Outcome != OutcomeInvestigationFailure {
-			repo := task.Entry.Repository
-			supported, err := PacketSupport(&task.Truth, w.Packet, func(p string) ([]byte, bool) {
-				b, err := fs.ReadFile(fsys, path.Join(campaign.SourcesDir, repo, p))
-				return b, err == nil
-			})
+			supported, err := PacketSupport(&task.Truth, w.Packet, RepositorySource(fsys, task.Entry.Repository))
 			if err != nil {
 				return in, err
 			}
 			in0.PacketSupported = supported
+		}
+		if in0.Review.Outcome == OutcomeAnswered {
+			found, err := workflowCitationFindings(c, fsys, w)
+			if err != nil {
+				return in, err
+			}
+			for _, f := range found {
+				in0.Review.FinalFindings = append(in0.Review.FinalFindings, string(f.Reason)+":"+f.Pointer)
+			}
 		}
 		in.Workflows = append(in.Workflows, in0)
 	}

@@ -1,6 +1,7 @@
 package scorer_test
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -16,7 +17,65 @@ import (
 // the frozen denominator of its task, and the decision is one of the
 // comparison's outcomes.
 func TestPrepareSystemScoreInputFixture(t *testing.T) {
-	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{})
+	c, sc := scoreSystemFixture(t, nil)
+	answerable := map[string]int{}
+	for _, task := range c.Tasks {
+		answerable[task.Entry.ID] = len(task.Truth.RepositoryAnswerable)
+	}
+	if len(sc.Workflows) != campaign.SystemWorkflows {
+		t.Fatalf("%d workflows", len(sc.Workflows))
+	}
+	for _, w := range sc.Workflows {
+		if w.RSys.Den() != int64(answerable[w.Task]) {
+			t.Errorf("%s: R_sys %s over a denominator other than the task's %d repository-answerable obligations", w.ID, w.RSys, answerable[w.Task])
+		}
+		if w.Review.Outcome == scorer.OutcomeAnswered && w.RSys.Num() != w.RSys.Den() {
+			t.Errorf("%s: R_sys %s, want all addressed", w.ID, w.RSys)
+		}
+		if w.Review.Outcome == scorer.OutcomeAnswered && !w.Review.SourceGate {
+			t.Errorf("%s: source gate fails on the fixture's supported citations: %v", w.ID, w.Review.SourceFailures)
+		}
+	}
+	found := false
+	for _, k := range scorer.SystemOutcomes() {
+		found = found || k == sc.Decision.Kind
+	}
+	if !found {
+		t.Fatalf("decision %q", sc.Decision.Kind)
+	}
+	if len(sc.Setup) == 0 {
+		t.Error("the fixture's setup record gave no setup charge")
+	}
+	t.Logf("decision %s: %s", sc.Decision.Kind, sc.Decision.Summary)
+}
+
+// A citation whose text its observation did not return fails only that
+// review's source gate (a scored failure): R_sys and its denominator stay
+// as graded, and Madar's source/safety floor fails with it.
+func TestPrepareSystemScoreInputCitationFinding(t *testing.T) {
+	var w1 campaign.Workflow
+	_, sc := scoreSystemFixture(t, func(f *fixtures.SystemFixture) error {
+		w1 = f.Manifest.Workflows[0]
+		return f.EditCitation(w1, 0, func(c *campaign.Citation) { c.EvidenceID = "E2" })
+	})
+	for _, w := range sc.Workflows {
+		want := w.ID == w1.ID
+		if w.Review.SourceGate == want {
+			t.Errorf("%s: source gate %t, failures %v", w.ID, w.Review.SourceGate, w.Review.SourceFailures)
+		}
+		if want && (w.RSys.Num() != w.RSys.Den() || !slices.Contains(w.Review.SourceFailures, "structural:citation-not-visible:/final/citations/0")) {
+			t.Errorf("%s: R_sys %s, failures %v", w.ID, w.RSys, w.Review.SourceFailures)
+		}
+	}
+}
+
+// scoreSystemFixture loads the SYNTHETIC system-comparison campaign (edited
+// by mutate), grades every answered review as addressing every
+// repository-answerable obligation with every claim and citation
+// supported, and scores it.
+func scoreSystemFixture(t *testing.T, mutate func(*fixtures.SystemFixture) error) (*campaign.SystemCampaign, *scorer.SystemScorecard) {
+	t.Helper()
+	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{Mutate: mutate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +88,8 @@ func TestPrepareSystemScoreInputFixture(t *testing.T) {
 	add := func(item string, kind adjudication.Kind, target, v string) {
 		grades = append(grades, scorer.ConsensusGrade{Field: adjudication.Field{Item: item, Kind: kind, Target: target}, Value: v, Source: scorer.SourceAgreed})
 	}
-	answerable := map[string]int{}
 	for _, w := range c.Workflows {
 		task := c.Task(w.Workflow.Task)
-		answerable[task.Entry.ID] = len(task.Truth.RepositoryAnswerable)
 		if w.Review.Response == nil {
 			continue
 		}
@@ -65,26 +122,5 @@ func TestPrepareSystemScoreInputFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sc.Workflows) != campaign.SystemWorkflows {
-		t.Fatalf("%d workflows", len(sc.Workflows))
-	}
-	for _, w := range sc.Workflows {
-		if w.RSys.Den() != int64(answerable[w.Task]) {
-			t.Errorf("%s: R_sys %s over a denominator other than the task's %d repository-answerable obligations", w.ID, w.RSys, answerable[w.Task])
-		}
-		if w.Review.Outcome == scorer.OutcomeAnswered && w.RSys.Num() != w.RSys.Den() {
-			t.Errorf("%s: R_sys %s, want all addressed", w.ID, w.RSys)
-		}
-	}
-	found := false
-	for _, k := range scorer.SystemOutcomes() {
-		found = found || k == sc.Decision.Kind
-	}
-	if !found {
-		t.Fatalf("decision %q", sc.Decision.Kind)
-	}
-	if len(sc.Setup) == 0 {
-		t.Error("the fixture's setup record gave no setup charge")
-	}
-	t.Logf("decision %s: %s", sc.Decision.Kind, sc.Decision.Summary)
+	return c, sc
 }

@@ -34,6 +34,10 @@ type systemCheckReport struct {
 	Admission         []verr.Problem               `json:"admission"`
 	MissingIdentities []string                     `json:"missing_identities"`
 	NextDispatch      *scorer.DispatchDecision     `json:"next_dispatch"`
+	// Citations are the answered reviews' citation findings: scored
+	// failures (each fails its review's source gate), not admission
+	// findings.
+	Citations []verr.Problem `json:"citation_findings"`
 }
 
 // systemCheckCounts are a loaded system comparison's counts.
@@ -53,7 +57,7 @@ type systemCheckCounts struct {
 // buildSystemCheckReport is the report of the system check ch.
 func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckReport {
 	rep := &systemCheckReport{Campaign: name, Design: campaign.DesignSystemComparison, Schemas: campaign.SystemSchemaDigests(), Refusals: []verr.Problem{},
-		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}}
+		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}, Citations: []verr.Problem{}}
 	for _, e := range ch.Refusals {
 		rep.Refusals = append(rep.Refusals, verr.ProblemOf(e))
 	}
@@ -98,6 +102,9 @@ func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckR
 	}
 	if ch.MissingIdentities != nil {
 		rep.MissingIdentities = ch.MissingIdentities
+	}
+	for _, e := range ch.Citations {
+		rep.Citations = append(rep.Citations, verr.ProblemOf(e))
 	}
 	rep.NextDispatch = &ch.NextDispatch
 	rep.Admitted = ch.Admitted()
@@ -150,6 +157,7 @@ func (r *systemCheckReport) writeText(w io.Writer) error {
 		if d := r.NextDispatch; d != nil {
 			fmt.Fprintf(&b, "next worst-case investigation: %s (%s)\n", map[bool]string{true: "admitted", false: "refused"}[d.Admitted], d.Reason)
 		}
+		section("citation findings (scored: each fails its review's source gate)", r.Citations)
 	}
 	fmt.Fprintf(&b, "admitted: %t\n", r.Admitted)
 	_, err := io.WriteString(w, b.String())

@@ -313,3 +313,42 @@ func TestSystemAdmitPlan(t *testing.T) {
 		t.Fatalf("both a workflow and a task: exit %d %s", code, out)
 	}
 }
+
+// TestSystemCitationSupport: `verdict check` lists every review citation
+// whose text the cited observation did not return, or that the frozen
+// repository does not hold, as a citation finding (a scored failure of
+// that review's source gate, not an admission finding: exit 0); the
+// fixture's own citations, each at the span its observation returned,
+// give none.
+func TestSystemCitationSupport(t *testing.T) {
+	if code, rep := sysCheck(t, sysCampaign(t, nil)); code != 0 || len(rep.Citations) != 0 {
+		t.Fatalf("fixture: exit %d, citation findings %v", code, rep.Citations)
+	}
+	var w1 campaign.Workflow
+	dir := sysCampaign(t, func(f *fixtures.SystemFixture) error {
+		w1 = f.Manifest.Workflows[0]
+		// citation 0 keeps E1's span but names E2, which did not return it;
+		// citation 1 names a file the frozen repository does not hold
+		if err := f.EditCitation(w1, 0, func(c *campaign.Citation) { c.EvidenceID = "E2" }); err != nil {
+			return err
+		}
+		return f.EditCitation(w1, 1, func(c *campaign.Citation) { c.Path = "src/absent.ts" })
+	})
+	code, rep := sysCheck(t, dir)
+	if code != 0 || !rep.Admitted {
+		t.Fatalf("exit %d, admitted %t: %s", code, rep.Admitted, reasonsOf(rep))
+	}
+	var got []string
+	for _, p := range rep.Citations {
+		got = append(got, p.File+p.Pointer+"="+string(p.Reason))
+	}
+	rp := campaign.ResponsePath(w1.Sessions.Review)
+	want := []string{rp + "/final/citations/0=citation-not-visible", rp + "/final/citations/1/path=citation-not-in-repository"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("citation findings %v, want %v", got, want)
+	}
+	code, out, _ := runCLI(t, "check", dir)
+	if code != 0 || !strings.Contains(out, "citation findings (scored: each fails its review's source gate): 2\n  "+rp) {
+		t.Errorf("text report: exit %d\n%s", code, out)
+	}
+}
