@@ -17,7 +17,93 @@ import (
 // bundles for leaks with DefaultLeakTokens(c). Errors are *verr.Error
 // with one of this package's reasons.
 func Build(c *campaign.Campaign, opt Options) (*Result, error) {
-	return build(c, opt, true, true)
+	return build(FixedSource(c), opt, true, true)
+}
+
+// BuildSource is Build of a blinding source of either design (FixedSource,
+// SystemSource), its leak scan with the source's tokens.
+func BuildSource(src *Source, opt Options) (*Result, error) { return build(src, opt, true, true) }
+
+// DeriveSource is Derive of a blinding source of either design.
+func DeriveSource(src *Source, m *SealedMap) (*Result, error) {
+	key, err := hex.DecodeString(m.Key)
+	if err != nil {
+		return nil, &verr.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: "the sealed map's key is not hex"}
+	}
+	raters := make([]string, 0, len(m.Raters))
+	for _, r := range m.Raters {
+		raters = append(raters, r.Rater)
+	}
+	return build(src, Options{Key: key, Raters: raters}, false, false)
+}
+
+// Source is the campaign side of a blinding, the same for both designs:
+// the manifest's identity, seed and guidelines, the bundled answers in
+// session order, one item template per task (task text, evidence shown,
+// obligations; no ID, no final) and the leak tokens.
+type Source struct {
+	Synthetic      bool
+	CampaignID     string
+	ManifestSHA256 string
+	// Seed is the manifest's 64-hex-digit campaign seed.
+	Seed string
+	// Guidelines are the campaign's rating guidelines ("" for none).
+	Guidelines string
+	// Tasks maps a task ID to its item template.
+	Tasks map[string]Item
+	// Answers are the bundled answers in session order.
+	Answers []Answer
+	// LeakTokens gives the leak scan's tokens (called only by a scan).
+	LeakTokens func() []string
+}
+
+// Answer is one bundled final answer of a Source.
+type Answer struct {
+	Session    string
+	Task       string
+	Repetition int
+	Role       campaign.Role
+	Final      *campaign.Final
+}
+
+// FixedSource is the blinding source of a fixed-evidence campaign
+// (CONTRACT §5): every review answer with a decoded response (Bundled),
+// each task's text, packet evidence and obligations, DefaultLeakTokens.
+func FixedSource(c *campaign.Campaign) *Source {
+	src := &Source{Synthetic: c.Manifest.Synthetic, CampaignID: c.Manifest.CampaignID, ManifestSHA256: c.ManifestSHA256,
+		Seed: c.Manifest.Seed, Guidelines: string(c.Guidelines), Tasks: map[string]Item{},
+		LeakTokens: func() []string { return DefaultLeakTokens(c) }}
+	for _, t := range c.Tasks {
+		src.Tasks[t.Entry.ID] = taskItem(t)
+	}
+	for _, s := range c.Sessions {
+		if Bundled(s) {
+			src.Answers = append(src.Answers, Answer{Session: s.ID, Task: s.Run.Task, Repetition: s.Run.Repetition, Role: s.Role, Final: &s.Response.Final})
+		}
+	}
+	return src
+}
+
+// SystemSource is the blinding source of a system comparison (CONTRACT
+// §6): every review with a decoded answer, each item the task's text and
+// its obligations (the repository-answerable ones and the U set,
+// SystemTruth.TruthObligations) and no evidence at all, since a
+// raw-observation packet would name the system's tools and packet kind;
+// the leak scan's tokens are SystemLeakTokens (the provider vocabulary).
+// A system comparison has no rating guidelines file: the raters use the
+// built-in codebook.
+func SystemSource(c *campaign.SystemCampaign) *Source {
+	src := &Source{Synthetic: c.Manifest.Synthetic, CampaignID: c.Manifest.CampaignID, ManifestSHA256: c.ManifestSHA256,
+		Seed: c.Manifest.Seed, Tasks: map[string]Item{}, LeakTokens: func() []string { return SystemLeakTokens(&c.Manifest) }}
+	for _, t := range c.Tasks {
+		src.Tasks[t.Entry.ID] = Item{TaskText: string(t.Text), Evidence: []Excerpt{}, Obligations: t.Truth.TruthObligations()}
+	}
+	for _, w := range c.Workflows {
+		if r := w.Review.Response; r != nil {
+			src.Answers = append(src.Answers, Answer{Session: w.Review.ID, Task: w.Workflow.Task, Repetition: w.Workflow.Repetition, Role: campaign.RoleReview, Final: &r.Final})
+		}
+	}
+	return src
 }
 
 // Derive builds the bundles and the sealed map of c again under the
@@ -31,21 +117,13 @@ func Build(c *campaign.Campaign, opt Options) (*Result, error) {
 // Result.BundleDigests are nil, and Result.Forms compares a bundle file
 // with each derived bundle (BundleForm.Match).
 func Derive(c *campaign.Campaign, m *SealedMap) (*Result, error) {
-	key, err := hex.DecodeString(m.Key)
-	if err != nil {
-		return nil, &verr.Error{Reason: ReasonBadKey, Rule: ruleBlinding, Detail: "the sealed map's key is not hex"}
-	}
-	raters := make([]string, 0, len(m.Raters))
-	for _, r := range m.Raters {
-		raters = append(raters, r.Rater)
-	}
-	return build(c, Options{Key: key, Raters: raters}, false, false)
+	return DeriveSource(FixedSource(c), m)
 }
 
 // build makes the bundles and the sealed map of c; scanLeaks adds the
 // leak scan, keepBytes keeps each bundle's canonical bytes (else they are
 // only hashed, streamed).
-func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Result, error) {
+func build(c *Source, opt Options, scanLeaks, keepBytes bool) (*Result, error) {
 	raters := opt.Raters
 	if len(raters) == 0 {
 		var err error
@@ -63,42 +141,29 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	if !isSHA256Hex(c.ManifestSHA256) {
 		return nil, &verr.Error{Reason: campaign.ReasonDigestFormat, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: "the campaign has no manifest.json SHA-256 to bind in the sealed map (load it from its files)"}
 	}
-	seed := c.Manifest.Seed
+	seed := c.Seed
 	if b, err := hex.DecodeString(seed); err != nil || len(b) != 32 {
 		return nil, &verr.Error{Reason: ReasonBadSeed, File: campaign.ManifestFile, Pointer: "/seed", Rule: ruleBlinding, Detail: "campaign seed must be 64 hex digits"}
-	}
-	tasks := map[string]*campaign.Task{}
-	for _, t := range c.Tasks {
-		tasks[t.Entry.ID] = t
 	}
 	var items []Item
 	var mapItems []MapItem
 	seen := map[string]string{}
-	// One task text, evidence list and obligation list per task, shared
-	// by its items (never changed once built): a copy per item would hold
-	// each of them once per session.
-	shared := map[string]Item{}
-	for _, s := range c.Sessions {
-		if !Bundled(s) {
-			continue
-		}
-		t := tasks[s.Run.Task]
-		if t == nil {
-			return nil, &verr.Error{Reason: ReasonMissingTask, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: fmt.Sprintf("session %s names task %q that was not loaded", s.ID, s.Run.Task)}
-		}
-		id := ItemID(opt.Key, s.ID)
-		if prev, ok := seen[id]; ok {
-			return nil, &verr.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.ID, id)}
-		}
-		seen[id] = s.ID
-		it, ok := shared[t.Entry.ID]
+	// One task text, evidence list and obligation list per task (the
+	// source's template), shared by its items (never changed once built):
+	// a copy per item would hold each of them once per session.
+	for _, s := range c.Answers {
+		it, ok := c.Tasks[s.Task]
 		if !ok {
-			it = taskItem(t)
-			shared[t.Entry.ID] = it
+			return nil, &verr.Error{Reason: ReasonMissingTask, File: campaign.ManifestFile, Rule: ruleBlinding, Detail: fmt.Sprintf("session %s names task %q that was not loaded", s.Session, s.Task)}
 		}
-		it.ID, it.Final = id, s.Response.Final
+		id := ItemID(opt.Key, s.Session)
+		if prev, ok := seen[id]; ok {
+			return nil, &verr.Error{Reason: ReasonIDCollision, Rule: ruleBlinding, Detail: fmt.Sprintf("sessions %s and %s share item ID %s", prev, s.Session, id)}
+		}
+		seen[id] = s.Session
+		it.ID, it.Final = id, *s.Final
 		items = append(items, it)
-		mapItems = append(mapItems, MapItem{Item: id, Task: t.Entry.ID, Repetition: s.Run.Repetition, Session: s.ID, Role: s.Role})
+		mapItems = append(mapItems, MapItem{Item: id, Task: s.Task, Repetition: s.Repetition, Session: s.Session, Role: s.Role})
 	}
 	if len(items) == 0 {
 		return nil, &verr.Error{Reason: ReasonNoItems, Rule: ruleBlinding, Detail: "no review answer with a decoded response"}
@@ -106,7 +171,7 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	slices.SortFunc(items, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(mapItems, func(a, b MapItem) int { return strings.Compare(a.Item, b.Item) })
 
-	m := &SealedMap{Format: SealedMapFormat, Synthetic: c.Manifest.Synthetic, CampaignID: c.Manifest.CampaignID,
+	m := &SealedMap{Format: SealedMapFormat, Synthetic: c.Synthetic, CampaignID: c.CampaignID,
 		ManifestSHA256: c.ManifestSHA256, Seed: seed, Key: hex.EncodeToString(opt.Key), Items: mapItems}
 	if m.Synthetic {
 		m.Notice = SyntheticNotice
@@ -131,7 +196,7 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 	res := &Result{Map: m, MapBytes: mapBytes}
 	var scan *Scanner
 	if scanLeaks {
-		scan = NewScanner(DefaultLeakTokens(c))
+		scan = NewScanner(c.LeakTokens())
 	}
 	for _, r := range raters {
 		s := ShuffleSeed(seed, r)
@@ -145,9 +210,9 @@ func build(c *campaign.Campaign, opt Options, scanLeaks, keepBytes bool) (*Resul
 			order[i], order[j] = order[j], order[i]
 			perm[i], perm[j] = perm[j], perm[i]
 		})
-		b := &Bundle{Format: BundleFormat, Synthetic: c.Manifest.Synthetic, Rater: r,
+		b := &Bundle{Format: BundleFormat, Synthetic: c.Synthetic, Rater: r,
 			ShuffleSeed: hex.EncodeToString(s[:]), MapCommitment: Digest(mapBytes),
-			ContentDigest: content, ObligationsDigest: obligations, Guidelines: string(c.Guidelines), Items: order}
+			ContentDigest: content, ObligationsDigest: obligations, Guidelines: c.Guidelines, Items: order}
 		if b.Synthetic {
 			b.Notice = SyntheticNotice
 		}

@@ -33,3 +33,21 @@ func (c *SystemCampaign) Design() Design { return DesignSystemComparison }
 
 // Synthetic is the manifest's synthetic flag.
 func (c *SystemCampaign) Synthetic() bool { return c.Manifest.Synthetic }
+
+// TruthObligations is the system truth's obligations as the first
+// experiment's truth obligations, repository-answerable ones (the R_sys
+// denominator, Answerable true) first, then the separately frozen U set
+// (Answerable false), each in truth order (CONTRACT §6). Source
+// coordinates stay in the system truth: EvidenceIDs is empty (there is no
+// excerpt packet).
+func (t *SystemTruth) TruthObligations() []TruthObligation {
+	out := make([]TruthObligation, 0, len(t.RepositoryAnswerable)+len(t.Unanswerable))
+	for i, set := range [][]SystemObligation{t.RepositoryAnswerable, t.Unanswerable} {
+		for _, o := range set {
+			out = append(out, TruthObligation{ID: o.ID, Text: o.Text, Critical: o.Critical, Answerable: i == 0, EvidenceIDs: []string{},
+				AcceptedAlternatives: o.AcceptedAlternatives, RequiredVerification: o.RequiredVerification,
+				JustifiedExclusions: o.JustifiedExclusions, SourceJustification: o.SourceJustification})
+		}
+	}
+	return out
+}

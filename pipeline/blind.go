@@ -101,28 +101,30 @@ type Blinded struct {
 	AdmissionFailures []*verr.Error
 }
 
-// Blind strictly loads the campaign fsys, builds one bundle per rater
-// and the sealed map (blinding.Build) and records the campaign's
-// admission failures. With extra leak tokens the leak
+// Blind strictly loads the campaign fsys of either design, builds one
+// bundle per rater and the sealed map from its design's blinding source
+// (scorer.Design.Blinding, blinding.BuildSource) and records the
+// campaign's admission failures. With extra leak tokens the leak
 // scan is run again over every bundle with the campaign's default tokens
 // and the extra ones.
 func Blind(fsys fs.FS, opt blinding.Options, extraTokens []string) (*Blinded, error) {
-	c, err := load(fsys, campaign.LoadOptions{})
+	c, d, err := loadDesign(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	res, err := blinding.Build(c, opt)
+	src := d.Blinding(c)
+	res, err := blinding.BuildSource(src, opt)
 	if err != nil {
 		return nil, err
 	}
 	if len(extraTokens) > 0 {
-		sc := blinding.NewScanner(append(blinding.DefaultLeakTokens(c), extraTokens...))
+		sc := blinding.NewScanner(append(src.LeakTokens(), extraTokens...))
 		res.Findings = nil
 		for _, found := range sc.ScanBundles(res.Bundles) {
 			res.Findings = append(res.Findings, found...)
 		}
 	}
-	return &Blinded{Result: res, Synthetic: c.Manifest.Synthetic, ManifestSHA256: c.ManifestSHA256, AdmissionFailures: AdmissionFailures(c)}, nil
+	return &Blinded{Result: res, Synthetic: c.Synthetic(), ManifestSHA256: src.ManifestSHA256, AdmissionFailures: Admit(c, nil).Failures()}, nil
 }
 
 // WriteBlinding writes the blinding into the new or empty directory dir

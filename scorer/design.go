@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/verr"
 )
@@ -45,6 +46,12 @@ type Design interface {
 	// repetitions, provider order balanced over the six permutations,
 	// provider identities) for the system comparison. None: admitted.
 	ManifestAdmission(c campaign.Loaded) []*verr.Error
+	// Blinding is the campaign side of the blinding (CONTRACT §5 blinded
+	// quality review; §6 "Raters grade system answers blinded exactly as
+	// today"): the bundled answers, each task's item template and the
+	// leak scan's tokens. Bundles, the sealed map and the scan are shared
+	// (blinding.BuildSource, DeriveSource).
+	Blinding(c campaign.Loaded) *blinding.Source
 	// Validity is the execution validity of the recorded sessions: every
 	// receipt checked against what it describes, bounds, replacements and
 	// scored failures (CONTRACT §5 "Required records", "No automatic

@@ -3,6 +3,7 @@ package scorer
 import (
 	"io/fs"
 
+	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/verr"
 )
@@ -62,6 +63,12 @@ func fixed(l campaign.Loaded) *campaign.Campaign { return l.(*campaign.Campaign)
 // ManifestAdmission is ManifestAdmission (CONTRACT §2–§3, §5, §7).
 func (fixedEvidence) ManifestAdmission(l campaign.Loaded) []*verr.Error {
 	return ManifestAdmission(fixed(l))
+}
+
+// Blinding is blinding.FixedSource: every review answer, the packet's
+// excerpts, DefaultLeakTokens.
+func (fixedEvidence) Blinding(l campaign.Loaded) *blinding.Source {
+	return blinding.FixedSource(fixed(l))
 }
 
 // Validity is ExecutionValidity (CONTRACT §5).

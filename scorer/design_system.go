@@ -3,6 +3,7 @@ package scorer
 import (
 	"io/fs"
 
+	"verdict/blinding"
 	"verdict/campaign"
 	"verdict/verr"
 )
@@ -88,6 +89,13 @@ func (systemComparison) MissingIdentities(l campaign.Loaded) []string {
 // admission").
 func (systemComparison) ManifestAdmission(l campaign.Loaded) []*verr.Error {
 	return DeliveredIdentityFindings(system(l).SystemCampaign)
+}
+
+// Blinding is blinding.SystemSource: every answered review, no evidence
+// (a raw-observation packet names the system), the provider vocabulary
+// in the leak scan (SystemLeakTokens).
+func (systemComparison) Blinding(l campaign.Loaded) *blinding.Source {
+	return blinding.SystemSource(system(l).SystemCampaign)
 }
 
 // Validity is SystemReceiptFindings as execution validity: every receipt

@@ -39,14 +39,7 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 		byItem[g.Field.Item] = append(byItem[g.Field.Item], g)
 	}
 	for _, t := range c.Tasks {
-		ti := TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository}
-		for _, o := range t.Truth.RepositoryAnswerable {
-			ti.Obligations = append(ti.Obligations, campaign.TruthObligation{ID: o.ID, Text: o.Text, Critical: o.Critical, Answerable: true})
-		}
-		for _, o := range t.Truth.Unanswerable {
-			ti.Obligations = append(ti.Obligations, campaign.TruthObligation{ID: o.ID, Text: o.Text, Critical: o.Critical})
-		}
-		in.Tasks = append(in.Tasks, ti)
+		in.Tasks = append(in.Tasks, TaskInput{ID: t.Entry.ID, Repository: t.Entry.Repository, Obligations: t.Truth.TruthObligations()})
 	}
 	for _, w := range c.Workflows {
 		wf := w.Workflow

@@ -352,3 +352,61 @@ func TestSystemCitationSupport(t *testing.T) {
 		t.Errorf("text report: exit %d\n%s", code, out)
 	}
 }
+
+// TestSystemBlind: `verdict blind` blinds a system comparison through its
+// design (scorer.Design.Blinding): one item per answered review (36), no
+// evidence (a raw-observation packet would name the system's tools and
+// packet kind), the obligations of both sets (repository-answerable, and
+// the U set marked not answerable), no system name, tool or cost in any
+// bundle; a review answer that names a provider is a leak finding
+// (blinding.SystemLeakTokens).
+func TestSystemBlind(t *testing.T) {
+	dir := sysCampaign(t, nil)
+	out := t.TempDir()
+	code, stdout, errs := runCLI(t, "blind", dir, "--out", filepath.Join(out, "r"), "--map-out", filepath.Join(out, "map.json"))
+	if code != 0 || !strings.Contains(stdout, "bundled items: 36") || !strings.Contains(stdout, "leak scan: 0 finding(s)") {
+		t.Fatalf("blind: exit %d %s %s", code, stdout, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "r", "bundle-rater-1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bundle struct {
+		Items []struct {
+			Evidence    []json.RawMessage
+			Obligations []struct{ Answerable bool }
+		}
+	}
+	if err := json.Unmarshal(b, &bundle); err != nil {
+		t.Fatal(err)
+	}
+	unanswerable := 0
+	for _, it := range bundle.Items {
+		if len(it.Evidence) != 0 {
+			t.Fatalf("a system item shows evidence: %d items", len(it.Evidence))
+		}
+		for _, o := range it.Obligations {
+			if !o.Answerable {
+				unanswerable++
+			}
+		}
+	}
+	low := strings.ToLower(string(b))
+	for _, word := range []string{"madar", "serena", `"native"`, "initial_instructions", "raw-observation", "usd", "investigation"} {
+		if strings.Contains(low, word) {
+			t.Errorf("bundle holds %q", word)
+		}
+	}
+	if len(bundle.Items) != 36 || unanswerable == 0 {
+		t.Fatalf("%d items, %d U-set obligations", len(bundle.Items), unanswerable)
+	}
+	leaky := sysCampaign(t, func(f *fixtures.SystemFixture) error {
+		s := f.Manifest.Workflows[0].Sessions.Review
+		f.Reviews[s] = []byte(strings.Replace(string(f.Reviews[s]), "SYNTHETIC: observation", "SYNTHETIC: Serena's find_symbol observation", 1))
+		return nil
+	})
+	code, stdout, errs = runCLI(t, "blind", leaky, "--out", filepath.Join(out, "leaky"), "--map-out", filepath.Join(out, "leaky-map.json"))
+	if !strings.Contains(stdout+errs, "serena") || strings.Contains(stdout, "leak scan: 0 finding(s)") {
+		t.Fatalf("a provider name in an answer: exit %d %s %s", code, stdout, errs)
+	}
+}
