@@ -98,7 +98,7 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	if err != nil {
 		return nil, err
 	}
-	if blinding.Digest(res.MapBytes) != blinding.Digest(mapBytes) {
+	if !bytes.Equal(res.MapBytes, mapBytes) {
 		return nil, mapDifference(mapPath, sealed, res.Map)
 	}
 	d := &derivation{forms: res.Forms, header: map[string]*blinding.Bundle{},

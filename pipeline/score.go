@@ -221,10 +221,9 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 	if e := revealMismatch(r, rev, sheets[0].SHA256, sheets[1].SHA256, adjSHA, mapBytes); e != nil {
 		return nil, e
 	}
-	sealed, err := blinding.ParseSealedMap(r.Map, mapBytes)
-	if err != nil {
-		return nil, err
-	}
+	// The sealed map was parsed (and mapBytes checked to be the derived
+	// map's bytes) by deriveCustody.
+	sealed := derived.sealed
 	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
 	// The two sheets' grades are the consensus input as they are
 	// (scorer.SheetGrade); the record set no longer holds them.

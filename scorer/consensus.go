@@ -215,7 +215,11 @@ func indexGrades(gs []SheetGrade, who string, isAdjudication bool) indexed {
 	for i := range gs {
 		keys[i] = keyOf(gs[i].Field)
 	}
-	slices.SortStableFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) })
+	// A verified sheet is already in field order (adjudication
+	// ReasonGradeOrder): a stable sort would leave it as it is.
+	if !slices.IsSortedFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) }) {
+		slices.SortStableFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) })
+	}
 	// dupAt is the input position of the earliest repeated grade of a field
 	// (its second occurrence in input order); -1 when every field is unique.
 	dupAt := int32(-1)
