@@ -405,13 +405,6 @@ func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []Dispatch) Adm
 	return out
 }
 
-// SystemCeilingFindings reports every global ceiling the recorded
-// consumption (sessions, setup, preparation) already exceeds.
-func SystemCeilingFindings(c *campaign.SystemCampaign) []*verr.Error {
-	used, _ := SystemConsumed(c)
-	return ExceededCeilings(SystemCeilings(), used, RuleSystemCeilings)
-}
-
 // SystemReceiptFindings checks every system receipt against what it
 // describes (CONTRACT §5 "Required records", §6): an investigation's input
 // is the exact investigator prompt (RenderInvestigatorPrompt) and its
