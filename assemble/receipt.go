@@ -259,7 +259,17 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 	switch log.Terminal {
 	case campaign.StatusError:
 		out.Notes = append(out.Notes, "the log reports a failed turn: "+log.ErrorMessage)
-		if req.ErrorKind != "" {
+		if log.ErrorKind != "" {
+			// The log states the kind (a refusal, an incomplete response):
+			// a coordinator's other kind contradicts it.
+			if req.ErrorKind != "" && req.ErrorKind != log.ErrorKind {
+				return nil, &verr.Error{Reason: ReasonLogInconsistent, File: req.LogFile, Rule: ruleLog,
+					Detail: fmt.Sprintf("the error kind given (%s) is not the one the log states (%s: %s)", req.ErrorKind, log.ErrorKind, log.ErrorMessage)}
+			}
+			k := log.ErrorKind
+			r.ErrorKind = &k
+			out.Notes = append(out.Notes, fmt.Sprintf("error_kind %s: stated by the log (a valid scored failure, C16; its output is kept)", k))
+		} else if req.ErrorKind != "" {
 			k := req.ErrorKind
 			r.ErrorKind = &k
 		} else {
@@ -272,7 +282,9 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 		return nil, &verr.Error{Reason: ReasonLogInconsistent, File: req.LogFile, Rule: ruleLog,
 			Detail: fmt.Sprintf("an error kind (%s) was given but the log reports no failed turn", req.ErrorKind)}
 	}
-	if log.Terminal == campaign.StatusResponse {
+	// A refused or cut-short answer's output is kept as the raw output of
+	// a valid scored failure (CONTRACT §5: retain its raw output and cost).
+	if log.Terminal == campaign.StatusResponse || (log.ErrorKind != "" && log.Final != nil) {
 		out.Response = log.Final
 		if out.Response == nil {
 			out.Response = []byte{}

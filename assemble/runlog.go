@@ -50,7 +50,22 @@ const (
 	// a tool call (NonToolItems): tool use cannot be counted, and an
 	// uncounted item is never taken for zero calls.
 	ReasonLogItemUnknown verr.Reason = "log-item-unknown"
+	// ReasonLogContentUnknown: an output message of a Responses API log
+	// holds a content part whose type is not one of MessageParts: its text
+	// cannot be told to be or not to be part of the final answer, and it is
+	// never dropped in silence.
+	ReasonLogContentUnknown verr.Reason = "log-content-unknown"
+	// ReasonLogRoleUnexpected: an output message of a Responses API log has
+	// a role other than "assistant" (a "user" message among the model's
+	// output): the output is not the model's answer alone.
+	ReasonLogRoleUnexpected verr.Reason = "log-role-unexpected"
 )
+
+// MessageParts are the content part types of a Responses API output
+// message: "output_text" is the answer's text and "refusal" the model's
+// refusal (its text is in the part's "refusal" member). Any other type is
+// refused (ReasonLogContentUnknown).
+var MessageParts = []string{"output_text", "refusal"}
 
 const (
 	ruleLog   = "CONTRACT §5 Required records: metered uncached/cached/output/reasoning tokens, final answer"
@@ -68,6 +83,14 @@ type RunLog struct {
 	Terminal campaign.ReceiptStatus
 	// ErrorMessage is the provider's error text for StatusError.
 	ErrorMessage string
+	// ErrorKind is the classification the log itself states of a turn
+	// that ended without an answer (CONTRACT §5, EVALUATOR-CONTROLS C16):
+	// campaign.ErrorRefusal for a message with a "refusal" content part or
+	// a response incomplete for "content_filter", campaign.ErrorBudget for
+	// one incomplete for "max_output_tokens"; Terminal is then StatusError
+	// and Final the output the model gave. "" when the log states none
+	// (a failed turn is classified by the coordinator, never guessed).
+	ErrorKind campaign.ErrorKind
 	// Final is the exact bytes of the final message; nil when the log holds
 	// none.
 	Final []byte
@@ -279,30 +302,48 @@ func readCounts(raw jsontext.Value, counts map[string]**int64) error {
 
 // responseObject is the part of a Responses API response the importer reads.
 type responseObject struct {
-	ID                string                   `json:"id"`
-	Object            string                   `json:"object"`
-	CreatedAt         *int64                   `json:"created_at"`
-	Model             *string                  `json:"model"`
-	Status            string                   `json:"status"`
-	Output            []responseItem           `json:"output"`
-	Usage             jsontext.Value           `json:"usage"`
-	Error             *codexError              `json:"error"`
-	IncompleteDetails *struct{ Reason string } `json:"incomplete_details"`
+	ID                string             `json:"id"`
+	Object            string             `json:"object"`
+	CreatedAt         *int64             `json:"created_at"`
+	Model             *string            `json:"model"`
+	Status            string             `json:"status"`
+	Output            []responseItem     `json:"output"`
+	Usage             jsontext.Value     `json:"usage"`
+	Error             *codexError        `json:"error"`
+	IncompleteDetails *incompleteDetails `json:"incomplete_details"`
+}
+
+// incompleteDetails says why a Responses API response is incomplete.
+type incompleteDetails struct {
+	Reason string `json:"reason"`
+}
+
+// IncompleteKinds are the error kinds of the reasons a Responses API
+// response is incomplete ("incomplete_details": {"reason"}): the output
+// token bound reached is budget exhaustion, the provider's content filter
+// a refusal; both are valid scored failures (CONTRACT §5, C16). Another
+// reason, or none, is not classified: the coordinator gives the kind.
+var IncompleteKinds = map[string]campaign.ErrorKind{
+	"max_output_tokens": campaign.ErrorBudget,
+	"content_filter":    campaign.ErrorRefusal,
 }
 
 type responseItem struct {
 	Type    string            `json:"type"`
+	Role    string            `json:"role"`
 	Content []responseContent `json:"content"`
 }
 
 type responseContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type    string `json:"type"`
+	Text    string `json:"text"`
+	Refusal string `json:"refusal"`
 }
 
 // standardTiers are the service tiers that are the standard processing the
-// reference card prices ("auto" resolves to one of the others).
-var standardTiers = []string{"default", "auto"}
+// reference card prices. "auto" is not one: a response reports the tier
+// that served it, and one that says "auto" (or "") does not say which.
+var standardTiers = []string{"default"}
 
 func parseResponses(data []byte, file string) (*RunLog, error) {
 	var r responseObject
@@ -313,7 +354,16 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 		return nil, verr.Newf(ReasonLogMalformed, file, "/object", ruleLog, "object is %q, not a Responses API \"response\"", r.Object)
 	}
 	l := &RunLog{Format: LogResponsesAPI, ResponseID: r.ID, Model: r.Model, CreatedAt: r.CreatedAt}
-	if r.CreatedAt != nil && *r.CreatedAt < 0 {
+	// The log's identity is compared with the timing file and the other
+	// receipts (checkLogIdentity, response-id-reused): a log without it
+	// would pass unchecked.
+	if r.ID == "" {
+		return nil, verr.Newf(ReasonLogMalformed, file, "/id", ruleTiming, "the response has no id: the log's identity cannot be checked against the timing file and the other receipts")
+	}
+	if r.CreatedAt == nil {
+		return nil, verr.Newf(ReasonLogMalformed, file, "/created_at", ruleTiming, "the response has no created_at: the log cannot be checked to have been created within the session's recorded start and end")
+	}
+	if *r.CreatedAt < 0 {
 		return nil, verr.Newf(ReasonLogMalformed, file, "/created_at", ruleLog, "created_at %d is not a Unix time", *r.CreatedAt)
 	}
 	mods, err := PricedModifiers(data, "")
@@ -325,10 +375,19 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 	case "completed":
 		l.Terminal = campaign.StatusResponse
 	case "incomplete":
-		l.Terminal = campaign.StatusResponse
+		// An answer cut short is not an answer: the reason the provider
+		// gives classifies it (IncompleteKinds); another reason leaves the
+		// kind to the coordinator, as a failed turn's.
+		l.Terminal = campaign.StatusError
+		reason := ""
 		if r.IncompleteDetails != nil {
-			l.Notes = append(l.Notes, "the response is incomplete: "+r.IncompleteDetails.Reason)
+			reason = r.IncompleteDetails.Reason
 		}
+		l.ErrorKind = IncompleteKinds[reason]
+		if reason == "" {
+			reason = "no reason given (incomplete_details.reason)"
+		}
+		l.ErrorMessage = "the response is incomplete: " + reason
 	case "failed", "cancelled":
 		l.Terminal = campaign.StatusError
 		if r.Error != nil {
@@ -336,7 +395,7 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 		}
 	}
 	var text []byte
-	found := false
+	found, refused, refusal := false, false, ""
 	for i, it := range r.Output {
 		k := ResponsesItems.kind(it.Type)
 		switch {
@@ -344,11 +403,23 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 			return nil, verr.Newf(ReasonLogItemUnknown, file, fmt.Sprintf("/output/%d/type", i), ruleTools,
 				"output item type %q is neither a known tool call nor a known non-tool item: tool use cannot be counted", it.Type)
 		case it.Type == "message":
-			// The final message is the last message item's text parts.
+			if it.Role != "assistant" {
+				return nil, verr.Newf(ReasonLogRoleUnexpected, file, fmt.Sprintf("/output/%d/role", i), ruleLog,
+					"output message of role %q: the model's output holds only assistant messages, so this log is not one session's answer", it.Role)
+			}
+			// The final message is the last message item's parts, in order:
+			// its text, and a refusal's own words.
 			text, found = nil, true
-			for _, c := range it.Content {
-				if c.Type == "output_text" {
+			for j, c := range it.Content {
+				switch c.Type {
+				case "output_text":
 					text = append(text, c.Text...)
+				case "refusal":
+					text = append(text, c.Refusal...)
+					refused, refusal = true, c.Refusal
+				default:
+					return nil, verr.Newf(ReasonLogContentUnknown, file, fmt.Sprintf("/output/%d/content/%d/type", i, j), ruleLog,
+						"content part type %q is neither %s: whether its text is part of the final answer is unknown", c.Type, strings.Join(MessageParts, " nor "))
 				}
 			}
 		case k == "ordinary":
@@ -362,6 +433,14 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 		if l.Final == nil {
 			l.Final = []byte{}
 		}
+	}
+	// A refusal is the model declining to answer: a valid scored failure
+	// whose output and cost are kept (CONTRACT §5, C16; a refused shared
+	// draft stops its reviews, C23), recorded as an error of kind refusal.
+	// A failed or cancelled turn stays the coordinator's to classify.
+	if refused && (l.Terminal == campaign.StatusResponse || l.ErrorKind != "") {
+		l.Terminal, l.ErrorKind = campaign.StatusError, campaign.ErrorRefusal
+		l.ErrorMessage = "the model refused: " + refusal
 	}
 	var usage struct {
 		InputDetails  jsontext.Value `json:"input_tokens_details"`
@@ -396,7 +475,8 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 // documented spelling:
 //
 //   - cache writes: a member whose name, lowercased and without "_", "-",
-//     "." and spaces, holds "cachewrite" or "cachecreat" (cache_write_tokens
+//     "." and spaces, holds "cachewrite" or "cachecreat", or the same after
+//     "cached" (cacheWriteWords: cache_write_tokens or cached_write_tokens
 //     in input_tokens_details or prompt_tokens_details,
 //     cache_creation_input_tokens, cacheWriteInputTokens,
 //     cacheCreationInputTokens, the dotted gen_ai.usage.input_tokens.cache_write
@@ -408,8 +488,10 @@ func parseResponses(data []byte, file string) (*RunLog, error) {
 //     when any number inside it is positive; a string other than "" or "0"
 //     and true are modifiers; null, false, 0, "" and "0" are none;
 //   - a service tier (service_tier, serviceTier) other than the standard
-//     processing the reference card prices ("default", "auto"): a Fast
-//     (priority), flex or scale tier is a modifier; null is none.
+//     processing the reference card prices ("default"): a Fast
+//     (priority), flex or scale tier is a modifier, and so are "auto" and
+//     "" (rendered `""`), which do not say what tier served the response
+//     (a response reports the tier that served it); null is none.
 //
 // A value that is not valid JSON is an error.
 func PricedModifiers(value []byte, prefix string) ([]string, error) {
@@ -431,7 +513,10 @@ func PricedModifiers(value []byte, prefix string) ([]string, error) {
 			continue
 		}
 		name := normalizedName(tok.String())
-		isCache := strings.Contains(name, "cachewrite") || strings.Contains(name, "cachecreat")
+		isCache := false
+		for _, w := range cacheWriteWords {
+			isCache = isCache || strings.Contains(name, w)
+		}
 		isTier := name == "servicetier"
 		if !isCache && !isTier {
 			continue
@@ -457,6 +542,11 @@ func PricedModifiers(value []byte, prefix string) ([]string, error) {
 	slices.Sort(out)
 	return slices.Compact(out), nil
 }
+
+// cacheWriteWords are the words of a cache-write member's normalized name
+// (normalizedName): cache write or creation, with "cache" or "cached"
+// (cached_write_tokens).
+var cacheWriteWords = []string{"cachewrite", "cachecreat", "cachedwrite", "cachedcreat"}
 
 // normalizedName lowercases a member name and drops the separators its
 // spellings differ by ("_", "-", ".", " ").
@@ -524,7 +614,7 @@ func cacheWrite(v jsontext.Value) (string, error) {
 }
 
 // serviceTier renders a service tier member's value as a modifier value,
-// "" for the standard tiers and null.
+// "" for the standard tier and null (an empty tier is rendered `""`).
 func serviceTier(v jsontext.Value) (string, error) {
 	if v.Kind() == 'n' {
 		return "", nil
@@ -535,6 +625,9 @@ func serviceTier(v jsontext.Value) (string, error) {
 	}
 	if slices.Contains(standardTiers, s) {
 		return "", nil
+	}
+	if s == "" {
+		return `""`, nil
 	}
 	return s, nil
 }

@@ -127,12 +127,23 @@ the line) before anything is read:
 Every receipt value neither file gives stays null and is listed ("unknown
 (left null)"); nothing is recorded as 0 for an unknown. A priced modifier the
 log reports anywhere (cache-write or cache-creation tokens in any spelling:
-cache_write_tokens, cache_creation_input_tokens, cache_creation {...},
-cacheWriteInputTokens, gen_ai.usage.input_tokens.cache_write; a service
-tier other than the standard one) is recorded in priced_modifiers and never
-priced (unsupported-modifier at admission). A failed turn is an error whose error_kind stays null unless
---error-kind gives the coordinator's classification: the importer never
-labels an error, least of all as infrastructure.
+cache_write_tokens, cached_write_tokens, cache_creation_input_tokens,
+cache_creation {...}, cacheWriteInputTokens,
+gen_ai.usage.input_tokens.cache_write; a service tier other than
+"default", "auto" and "" included, which do not say what tier served the
+response) is recorded in priced_modifiers and never priced
+(unsupported-modifier at admission). A failed turn is an error whose
+error_kind stays null unless --error-kind gives the coordinator's
+classification: the importer never labels an error, least of all as
+infrastructure. What the log itself states is recorded as such, an error
+whose output is kept: a message with a "refusal" content part is the model
+refusing (error_kind refusal), a response "incomplete" for
+max_output_tokens is budget_exhausted and for content_filter refusal
+(valid scored failures, C16); another --error-kind is refused
+(log-inconsistent). A Responses API log without "id" or "created_at"
+(log-malformed), an output message whose role is not "assistant"
+(log-role-unexpected) and a content part other than output_text or
+refusal (log-content-unknown) are refused.
 
 Before writing, import runs admission's execution-validity rules on the
 campaign as it will be once this receipt is written and bound. When the

@@ -79,6 +79,16 @@ func TestImportDecidesWhatItCan(t *testing.T) {
 	// T2 r1 runs A-first: S4 draft, S5 review A, S6 review B.
 	camp, resps, rcs := plannedSessions(t, "S4", "S5", "S6")
 	log := func(id string) string { return responsesLog(t, resps[id], rcs[id], "default", nil) }
+	// logAt is id's log created when the moved timing starts: the log is
+	// the session's own, only its recorded times are moved.
+	logAt := func(id string, timing map[string]any) string {
+		at, ok := timing["started_utc"].(string)
+		if !ok {
+			return log(id)
+		}
+		st, _ := time.Parse(time.RFC3339Nano, at)
+		return editedLog(t, log(id), func(m map[string]any) { m["created_at"] = st.Unix() })
+	}
 	s1 := readReceipt(t, camp, "S1")
 	s1Start, _ := time.Parse(time.RFC3339Nano, *s1.StartedUTC)
 	for _, tc := range []struct {
@@ -89,7 +99,7 @@ func TestImportDecidesWhatItCan(t *testing.T) {
 		{"draft on another host, both reviews planned", "S4", map[string]any{"host": "SYNTHETIC other host"}, "host-mismatch"},
 		{"draft overlapping S1 of another run, both reviews planned", "S4", shifted(rcs["S4"], s1Start.Add(time.Second)), "sessions-overlap"},
 	} {
-		code, out := importSession(t, camp, tc.id, log(tc.id), timingOf(t, rcs[tc.id], tc.timing))
+		code, out := importSession(t, camp, tc.id, logAt(tc.id, tc.timing), timingOf(t, rcs[tc.id], tc.timing))
 		if code != 1 || !strings.Contains(out, "receipt-inadmissible") || !strings.Contains(out, tc.reason) {
 			t.Errorf("%s: exit %d, want 1 with %s\n%s", tc.name, code, tc.reason, out)
 		}
@@ -111,7 +121,8 @@ func TestImportDecidesWhatItCan(t *testing.T) {
 	// Review A overlapping review B, which ran: decided (the overlap is
 	// reported on whichever started later, and refuses this import).
 	s6Start, _ := time.Parse(time.RFC3339Nano, *rcs["S6"].StartedUTC)
-	if code, out := importSession(t, camp, "S5", log("S5"), timingOf(t, rcs["S5"], shifted(rcs["S5"], s6Start.Add(-time.Second)))); code != 1 || !strings.Contains(out, "sessions-overlap") {
+	moved := shifted(rcs["S5"], s6Start.Add(-time.Second))
+	if code, out := importSession(t, camp, "S5", logAt("S5", moved), timingOf(t, rcs["S5"], moved)); code != 1 || !strings.Contains(out, "sessions-overlap") {
 		t.Fatalf("review A overlapping review B: exit %d\n%s", code, out)
 	}
 	if code, out := importSession(t, camp, "S5", log("S5"), timingOf(t, rcs["S5"], nil)); code != 0 {
@@ -168,7 +179,10 @@ func TestImportRefusesAnotherSessionsLog(t *testing.T) {
 			"log-identity-mismatch", "/created_at"},
 		{"S4's log for S5 whose timing file records S5's response ID", s4Log, map[string]any{"response_id": "resp_synthetic_S5"},
 			"log-identity-mismatch", `its response ID is "resp_synthetic_S4"`},
-		{"S4's log for S5, nothing in the timing file to tell", s4Log, nil,
+		{"S4's log for S5 (created within S5's times), nothing in the timing file to tell", editedLog(t, s4Log, func(m map[string]any) {
+			st, _ := time.Parse(time.RFC3339Nano, *rcs["S5"].StartedUTC)
+			m["created_at"] = st.Unix()
+		}), nil,
 			"response-id-reused", `response ID "resp_synthetic_S4" is also the response ID of session S4`},
 		{"the log's model is not the timing file's", s5Log, map[string]any{"model": "SYNTHETIC-other-model"},
 			"log-identity-mismatch", "SYNTHETIC-other-model"},

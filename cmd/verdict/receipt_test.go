@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"verdict/campaign"
 	"verdict/fixtures"
@@ -107,8 +108,16 @@ func responsesLog(t *testing.T, text []byte, rc campaign.Receipt, tier string, i
 		inputDetails = map[string]any{}
 	}
 	inputDetails["cached_tokens"] = m.CachedInputTokens
+	created := int64(0)
+	if rc.StartedUTC != nil {
+		at, err := time.Parse(time.RFC3339Nano, *rc.StartedUTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		created = at.Unix()
+	}
 	return writeTemp(t, "response.json", map[string]any{
-		"id": "resp_synthetic_" + rc.SessionID, "object": "response", "model": rc.Model, "status": "completed", "service_tier": tier,
+		"id": "resp_synthetic_" + rc.SessionID, "object": "response", "created_at": created, "model": rc.Model, "status": "completed", "service_tier": tier,
 		"output": []any{
 			map[string]any{"type": "reasoning", "summary": []any{}},
 			map[string]any{"type": "message", "role": "assistant", "content": []any{
