@@ -21,10 +21,22 @@ const WriteLockFile = ".verdict-write" + fsutil.LockSuffix
 // (receipt import) takes it before that read, so that it never reads
 // another writer's half-written files. For a dir that does not exist it
 // returns a nil *fsutil.Output (whose Unlock does nothing), and the
-// caller's own refusal of the missing campaign follows.
+// caller's own refusal of the missing campaign follows. Holding the lock,
+// it first removes what a batch import killed while it wrote left
+// (ImportJournalFile, recoverImport), or refuses with ReasonImportJournal.
 func LockCampaign(dir string) (*fsutil.Output, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, nil
 	}
-	return fsutil.LockOutput(filepath.Join(dir, ".verdict-write"))
+	o, err := fsutil.LockOutput(filepath.Join(dir, ".verdict-write"))
+	if err != nil {
+		return nil, err
+	}
+	// A batch import killed while it wrote is undone before anything
+	// else reads or writes the campaign (recoverImport).
+	if err := recoverImport(dir); err != nil {
+		o.Unlock()
+		return nil, err
+	}
+	return o, nil
 }

@@ -128,6 +128,12 @@ func Bind(dir string, opt BindOptions) (*BindResult, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
+	return bindHeld(dir, opt)
+}
+
+// bindHeld is Bind for a caller that already holds the campaign's write
+// lock (LockCampaign).
+func bindHeld(dir string, opt BindOptions) (*BindResult, error) {
 	res := &BindResult{}
 	mpath := filepath.Join(dir, campaign.ManifestFile)
 	raw, err := readRegular(mpath)

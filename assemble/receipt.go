@@ -357,33 +357,6 @@ func WriteImport(dir string, im *Imported) error {
 	return err
 }
 
-// WriteImports writes the responses and receipts of every session of ims
-// (a batch, in order) into the campaign dir; the caller holds the
-// campaign's write lock (LockCampaign) from before the batch read the
-// campaign. Every file is compared first: one already there
-// with other bytes is refused (ReasonFileDiffers) before any file is
-// written. Each im's Files says what was written.
-func WriteImports(dir string, ims []*Imported) error {
-	var files []fileBytes
-	counts := make([]int, len(ims))
-	for i, im := range ims {
-		f, err := importFiles(dir, im)
-		if err != nil {
-			return err
-		}
-		counts[i] = len(f)
-		files = append(files, f...)
-	}
-	w, err := writeHeld(dir, files, ruleResults)
-	if err != nil {
-		return err
-	}
-	for i, im := range ims {
-		im.Files, w = w[:counts[i]], w[counts[i]:]
-	}
-	return nil
-}
-
 // importFiles are the files WriteImport writes for im, or
 // ReasonFileDiffers when the log holds no response but dir has one.
 func importFiles(dir string, im *Imported) ([]fileBytes, error) {

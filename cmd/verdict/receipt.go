@@ -104,9 +104,14 @@ quotes the draft imported before it. Every session is imported and checked
 as a single import is, against the campaign as it reads with the sessions
 before it; the first refusal stops the batch, names its session, and
 nothing is written. When every session passes, all responses and receipts
-are written under one lock and the manifest is bound once (verdict
-manifest). Any other file in DIR is refused (batch-file-unknown), so that a
-misnamed log is never skipped in silence.
+are written and the manifest is bound once (verdict manifest), all or
+nothing, under the one campaign lock held from the first read: a file that
+cannot be written (write-failed) or a binding refused removes every file
+of the batch, and a batch killed while writing is undone by the next
+command that writes the campaign. One batch may hold the draft and both
+reviews of a run (the draft is imported first). Any other file in DIR is
+refused (batch-file-unknown), so that a misnamed log is never skipped in
+silence.
 
 --index FILE names the same batch in a small text file instead, for logs
 that are not named by session or not in one directory: one line per

@@ -22,8 +22,9 @@ type receiptBatchReport struct {
 // of --logs, or the index file of --index) into the campaign dir in
 // dispatch order (assemble.BatchSessions, assemble.BatchIndex), each
 // against the campaign as it reads with the sessions before it, stops at
-// the first refusal with nothing written, then writes every file under one
-// lock (assemble.WriteImports) and binds the manifest once.
+// the first refusal with nothing written, then writes every file and binds
+// the manifest once, all or nothing (assemble.CommitImports), all under
+// the one campaign lock taken before the first read.
 func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format string) error {
 	list, empty := assemble.BatchSessions, assemble.ReasonBatchFileUnknown
 	if flag == "--index" {
@@ -37,7 +38,7 @@ func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format st
 		return refusal(a, verr.Newf(empty, from, "", campaign.RuleReceipt, "%s names no session log", flag))
 	}
 	// The campaign's write lock is held from the first read of the
-	// campaign to the last file written (then Bind takes it again).
+	// campaign to the manifest's binding: no other writer comes between.
 	lock, err := assemble.LockCampaign(dir)
 	if err != nil {
 		return refusal(a, err)
@@ -80,13 +81,11 @@ func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format st
 		reports = append(reports, rep)
 		ims = append(ims, im)
 	}
-	if err := assemble.WriteImports(dir, ims); err != nil {
-		return refusal(a, err)
-	}
-	lock.Unlock()
-	bound, err := assemble.Bind(dir, assemble.BindOptions{})
+	bound, err := assemble.CommitImports(dir, ims)
 	if err != nil {
-		return refusal(a, err)
+		head := &verr.Error{Reason: ReasonBatchStopped, File: campaign.ManifestFile, Rule: campaign.RuleReceipt,
+			Detail: fmt.Sprintf("every session of the batch (%d) passed, but writing or binding them failed; nothing of the batch was left", len(ims))}
+		return refusal(a, errors.Join(head, err))
 	}
 	kept := 0
 	for i := range reports {

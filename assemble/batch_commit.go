@@ -1,0 +1,230 @@
+package assemble
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"verdict/blinding"
+	"verdict/campaign"
+	"verdict/internal/fsutil"
+	"verdict/verr"
+)
+
+// ImportJournalFile is the journal of a batch import being written, at the
+// campaign's root (outside the bound directories, so never a campaign
+// file): the campaign-relative path and SHA-256 of every response and
+// receipt the batch creates, written before the first of them. It exists
+// only while CommitImports writes, or after a writer was killed while it
+// did; then the next writer of the campaign (LockCampaign) removes what
+// the batch left before it does anything else (see CommitImports).
+const ImportJournalFile = ".verdict-import-journal.json"
+
+// Refusals of writing a batch import.
+const (
+	// ReasonWriteFailed: a response or receipt of a batch import could not
+	// be written (the file system's error: no space, a file size limit, no
+	// permission); every file of the batch written before it was removed
+	// and the manifest was not bound.
+	ReasonWriteFailed verr.Reason = "write-failed"
+	// ReasonImportJournal: the journal a killed batch import left
+	// (ImportJournalFile) cannot be read or undone; the campaign is left as
+	// it is for a person to inspect.
+	ReasonImportJournal verr.Reason = "import-journal"
+)
+
+const ruleBatch = "DESIGN Chain of custody: a reader sees all of an output set or none of it (a batch import writes every file and binds them, or leaves none)"
+
+// importJournal is ImportJournalFile's content.
+type importJournal struct {
+	Files []campaign.FileDigest `json:"files"`
+}
+
+// CommitImports writes the responses and receipts of every session of ims
+// (a batch, in dispatch order) into the campaign dir and binds the
+// manifest (Bind), all or nothing; the caller holds the campaign's write
+// lock (LockCampaign) from before the batch read the campaign until
+// CommitImports returns, so no other writer comes between the files and
+// their binding. Each im's Files says what was written.
+//
+// Every file is compared first: one already there with other bytes is
+// refused (ReasonFileDiffers) before anything is written. Then the journal
+// (ImportJournalFile) names every file the batch creates, the files are
+// written (each staged beside its destination and renamed into place) and
+// the manifest is bound: its rename is the commit. A file that cannot be
+// written (ReasonWriteFailed, naming it and the file system's error) or a
+// binding Bind refuses (its own reason) removes every file the batch
+// created, and the error is returned with its own reason. A writer killed
+// before the manifest's rename leaves files the manifest does not bind
+// (every reader refuses them, file-unlisted) and the journal; the next
+// LockCampaign removes them (recoverImport). Killed after it, every file
+// is bound and only the journal is left, which the next LockCampaign
+// removes.
+func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
+	var files []fileBytes
+	counts := make([]int, len(ims))
+	for i, im := range ims {
+		f, err := importFiles(dir, im)
+		if err != nil {
+			return nil, err
+		}
+		counts[i] = len(f)
+		files = append(files, f...)
+	}
+	w, err := compareExisting(dir, files, ruleResults)
+	if err != nil {
+		return nil, err
+	}
+	var created []campaign.FileDigest
+	for i, f := range files {
+		if !w[i].Unchanged {
+			created = append(created, campaign.FileDigest{Path: f.path, SHA256: w[i].SHA256})
+		}
+	}
+	journal := filepath.Join(dir, ImportJournalFile)
+	b, err := jsonv2.Marshal(importJournal{Files: created})
+	if err != nil {
+		return nil, err
+	}
+	if err := fsutil.WriteFile(journal, b, 0o644); err != nil {
+		return nil, &verr.Error{Reason: ReasonWriteFailed, File: ImportJournalFile, Rule: ruleBatch, Detail: "the batch's journal cannot be written, so nothing was: " + err.Error(), Err: err}
+	}
+	undo := func(err error) error {
+		if uerr := undoImport(dir, created); uerr != nil {
+			return errors.Join(err, uerr)
+		}
+		return err
+	}
+	for i, f := range files {
+		if w[i].Unchanged {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		err := mkdirBeneath(dir, path.Dir(f.path))
+		if err == nil {
+			err = fsutil.RemoveStale(p)
+		}
+		if err == nil {
+			err = fsutil.WriteFile(p, f.data, 0o644)
+		}
+		if err != nil {
+			return nil, undo(&verr.Error{Reason: ReasonWriteFailed, File: f.path, Rule: ruleBatch,
+				Detail: fmt.Sprintf("%v; every file of the batch written before it was removed and the manifest was not bound: nothing of the batch is left", unwrapPath(err)), Err: err})
+		}
+	}
+	bound, err := bindHeld(dir, BindOptions{})
+	if err != nil {
+		return nil, undo(err)
+	}
+	if err := os.Remove(journal); err != nil {
+		return nil, &verr.Error{Reason: ReasonImportJournal, File: ImportJournalFile, Rule: ruleBatch, Detail: "the batch is written and bound, but its journal cannot be removed: " + err.Error(), Err: err}
+	}
+	if err := fsutil.SyncDir(dir); err != nil {
+		return nil, err
+	}
+	for i, im := range ims {
+		im.Files, w = w[:counts[i]], w[counts[i]:]
+	}
+	return bound, nil
+}
+
+// unwrapPath is err's cause without the path an *fs.PathError repeats
+// (the refusal names the campaign-relative file).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// undoImport removes every file of created (a batch import's journal)
+// that is in dir with the journal's digest and that the manifest on disk
+// does not bind (a bound file is the campaign's record and is never
+// removed), with the temporary files a killed write left beside each, and
+// then the journal itself.
+func undoImport(dir string, created []campaign.FileDigest) error {
+	bound := map[string]string{}
+	if raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile)); err == nil {
+		if list, err := boundFiles(raw); err == nil {
+			for _, f := range list {
+				bound[f.Path] = f.SHA256
+			}
+		}
+	}
+	dirs := map[string]bool{}
+	for _, f := range created {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := fsutil.RemoveStale(p); err != nil {
+			return &verr.Error{Reason: ReasonImportJournal, File: f.Path, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
+		}
+		if bound[f.Path] == f.SHA256 {
+			continue
+		}
+		b, err := readRegular(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || blinding.Digest(b) != f.SHA256 {
+			continue // not the batch's file: never removed
+		}
+		if err := os.Remove(p); err != nil {
+			return &verr.Error{Reason: ReasonImportJournal, File: f.Path, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
+		}
+		dirs[filepath.Dir(p)] = true
+	}
+	for d := range dirs {
+		if err := fsutil.SyncDir(d); err != nil {
+			return err
+		}
+	}
+	journal := filepath.Join(dir, ImportJournalFile)
+	if err := os.Remove(journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &verr.Error{Reason: ReasonImportJournal, File: ImportJournalFile, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
+	}
+	return fsutil.SyncDir(dir)
+}
+
+// recoverImport finishes what a batch import killed while it wrote left
+// in dir (ImportJournalFile): it removes the batch's files the manifest
+// does not bind (none when the manifest was bound before the kill) and
+// the journal. The caller holds the campaign's write lock. No journal:
+// nothing to do. A journal that cannot be read is ReasonImportJournal.
+func recoverImport(dir string) error {
+	journal := filepath.Join(dir, ImportJournalFile)
+	if err := fsutil.RemoveStale(journal); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(journal)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	bad := func(format string, a ...any) error {
+		return verr.Newf(ReasonImportJournal, ImportJournalFile, "", ruleBatch, "a batch import was interrupted and its journal "+format+"; nothing was changed: inspect the campaign and remove the journal", a...)
+	}
+	if err != nil {
+		return bad("cannot be read: %v", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return bad("is not a regular file")
+	}
+	raw, err := campaign.ReadRegular(journal, campaign.FileManifest)
+	if err != nil {
+		return bad("cannot be read: %v", err)
+	}
+	var j importJournal
+	if err := jsonv2.Unmarshal(raw, &j, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return bad("is malformed: %v", err)
+	}
+	for _, f := range j.Files {
+		if campaign.CheckFilePath(f.Path) != "" || !inDirs(f.Path, resultDirs) {
+			return bad("names %q, not a response or receipt", f.Path)
+		}
+	}
+	return undoImport(dir, j.Files)
+}
