@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"verdict/assemble"
 	"verdict/blinding"
@@ -209,4 +212,91 @@ func TestImportJournalAfterCommit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(camp, "tasks", "T1", "task.md")); err != nil {
 		t.Fatal("a journal naming a task file removed it")
 	}
+}
+
+// TestReceiptBatchKilledAtRandom kills the real binary with SIGKILL at a
+// random instant of a batch import's write phase (VERDICT_KILL_ROUNDS
+// rounds, default 3), then runs `verdict manifest` (a writer: it undoes a batch left
+// unbound) and requires each time that the campaign holds every file of
+// the batch, bound (check passes), or none of them with the manifest as
+// it was.
+func TestReceiptBatchKilledAtRandom(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	rounds := 3
+	if s := os.Getenv("VERDICT_KILL_ROUNDS"); s != "" {
+		rounds, _ = strconv.Atoi(s)
+	}
+	// When one batch begins to write (its journal appears) and when it
+	// ends, to spread the kills over its write phase.
+	camp, logs, _, _ := batchFixture(t)
+	start := time.Now()
+	probe := exec.Command(bin, "receipt", "import", camp, "--logs", logs, "--log-format", "responses-api-json")
+	if err := probe.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- probe.Wait() }()
+	var writes time.Duration
+	var err error
+	for waiting := true; waiting; {
+		select {
+		case err = <-done:
+			waiting = false
+		default:
+			if _, serr := os.Stat(filepath.Join(camp, assemble.ImportJournalFile)); serr == nil && writes == 0 {
+				writes = time.Since(start)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if err != nil || writes == 0 {
+		t.Fatalf("batch: %v (journal seen after %s)", err, writes)
+	}
+	span := time.Since(start) - writes
+	rng := rand.New(rand.NewPCG(3, 4))
+	var all, none, writing int
+	for i := range rounds {
+		camp, logs, _, orig := batchFixture(t)
+		before, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
+		cmd := exec.Command(bin, "receipt", "import", camp, "--logs", logs, "--log-format", "responses-api-json")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the journal (the write phase begins), then kill at a
+		// random instant of the write phase's length.
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(camp, assemble.ImportJournalFile)); err == nil {
+				break
+			}
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(span) + 1)))
+		cmd.Process.Kill() // SIGKILL
+		cmd.Wait()
+		if _, err := os.Stat(filepath.Join(camp, assemble.ImportJournalFile)); err == nil {
+			writing++
+		}
+		if o, err := exec.Command(bin, "manifest", camp).CombinedOutput(); err != nil {
+			t.Fatalf("round %d: manifest after the kill: %v\n%s", i, err, o)
+		}
+		left := 0
+		for name := range orig {
+			if _, err := os.Stat(filepath.Join(camp, filepath.FromSlash(name))); err == nil {
+				left++
+			}
+		}
+		switch left {
+		case 0:
+			none++
+			batchLeftNothing(t, fmt.Sprintf("round %d", i), camp, before, orig)
+		case len(orig):
+			all++
+			if o, err := exec.Command(bin, "check", camp).CombinedOutput(); err != nil {
+				t.Fatalf("round %d: check of the whole batch left by the kill: %v\n%s", i, err, o)
+			}
+		default:
+			t.Fatalf("round %d: %d of the batch's %d files left after the kill and the next writer", i, left, len(orig))
+		}
+	}
+	t.Logf("%d kills (%d while the batch was written: its journal was left): %d left the whole batch bound, %d left none of it", rounds, writing, all, none)
 }
