@@ -263,16 +263,25 @@ func TestReceiptBatchKilledAtRandom(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
 		// Wait for the journal (the write phase begins), then kill at a
 		// random instant of the write phase's length.
-		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	wait:
+		for {
+			select {
+			case <-exited:
+				break wait
+			default:
+			}
 			if _, err := os.Stat(filepath.Join(camp, assemble.ImportJournalFile)); err == nil {
 				break
 			}
+			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(time.Duration(rng.Int64N(int64(span) + 1)))
 		cmd.Process.Kill() // SIGKILL
-		cmd.Wait()
+		<-exited
 		if _, err := os.Stat(filepath.Join(camp, assemble.ImportJournalFile)); err == nil {
 			writing++
 		}
