@@ -588,9 +588,19 @@ func parseKind[T any, P signedRecord[T]](file string, decode func(any) error, wa
 }
 
 // parseSheet, parseAdjudication and parseReveal are parseKind of each
-// kind; a sheet is decoded from its bytes, strictly and canonically, into
-// a grades slice reserved for it (reserveGrades).
+// kind. A sheet whose grades array is in the canonical layout is read
+// through spliceSheet (its grades array read once); any other sheet, and
+// every refusal, is parseSheetWhole's.
 func parseSheet(file string, data []byte) (*Sheet, error) {
+	if s, _, ok := spliceSheet(file, data); ok {
+		return s, nil
+	}
+	return parseSheetWhole(file, data)
+}
+
+// parseSheetWhole decodes a sheet from its bytes, strictly and
+// canonically, into a grades slice reserved for it (reserveGrades).
+func parseSheetWhole(file string, data []byte) (*Sheet, error) {
 	return parseKind[Sheet](file, func(v any) error { return blinding.UnmarshalStrict(file, data, v, reserveGrades(data)) }, SheetFormat)
 }
 

@@ -48,6 +48,43 @@ func reserveGrades(data []byte) jsonv2.Options {
 	}))
 }
 
+// gradesMember is a sheet's grades member in canonical form up to its
+// value: a member of the top-level object, indented two spaces (a JSON
+// string holds no raw line break, so a line break is always layout).
+const gradesMember = "\n  \"grades\": "
+
+// spliceSheet reads a sheet whose grades array is in the canonical layout
+// of plain strings (canonicalGrades) with that array read once: rest is
+// data with the array replaced by [], and rest is decoded strictly,
+// checked canonical and its format checked (parseSheetWhole); the sheet
+// gets the grades read. ok is false when data holds no such array, or
+// when rest is refused; the caller then decodes data whole
+// (parseSheetWhole), which gives every refusal. When ok, data is exactly
+// the canonical encoding of the sheet returned, so the sheet is the one
+// parseSheetWhole decodes from data: rest is canonical, so the member at
+// the array's place is the top-level grades member (deeper members are
+// indented further), and canonicalGrades accepts only the canonical
+// bytes of the grades it returns.
+func spliceSheet(file string, data []byte) (s *Sheet, rest []byte, ok bool) {
+	at := bytes.Index(data, []byte(gradesMember))
+	if at < 0 {
+		return nil, nil, false
+	}
+	start := at + len(gradesMember)
+	grades, n, ok := canonicalGrades(data[start:])
+	if !ok {
+		return nil, nil, false
+	}
+	rest = make([]byte, 0, len(data)-n+len(gradesEmpty))
+	rest = append(append(append(rest, data[:start]...), gradesEmpty...), data[start+n:]...)
+	s, err := parseSheetWhole(file, rest)
+	if err != nil {
+		return nil, nil, false
+	}
+	s.Grades = grades
+	return s, rest, true
+}
+
 // Layout of a sheet's grades array in canonical form (campaign.EncodeJSON
 // of Sheet): the array is a member of the top-level object, so each grade
 // is indented four spaces and its members six.

@@ -116,3 +116,68 @@ func TestSheetGradesManyItems(t *testing.T) {
 		t.Fatalf("%d grades", len(got.Grades))
 	}
 }
+
+// TestSpliceSheetIsWholeDecoding: a sheet read with its grades array
+// spliced out (spliceSheet) is the sheet the whole decoding gives, and
+// every sheet the splice does not take is decoded whole, with the whole
+// decoding's refusal word for word: bytes edited outside the grades array
+// (the header, item_times, after the object), a second grades member, a
+// grades member nested in another member at the top level's indentation,
+// and an array in the canonical layout followed by a space. The head
+// VerifyRecord reads from the spliced bytes is the one of the whole bytes.
+func TestSpliceSheetIsWholeDecoding(t *testing.T) {
+	plain := []Grade{
+		{Field: Field{Item: "item-1", Kind: KindObligation, Target: "O1"}, Value: "addressed"},
+		{Field: Field{Item: "item-1", Kind: KindObligation, Target: "O2"}, Value: "missed", Note: "left out"},
+	}
+	base := gradesSheet(t, plain)
+	nested := bytes.Replace(base, []byte(`"signer": {`), []byte(`"signer": {`+"\n  "+`"grades": []`+",\n    "), 1)
+	cases := []struct {
+		name    string
+		data    []byte
+		spliced bool
+	}{
+		{"canonical", base, true},
+		{"no grades", gradesSheet(t, []Grade{}), true},
+		{"header layout", bytes.Replace(base, []byte(`"format": `), []byte(`"format":  `), 1), false},
+		{"header unknown member", bytes.Replace(base, []byte(`"format": `), []byte(`"extra": 1,`+"\n  "+`"format": `), 1), false},
+		{"item_times edited", bytes.Replace(base, []byte(`"spent_ms": 5`), []byte(`"spent_ms": 05`), 1), false},
+		{"item_times negative", bytes.Replace(base, []byte(`"spent_ms": 5`), []byte(`"spent_ms": -5`), 1), true},
+		{"second grades member", bytes.Replace(base, []byte("\n}\n"), []byte(",\n  \"grades\": []\n}\n"), 1), false},
+		{"grades nested in signer", nested, false},
+		{"trailing data", append(bytes.Clone(base), "{}"...), false},
+		{"space after the array", bytes.Replace(base, []byte("\n  ]"), []byte("\n  ] "), 1), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, rest, ok := spliceSheet("sheet.json", c.data)
+			if ok != c.spliced {
+				t.Fatalf("spliced %v, want %v", ok, c.spliced)
+			}
+			whole, wholeErr := parseSheetWhole("sheet.json", c.data)
+			got, gotErr := parseSheet("sheet.json", c.data)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wholeErr) {
+				t.Fatalf("refusal %v, whole decoding %v", gotErr, wholeErr)
+			}
+			if !reflect.DeepEqual(got, whole) {
+				t.Fatalf("sheet %+v, whole decoding %+v", got, whole)
+			}
+			if !ok {
+				return
+			}
+			if !reflect.DeepEqual(s, whole) {
+				t.Fatalf("spliced sheet %+v, whole decoding %+v", s, whole)
+			}
+			type head struct {
+				Format string `json:"format"`
+				Signer Signer `json:"signer"`
+			}
+			var hs, hw head
+			recordHead(rest, &hs)
+			recordHead(c.data, &hw)
+			if hs != hw || hs.Format != SheetFormat {
+				t.Fatalf("head of the spliced bytes %+v, of the whole bytes %+v", hs, hw)
+			}
+		})
+	}
+}

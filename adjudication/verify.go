@@ -321,7 +321,15 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 		Format string `json:"format"`
 		Signer Signer `json:"signer"`
 	}
-	recordHead(data, &head)
+	// A sheet in canonical layout is decoded with its grades array read
+	// once (spliceSheet); its head is read from the bytes without that
+	// array, which recordHead would only have skipped.
+	sheet, rest, spliced := spliceSheet(name, data)
+	if spliced {
+		recordHead(rest, &head)
+	} else {
+		recordHead(data, &head)
+	}
 	parse := func(v any) error { return blinding.UnmarshalStrict(name, data, v) }
 	k, ok := kindOf[head.Format]
 	if !ok {
@@ -331,7 +339,10 @@ func VerifyRecord(allowed []AllowedSigner, f RecordFile) Check {
 	c.Kind = k.kind
 	switch head.Format {
 	case SheetFormat:
-		c.sheet, err = parseSheet(name, data)
+		c.sheet = sheet
+		if !spliced {
+			c.sheet, err = parseSheetWhole(name, data)
+		}
 	case AdjudicationFormat:
 		c.adj, err = parseAdjudication(name, parse)
 	case RevealFormat:

@@ -20,19 +20,11 @@ import (
 func contentDigests(items []Item, forms []itemForm) (content, obligations string, err error) {
 	sorted := slices.Clone(items)
 	slices.SortFunc(sorted, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
-	type itemObligations struct {
-		Item        string       `json:"item"`
-		Obligations []Obligation `json:"obligations"`
-	}
-	obs := make([]itemObligations, 0, len(sorted))
-	for _, it := range sorted {
-		obs = append(obs, itemObligations{it.ID, it.Obligations})
-	}
 	// Both digests are hashed while encoding, side by side: the canonical
 	// bytes of every item of a large bundle are never held.
 	var ce, oe error
 	var wg sync.WaitGroup
-	wg.Go(func() { obligations, oe = canonicalDigest(obs) })
+	wg.Go(func() { obligations, oe = sharedObligationsDigest(sorted) })
 	content, ce = itemsDigest(sorted, forms)
 	wg.Wait()
 	if ce != nil {
@@ -225,12 +217,83 @@ func fileContentDigest(items []Item, raw [][]byte) string {
 	return rawContentDigest(ids, raw)
 }
 
+// itemObligations is one element of the array the obligations digest
+// covers: an item's ID and its obligations, by item ID.
+type itemObligations struct {
+	Item        string       `json:"item"`
+	Obligations []Obligation `json:"obligations"`
+}
+
+// obligationsKey identifies an obligation list by its memory (its first
+// element and length, nil and empty apart): two lists with equal keys are
+// the same elements, so they encode alike.
+type obligationsKey struct {
+	first *Obligation
+	n     int
+	isNil bool
+}
+
+// sharedObligationsDigest is the obligations digest of items sorted by ID
+// (canonicalDigest of each item's itemObligations, in that order) with
+// each distinct obligation list encoded once (obligationsKey; the
+// derivation shares one list among the items of a task) and only each
+// item's ID encoded per item. The canonical array is laid out as
+// itemsDigest's: "[\n", each element indented two spaces, ",\n" between
+// elements, "\n]\n". TestSharedObligationsDigest holds it to
+// obligationsDigest.
+func sharedObligationsDigest(sorted []Item) (string, error) {
+	if len(sorted) == 0 {
+		return obligationsDigest(sorted)
+	}
+	// The encoding of a list under an empty ID, split around that ID.
+	type halves struct{ head, tail []byte }
+	shared := map[obligationsKey]halves{}
+	emptyID := []byte(`"item": ""`)
+	h := sha256.New()
+	w := bufio.NewWriterSize(h, 1<<16)
+	w.WriteString("[\n")
+	var elem, line []byte
+	var id bytes.Buffer
+	for k := range sorted {
+		it := &sorted[k]
+		key := obligationsKey{n: len(it.Obligations), isNil: it.Obligations == nil}
+		if key.n > 0 {
+			key.first = &it.Obligations[0]
+		}
+		parts, ok := shared[key]
+		if !ok {
+			var b bytes.Buffer
+			if err := campaign.EncodeJSON(&b, &itemObligations{Obligations: it.Obligations}); err != nil {
+				return "", err
+			}
+			at := bytes.Index(b.Bytes(), emptyID)
+			if at < 0 {
+				return "", errors.New("blinding: an item's obligations do not encode with their item ID first")
+			}
+			parts = halves{head: b.Bytes()[:at+len(emptyID)-2], tail: b.Bytes()[at+len(emptyID):]}
+			shared[key] = parts
+		}
+		id.Reset()
+		if err := campaign.EncodeJSON(&id, it.ID); err != nil {
+			return "", err
+		}
+		elem = append(append(append(elem[:0], parts.head...), bytes.TrimSuffix(id.Bytes(), []byte("\n"))...), parts.tail...)
+		if k > 0 {
+			w.WriteString(",\n")
+		}
+		w.WriteString("  ")
+		line = indentLines(line[:0], elem, "  ")
+		w.Write(line)
+	}
+	w.WriteString("\n]\n")
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // obligationsDigest is the obligations digest of items (any order).
 func obligationsDigest(items []Item) (string, error) {
-	type itemObligations struct {
-		Item        string       `json:"item"`
-		Obligations []Obligation `json:"obligations"`
-	}
 	obs := make([]itemObligations, 0, len(items))
 	for _, i := range byID(len(items), func(i int) string { return items[i].ID }) {
 		obs = append(obs, itemObligations{items[i].ID, items[i].Obligations})

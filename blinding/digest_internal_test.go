@@ -137,3 +137,31 @@ func TestEncodeItemIsEncodeJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedObligationsDigest: the obligations digest with each distinct
+// obligation list encoded once (sharedObligationsDigest) is the digest of
+// the array encoded whole (obligationsDigest), for lists shared by several
+// items, equal lists in other memory, nil and empty lists, a sub-slice of
+// a shared list, texts with escapes and IDs that need escaping.
+func TestSharedObligationsDigest(t *testing.T) {
+	shared := []Obligation{
+		{ID: "O1", Text: "<b>a \"quoted\" & tab\t</b>", EvidenceIDs: []string{"E1"}, AcceptedAlternatives: []string{"é ✓ \u2028"}},
+		{ID: "O2", Text: "second", Critical: true, Answerable: true},
+	}
+	ids := []string{"item-1", "item-2", `item-"3"`, "item-<4>", "item-\u2028", "item-6", "item-7", "item-8"}
+	lists := [][]Obligation{shared, shared, nil, {}, slices.Clone(shared), shared[:1], shared[1:], nil}
+	for n := 0; n <= len(ids); n++ {
+		var items []Item
+		for i := range n {
+			items = append(items, Item{ID: ids[i], Obligations: lists[i]})
+		}
+		slices.SortFunc(items, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
+		want, err := obligationsDigest(items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := sharedObligationsDigest(items); err != nil || got != want {
+			t.Fatalf("%d items: shared %s %v, whole %s", n, got, err, want)
+		}
+	}
+}

@@ -206,20 +206,12 @@ type indexed struct {
 // returns the indices of gs sorted by field (compareFieldKeys). The first
 // failing grade in input order decides the refusal.
 func indexGrades(gs []SheetGrade, who string, isAdjudication bool) indexed {
-	idx := make([]int32, len(gs))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
 	// Each field's sort key is split once, not at every comparison.
 	keys := make([]fieldSortKey, len(gs))
 	for i := range gs {
 		keys[i] = keyOf(gs[i].Field)
 	}
-	// A verified sheet is already in field order (adjudication
-	// ReasonGradeOrder): a stable sort would leave it as it is.
-	if !slices.IsSortedFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) }) {
-		slices.SortStableFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) })
-	}
+	idx := indexGradesOrder(gs, keys)
 	// dupAt is the input position of the earliest repeated grade of a field
 	// (its second occurrence in input order); -1 when every field is unique.
 	dupAt := int32(-1)
@@ -246,6 +238,30 @@ func indexGrades(gs []SheetGrade, who string, isAdjudication bool) indexed {
 		}
 	}
 	return indexed{idx: idx, keys: keys}
+}
+
+// indexGradesOrder returns the positions of gs in field order (keys[i] is
+// gs[i]'s sort key), equal fields in input order.
+func indexGradesOrder(gs []SheetGrade, keys []fieldSortKey) []int32 {
+	idx := make([]int32, len(gs))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	// A record already in this order is left as it is. Otherwise the
+	// indices are sorted by key and then by input position: the order a
+	// stable sort gives, from an unstable sort (a verified sheet is in
+	// adjudication's canonical field order, which orders item IDs and
+	// kinds otherwise, so its hundreds of thousands of grades are sorted
+	// here).
+	if !slices.IsSortedFunc(idx, func(i, j int32) int { return keys[i].compare(&keys[j]) }) {
+		slices.SortFunc(idx, func(i, j int32) int {
+			if c := keys[i].compare(&keys[j]); c != 0 {
+				return c
+			}
+			return cmp.Compare(i, j)
+		})
+	}
+	return idx
 }
 
 // SortFieldKeys orders keys by item, kind and target; item IDs and targets
