@@ -23,14 +23,17 @@ import (
 func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
 	c := &cobra.Command{
-		Use:   "score CAMPAIGN --ratings DIR",
+		Use:   "score CAMPAIGN --ratings DIR --allowed-signers FILE",
 		Short: "Verify the signed records, settle grades and print the three scorecards and the decision",
 		Long: `score verifies every signed record in the ratings directory (two frozen
 rating sheets, the adjudication and the reveal, each with its detached .sig)
-against allowed_signers; it refuses if any record fails or the reveal does
-not name the exact sheets and adjudication used. It settles every field
-(agreed, or adjudicated), unblinds items with the sealed map, combines them
-with the structural findings and the accounting, and prints the report.
+against allowed_signers: --allowed-signers FILE, else the config key
+allowed_signers, never a file inside DIR, which whoever writes a record
+could write too (allowed-signers-missing without either). It refuses if
+any record fails or the reveal does not name the exact sheets and
+adjudication used. It settles every field (agreed, or adjudicated),
+unblinds items with the sealed map, combines them with the structural
+findings and the accounting, and prints the report.
 With --out DIR it writes report.json, report.md and the SVG charts there;
 DIR must be new or empty (an existing file, or a directory that holds
 anything, is refused: output-not-empty), so no file is replaced. The files
@@ -49,7 +52,7 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 	}
 	format := formatFlag(c, "text", "md", "json")
 	c.Flags().StringVar(&ratings, "ratings", "", "directory with sheet-*.json, adjudication.json, reveal.json (each with .sig), sealed-map.json, bundle-*.json")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (default: DIR/allowed_signers)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file every record is verified against (required; never read from DIR)")
 	c.Flags().StringVar(&mapFile, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
 	c.Flags().StringVar(&out, "out", "", "write report.json, report.md and charts to this new or empty directory")
 	width := c.Flags().Int("width", 0, "width of the text report in columns (default: the terminal's, else $COLUMNS, else 80; at least 40)")
@@ -60,8 +63,9 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		if *width != 0 && *width < minTextWidth {
 			return usagef("score: --width %d: the text report needs at least %d columns", *width, minTextWidth)
 		}
-		if allowed == "" {
-			allowed = filepath.Join(ratings, "allowed_signers")
+		allowed, err := trustedSigners(a, allowed)
+		if err != nil {
+			return refusal(a, err)
 		}
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")

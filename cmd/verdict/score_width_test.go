@@ -44,7 +44,7 @@ func TestScoreTextFitsWidth(t *testing.T) {
 		t.Fatalf("report.md has %d table headings and %d cell words; the test needs the demo's tables", len(heads), len(words))
 	}
 	for _, width := range []string{"80", "120"} {
-		code, out, errOut := runCapture(t, "score", filepath.Join(d, "campaign"), "--ratings", filepath.Join(d, "ratings"), "--width", width)
+		code, out, errOut := runCapture(t, "score", filepath.Join(d, "campaign"), "--ratings", filepath.Join(d, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(d, "ratings"), "allowed_signers"), "--width", width)
 		if code != 1 { // the demo's gates fail by design
 			t.Fatalf("score exit %d\n%s", code, errOut)
 		}
