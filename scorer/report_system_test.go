@@ -107,9 +107,7 @@ func TestSystemReportTextFitsWidth(t *testing.T) {
 	lines := strings.Split(string(r.Markdown(false)), "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "| ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "|---") {
-			for _, h := range strings.Split(strings.Trim(l, "| "), " | ") {
-				heads = append(heads, h)
-			}
+			heads = append(heads, strings.Split(strings.Trim(l, "| "), " | ")...)
 		}
 	}
 	if len(heads) < 60 {

@@ -155,7 +155,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		saved := log.Choices()
 		unsaved := 0
 		for _, d := range res.Pending {
-			if !slices.Contains(saved, adjudication.Choice{Field: d.Field, Final: d.Final, Note: d.Note}) {
+			if !slices.ContainsFunc(saved, func(c adjudication.Choice) bool { return c.Field == d.Field && c.Final == d.Final && c.Note == d.Note }) {
 				unsaved++
 			}
 		}

@@ -196,8 +196,17 @@ resolve SHEET SHEET --template --allowed-signers FILE [--out CHOICES.json]
 writes that choices file for the open disputes instead (to stdout without
 --out; an existing --out file is never replaced, the file appears whole and a
 second writer of it is refused, output-locked): every disputed field with
-"final" and "note" empty, in the order "verdict disagreements" lists them.
-Fill in each final (and a note where one is needed) and pass it to --from.`,
+"final" and "note" empty, in the order "verdict disagreements" lists them,
+and beside each, read only, what the adjudicator decides from: "ratings",
+the two raters' values and notes (with the leak scan's findings in each
+note) labelled "first rating" and "second rating" in the order the SHEET
+arguments were given (never the raters' names), and "allowed", the field's
+allowed values with their codebook definitions. Fill in each final (and a
+note where one is needed) and pass it to --from with the sheets in the same
+order: "ratings" and "allowed" may be kept or removed, are never recorded,
+and when kept must be what the template showed (template-mismatch
+otherwise: the file was made from other sheets, or from these in the other
+order).`,
 		Args: cobra.ExactArgs(2),
 	}
 	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
@@ -250,6 +259,10 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		}
 		adj, err := adjudication.NewAdjudication(fs[0], fs[1], choices, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
 		if err != nil {
+			var ve *verr.Error
+			if errors.As(err, &ve) && ve.Reason == adjudication.ReasonTemplateMismatch && ve.File == "" {
+				ve.File = from
+			}
 			return refusal(a, err)
 		}
 		rec, err := adjudication.SignCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)
