@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ func TestDecisionLogResumeSupersedeLock(t *testing.T) {
 	}
 	defer mustClose(t, l2)
 	cs := l2.Choices()
-	if len(cs) != 1 || cs[0] != first {
+	if len(cs) != 1 || !reflect.DeepEqual(cs[0], first) {
 		t.Fatalf("resumed choices %v, want [%v]", cs, first)
 	}
 	// Decide the rest, then build the adjudication from the log.

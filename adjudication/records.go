@@ -393,31 +393,103 @@ func CheckResolution(d Disagreement, final, note string) error {
 // Choice is an adjudicator's decision for one field (input to
 // NewAdjudication): one entry of the choices file `verdict resolve --from`
 // reads, {"item","kind","target","final","note"}; note may be "" or
-// absent.
+// absent. Ratings and Allowed are what `verdict resolve --template` shows
+// beside the field, read only: never recorded in the adjudication, and
+// when present checked against the sheets (CheckChoiceShown).
 type Choice struct {
 	Field
-	Final string `json:"final"`
-	Note  string `json:"note"`
+	// Ratings are the two raters' values and notes of the field, in the
+	// order the sheets were given ("first rating", "second rating"; never
+	// the raters' names: adjudication is blind to who rated what).
+	Ratings *[2]ChoiceRating `json:"ratings,omitempty"`
+	// Allowed are the field's allowed values with their codebook
+	// definitions (AllowedDefinitions).
+	Allowed []ValueDefinition `json:"allowed,omitempty"`
+	Final   string            `json:"final"`
+	Note    string            `json:"note"`
 }
 
-// ChoiceTemplate is the choices file for the disputes ds to be filled in:
-// one Choice per disputed field, in the order of ds, with final and note
-// empty. Unfilled, NewAdjudication refuses it (ReasonBadValue).
+// ChoiceRating is one rater's side of a disputed field as a choices
+// template shows it: the rating's label by sheet order, the value, the
+// note as written and the leak scan's findings in it (Disagreement).
+type ChoiceRating struct {
+	Rating       string        `json:"rating"`
+	Value        string        `json:"value"`
+	Note         string        `json:"note"`
+	NoteFindings []NoteFinding `json:"note_findings,omitempty"`
+}
+
+// ChoiceRatingLabels label the two ratings of a choices template by the
+// order the sheets were given, as `verdict disagreements` does.
+var ChoiceRatingLabels = [2]string{"first rating", "second rating"}
+
+// ChoiceTemplate is the choices file for the disputes ds (of the sheets in
+// the order given) to be filled in: one Choice per disputed field, in the
+// order of ds, with both ratings and the allowed values shown and final
+// and note empty. Unfilled, NewAdjudication refuses it (ReasonBadValue).
 func ChoiceTemplate(ds []Disagreement) []Choice {
 	out := make([]Choice, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, Choice{Field: d.Field})
+		out = append(out, Choice{Field: d.Field, Ratings: choiceRatings(d), Allowed: AllowedDefinitions(d.Field.Kind)})
 	}
 	return out
 }
 
+// choiceRatings is the Ratings a choices template shows for d.
+func choiceRatings(d Disagreement) *[2]ChoiceRating {
+	var r [2]ChoiceRating
+	for i := range r {
+		r[i] = ChoiceRating{Rating: ChoiceRatingLabels[i], Value: d.Values[i], Note: d.Notes[i], NoteFindings: d.NoteFindings[i]}
+	}
+	return &r
+}
+
+// CheckChoiceShown refuses (ReasonTemplateMismatch) a choice whose shown
+// Ratings or Allowed, when present, are not what the template of
+// disputes ds (the sheets in the order given) shows for its field: the
+// file was made from other sheets, or from these in the other order, or
+// was edited where it is read only. Its pointer is "/i/ratings" or
+// "/i/allowed" of choice i.
+func CheckChoiceShown(choices []Choice, ds []Disagreement) error {
+	byField := map[Field]Disagreement{}
+	for _, d := range ds {
+		byField[d.Field] = d
+	}
+	for i, c := range choices {
+		d, ok := byField[c.Field]
+		if !ok {
+			continue // refused by NewAdjudication (ReasonNotDisputed)
+		}
+		if c.Ratings != nil && !sameJSON(*c.Ratings, *choiceRatings(d)) {
+			return &verr.Error{Reason: ReasonTemplateMismatch, Pointer: fmt.Sprintf("/%d/ratings", i), Rule: ruleRecords,
+				Detail: fmt.Sprintf("%s: the ratings shown are not the sheets' (%s %q, %s %q); make the template again from these sheets in this order (verdict resolve SHEET SHEET --template)", c.Field, ChoiceRatingLabels[0], d.Values[0], ChoiceRatingLabels[1], d.Values[1])}
+		}
+		if c.Allowed != nil && !sameJSON(c.Allowed, AllowedDefinitions(c.Field.Kind)) {
+			return &verr.Error{Reason: ReasonTemplateMismatch, Pointer: fmt.Sprintf("/%d/allowed", i), Rule: ruleRecords,
+				Detail: fmt.Sprintf("%s: the allowed values shown are not this field's; make the template again (verdict resolve SHEET SHEET --template)", c.Field)}
+		}
+	}
+	return nil
+}
+
 // NewAdjudication builds the adjudication of two frozen sheets from one
-// choice per disputed field. It refuses a choice for an undisputed or
-// repeated field (ReasonNotDisputed), a missing choice (ReasonUnresolved),
-// a bad value or a missing note (CheckResolution).
+// choice per disputed field. It refuses a choice whose shown ratings or
+// allowed values are not the sheets' (CheckChoiceShown, sheets a then b),
+// a choice for an undisputed or repeated field (ReasonNotDisputed), a
+// missing choice (ReasonUnresolved), a bad value or a missing note
+// (CheckResolution). What a choice shows is never recorded.
 func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role, key ssh.PublicKey, t time.Time) (*Adjudication, error) {
 	s, err := signerFor(name, role, RoleAdjudicator, key)
 	if err != nil {
+		return nil, err
+	}
+	// What a template shows is checked against the sheets in the order
+	// given, the order the template was made in.
+	given, err := Disagreements(a.Sheet, b.Sheet)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckChoiceShown(choices, given); err != nil {
 		return nil, err
 	}
 	ord := OrderSheets(a, b)

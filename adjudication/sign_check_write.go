@@ -107,8 +107,11 @@ func ReadRecordFile(path string) (RecordFile, error) {
 }
 
 // LoadAllowedSigners reads and parses the allowed_signers file at path
-// (ParseAllowedSigners).
+// (ParseAllowedSigners); an empty path is AllowedSignersMissing.
 func LoadAllowedSigners(path string) ([]AllowedSigner, error) {
+	if path == "" {
+		return nil, AllowedSignersMissing()
+	}
 	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
 	if err != nil {
 		return nil, err

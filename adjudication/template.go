@@ -182,7 +182,7 @@ func CheckJudged(file string, b *blinding.Bundle, in []GradeInput) error {
 }
 
 // sameJSON reports whether a and b have the same canonical JSON.
-func sameJSON(a, b FieldContext) bool {
+func sameJSON(a, b any) bool {
 	x, errX := campaign.MarshalJSON(a)
 	y, errY := campaign.MarshalJSON(b)
 	return errX == nil && errY == nil && string(x) == string(y)

@@ -49,7 +49,24 @@ const (
 	// ReasonBadAllowedSigners: an allowed_signers line does not parse or
 	// uses an option verdict does not support.
 	ReasonBadAllowedSigners verr.Reason = "bad-allowed-signers"
+	// ReasonAllowedSignersMissing: no allowed_signers file was named. It is
+	// the trust root every signed record is checked against, so it comes
+	// only from whoever checks (verdict: --allowed-signers or the config
+	// key allowed_signers), never from the directory of the records it
+	// checks, where whoever writes a record could also write a key.
+	ReasonAllowedSignersMissing verr.Reason = "allowed-signers-missing"
 )
+
+// ruleTrustRoot is the rule an allowed-signers-missing refusal names.
+const ruleTrustRoot = "DESIGN Signed records"
+
+// AllowedSignersMissing is the refusal of a check given no allowed_signers
+// file (ReasonAllowedSignersMissing); its message names the flag
+// --allowed-signers and the config key allowed_signers.
+func AllowedSignersMissing() error {
+	return &verr.Error{Reason: ReasonAllowedSignersMissing, Rule: ruleTrustRoot,
+		Detail: "no allowed_signers file: give --allowed-signers FILE or set the config key allowed_signers (VERDICT_ALLOWED_SIGNERS); it is never taken from beside a bundle, sheet or ratings directory, which whoever writes a record could also write"}
+}
 
 // AllowedSigner is one line of an allowed_signers file (ssh-keygen(1)
 // ALLOWED SIGNERS): principals (comma-separated patterns), options

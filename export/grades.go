@@ -34,8 +34,9 @@ type GradesRequest struct {
 	// Ratings is the ratings directory: bundle-*.json, sheet-*.json,
 	// adjudication.json and reveal.json, each record with its .sig.
 	Ratings string
-	// AllowedSigners and Map are the allowed_signers file and the sealed
-	// map (defaults: inside Ratings).
+	// AllowedSigners is the coordinator's allowed_signers file, required
+	// (never looked for inside Ratings: adjudication.ReasonAllowedSignersMissing
+	// when empty). Map is the sealed map (default: inside Ratings).
 	AllowedSigners, Map string
 	// Unblinded asks for the unblinded columns; refused before a reveal.
 	// Without it they are added exactly when a verified reveal exists.
@@ -59,9 +60,6 @@ type GradesRequest struct {
 // sealed map, the unblinded columns task, repetition, order, arm and
 // session are added; asking for them before is ReasonNotRevealed.
 func Grades(req GradesRequest) (*Table, error) {
-	if req.AllowedSigners == "" {
-		req.AllowedSigners = filepath.Join(req.Ratings, "allowed_signers")
-	}
 	if req.Map == "" {
 		req.Map = filepath.Join(req.Ratings, "sealed-map.json")
 	}

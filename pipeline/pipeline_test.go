@@ -40,7 +40,7 @@ func TestCheckRefusedCampaignHasNoAdmission(t *testing.T) {
 func TestScoreRefusesMissingAllowedSigners(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	_, err := pipeline.Score(fixtures.Campaign(), pipeline.RatingsIn(dir), pipeline.ScoreOptions{})
+	_, err := pipeline.Score(fixtures.Campaign(), pipeline.RatingsIn(dir, fixtures.RatingsAllowedSigners(dir)), pipeline.ScoreOptions{})
 	if !errors.Is(err, pipeline.ReasonRecordSet) {
 		t.Fatalf("score without allowed_signers: %v, want %s", err, pipeline.ReasonRecordSet)
 	}

@@ -34,8 +34,13 @@ type RecordSet struct {
 // ReadAllowedSigners reads and parses the allowed_signers file at path. A
 // file that cannot be read is ReasonRecordSet (a file that is not regular
 // or over its cap keeps campaign.ReadRegular's refusal); a line that does
-// not parse is adjudication's refusal.
+// not parse is adjudication's refusal; an empty path is
+// adjudication.AllowedSignersMissing (the file is never looked for in the
+// ratings directory).
 func ReadAllowedSigners(path string) ([]adjudication.AllowedSigner, error) {
+	if path == "" {
+		return nil, adjudication.AllowedSignersMissing()
+	}
 	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
 	if e := (*verr.Error)(nil); errors.As(err, &e) {
 		return nil, err

@@ -38,15 +38,19 @@ const ruleScore = "DESIGN Signed records; CONTRACT §5 two frozen ratings before
 // detached .sig, and bundle-*.json), the allowed_signers file and the
 // sealed unblinding map.
 type Ratings struct {
-	Dir            string
+	Dir string
+	// AllowedSigners is the coordinator's allowed_signers file, given
+	// explicitly: it is never looked for in Dir, whose writers could put
+	// their own key there (empty: adjudication.ReasonAllowedSignersMissing).
 	AllowedSigners string
 	Map            string
 }
 
-// RatingsIn is the Ratings of directory dir with allowed_signers and
-// sealed-map.json inside it (the defaults of `verdict score`).
-func RatingsIn(dir string) Ratings {
-	return Ratings{Dir: dir, AllowedSigners: filepath.Join(dir, "allowed_signers"), Map: filepath.Join(dir, "sealed-map.json")}
+// RatingsIn is the Ratings of directory dir with sealed-map.json inside it
+// (the default of `verdict score`) and the allowed_signers file allowed,
+// which the caller names (never a file found in dir).
+func RatingsIn(dir, allowed string) Ratings {
+	return Ratings{Dir: dir, AllowedSigners: allowed, Map: filepath.Join(dir, "sealed-map.json")}
 }
 
 // ScoreOptions tune a Score run without changing its result.

@@ -53,9 +53,11 @@ func BuildSystemReport(sc *SystemScorecard, ctx ReportContext) *SystemReport {
 // WriteJSON streams report.json to w as Report.WriteJSON does.
 func (r *SystemReport) WriteJSON(w io.Writer) error { return campaign.EncodeJSON(w, r) }
 
-// WriteText renders report.md for a terminal as Report.WriteText does.
+// WriteText renders report.md for a terminal as Report.WriteText does:
+// laid out for width (every table whose cells do not fit whole becomes one
+// paragraph per row, so no line is wider than width).
 func (r *SystemReport) WriteText(w io.Writer, style string, width int) error {
-	return writeMarkdownText(w, r.Markdown(false), style, width)
+	return writeMarkdownText(w, r.markdown(false, width-textMargin(style)), style, width)
 }
 
 // charge renders a charge as "0.0408 USD, 12.5s".
@@ -70,7 +72,12 @@ func charge(c SystemCharge) string { return usd(c.Cost) + ", " + c.Time.String()
 // provenance. Counts keep their denominators; "unknown" marks what was not
 // measured. With charts it links ChartSystemMedianR, ChartSystemRatios and
 // ChartSystemPairs.
-func (r *SystemReport) Markdown(charts bool) []byte {
+func (r *SystemReport) Markdown(charts bool) []byte { return r.markdown(charts, 0) }
+
+// markdown renders the system report's Markdown; width 0 is report.md, a
+// terminal width lays out every table to fit it (table.write), as
+// Report.markdown does for the first experiment.
+func (r *SystemReport) markdown(charts bool, width int) []byte {
 	sc := r.Scorecard
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -83,10 +90,10 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 	markdownFailing(&b, sc.Decision.FailingGates, sc.Decision.FailedPrerequisites)
 	p("Every gate is evaluated on its own; the decision is the AND of all of them (EVALUATOR-CONTROLS C21). No patch-success claim is made.\n\n")
 
-	markdownGates(&b, sc.Prerequisites, sc.Gates, "Gates (Madar stable core)", 0)
+	markdownGates(&b, sc.Prerequisites, sc.Gates, "Gates (Madar stable core)", width)
 	p("\n## System scorecards\n\n")
 	p("R_sys = correctly addressed repository-answerable obligations / all repository-answerable obligations: one frozen denominator shared by the three systems, never reduced by what a system returned. Truthful unknowns earn U credit only. Packet-supported coverage is reported, not gated.\n\n")
-	p("| system | workflows | macro task-median R_sys | U set credited | truthful unknowns | packet-supported coverage | investigation failures | review failures | floors |\n|---|---|---|---|---|---|---|---|---|\n")
+	cards := table{keys: 1, head: []string{"system", "workflows", "macro task-median R_sys", "U set credited", "truthful unknowns", "packet-supported coverage", "investigation failures", "review failures", "floors"}}
 	for _, s := range sc.Systems {
 		floors := "pass"
 		if !s.MeetsRequiredQuality {
@@ -98,34 +105,37 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 			}
 			floors = "FAIL: " + strings.Join(bad, ", ")
 		}
-		p("| %s | %d | %s | %d of %d | %d | %s | %d of %d | %d of %d | %s |\n", SystemTitle(s.System), s.Workflows, fr(s.MacroMedianRSys, "unknown"),
-			s.UncertaintyCredited, s.UncertaintyCases, s.TruthfulUnknowns, fr(s.PacketSupported, "unknown"),
-			s.InvestigationFailures, s.Workflows, s.ValidFailures, s.Workflows, floors)
+		cards.row(SystemTitle(s.System), fmt.Sprint(s.Workflows), fr(s.MacroMedianRSys, "unknown"),
+			fmt.Sprintf("%d of %d", s.UncertaintyCredited, s.UncertaintyCases), fmt.Sprint(s.TruthfulUnknowns), fr(s.PacketSupported, "unknown"),
+			fmt.Sprintf("%d of %d", s.InvestigationFailures, s.Workflows), fmt.Sprintf("%d of %d", s.ValidFailures, s.Workflows), floors)
 	}
-	p("\n| system | warm (investigation + review) | setup, index, startup, readiness | whole-suite total |\n|---|---|---|---|\n")
+	cards.write(&b, width)
+	charges := table{keys: 1, head: []string{"system", "warm (investigation + review)", "setup, index, startup, readiness", "whole-suite total"}}
 	for _, s := range sc.Systems {
-		p("| %s | %s | %s | %s |\n", SystemTitle(s.System), charge(s.Warm), charge(s.Setup), charge(s.Suite))
+		charges.row(SystemTitle(s.System), charge(s.Warm), charge(s.Setup), charge(s.Suite))
 	}
+	charges.write(&b, width)
 	if charts {
-		p("\n![Per-task median R_sys of each system](%s)\n", ChartSystemMedianR)
+		p("![Per-task median R_sys of each system](%s)\n\n", ChartSystemMedianR)
 	}
-	p("\n### Per-task R_sys\n\n| task | repository |")
+	p("### Per-task R_sys\n\n")
+	perTask := table{keys: 2, head: []string{"task", "repository"}}
 	for _, s := range sc.Systems {
-		p(" %s median R_sys (min) |", SystemTitle(s.System))
+		perTask.head = append(perTask.head, SystemTitle(s.System)+" median R_sys (min)")
 	}
-	p("\n|---|---|%s\n", strings.Repeat("---|", len(sc.Systems)))
 	if len(sc.Systems) > 0 {
 		for i, t := range sc.Systems[0].Tasks {
-			p("| %s | %s |", t.Task, t.Repository)
+			cells := []string{t.Task, t.Repository}
 			for _, s := range sc.Systems {
 				st := s.Tasks[i]
-				p(" %s (%s) |", fr(st.MedianRSys, "unknown"), fr(st.MinRSys, "unknown"))
+				cells = append(cells, fmt.Sprintf("%s (%s)", fr(st.MedianRSys, "unknown"), fr(st.MinRSys, "unknown")))
 			}
-			p("\n")
+			perTask.row(cells...)
 		}
 	}
+	perTask.write(&b, width)
 
-	p("\n## Paired results\n\n")
+	p("## Paired results\n\n")
 	if charts {
 		p("![Madar against each comparator: whole-suite and task-median ratios](%s)\n\n", ChartSystemRatios)
 		p("![Every paired complete-workflow ratio against 1.25](%s)\n\n", ChartSystemPairs)
@@ -134,23 +144,24 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 		name := SystemTitle(c.Comparator)
 		p("### Madar against %s\n\n", name)
 		p("Whole-suite Madar/%s (setup included): cost %s, time %s. Macro R_sys loss against %s: %s.\n\n", name, c.SuiteCostRatio, c.SuiteTimeRatio, name, fr(c.MacroLoss, "unknown"))
-		p("| task | ΔR_sys median | cost ratio | time ratio |\n|---|---|---|---|\n")
+		tasks := table{keys: 1, head: []string{"task", "ΔR_sys median", "cost ratio", "time ratio"}}
 		for _, t := range c.Tasks {
-			p("| %s | %s | %s | %s |\n", t.Task, fr(t.DeltaMedianRSys, "unknown"), t.CostRatio, t.TimeRatio)
+			tasks.row(t.Task, fr(t.DeltaMedianRSys, "unknown"), fmt.Sprint(t.CostRatio), fmt.Sprint(t.TimeRatio))
 		}
-		p("\n| task | repetition | Madar R_sys | %s R_sys | ΔR_sys | Madar critical | %s critical | cost ratio | time ratio |\n|---|---|---|---|---|---|---|---|---|\n", name, name)
+		tasks.write(&b, width)
+		pairs := table{keys: 2, head: []string{"task", "repetition", "Madar R_sys", name + " R_sys", "ΔR_sys", "Madar critical", name + " critical", "cost ratio", "time ratio"}}
 		for _, x := range c.Pairs {
-			p("| %s | %d | %s | %s | %s | %v | %v | %s | %s |\n", x.Task, x.Repetition, frCount(x.MadarRSys), frCount(x.OtherRSys), x.DeltaRSys.Decimal(),
-				x.MadarCritical, x.OtherCritical, x.CostRatio, x.TimeRatio)
+			pairs.row(x.Task, fmt.Sprint(x.Repetition), frCount(x.MadarRSys), frCount(x.OtherRSys), x.DeltaRSys.Decimal(),
+				fmt.Sprint(x.MadarCritical), fmt.Sprint(x.OtherCritical), fmt.Sprint(x.CostRatio), fmt.Sprint(x.TimeRatio))
 		}
-		p("\n")
+		pairs.write(&b, width)
 	}
 
 	p("## Startup costs\n\nEvery cold setup, index, startup, readiness and refresh charge, per system and repository, charged in full and never amortised; the Serena initial_instructions call is setup overhead, never evidence.\n\n")
 	if len(sc.Setup) == 0 {
 		p("No setup charge was recorded.\n\n")
 	} else {
-		p("| system | repository | attributed workflow | kind | cost | time |\n|---|---|---|---|---|---|\n")
+		setup := table{keys: 2, head: []string{"system", "repository", "attributed workflow", "kind", "cost", "time"}}
 		for _, x := range sc.Setup {
 			repo, wf := x.Repository, x.Workflow
 			if repo == "" {
@@ -159,50 +170,50 @@ func (r *SystemReport) Markdown(charts bool) []byte {
 			if wf == "" {
 				wf = "(none: whole-suite total only)"
 			}
-			p("| %s | %s | %s | %s | %s | %s |\n", SystemTitle(x.System), repo, wf, mdEscape(x.Kind), usd(x.Cost), x.Time)
+			setup.row(SystemTitle(x.System), repo, wf, mdEscape(x.Kind), usd(x.Cost), fmt.Sprint(x.Time))
 		}
-		p("\n")
+		setup.write(&b, width)
 	}
-	p("| system | repository | cold first task | complete charge (setup included) |\n|---|---|---|---|\n")
+	cold := table{keys: 2, head: []string{"system", "repository", "cold first task", "complete charge (setup included)"}}
 	for _, s := range sc.Systems {
 		for _, c := range s.ColdFirst {
-			p("| %s | %s | %s r%d | %s |\n", SystemTitle(s.System), c.Repository, c.Task, c.Repetition, charge(c.Charge))
+			cold.row(SystemTitle(s.System), c.Repository, fmt.Sprintf("%s r%d", c.Task, c.Repetition), charge(c.Charge))
 		}
 	}
+	cold.write(&b, width)
 
-	p("\n## Failures\n\nInvestigation-stage failures keep every charge; their review is not launched; R_sys and U are zero and critical completion fails.\n\n")
-	nf := 0
+	p("## Failures\n\nInvestigation-stage failures keep every charge; their review is not launched; R_sys and U are zero and critical completion fails.\n\n")
+	failures := table{keys: 1, head: []string{"workflow", "system", "task", "repetition", "outcome", "charge"}}
 	for _, w := range sc.Workflows {
 		if w.Review.Outcome == OutcomeAnswered {
 			continue
 		}
-		if nf == 0 {
-			p("| workflow | system | task | repetition | outcome | charge |\n|---|---|---|---|---|---|\n")
-		}
-		nf++
 		outcome := string(w.Review.Outcome)
 		if w.Review.FailureKind != "" {
 			outcome += " (" + w.Review.FailureKind + ")"
 		}
-		p("| %s | %s | %s | %d | %s | %s |\n", w.ID, SystemTitle(w.System), w.Task, w.Repetition, outcome, charge(w.Complete))
+		failures.row(w.ID, SystemTitle(w.System), w.Task, fmt.Sprint(w.Repetition), outcome, charge(w.Complete))
 	}
-	if nf == 0 {
-		p("No workflow failed.\n")
+	if len(failures.rows) == 0 {
+		p("No workflow failed.\n\n")
+	} else {
+		failures.write(&b, width)
 	}
-	p("\n")
 
-	markdownAutomaticHuman(&b, r.Automatic, r.Human, 0)
+	markdownAutomaticHuman(&b, r.Automatic, r.Human, width)
 
-	p("## Every workflow\n\n| workflow | task | rep | position | system | outcome | R_sys | U | packet-supported | truthful unknowns | critical failed | source gate | complete charge | cold |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	p("## Every workflow\n\n")
+	every := table{keys: 1, head: []string{"workflow", "task", "rep", "position", "system", "outcome", "R_sys", "U", "packet-supported", "truthful unknowns", "critical failed", "source gate", "complete charge", "cold"}}
 	for _, w := range sc.Workflows {
 		x := w.Review
 		outcome := string(x.Outcome)
 		if x.FailureKind != "" {
 			outcome += " (" + x.FailureKind + ")"
 		}
-		p("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %d | %v | %s | %s | %v |\n", w.ID, w.Task, w.Repetition, w.Position, SystemTitle(w.System), outcome,
-			frCount(w.RSys), fr(x.U, "undefined"), fr(w.PacketSupported, "unknown"), w.TruthfulUnknowns, x.CriticalCompletionFailed, yes(x.SourceGate), charge(w.Complete), w.Cold)
+		every.row(w.ID, w.Task, fmt.Sprint(w.Repetition), fmt.Sprint(w.Position), SystemTitle(w.System), outcome,
+			frCount(w.RSys), fr(x.U, "undefined"), fr(w.PacketSupported, "unknown"), fmt.Sprint(w.TruthfulUnknowns), fmt.Sprint(x.CriticalCompletionFailed), yes(x.SourceGate), charge(w.Complete), fmt.Sprint(w.Cold))
 	}
-	markdownProvenance(&b, r.Provenance, 0)
+	every.write(&b, width)
+	markdownProvenance(&b, r.Provenance, width)
 	return b.Bytes()
 }

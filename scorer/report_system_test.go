@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"verdict/campaign"
 )
 
@@ -85,5 +87,61 @@ func TestSystemReport(t *testing.T) {
 	}
 	if !bytes.Contains(charts[2].SVG, []byte("above 1.25")) {
 		t.Errorf("the paired chart does not mark the failing pair")
+	}
+}
+
+// TestSystemReportTextFitsWidth: a system comparison's text report
+// follows the fixed report's width rules at 80 and 120 columns: no line is
+// wider than the terminal (in the plain and the colour style), a table too
+// wide for it becomes one paragraph per row (its key cells in bold, then
+// "heading: value"), and every column heading of report.md appears whole.
+func TestSystemReportTextFitsWidth(t *testing.T) {
+	in := passingSys()
+	in.Setup = []SetupCharge{{System: campaign.SystemSerena, Repository: "synthetic/repo1", Workflow: in.wf(campaign.SystemSerena, "T1", 1).ID, Kind: "index",
+		SystemCharge: SystemCharge{Cost: MicroUSD(70), Time: Of[Nanosecond](30e9)}}}
+	w := in.wf(campaign.SystemMadar, "T2", 2)
+	w.Review = RunInput{Task: "T2", Repetition: 2, Arm: ArmA, Session: w.Review.Session, Outcome: OutcomeInvestigationFailure, FailureKind: "evidence_budget_exceeded"}
+	w.ReviewCharge = zeroCharge()
+	r := BuildSystemReport(evalSys(t, in), ReportContext{})
+	var heads []string
+	lines := strings.Split(string(r.Markdown(false)), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "| ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "|---") {
+			heads = append(heads, strings.Split(strings.Trim(l, "| "), " | ")...)
+		}
+	}
+	if len(heads) < 60 {
+		t.Fatalf("report.md has %d table headings; the test needs the system report's tables", len(heads))
+	}
+	for _, width := range []int{80, 120} {
+		for _, style := range []string{"notty", "dark"} {
+			var buf bytes.Buffer
+			if err := r.WriteText(&buf, style, width); err != nil {
+				t.Fatal(err)
+			}
+			text := visible(buf.String())
+			for i, l := range strings.Split(text, "\n") {
+				if n := ansi.StringWidth(l); n > width {
+					t.Errorf("%s, width %d: line %d is %d columns: %q", style, width, i+1, n, l)
+				}
+			}
+			if style != "notty" {
+				continue
+			}
+			flat := " " + strings.Join(strings.Fields(strings.NewReplacer("|", " ", "**", "").Replace(text)), " ") + " "
+			// The table of every workflow (14 columns) cannot fit: it is
+			// one paragraph per workflow.
+			if !strings.Contains(flat, " workflow W1 — task: T1; rep: 1; position: 1;") {
+				t.Errorf("width %d: the workflow table is not one paragraph per row:\n%s", width, text)
+			}
+			for _, h := range heads {
+				if h == "what" || h == "identity" {
+					continue // the two-column identity tables drop their headings when narrow
+				}
+				if !strings.Contains(flat, " "+h+" ") && !strings.Contains(flat, " "+h+":") {
+					t.Errorf("width %d: the table heading %q is not whole in the text", width, h)
+				}
+			}
+		}
 	}
 }

@@ -23,7 +23,7 @@ func newAdjudicateCmd(a *app) *cobra.Command {
 	var bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "adjudicate BUNDLE SHEET SHEET [--allowed-signers FILE] --key KEYFILE --name NAME [--out ADJUDICATION.json] [--decisions FILE]",
+		Use:   "adjudicate BUNDLE SHEET SHEET --allowed-signers FILE --key KEYFILE --name NAME [--out ADJUDICATION.json] [--decisions FILE]",
 		Short: "Resolve the disputed fields of two frozen sheets in the terminal UI",
 		Long: `adjudicate shows only the fields on which the two frozen rating sheets differ,
 their values side by side as "first rating" and "second rating" (never the
@@ -34,8 +34,8 @@ When every dispute is resolved, S then y writes the adjudication (--out,
 default: adjudication.json beside the first sheet) signed with --key as --name
 (namespace verdict-adjudication). Both sheets must verify against
 allowed_signers: --allowed-signers, else the config key allowed_signers,
-else the allowed_signers file beside BUNDLE (allowed-signers-missing when
-there is none).
+never a file found beside BUNDLE or the sheets (allowed-signers-missing
+without either).
 
 Every decision is appended to the decision log (--decisions, default: the
 --out path with the extension .decisions.jsonl) and fsync'd before the screen
@@ -54,7 +54,7 @@ refuses (exit 1, reason no-terminal) before creating the decision log:
 verdict disagreements and verdict resolve --from do the same without one.`,
 		Args: cobra.ExactArgs(3),
 	}
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: allowed_signers beside BUNDLE)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write")
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "the other sheet's bundle when it is not BUNDLE (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
 	c.Flags().StringVar(&decisions, "decisions", "", "decision log (default: --out with extension .decisions.jsonl)")
@@ -66,7 +66,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if err != nil {
 			return err
 		}
-		if allowed, err = besideBundle(a, allowed, args[0]); err != nil {
+		if allowed, err = trustedSigners(a, allowed); err != nil {
 			return refusal(a, err)
 		}
 		if _, err := sf.resolve(a); err != nil {
@@ -155,7 +155,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		saved := log.Choices()
 		unsaved := 0
 		for _, d := range res.Pending {
-			if !slices.Contains(saved, adjudication.Choice{Field: d.Field, Final: d.Final, Note: d.Note}) {
+			if !slices.ContainsFunc(saved, func(c adjudication.Choice) bool { return c.Field == d.Field && c.Final == d.Final && c.Note == d.Note }) {
 				unsaved++
 			}
 		}

@@ -65,7 +65,7 @@ func TestNotAdmittedCampaignIsNeverSilent(t *testing.T) {
 
 	// Admitted: no warning anywhere.
 	for _, table := range []string{"grades", "runs"} {
-		if code, _, errs := runCLI(t, "export", table, camp, "--ratings", ratings); code != 0 || strings.Contains(errs, "NOT ADMITTED") {
+		if code, _, errs := runCLI(t, "export", table, camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers")); code != 0 || strings.Contains(errs, "NOT ADMITTED") {
 			t.Fatalf("export %s of the admitted demo: exit %d\n%s", table, code, errs)
 		}
 	}
@@ -104,7 +104,7 @@ func TestNotAdmittedCampaignIsNeverSilent(t *testing.T) {
 		}
 	}
 	for _, table := range []string{"grades", "runs", "sessions"} {
-		code, out, errs := runCLI(t, "export", table, camp, "--ratings", ratings)
+		code, out, errs := runCLI(t, "export", table, camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 		if code != 0 || out == "" {
 			t.Fatalf("export %s: exit %d, want 0 with rows", table, code)
 		}

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,29 +25,27 @@ type agreementReport struct {
 func newAgreementCmd(a *app) *cobra.Command {
 	var allowed, bundle string
 	c := &cobra.Command{
-		Use:   "agreement SHEET SHEET [--bundle BUNDLE] [--allowed-signers FILE]",
+		Use:   "agreement SHEET SHEET [--bundle BUNDLE] --allowed-signers FILE",
 		Short: "Percent agreement, Cohen's kappa and Krippendorff's alpha of two rating sheets",
 		Long: `agreement compares two frozen rating sheets field by field: per grade kind,
 per truth obligation (with --bundle, which groups the items that share one
 frozen obligation) and over all fields, each with n. A statistic that cannot be
 computed (fewer than two paired values, no variation) is shown as undefined with
 its reason, never as 0. Both sheets are verified first against allowed_signers
-(--allowed-signers, else the config key allowed_signers, else the file
-allowed_signers in the first SHEET's directory, where verdict blind's
-ratings directory keeps it); a sheet that does not verify is refused.`,
+(--allowed-signers, else the config key allowed_signers; never a file found
+beside the sheets: without either, allowed-signers-missing); a sheet that does
+not verify is refused.`,
 		Args: cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().StringVar(&bundle, "bundle", "", "a bundle of the rated content, for per-obligation agreement")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheets are verified against (default: allowed_signers beside the first SHEET)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheets are verified against (required)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		// Statistics of sheets that do not verify are not evidence
 		// (DESIGN "Signed records"): both sheets are always verified.
-		if allowed = allowedSigners(a, allowed); allowed == "" {
-			allowed = filepath.Join(filepath.Dir(args[0]), "allowed_signers")
-			if _, err := os.Lstat(allowed); errors.Is(err, fs.ErrNotExist) {
-				return usagef("no %s: pass --allowed-signers FILE (the sheets are always verified; statistics of unverified sheets are not reported)", allowed)
-			}
+		allowed, err := trustedSigners(a, allowed)
+		if err != nil {
+			return refusal(a, err)
 		}
 		var given []string
 		if bundle != "" {

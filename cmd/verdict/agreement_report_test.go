@@ -28,7 +28,7 @@ func TestAgreementCommandMatchesReport(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	ratings := filepath.Join(dir, "ratings")
-	code, out := chkRunCaptured(t, "agreement", filepath.Join(ratings, "sheet-bob.json"), filepath.Join(ratings, "sheet-ann.json"), "--format", "json")
+	code, out := chkRunCaptured(t, "agreement", filepath.Join(ratings, "sheet-bob.json"), filepath.Join(ratings, "sheet-ann.json"), "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json")
 	if code != 0 {
 		t.Fatalf("agreement: exit %d\n%s", code, out)
 	}

@@ -153,7 +153,7 @@ func TestOnlyRegularFilesWithinCaps(t *testing.T) {
 		if err := mkfifo(p); err != nil {
 			t.Skipf("mkfifo: %v", err)
 		}
-		code, out := runWithin(t, 10*time.Second, feedFIFO(p), "score", filepath.Join(demo, "campaign"), "--ratings", ratings)
+		code, out := runWithin(t, 10*time.Second, feedFIFO(p), "score", filepath.Join(demo, "campaign"), "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 		if code != 1 || !strings.Contains(out, "not-regular-file") {
 			t.Errorf("score with a FIFO at %s: exit %d, want 1 with not-regular-file\n%s", name, code, out)
 		}

@@ -103,7 +103,7 @@ func TestScoreRefusesCampaignChangedAfterBlinding(t *testing.T) {
 		}
 	}
 	// The text form says the same.
-	code, text, _ := runCapture(t, "score", camp, "--ratings", ratings)
+	code, text, _ := runCapture(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	if code != 1 || !strings.Contains(text, "campaign-changed-after-blinding") || !strings.Contains(text, "manifest.json") {
 		t.Errorf("score (text): exit %d\n%s", code, text)
 	}

@@ -207,7 +207,7 @@ func TestConcurrentScoreOutOneWriter(t *testing.T) {
 	a, b := demoPair(t, bin)
 	ref := t.TempDir()
 	args := func(d, out string) []string {
-		return []string{"score", filepath.Join(d, "campaign"), "--ratings", filepath.Join(d, "ratings"), "--out", out, "--format", "json"}
+		return []string{"score", filepath.Join(d, "campaign"), "--ratings", filepath.Join(d, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(d, "ratings"), "allowed_signers"), "--out", out, "--format", "json"}
 	}
 	for _, d := range []string{a, b} {
 		runBin(bin, nil, args(d, filepath.Join(ref, filepath.Base(d)))...)
@@ -255,7 +255,7 @@ func TestConcurrentExportOutOneWriter(t *testing.T) {
 	bin := verdictBin(t)
 	a, b := demoPair(t, bin)
 	args := func(d, out string) []string {
-		return []string{"export", "grades", filepath.Join(d, "campaign"), "--ratings", filepath.Join(d, "ratings"), "--out", out}
+		return []string{"export", "grades", filepath.Join(d, "campaign"), "--ratings", filepath.Join(d, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(d, "ratings"), "allowed_signers"), "--out", out}
 	}
 	ref := t.TempDir()
 	for _, d := range []string{a, b} {
@@ -416,7 +416,7 @@ func TestKilledWritesLeaveNothingReal(t *testing.T) {
 
 	// score --out: one rename, of the whole report directory.
 	out := filepath.Join(dir, "report")
-	score := []string{"score", filepath.Join(a, "campaign"), "--ratings", filepath.Join(a, "ratings"), "--out", out}
+	score := []string{"score", filepath.Join(a, "campaign"), "--ratings", filepath.Join(a, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(a, "ratings"), "allowed_signers"), "--out", out}
 	pausedRun(t, bin, "report", env, score...)
 	if _, err := os.Stat(out); err == nil {
 		t.Error("killed score --out: the report directory exists")
@@ -464,7 +464,7 @@ func TestKilledWritesLeaveNothingReal(t *testing.T) {
 
 	// export --out: one file.
 	csv := filepath.Join(dir, "grades.csv")
-	export := []string{"export", "grades", filepath.Join(a, "campaign"), "--ratings", filepath.Join(a, "ratings"), "--out", csv}
+	export := []string{"export", "grades", filepath.Join(a, "campaign"), "--ratings", filepath.Join(a, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(a, "ratings"), "allowed_signers"), "--out", csv}
 	pausedRun(t, bin, "grades.csv", env, export...)
 	if _, err := os.Stat(csv); err == nil {
 		t.Error("killed export: the export file exists")

@@ -26,7 +26,7 @@ func demoChain(t *testing.T) (camp, ratings, keys string) {
 // code and the reasons of its refusals.
 func scoreRefusal(t *testing.T, camp, ratings string) (int, []string, string) {
 	t.Helper()
-	code, out, _ := runCapture(t, "score", camp, "--ratings", ratings, "--format", "json")
+	code, out, _ := runCapture(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json")
 	var reasons []string
 	if strings.HasPrefix(out, "[") {
 		var ps []struct {

@@ -71,13 +71,13 @@ func TestRefusalsOneJSONShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	appendFile(t, filepath.Join(bad, "sheet-ann.json"), " ")
-	code, out, _ := runCapture(t, "score", camp, "--ratings", bad, "--format", "json")
+	code, out, _ := runCapture(t, "score", camp, "--ratings", bad, "--allowed-signers", filepath.Join(bad, "allowed_signers"), "--format", "json")
 	ps := problemLines(t, "score", out)
 	if code != 1 || ps[0]["reason"] != "bad-signature" || ps[0]["file"] != filepath.Join(bad, "sheet-ann.json") {
 		t.Errorf("score: exit %d, first refusal %v", code, ps[0])
 	}
 	// score: no ratings directory.
-	code, out, _ = runCapture(t, "score", camp, "--ratings", filepath.Join(dir, "nowhere"), "--format", "json")
+	code, out, _ = runCapture(t, "score", camp, "--ratings", filepath.Join(dir, "nowhere"), "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json")
 	if ps := problemLines(t, "score without ratings", out); code != 1 || !strings.HasPrefix(ps[0]["file"], filepath.Join(dir, "nowhere")) {
 		t.Errorf("score without ratings: exit %d, %v", code, ps)
 	}
@@ -112,13 +112,13 @@ func TestRefusalsOneJSONShape(t *testing.T) {
 
 	// freeze: a signer name that cannot be an allowed_signers principal.
 	code, out, _ = runCapture(t, "freeze", "--journal", filepath.Join(ratings, "journal-ann.jsonl"), "--bundle", filepath.Join(ratings, "bundle-ann.json"),
-		"--key", filepath.Join(keys, "rater-ann"), "--name", "ann smith", "--out", filepath.Join(dir, "s.json"), "--format", "json")
+		"--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--key", filepath.Join(keys, "rater-ann"), "--name", "ann smith", "--out", filepath.Join(dir, "s.json"), "--format", "json")
 	if ps := problemLines(t, "freeze", out); code != 1 || ps[0]["reason"] != "bad-signer-name" {
 		t.Errorf("freeze with a bad signer name: exit %d, %v", code, ps)
 	}
 	// freeze over an existing sheet.
 	code, out, _ = runCapture(t, "freeze", "--journal", filepath.Join(ratings, "journal-ann.jsonl"), "--bundle", filepath.Join(ratings, "bundle-ann.json"),
-		"--key", filepath.Join(keys, "rater-ann"), "--name", "ann", "--out", filepath.Join(ratings, "sheet-ann.json"), "--format", "json")
+		"--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--key", filepath.Join(keys, "rater-ann"), "--name", "ann", "--out", filepath.Join(ratings, "sheet-ann.json"), "--format", "json")
 	if ps := problemLines(t, "freeze over a sheet", out); code != 1 || ps[0]["reason"] != "record-exists" || ps[0]["file"] != filepath.Join(ratings, "sheet-ann.json") {
 		t.Errorf("freeze over a sheet: exit %d, %v", code, ps)
 	}
@@ -156,7 +156,7 @@ func TestScoreJSONRefusalsOneDocument(t *testing.T) {
 	}
 	appendFile(t, filepath.Join(bad, "sheet-ann.json"), " ")
 	appendFile(t, filepath.Join(bad, "sheet-bob.json"), " ")
-	code, out, _ := runCapture(t, "score", camp, "--ratings", bad, "--format", "json")
+	code, out, _ := runCapture(t, "score", camp, "--ratings", bad, "--allowed-signers", filepath.Join(bad, "allowed_signers"), "--format", "json")
 	ps := problemLines(t, "score with two changed sheets", out)
 	var sigs int
 	for _, p := range ps {
@@ -168,7 +168,7 @@ func TestScoreJSONRefusalsOneDocument(t *testing.T) {
 		t.Fatalf("score: exit %d, %d refusals (%d bad-signature), want one document with both sheets refused\n%s", code, len(ps), sigs, out)
 	}
 	appendFile(t, filepath.Join(bad, "allowed_signers"), "not a signer line\n")
-	code, out, _ = runCapture(t, "score", camp, "--ratings", bad, "--format", "json")
+	code, out, _ = runCapture(t, "score", camp, "--ratings", bad, "--allowed-signers", filepath.Join(bad, "allowed_signers"), "--format", "json")
 	if ps := problemLines(t, "score with a bad allowed_signers", out); code != 1 || len(ps) != 1 || !strings.HasPrefix(strings.TrimSpace(out), "[") {
 		t.Fatalf("score with one refusal: exit %d, %v\n%s", code, ps, out)
 	}

@@ -73,7 +73,7 @@ func TestScoreNamesFirstForgedBundleItem(t *testing.T) {
 		if err := os.WriteFile(path, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, out, errOut := runCLI(t, "score", camp, "--ratings", ratings, "--format", "json")
+		code, out, errOut := runCLI(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json")
 		var refs []struct{ Reason, File, Pointer, Message string }
 		if err := json.Unmarshal([]byte(out), &refs); err != nil || len(refs) != 1 {
 			t.Fatalf("%s: exit %d, output %q %q", c.name, code, out, errOut)
@@ -85,7 +85,7 @@ func TestScoreNamesFirstForgedBundleItem(t *testing.T) {
 		}
 	}
 	os.WriteFile(path, orig, 0o644)
-	if code, _, errOut := runCLI(t, "score", camp, "--ratings", ratings, "--format", "json"); code != 0 {
+	if code, _, errOut := runCLI(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json"); code != 0 {
 		t.Fatalf("the original bundle: exit %d %s", code, errOut)
 	}
 }

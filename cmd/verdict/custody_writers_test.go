@@ -285,7 +285,7 @@ func TestKilledDemoLeavesNothingReal(t *testing.T) {
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("demo: TMPDIR holds %d entries (first %s)", len(ents), ents[0].Name())
 	}
-	if p := runBin(bin, nil, "score", filepath.Join(out, "campaign"), "--ratings", filepath.Join(out, "ratings")); p.code == 0 {
+	if p := runBin(bin, nil, "score", filepath.Join(out, "campaign"), "--ratings", filepath.Join(out, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(out, "ratings"), "allowed_signers")); p.code == 0 {
 		t.Errorf("score accepted the killed demo's output:\n%s", tail(p.out))
 	}
 	if p := runBin(bin, env, "demo", "--out", out); p.code != 0 {

@@ -240,7 +240,9 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 	for _, it := range res.Map.Items {
 		sessionOf[it.Item] = it.Session
 	}
-	// allowed_signers beside the records, where `verdict score` looks by default.
+	// The TEST ONLY allowed_signers, written beside the records for the
+	// reader of the demo and passed explicitly to every command and to
+	// score: no command looks for it in the ratings directory.
 	allowedBytes, err := fs.ReadFile(fixtures.TestOnlyKeys(), "allowed_signers")
 	if err != nil {
 		return nil, err
@@ -264,7 +266,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 			return nil, err
 		}
 		if err := runSub(q, "freeze", "--journal", journal, "--bundle", bundle, "--key", filepath.Join(keys, "rater-"+rater),
-			"--name", rater, "--role", "rater", "--out", p("sheet-"+rater+".json"), "--time", demoSheetTime); err != nil {
+			"--name", rater, "--role", "rater", "--out", p("sheet-"+rater+".json"), "--time", demoSheetTime, "--allowed-signers", allowed); err != nil {
 			return nil, err
 		}
 	}
@@ -301,7 +303,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 		"--out", p("reveal.json"), "--time", demoRevealTime, "--campaign", campDir); err != nil {
 		return nil, err
 	}
-	rep, err := pipeline.Score(pipeline.DirFS(campDir), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{})
+	rep, err := pipeline.Score(pipeline.DirFS(campDir), pipeline.RatingsIn(ratings, allowed), pipeline.ScoreOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("score: %w", err)
 	}

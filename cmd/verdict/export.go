@@ -48,7 +48,7 @@ admission failures and "verdict check CAMPAIGN", which lists them.`,
 func newExportAllCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapPath, out string
 	c := &cobra.Command{
-		Use:   "all CAMPAIGN --ratings DIR --out OUT",
+		Use:   "all CAMPAIGN --ratings DIR --allowed-signers FILE --out OUT",
 		Short: "Export every table (grades, runs, pairs, tasks, sessions, obligations) as CSV and JSONL into OUT",
 		Long: `Export all verifies and scores the campaign once, as verdict score does, and
 writes every table in both formats into the new or empty directory OUT:
@@ -64,22 +64,23 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		Args: cobra.ExactArgs(1),
 	}
 	c.Flags().StringVar(&ratings, "ratings", "", "ratings directory: bundles, sheets, adjudication, reveal (required)")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: DIR/allowed_signers)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required; never read from DIR)")
 	c.Flags().StringVar(&mapPath, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
 	c.Flags().StringVar(&out, "out", "", "new or empty directory to write the tables into (required)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if ratings == "" || out == "" {
 			return usagef("export all: --ratings DIR and --out OUT are required")
 		}
+		as, err := trustedSigners(a, allowed)
+		if err != nil {
+			return refusal(a, err)
+		}
 		lock, err := lockNewOutputDir(a, out)
 		if err != nil {
 			return err
 		}
 		defer lock.Unlock()
-		r := pipeline.RatingsIn(ratings)
-		if as := allowedSigners(a, allowed); as != "" {
-			r.AllowedSigners = as
-		}
+		r := pipeline.RatingsIn(ratings, as)
 		if mapPath != "" {
 			r.Map = mapPath
 		}
@@ -160,14 +161,14 @@ and commits to the sealed map, the columns task, repetition, order, arm and
 session are added (--blinded leaves them out).`
 	}
 	c := &cobra.Command{
-		Use:   name + " CAMPAIGN --ratings DIR [--format csv|jsonl] [--out FILE]",
+		Use:   name + " CAMPAIGN --ratings DIR --allowed-signers FILE [--format csv|jsonl] [--out FILE]",
 		Short: "Export " + name + " as CSV or JSONL",
 		Long:  long + "\n\nExit codes: 0 written; 1 refused (also --out naming an existing file: output-exists, or a file another export is writing: output-locked); 2 usage error.",
 		Args:  cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "csv", "jsonl")
 	c.Flags().StringVar(&ratings, "ratings", "", "ratings directory: bundles, sheets, adjudication, reveal (required)")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: DIR/allowed_signers)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required; never read from DIR)")
 	c.Flags().StringVar(&mapPath, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
 	c.Flags().StringVar(&out, "out", "", "write to this new file instead of stdout (an existing file is refused)")
 	if name == "grades" {
@@ -181,6 +182,10 @@ session are added (--blinded leaves them out).`
 		if unblinded && blinded {
 			return usagef("export grades: --unblinded and --blinded exclude each other")
 		}
+		as, err := trustedSigners(a, allowed)
+		if err != nil {
+			return refusal(a, err)
+		}
 		if out != "" {
 			// One writer per output: a second export to the same --out
 			// is refused (output-locked) rather than replacing the first.
@@ -193,15 +198,11 @@ session are added (--blinded leaves them out).`
 				return refusal(a, err)
 			}
 		}
-		r := pipeline.RatingsIn(ratings)
-		if as := allowedSigners(a, allowed); as != "" {
-			r.AllowedSigners = as
-		}
+		r := pipeline.RatingsIn(ratings, as)
 		if mapPath != "" {
 			r.Map = mapPath
 		}
 		var t *export.Table
-		var err error
 		if name == "grades" {
 			t, err = export.Grades(export.GradesRequest{Campaign: args[0], Ratings: r.Dir, AllowedSigners: r.AllowedSigners, Map: r.Map, Unblinded: unblinded, Blinded: blinded})
 		} else {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func TestNoteControlCharactersRefused(t *testing.T) {
 	if err := (fixtures.Forgery{}).Apply(ratings); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", ratings); code != 0 || strings.ContainsAny(out, "\x1b\u009b\u202e") {
+	if code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers")); code != 0 || strings.ContainsAny(out, "\x1b\u009b\u202e") {
 		t.Fatalf("untouched chain: exit %d\n%s%s", code, out, errs)
 	}
 	err := fixtures.Forgery{Sheet: func(name string, s *adjudication.Sheet, _ map[string]string) {
@@ -29,7 +30,7 @@ func TestNoteControlCharactersRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", ratings)
+	code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	if code != 1 || !strings.Contains(out+errs, "bad-note") || strings.ContainsAny(out+errs, "\x1b\x07\u009b\u202e") {
 		t.Fatalf("control characters in a note: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}

@@ -119,7 +119,7 @@ func TestExportGradesRefusesAsScore(t *testing.T) {
 				c.edit(t, dir)
 			}
 			code, reasons, out := scoreRefusal(t, cdir, dir)
-			ecode, eout, eerr := runCapture(t, "export", "grades", cdir, "--ratings", dir)
+			ecode, eout, eerr := runCapture(t, "export", "grades", cdir, "--ratings", dir, "--allowed-signers", filepath.Join(dir, "allowed_signers"))
 			if c.want == "" {
 				if len(reasons) != 0 || !strings.Contains(out, `"decision"`) || ecode != 0 || !strings.Contains(strings.SplitN(eout, "\n", 2)[0], "arm") {
 					t.Fatalf("unchanged: score exit %d %v, export grades exit %d\n%.800s%.800s", code, reasons, ecode, eout, eerr)
@@ -159,11 +159,11 @@ func TestExportGradesWithoutMap(t *testing.T) {
 	if err := os.Remove(mapFile); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", dir)
+	code, out, errs := runCapture(t, "export", "grades", camp, "--ratings", dir, "--allowed-signers", filepath.Join(dir, "allowed_signers"))
 	if head := strings.SplitN(out, "\n", 2)[0]; code != 0 || !strings.HasPrefix(head, "item,kind,target,rater_1") || strings.Contains(head, "arm") {
 		t.Fatalf("without the map: exit %d, want 0 and blinded columns\n%.500s%s", code, out, errs)
 	}
-	if code, _, _ := runCapture(t, "export", "grades", camp, "--ratings", dir, "--unblinded"); code != 1 {
+	if code, _, _ := runCapture(t, "export", "grades", camp, "--ratings", dir, "--allowed-signers", filepath.Join(dir, "allowed_signers"), "--unblinded"); code != 1 {
 		t.Fatalf("--unblinded without the map: exit %d, want 1 (not-revealed)", code)
 	}
 	// The forgery re-commits the records to the map: put it back for it.
@@ -183,7 +183,7 @@ func TestExportGradesWithoutMap(t *testing.T) {
 	if err := os.Remove(mapFile); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = runCapture(t, "export", "grades", camp, "--ratings", dir)
+	code, out, errs = runCapture(t, "export", "grades", camp, "--ratings", dir, "--allowed-signers", filepath.Join(dir, "allowed_signers"))
 	if code != 1 || !strings.Contains(out+errs, "unknown-item") || strings.Contains(out, "item,kind,target") {
 		t.Fatalf("unknown item without the map: exit %d, want 1 unknown-item\n%.500s%s", code, out, errs)
 	}

@@ -59,7 +59,7 @@ func TestExportGradesCSVGuardsFormulas(t *testing.T) {
 		"--key", filepath.Join(K, "adjudicator-cho"), "--name", "cho", "--out", n("adjudication.json"), "--time", demoAdjTime); code != 0 {
 		t.Fatalf("resolve: exit %d\n%s", code, out)
 	}
-	code, out := chkRunCaptured(t, "export", "grades", C, "--ratings", N)
+	code, out := chkRunCaptured(t, "export", "grades", C, "--ratings", N, "--allowed-signers", filepath.Join(N, "allowed_signers"))
 	if code != 0 {
 		t.Fatalf("export grades: exit %d\n%s", code, out)
 	}
@@ -78,7 +78,7 @@ func TestExportGradesCSVGuardsFormulas(t *testing.T) {
 	if quoted != 1 {
 		t.Fatalf("%d CSV cells hold the quoted note, want 1", quoted)
 	}
-	code, jl := chkRunCaptured(t, "export", "grades", C, "--ratings", N, "--format", "jsonl")
+	code, jl := chkRunCaptured(t, "export", "grades", C, "--ratings", N, "--allowed-signers", filepath.Join(N, "allowed_signers"), "--format", "jsonl")
 	want, _ := json.Marshal(formula)
 	if code != 0 || strings.Count(jl, string(want)) != 1 || strings.Contains(jl, `"'=`) {
 		t.Fatalf("jsonl: exit %d, want the note unchanged once\n%.2000s", code, jl)

@@ -41,7 +41,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 		t.Fatalf("demo exit %d\n%s", code, out)
 	}
 	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
-	code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings)
+	code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -60,7 +60,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 		t.Fatalf("settled counts %v", kinds)
 	}
 	// JSONL: the same rows; an unknown time is null (never 0).
-	code, jl := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--format", "jsonl")
+	code, jl := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "jsonl")
 	lines := strings.Split(strings.TrimSpace(jl), "\n")
 	var first map[string]any
 	if code != 0 || len(lines) != len(rows) || json.Unmarshal([]byte(lines[0]), &first) != nil ||
@@ -69,7 +69,7 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 	}
 	// Before the reveal: blinded columns only, --unblinded refused.
 	os.Rename(filepath.Join(ratings, "reveal.json"), filepath.Join(dir, "reveal.json"))
-	code, out = chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings)
+	code, out = chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	h2, rows2 := readCSV(t, out)
 	if code != 0 || len(rows2) != len(rows) {
 		t.Fatalf("blinded: exit %d\n%s", code, out)
@@ -79,18 +79,18 @@ func TestExportGradesBlindedUntilReveal(t *testing.T) {
 			t.Fatalf("blinded export has column %s", c)
 		}
 	}
-	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--unblinded"); code != 1 || !strings.Contains(out, "not-revealed") {
+	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--unblinded"); code != 1 || !strings.Contains(out, "not-revealed") {
 		t.Fatalf("--unblinded before the reveal: exit %d\n%s", code, out)
 	}
 	os.Rename(filepath.Join(dir, "reveal.json"), filepath.Join(ratings, "reveal.json"))
-	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--blinded"); code != 0 || strings.Contains(strings.SplitN(out, "\n", 2)[0], "arm") {
+	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--blinded"); code != 0 || strings.Contains(strings.SplitN(out, "\n", 2)[0], "arm") {
 		t.Fatalf("--blinded: exit %d", code)
 	}
 	// A changed sheet byte refuses the export.
 	sheets, _ := filepath.Glob(filepath.Join(ratings, "sheet-*.json"))
 	orig, _ := os.ReadFile(sheets[0])
 	os.WriteFile(sheets[0], bytes.Replace(orig, []byte(`"addressed"`), []byte(`"not_addressed"`), 1), 0o600)
-	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings); code != 1 || !strings.Contains(out, "bad-signature") {
+	if code, out := chkRunCaptured(t, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers")); code != 1 || !strings.Contains(out, "bad-signature") {
 		t.Fatalf("changed sheet: exit %d\n%s", code, out)
 	}
 	os.WriteFile(sheets[0], orig, 0o600)
@@ -109,7 +109,7 @@ func TestExportReportTables(t *testing.T) {
 	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
 	want := map[string]int{"runs": 48, "pairs": 24, "tasks": 8, "sessions": 72}
 	for name, n := range want {
-		code, out := chkRunCaptured(t, "export", name, camp, "--ratings", ratings)
+		code, out := chkRunCaptured(t, "export", name, camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 		h, rows := readCSV(t, out)
 		if code != 0 || len(rows) != n {
 			t.Fatalf("%s: exit %d, %d rows, want %d\n%s", name, code, len(rows), n, out)
@@ -136,14 +136,14 @@ func TestExportReportTables(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "pairs.jsonl")
-	if code, _ := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--format", "jsonl", "--out", out); code != 0 {
+	if code, _ := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "jsonl", "--out", out); code != 0 {
 		t.Fatalf("--out: exit %d", code)
 	}
-	_, stdout := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--format", "jsonl")
+	_, stdout := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "jsonl")
 	if got, _ := os.ReadFile(out); string(got) != stdout {
 		t.Fatal("--out differs from stdout")
 	}
-	if code, out := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--out", out); code != 1 || !strings.Contains(out, "output-exists") {
+	if code, out := chkRunCaptured(t, "export", "pairs", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--out", out); code != 1 || !strings.Contains(out, "output-exists") {
 		t.Fatalf("existing --out: exit %d, want 1 (output-exists)\n%s", code, out)
 	}
 }

@@ -14,7 +14,7 @@ func newFreezeCmd(a *app) *cobra.Command {
 	var journal, bundle, out, allowed string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "freeze --journal FILE --bundle BUNDLE --key KEYFILE --name NAME --role rater --out SHEET.json",
+		Use:   "freeze --journal FILE --bundle BUNDLE --allowed-signers FILE --key KEYFILE --name NAME --role rater --out SHEET.json",
 		Short: "Freeze a complete journal into a signed rating sheet (namespace verdict-rating)",
 		Long: `freeze turns a complete journal into a rating sheet (rater name, role, key
 fingerprint, UTC time, meaning of the signature, bundle, content and
@@ -23,7 +23,7 @@ SHEET.json.sig in the ssh-keygen -Y sign format. It refuses while any field is
 ungraded and never overwrites an existing sheet.
 
 The new sheet is verified against allowed_signers (--allowed-signers, the
-config key allowed_signers, else the allowed_signers file beside the bundle)
+config key allowed_signers; never a file found beside the bundle)
 before anything is written, exactly as verify and score will check it: a key
 that no line lists for --name (signer-not-allowed, also a rater's key used
 under another rater's name), or whose line does not allow verdict-rating
@@ -34,7 +34,7 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 	c.Flags().StringVar(&journal, "journal", "", "the rater's journal")
 	c.Flags().StringVar(&bundle, "bundle", "", "the rater's bundle")
 	c.Flags().StringVar(&out, "out", "", "sheet file to write")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file the new sheet must verify against (default: allowed_signers beside the bundle)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the new sheet must verify against (required)")
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
@@ -53,7 +53,7 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		allowed, err = besideBundle(a, allowed, bundle)
+		allowed, err = trustedSigners(a, allowed)
 		if err != nil {
 			return refusal(a, err)
 		}

@@ -54,7 +54,7 @@ func TestLedgerRefusalKeepsValidFinal(t *testing.T) {
 		t.Fatalf("check text:\n%s", text)
 	}
 
-	code, js := chkRunCaptured(t, "score", camp, "--ratings", filepath.Join(dir, "ratings"), "--format", "json")
+	code, js := chkRunCaptured(t, "score", camp, "--ratings", filepath.Join(dir, "ratings"), "--allowed-signers", filepath.Join(filepath.Join(dir, "ratings"), "allowed_signers"), "--format", "json")
 	if code != 1 {
 		t.Fatalf("score exit %d, want 1 (a gate fails)", code)
 	}

@@ -63,7 +63,7 @@ func TestPlannedSessionsThroughCommands(t *testing.T) {
 		t.Fatalf("admit --plan with a rerun and an unknown run: exit %d\n%s", code, out)
 	}
 
-	code, out = runCombined(t, "score", dir, "--ratings", t.TempDir())
+	code, out = runCombined(t, "score", dir, "--ratings", t.TempDir(), "--allowed-signers", filepath.Join("..", "..", "fixtures", "keys", "allowed_signers"))
 	if code != 3 || !strings.Contains(out, string(scorer.ReasonCampaignIncomplete)) {
 		t.Fatalf("score: exit %d\n%s", code, out)
 	}

@@ -23,7 +23,7 @@ func newRateCmd(a *app) *cobra.Command {
 	var journal, out, theme, allowed string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "rate BUNDLE [--journal FILE] [--key KEYFILE --name NAME] [--out SHEET.json]",
+		Use:   "rate BUNDLE [--journal FILE] [--key KEYFILE --name NAME --allowed-signers FILE] [--out SHEET.json]",
 		Short: "Grade a rater bundle in the terminal UI (rater mode)",
 		Long: `rate opens the rater's terminal UI on BUNDLE. Every grade is appended to
 the journal (--journal, default: BUNDLE with the extension .journal.jsonl)
@@ -37,8 +37,8 @@ Once the sheet is frozen the journal takes no more entries (grades, notes
 or flags; reason journal-frozen), so the sheet's journal_digest stays the
 journal's digest. A --name other than the bundle's rater is refused at
 start (exit 1, reason other-bundle), before anything is graded, and so is a
---key that allowed_signers (--allowed-signers, the config key, else the file
-beside the bundle) does not list for --name in verdict-rating
+--key that allowed_signers (--allowed-signers or the config key, never a
+file found beside the bundle) does not list for --name in verdict-rating
 (signer-not-allowed, key-not-allowed-for-role; allowed-signers-missing
 without the file).
 
@@ -51,7 +51,7 @@ freeze do the same without a terminal.`,
 	}
 	c.Flags().StringVar(&journal, "journal", "", "grade journal (default: BUNDLE with extension .journal.jsonl)")
 	c.Flags().StringVar(&out, "out", "", "sheet file written when freezing (default: sheet-NAME.json beside the bundle)")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheet must verify against (default: allowed_signers beside the bundle)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheet must verify against (required with --key)")
 	addThemeFlag(c, &theme)
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
@@ -104,7 +104,7 @@ freeze do the same without a terminal.`,
 		// refused now, as freeze and score would refuse its sheet.
 		var allowedList []adjudication.AllowedSigner
 		if key != nil {
-			if allowed, err = besideBundle(a, allowed, bundlePath); err != nil {
+			if allowed, err = trustedSigners(a, allowed); err != nil {
 				return refusal(a, err)
 			}
 			if allowedList, err = adjudication.LoadAllowedSigners(allowed); err != nil {

@@ -125,7 +125,7 @@ func TestFromRealRunsToCampaign(t *testing.T) {
 			"--name", r, "--role", "rater", "--out", filepath.Join(ratings, "sheet-"+r+".json"), "--time", "2026-10-01T10:00:00Z")
 	}
 	// Before adjudication and reveal: blinded, with open fields.
-	blinded := run1(t, 0, "export", "grades", camp, "--ratings", ratings)
+	blinded := run1(t, 0, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	if h, _, _ := strings.Cut(blinded, "\n"); strings.Contains(h, "arm") || !strings.Contains(blinded, ",open,") {
 		t.Fatalf("blinded export:\n%.600s", blinded)
 	}
@@ -150,7 +150,7 @@ func TestFromRealRunsToCampaign(t *testing.T) {
 	run1(t, 0, "reveal", "--sheet", filepath.Join(ratings, "sheet-ann.json"), "--sheet", filepath.Join(ratings, "sheet-bob.json"),
 		"--adjudication", filepath.Join(ratings, "adjudication.json"), "--map", filepath.Join(ratings, "sealed-map.json"),
 		"--allowed-signers", allowed, "--key", keys+"coordinator-dee", "--name", "dee", "--out", filepath.Join(ratings, "reveal.json"), "--time", "2026-10-01T12:00:00Z")
-	code, _ := chkRunCaptured(t, "score", camp, "--ratings", ratings, "--out", p("report"))
+	code, _ := chkRunCaptured(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--out", p("report"))
 	if code != 0 && code != 1 {
 		t.Fatalf("score: exit %d", code)
 	}
@@ -160,13 +160,13 @@ func TestFromRealRunsToCampaign(t *testing.T) {
 	}
 
 	// 7. Exports after the reveal.
-	graded := run1(t, 0, "export", "grades", camp, "--ratings", ratings, "--format", "jsonl")
+	graded := run1(t, 0, "export", "grades", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "jsonl")
 	var row map[string]any
 	json.Unmarshal([]byte(strings.SplitN(graded, "\n", 2)[0]), &row)
 	if row["arm"] == nil || row["session"] == nil || row["rater_1_item_time_spent_ms"] == nil || strings.Contains(graded, `"settled":"open"`) || !strings.Contains(graded, `"settled":"adjudicated"`) {
 		t.Fatalf("unblinded export: %v", row)
 	}
-	runs := run1(t, 0, "export", "runs", camp, "--ratings", ratings)
+	runs := run1(t, 0, "export", "runs", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	if n := strings.Count(runs, "\n"); n != 1+len(m.Runs)*2 {
 		t.Fatalf("runs export has %d lines for %d runs", n, len(m.Runs))
 	}

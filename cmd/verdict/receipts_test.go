@@ -76,7 +76,7 @@ func TestReceiptRulesThroughCommands(t *testing.T) {
 				t.Fatalf("check does not name a receipt#%s with %s\n%s", m.pointer, m.reason, out)
 			}
 			session := named[strings.Index(named, "receipts/")+len("receipts/") : strings.Index(named, ".json#")]
-			code, out = chkRunCaptured(t, "score", camp, "--ratings", ratings, "--format", "json")
+			code, out = chkRunCaptured(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json")
 			var rep struct {
 				Scorecard struct {
 					Decision struct {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -35,27 +34,17 @@ func allowedSigners(a *app, flag string) string {
 	return a.cfg.GetString("allowed_signers")
 }
 
-// ReasonAllowedSignersMissing: a signing command finds no allowed_signers
-// file (no --allowed-signers, no config key allowed_signers and none
-// beside the bundle), so it cannot check that its signer may sign.
-const ReasonAllowedSignersMissing verr.Reason = "allowed-signers-missing"
-
-// besideBundle returns the allowed_signers file a command over a bundle
-// or over rating sheets checks signers against: flag or the config key
-// (allowedSigners), else the allowed_signers file in the directory of
-// bundle (the bundle, or the first sheet), where the coordinator writes it
-// for the raters. With none of them it refuses
-// (ReasonAllowedSignersMissing).
-func besideBundle(a *app, flag, bundle string) (string, error) {
+// trustedSigners returns the allowed_signers file every command checks
+// signers against: --allowed-signers (flag), else the config key
+// allowed_signers (allowedSigners). It is never inferred from a bundle's,
+// sheet's or ratings directory: whoever can write there could add their own
+// key and have a forged record verify. With neither it refuses
+// (adjudication.ReasonAllowedSignersMissing, exit 1).
+func trustedSigners(a *app, flag string) (string, error) {
 	if p := allowedSigners(a, flag); p != "" {
 		return p, nil
 	}
-	p := filepath.Join(filepath.Dir(bundle), "allowed_signers")
-	if _, err := os.Lstat(p); err == nil {
-		return p, nil
-	}
-	return "", &verr.Error{Reason: ReasonAllowedSignersMissing, File: p, Rule: "DESIGN Signed records",
-		Detail: "no allowed_signers file: give --allowed-signers (or allowed_signers in the config) or write it beside the bundle; a record is signed only by a key allowed_signers lists for its signer and role"}
+	return "", adjudication.AllowedSignersMissing()
 }
 
 // checkSigner is adjudication.CheckNewSigner for a signing command: the

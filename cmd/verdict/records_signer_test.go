@@ -153,8 +153,9 @@ func TestAgreementRefusesOneRaterTwice(t *testing.T) {
 // that verify against allowed_signers (DESIGN "Signed records"). A sheet
 // edited after signing, kept with its old signature, is refused with the
 // verification's reason code and no statistic is printed; without
-// --allowed-signers the allowed_signers beside the first sheet is used, and
-// when there is none the command says how to name one (usage, exit 2).
+// --allowed-signers (or the config key) it refuses allowed-signers-missing
+// (exit 1) naming the flag, even when an allowed_signers file lies beside
+// the sheets: that file is never the trust root.
 func TestAgreementVerifiesSheets(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()
@@ -162,18 +163,20 @@ func TestAgreementVerifiesSheets(t *testing.T) {
 	allowed := keys + "allowed_signers"
 	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed)
 
-	// No allowed_signers beside the sheets and none named: usage error.
-	code, out, errOut := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
-	if code != 2 || !strings.Contains(out+errOut, "--allowed-signers") || strings.Contains(out, "kappa") {
-		t.Fatalf("agreement without allowed_signers: exit %d\n%s%s", code, out, errOut)
-	}
-	// The default: allowed_signers in the first sheet's directory.
+	// None named: allowed-signers-missing, with or without a file beside.
 	ab, err := os.ReadFile(allowed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(p("allowed_signers"), ab, 0o600)
-	mustRun(t, 0, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
+	for _, beside := range []bool{false, true} {
+		if beside {
+			os.WriteFile(p("allowed_signers"), ab, 0o600)
+		}
+		code, out, errOut := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-bob.json"))
+		if code != 1 || !strings.Contains(out, string(adjudication.ReasonAllowedSignersMissing)) || !strings.Contains(out, "--allowed-signers") || strings.Contains(out, "kappa") {
+			t.Fatalf("agreement without allowed_signers (a file beside: %v): exit %d\n%s%s", beside, code, out, errOut)
+		}
+	}
 
 	// bob's sheet with one grade changed, beside its old signature.
 	data, err := os.ReadFile(p("sheet-bob.json"))
@@ -192,7 +195,7 @@ func TestAgreementVerifiesSheets(t *testing.T) {
 	sig, _ := os.ReadFile(p("sheet-bob.json.sig"))
 	os.WriteFile(p("x/sheet-bob.json.sig"), sig, 0o600)
 	for _, args := range [][]string{
-		{"agreement", p("sheet-ann.json"), p("x/sheet-bob.json")},
+		{"agreement", p("sheet-ann.json"), p("x/sheet-bob.json"), "--allowed-signers", allowed},
 		{"agreement", p("sheet-ann.json"), p("x/sheet-bob.json"), "--allowed-signers", allowed, "--format", "json"},
 	} {
 		code, out, errOut := runCapture(t, args...)
@@ -205,10 +208,9 @@ func TestAgreementVerifiesSheets(t *testing.T) {
 // TestAllowedSignersFromConfig: verify, disagreements, resolve and reveal
 // take --allowed-signers from the config key allowed_signers, as a
 // verdict.yaml key or VERDICT_ALLOWED_SIGNERS, when the flag is not given;
-// without either, verify is a usage error (exit 2) and disagreements
-// (like resolve, adjudicate and reveal) reads the allowed_signers file
-// beside the first sheet, refusing allowed-signers-missing (exit 1) when
-// there is none.
+// without either they refuse allowed-signers-missing (exit 1), even with an
+// allowed_signers file beside the sheets (never the trust root), and every
+// command that checks a signature says so in its flag's help.
 func TestAllowedSignersFromConfig(t *testing.T) {
 	dir := t.TempDir()
 	p, keys := frozenPair(t, dir)
@@ -218,13 +220,19 @@ func TestAllowedSignersFromConfig(t *testing.T) {
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user config
 	sheets := []string{p("sheet-ann.json"), p("sheet-bob.json")}
-	mustRun(t, 2, append([]string{"verify"}, sheets...)...)
-	if code, out, _ := runCLI(t, append([]string{"disagreements"}, sheets...)...); code != 1 || !strings.Contains(out, "allowed-signers-missing") {
-		t.Fatalf("disagreements without allowed_signers: exit %d, want 1 with allowed-signers-missing\n%s", code, out)
+	for _, cmd := range []string{"verify", "disagreements", "agreement"} {
+		if code, out, _ := runCLI(t, append([]string{cmd}, sheets...)...); code != 1 || !strings.Contains(out, "allowed-signers-missing") {
+			t.Fatalf("%s without allowed_signers: exit %d, want 1 with allowed-signers-missing\n%s", cmd, code, out)
+		}
 	}
+	// A file beside the sheets is never the trust root: still refused.
 	beside := p("allowed_signers")
 	os.WriteFile(beside, mustRead(t, allowed), 0o644)
-	mustRun(t, 0, append([]string{"disagreements"}, sheets...)...)
+	for _, cmd := range []string{"verify", "disagreements", "agreement"} {
+		if code, out, _ := runCLI(t, append([]string{cmd}, sheets...)...); code != 1 || !strings.Contains(out, "allowed-signers-missing") {
+			t.Fatalf("%s with allowed_signers only beside the sheets: exit %d, want 1 with allowed-signers-missing\n%s", cmd, code, out)
+		}
+	}
 	os.Remove(beside)
 
 	cfg := p("verdict.yaml")
@@ -243,9 +251,9 @@ func TestAllowedSignersFromConfig(t *testing.T) {
 	// The flag still wins over the config: a missing file is refused.
 	mustRun(t, 1, "verify", "--allowed-signers", p("missing"), sheets[0])
 
-	for _, cmd := range []string{"verify", "disagreements", "resolve", "reveal", "adjudicate"} {
+	for _, cmd := range []string{"verify", "disagreements", "agreement", "resolve", "reveal", "adjudicate", "freeze", "rate", "score", "status", "serve", "export all", "export grades"} {
 		root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard))
-		sub, _, err := root.Find([]string{cmd})
+		sub, _, err := root.Find(strings.Fields(cmd))
 		if err != nil {
 			t.Fatal(err)
 		}

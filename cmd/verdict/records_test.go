@@ -111,8 +111,8 @@ func TestRecordsCommands(t *testing.T) {
 	os.WriteFile(p("sheet-ann.json"), append(sa[:len(sa)-2:len(sa)-2], '}', ' '), 0o600)
 	mustRun(t, 1, append([]string{"verify", "--allowed-signers", allowed}, records...)...)
 	os.WriteFile(p("sheet-ann.json"), sa, 0o600)
-	// Usage errors exit 2.
-	mustRun(t, 2, "verify", records[0])
+	// No allowed_signers named: refused (allowed-signers-missing, exit 1).
+	mustRun(t, 1, "verify", records[0])
 
 	if _, err := exec.LookPath("ssh-keygen"); err == nil {
 		for i, who := range []struct{ id, ns string }{{"ann", "verdict-rating"}, {"bob", "verdict-rating"}, {"cho", "verdict-adjudication"}, {"dee", "verdict-reveal"}} {

@@ -95,7 +95,7 @@ func newDisagreementsCmd(a *app) *cobra.Command {
 	var showRaters bool
 	var bundles []string
 	c := &cobra.Command{
-		Use:   "disagreements SHEET SHEET [--allowed-signers FILE] [--show-raters]",
+		Use:   "disagreements SHEET SHEET --allowed-signers FILE [--show-raters]",
 		Short: "List the disputed fields of two frozen rating sheets",
 		Long: `disagreements verifies both sheets against allowed_signers and lists every
 disputed field with the two values as "first rating" and "second rating", in
@@ -110,16 +110,16 @@ in answers): every finding is listed under its note ("leak scan: KIND
 adjudicator knows a note may reveal an arm before weighing it.
 
 allowed_signers is --allowed-signers, else the config key allowed_signers,
-else the allowed_signers file beside the first sheet (where the coordinator
-writes it for the raters); with none, allowed-signers-missing.`,
+never a file found beside the sheets (whoever can write a sheet there could
+write a key too); with neither, allowed-signers-missing.`,
 		Args: cobra.ExactArgs(2),
 	}
 	format := formatFlag(c, "text", "json")
 	c.Flags().BoolVar(&showRaters, "show-raters", false, "also show which rater signed each sheet (coordinator only; adjudication is blind to raters)")
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle a sheet is for (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: allowed_signers beside the first sheet)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		allowed, err := besideBundle(a, allowed, args[0])
+		allowed, err := trustedSigners(a, allowed)
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -179,7 +179,7 @@ func newResolveCmd(a *app) *cobra.Command {
 	var bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "resolve SHEET SHEET --from CHOICES.json [--allowed-signers FILE] --key KEYFILE --name NAME --out ADJUDICATION.json",
+		Use:   "resolve SHEET SHEET --from CHOICES.json --allowed-signers FILE --key KEYFILE --name NAME --out ADJUDICATION.json",
 		Short: "Record the adjudication of two frozen sheets from a file (non-interactive adjudicate)",
 		Long: `resolve reads CHOICES.json, a JSON array of {"item","kind","target","final","note"},
 one per disputed field (see "verdict disagreements"), and writes the signed
@@ -189,18 +189,27 @@ verify against allowed_signers and against their bundles (--bundle, else the
 bundle-*.json files beside the sheets; refused bundle-missing when not found):
 every grade names an item and field of its bundle and every required field
 has a grade (sheet-incomplete). allowed_signers is --allowed-signers, else
-the config key allowed_signers, else the allowed_signers file beside the
-first sheet; with none, allowed-signers-missing.
+the config key allowed_signers, never a file found beside the sheets; with
+neither, allowed-signers-missing.
 
-resolve SHEET SHEET --template [--allowed-signers FILE] [--out CHOICES.json]
+resolve SHEET SHEET --template --allowed-signers FILE [--out CHOICES.json]
 writes that choices file for the open disputes instead (to stdout without
 --out; an existing --out file is never replaced, the file appears whole and a
 second writer of it is refused, output-locked): every disputed field with
-"final" and "note" empty, in the order "verdict disagreements" lists them.
-Fill in each final (and a note where one is needed) and pass it to --from.`,
+"final" and "note" empty, in the order "verdict disagreements" lists them,
+and beside each, read only, what the adjudicator decides from: "ratings",
+the two raters' values and notes (with the leak scan's findings in each
+note) labelled "first rating" and "second rating" in the order the SHEET
+arguments were given (never the raters' names), and "allowed", the field's
+allowed values with their codebook definitions. Fill in each final (and a
+note where one is needed) and pass it to --from with the sheets in the same
+order: "ratings" and "allowed" may be kept or removed, are never recorded,
+and when kept must be what the template showed (template-mismatch
+otherwise: the file was made from other sheets, or from these in the other
+order).`,
 		Args: cobra.ExactArgs(2),
 	}
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: allowed_signers beside the first sheet)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of choices")
 	c.Flags().StringVar(&out, "out", "", "adjudication file to write (with --template: the new choices file)")
 	c.Flags().BoolVar(&template, "template", false, "write the choices file for the open disputes (final and note empty) instead of resolving")
@@ -212,7 +221,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 			if from != "" {
 				return usagef("resolve: --template and --from exclude each other")
 			}
-			allowed, err := besideBundle(a, allowed, args[0])
+			allowed, err := trustedSigners(a, allowed)
 			if err != nil {
 				return refusal(a, err)
 			}
@@ -221,7 +230,7 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		if from == "" || out == "" {
 			return usagef("--from and --out are required")
 		}
-		allowed, err := besideBundle(a, allowed, args[0])
+		allowed, err := trustedSigners(a, allowed)
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -250,6 +259,10 @@ Fill in each final (and a note where one is needed) and pass it to --from.`,
 		}
 		adj, err := adjudication.NewAdjudication(fs[0], fs[1], choices, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
 		if err != nil {
+			var ve *verr.Error
+			if errors.As(err, &ve) && ve.Reason == adjudication.ReasonTemplateMismatch && ve.File == "" {
+				ve.File = from
+			}
 			return refusal(a, err)
 		}
 		rec, err := adjudication.SignCheckWrite(adj, key, adjudication.NamespaceAdjudication, as, sheetFiles, out)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,4 +93,108 @@ func runCombined(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	code, out, errs := runCLI(t, args...)
 	return code, out + errs
+}
+
+// TestResolveTemplateShowsRatings: the choices template shows, beside each
+// disputed field, both ratings (value and note, labelled by sheet order,
+// never by rater) as `verdict disagreements` lists them, and the field's
+// allowed values; filled in with them kept it loads strictly and signs an
+// adjudication that records none of them; a shown rating edited, or the
+// sheets given in the other order, is refused template-mismatch naming the
+// file and the member; an unknown member is refused by the strict reader.
+func TestResolveTemplateShowsRatings(t *testing.T) {
+	dir := t.TempDir()
+	fsys, key, err := fixtures.GenerateWithKey(fixtures.Options{Passing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := runChain(&app{stdout: &log, stderr: &log}, fsys, key, dir); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	ratings := filepath.Join(dir, "ratings")
+	p := func(n string) string { return filepath.Join(ratings, n) }
+	sheets := []string{p("sheet-ann.json"), p("sheet-bob.json")}
+	allowed := p("allowed_signers")
+	tmp := t.TempDir()
+	tpl := filepath.Join(tmp, "choices.json")
+	if code, out := chkRunCaptured(t, append(append([]string{"resolve"}, sheets...), "--template", "--allowed-signers", allowed, "--out", tpl)...); code != 0 {
+		t.Fatalf("resolve --template: exit %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(tpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), `"ann"`) || strings.Contains(string(data), `"bob"`) {
+		t.Fatalf("the template names a rater:\n%.600s", data)
+	}
+	var choices []adjudication.Choice
+	if err := json.Unmarshal(data, &choices); err != nil || len(choices) == 0 {
+		t.Fatalf("template: %v, %d choices", err, len(choices))
+	}
+	code, js := chkRunCaptured(t, append(append([]string{"disagreements"}, sheets...), "--allowed-signers", allowed, "--format", "json")...)
+	var dis struct {
+		Disagreements []adjudication.Disagreement `json:"disagreements"`
+	}
+	if err := json.Unmarshal([]byte(js), &dis); code != 0 || err != nil || len(dis.Disagreements) != len(choices) {
+		t.Fatalf("disagreements: exit %d, %v, %d vs %d", code, err, len(dis.Disagreements), len(choices))
+	}
+	for i, c := range choices {
+		d := dis.Disagreements[i]
+		if c.Ratings == nil || c.Field != d.Field || len(c.Allowed) == 0 {
+			t.Fatalf("choice %d shows no ratings or allowed values: %+v", i, c)
+		}
+		for j, r := range c.Ratings {
+			if r.Rating != adjudication.ChoiceRatingLabels[j] || r.Value != d.Values[j] || r.Note != d.Notes[j] {
+				t.Fatalf("choice %d, %s: %+v, want value %q note %q", i, adjudication.ChoiceRatingLabels[j], r, d.Values[j], d.Notes[j])
+			}
+		}
+		if !slices.ContainsFunc(c.Allowed, func(v adjudication.ValueDefinition) bool { return v.Value == d.Values[0] && v.Definition != "" }) {
+			t.Fatalf("choice %d: %q is not among the allowed values shown %+v", i, d.Values[0], c.Allowed)
+		}
+		choices[i].Final = c.Ratings[0].Value // decided from the file alone
+	}
+	write := func(name string, v any) string {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(tmp, name)
+		os.WriteFile(path, b, 0o600)
+		return path
+	}
+	resolve := func(from, adj string, order ...string) (int, string) {
+		return runCombined(t, append(append([]string{"resolve"}, order...), "--from", from, "--allowed-signers", allowed,
+			"--key", filepath.Join(dir, "keys", "adjudicator-cho"), "--name", "cho", "--out", adj, "--time", demoAdjTime, "--format", "json")...)
+	}
+	filled := write("filled.json", choices)
+	// The sheets in the other order: the labels would lie.
+	if code, out := resolve(filled, filepath.Join(tmp, "swapped.json"), sheets[1], sheets[0]); code != 1 ||
+		!strings.Contains(out, `"reason":"template-mismatch"`) || !strings.Contains(out, `"file":"`+filled+`"`) || !strings.Contains(out, `"pointer":"/0/ratings"`) {
+		t.Fatalf("filled template, sheets swapped: exit %d\n%s", code, out)
+	}
+	// A shown value edited.
+	edited := slices.Clone(choices)
+	r := *edited[0].Ratings
+	r[1].Value = r[0].Value
+	edited[0].Ratings = &r
+	if code, out := resolve(write("edited.json", edited), filepath.Join(tmp, "edited-adj.json"), sheets...); code != 1 || !strings.Contains(out, `"pointer":"/0/ratings"`) {
+		t.Fatalf("a shown rating edited: exit %d\n%s", code, out)
+	}
+	// An unknown member: the strict reader refuses it.
+	unknown := strings.Replace(string(mustRead(t, filled)), `"final":`, `"comment": "x", "final":`, 1)
+	os.WriteFile(filepath.Join(tmp, "unknown.json"), []byte(unknown), 0o600)
+	if code, out := resolve(filepath.Join(tmp, "unknown.json"), filepath.Join(tmp, "unknown-adj.json"), sheets...); code != 1 || !strings.Contains(out, "comment") {
+		t.Fatalf("an unknown member: exit %d\n%s", code, out)
+	}
+	// Filled as made: accepted, and the record holds none of what was shown.
+	adj := filepath.Join(tmp, "adjudication.json")
+	if code, out := resolve(filled, adj, sheets...); code != 0 {
+		t.Fatalf("filled template: exit %d\n%s", code, out)
+	}
+	rec := string(mustRead(t, adj))
+	if strings.Contains(rec, "first rating") || strings.Contains(rec, `"allowed"`) || strings.Contains(rec, `"ratings"`) {
+		t.Fatalf("the adjudication records what the template showed:\n%.600s", rec)
+	}
+	mustRun(t, 0, "verify", "--allowed-signers", allowed, sheets[0], sheets[1], adj)
 }

@@ -24,7 +24,7 @@ func newRevealCmd(a *app) *cobra.Command {
 	var sheets, bundles []string
 	var sf signingFlags
 	c := &cobra.Command{
-		Use:   "reveal --sheet SHEET --sheet SHEET --adjudication ADJ --map sealed-map.json [--allowed-signers FILE] --key KEYFILE --name NAME --out REVEAL.json",
+		Use:   "reveal --sheet SHEET --sheet SHEET --adjudication ADJ --map sealed-map.json --allowed-signers FILE --key KEYFILE --name NAME --out REVEAL.json",
 		Short: "Sign the reveal record binding the frozen sheets and adjudication to the sealed map (namespace verdict-reveal)",
 		Long: `reveal refuses while a sheet or the adjudication is unfrozen (missing or bad
 signature, signer not allowed) or any disagreement is unresolved; otherwise it
@@ -34,7 +34,7 @@ checked against its bundle (--bundle, else the bundle-*.json files beside the
 sheets; refused bundle-missing when not found): every grade names an item and
 field of it and every required field has a grade (sheet-incomplete).
 allowed_signers is --allowed-signers, else the config key allowed_signers,
-else the allowed_signers file beside the first sheet; with none,
+never a file found beside the sheets; with neither,
 allowed-signers-missing.
 
 --campaign DIR names the blinded campaign: reveal refuses when the sealed map
@@ -52,7 +52,7 @@ on stderr says admission was not checked. --format json reports either in
 	c.Flags().StringVar(&adjPath, "adjudication", "", "adjudication record")
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle a sheet is for (repeatable; default: the bundle-*.json files beside the sheets); each sheet is checked against its bundle")
 	c.Flags().StringVar(&mapPath, "map", "", "sealed-map.json")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file (default: allowed_signers beside the first sheet)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file (required)")
 	c.Flags().StringVar(&out, "out", "", "reveal record to write")
 	c.Flags().StringVar(&campDir, "campaign", "", "the blinded campaign directory: warn when it is not admitted (verdict check)")
 	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
@@ -61,7 +61,7 @@ on stderr says admission was not checked. --format json reports either in
 		if len(sheets) != 2 || adjPath == "" || mapPath == "" || out == "" {
 			return usagef("two --sheet, --adjudication, --map and --out are required")
 		}
-		allowed, err := besideBundle(a, allowed, sheets[0])
+		allowed, err := trustedSigners(a, allowed)
 		if err != nil {
 			return refusal(a, err)
 		}

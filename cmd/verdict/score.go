@@ -23,14 +23,20 @@ import (
 func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
 	c := &cobra.Command{
-		Use:   "score CAMPAIGN --ratings DIR",
+		Use:   "score CAMPAIGN --ratings DIR --allowed-signers FILE",
 		Short: "Verify the signed records, settle grades and print the three scorecards and the decision",
 		Long: `score verifies every signed record in the ratings directory (two frozen
 rating sheets, the adjudication and the reveal, each with its detached .sig)
-against allowed_signers; it refuses if any record fails or the reveal does
-not name the exact sheets and adjudication used. It settles every field
-(agreed, or adjudicated), unblinds items with the sealed map, combines them
-with the structural findings and the accounting, and prints the report.
+against allowed_signers: --allowed-signers FILE, else the config key
+allowed_signers, never a file inside DIR, which whoever writes a record
+could write too (allowed-signers-missing without either). It refuses if
+any record fails or the reveal does not name the exact sheets and
+adjudication used. It settles every field (agreed, or adjudicated),
+unblinds items with the sealed map, combines them with the structural
+findings and the accounting, and prints the report.
+--width N lays the text report out for N columns, 40 to 1000 (outside
+that range: a usage error, exit 2); without it the terminal's width, else
+$COLUMNS, is used when it is within that range, else 80.
 With --out DIR it writes report.json, report.md and the SVG charts there;
 DIR must be new or empty (an existing file, or a directory that holds
 anything, is refused: output-not-empty), so no file is replaced. The files
@@ -49,10 +55,10 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 	}
 	format := formatFlag(c, "text", "md", "json")
 	c.Flags().StringVar(&ratings, "ratings", "", "directory with sheet-*.json, adjudication.json, reveal.json (each with .sig), sealed-map.json, bundle-*.json")
-	c.Flags().StringVar(&allowed, "allowed-signers", "", "allowed_signers file (default: DIR/allowed_signers)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file every record is verified against (required; never read from DIR)")
 	c.Flags().StringVar(&mapFile, "map", "", "sealed unblinding map (default: DIR/sealed-map.json)")
 	c.Flags().StringVar(&out, "out", "", "write report.json, report.md and charts to this new or empty directory")
-	width := c.Flags().Int("width", 0, "width of the text report in columns (default: the terminal's, else $COLUMNS, else 80; at least 40)")
+	width := c.Flags().Int("width", 0, fmt.Sprintf("width of the text report in columns, %d to %d (default: the terminal's, else $COLUMNS, else 80)", minTextWidth, maxTextWidth))
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if ratings == "" {
 			return usagef("score: --ratings DIR is required")
@@ -60,8 +66,12 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		if *width != 0 && *width < minTextWidth {
 			return usagef("score: --width %d: the text report needs at least %d columns", *width, minTextWidth)
 		}
-		if allowed == "" {
-			allowed = filepath.Join(ratings, "allowed_signers")
+		if *width > maxTextWidth {
+			return usagef("score: --width %d: the text report is at most %d columns wide", *width, maxTextWidth)
+		}
+		allowed, err := trustedSigners(a, allowed)
+		if err != nil {
+			return refusal(a, err)
 		}
 		if mapFile == "" {
 			mapFile = filepath.Join(ratings, "sealed-map.json")
@@ -168,22 +178,28 @@ func printReport(a *app, r *scorer.Report, format string, width int) error {
 	return r.WriteText(w, style, width)
 }
 
-// minTextWidth is the narrowest text report, in columns.
-const minTextWidth = 40
+// minTextWidth and maxTextWidth bound the width of the text report, in
+// columns: --width outside them is a usage error, and a terminal width or
+// $COLUMNS outside them is ignored (80 is used), so no width a user or the
+// environment gives makes the report allocate without bound.
+const (
+	minTextWidth = 40
+	maxTextWidth = 1000
+)
 
 // textWidth is the width the text report is laid out for on w: the
 // terminal's width when w is a terminal, else $COLUMNS when it is a number
-// of at least minTextWidth, else 80.
+// from minTextWidth to maxTextWidth, else 80.
 func textWidth(w io.Writer) int {
 	if v, ok := w.(*visible.Writer); ok {
 		w = v.Underlying()
 	}
 	if f, ok := w.(interface{ Fd() uintptr }); ok && term.IsTerminal(f.Fd()) {
-		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= minTextWidth {
+		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= minTextWidth && cols <= maxTextWidth {
 			return cols
 		}
 	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= minTextWidth {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= minTextWidth && n <= maxTextWidth {
 		return n
 	}
 	return 80

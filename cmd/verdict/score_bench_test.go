@@ -39,7 +39,7 @@ func BenchmarkScoreCampaign(b *testing.B) {
 		// As the command runs it: the campaign through pipeline.DirFS and
 		// scoring under the command's memory limit.
 		afterLoad, restore := limitScoreMemory()
-		run, err := pipeline.Score(pipeline.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{AfterLoad: afterLoad})
+		run, err := pipeline.Score(pipeline.DirFS(camp), pipeline.RatingsIn(ratings, fixtures.RatingsAllowedSigners(ratings)), pipeline.ScoreOptions{AfterLoad: afterLoad})
 		restore()
 		if err != nil {
 			b.Fatal(err)

@@ -25,7 +25,7 @@ func TestScoreOutRefusesUserFiles(t *testing.T) {
 		{full, mine, "the user's own report\n"},
 		{file, file, "the user's notes\n"},
 	} {
-		code, out := runCombined(t, "score", camp, "--ratings", ratings, "--out", tc.out)
+		code, out := runCombined(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--out", tc.out)
 		if code != 1 || !strings.Contains(out, string(ReasonOutputNotEmpty)) {
 			t.Fatalf("score --out %s: exit %d\n%s", tc.out, code, out)
 		}

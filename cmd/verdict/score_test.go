@@ -37,7 +37,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 		}
 	}
 	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
-	if code, _, _ := runCLI(t, "score", camp, "--ratings", ratings, "--format", "json"); code != 0 {
+	if code, _, _ := runCLI(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json"); code != 0 {
 		t.Fatalf("score exit %d, want 0", code)
 	}
 	// A changed byte in a signed sheet is refused.
@@ -45,11 +45,11 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	orig, _ := os.ReadFile(sheet)
 	changed := bytes.Replace(orig, []byte(`"addressed"`), []byte(`"not_addressed"`), 1)
 	os.WriteFile(sheet, changed, 0o600)
-	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil ||
+	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings, fixtures.RatingsAllowedSigners(ratings)), pipeline.ScoreOptions{}); err == nil ||
 		!strings.Contains(err.Error(), "signature") {
 		t.Errorf("changed sheet: %v", err)
 	}
-	if code, _, _ := runCLI(t, "score", camp, "--ratings", ratings); code != 1 {
+	if code, _, _ := runCLI(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers")); code != 1 {
 		t.Errorf("changed sheet: exit %d, want 1", code)
 	}
 	os.WriteFile(sheet, orig, 0o600)
@@ -58,14 +58,14 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	bundle := filepath.Join(ratings, "bundle-ann.json")
 	origBundle, _ := os.ReadFile(bundle)
 	os.WriteFile(bundle, bytes.Replace(origBundle, []byte(`"rater": "ann"`), []byte(`"rater":  "ann"`), 1), 0o600)
-	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil ||
+	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings, fixtures.RatingsAllowedSigners(ratings)), pipeline.ScoreOptions{}); err == nil ||
 		!strings.Contains(err.Error(), string(pipeline.ReasonBundleItemMismatch)) {
 		t.Errorf("changed bundle: %v", err)
 	}
 	os.WriteFile(bundle, origBundle, 0o600)
 	// A missing reveal is refused.
 	os.Rename(filepath.Join(ratings, "reveal.json"), filepath.Join(ratings, "reveal.moved"))
-	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings), pipeline.ScoreOptions{}); err == nil {
+	if _, err := pipeline.Score(os.DirFS(camp), pipeline.RatingsIn(ratings, fixtures.RatingsAllowedSigners(ratings)), pipeline.ScoreOptions{}); err == nil {
 		t.Error("score without a reveal succeeded")
 	}
 	os.Rename(filepath.Join(ratings, "reveal.moved"), filepath.Join(ratings, "reveal.json"))
@@ -73,7 +73,7 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	// the file (record-set), not a bare system error.
 	for _, flag := range []string{"--allowed-signers", "--map"} {
 		absent := filepath.Join(dir, "absent")
-		code, out := chkRunCaptured(t, "score", camp, "--ratings", ratings, flag, absent)
+		code, out := chkRunCaptured(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), flag, absent)
 		if code != 1 || !strings.Contains(out, absent+": "+string(pipeline.ReasonRecordSet)+":") {
 			t.Errorf("score %s absent: exit %d, want 1 with %s naming the file; stdout %q", flag, code, pipeline.ReasonRecordSet, out)
 		}
@@ -128,7 +128,7 @@ func TestScoreTextNotTerminal(t *testing.T) {
 		t.Fatalf("demo exit %d\n%s%s", code, out, errOut)
 	}
 	camp, ratings := filepath.Join(dir, "campaign"), filepath.Join(dir, "ratings")
-	_, out, _ := runCapture(t, "score", camp, "--ratings", ratings)
+	_, out, _ := runCapture(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"))
 	if strings.Contains(out, "\x1b") {
 		t.Error("escape codes in text written to a file")
 	}
@@ -138,11 +138,11 @@ func TestScoreTextNotTerminal(t *testing.T) {
 	if strings.Contains(out, "    \n") || strings.Contains(out, " \n") {
 		t.Error("padding spaces at line ends")
 	}
-	_, md, _ := runCapture(t, "score", camp, "--ratings", ratings, "--format", "md")
+	_, md, _ := runCapture(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "md")
 	if !strings.HasPrefix(md, scorer.SyntheticNotice+"\n") {
 		t.Errorf("md line 1 is not the notice: %q", md[:min(len(md), 120)])
 	}
-	_, js, _ := runCapture(t, "score", camp, "--ratings", ratings, "--format", "json")
+	_, js, _ := runCapture(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--format", "json")
 	if !strings.HasPrefix(js, "{\n  \"notice\": \""+scorer.SyntheticNotice+"\"") {
 		t.Errorf("json does not open with the notice: %q", js[:min(len(js), 120)])
 	}

@@ -20,14 +20,16 @@ func newServeCmd(a *app) *cobra.Command {
 	var listen, hostKey, allowed, host string
 	var takeover time.Duration
 	c := &cobra.Command{
-		Use:   "serve RATINGS-DIR [--listen ADDR] [--host-key FILE] [--allowed-signers FILE]",
+		Use:   "serve RATINGS-DIR [--listen ADDR] [--host-key FILE] --allowed-signers FILE",
 		Short: "Serve the rate, adjudicate and status screens over SSH (raters on other machines)",
 		Long: `serve runs an SSH server on RATINGS-DIR, the directory verdict blind --out
 wrote (with the sealed map written elsewhere by --map-out). Each connection
 gets one screen, chosen by the key it authenticates with (public-key
 authentication only): the allowed_signers line of that key names the person
 (its principal) and the role (its namespaces= option), exactly as signing
-checks them. verdict-rating: the rate program on bundle-<principal>.json only;
+checks them (allowed_signers: --allowed-signers, else the config key
+allowed_signers, never a file in RATINGS-DIR; allowed-signers-missing
+without either). verdict-rating: the rate program on bundle-<principal>.json only;
 verdict-adjudication: the adjudicate program once both sheets are frozen (a
 waiting screen before); verdict-reveal: the coordinator's status screen.
 Every other SSH request (exec, SFTP and other subsystems, port forwarding,
@@ -54,7 +56,7 @@ with what ssh shows them. serve runs until interrupted (ctrl+c, SIGTERM).`,
 	}
 	c.Flags().StringVar(&listen, "listen", ":2222", "TCP address to listen on")
 	c.Flags().StringVar(&hostKey, "host-key", "", "SSH host key file, created (ed25519, mode 0600) when missing (default: verdict_serve_host_ed25519 beside RATINGS-DIR)")
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file naming every rater, the adjudicator and the coordinator (default: allowed_signers in RATINGS-DIR)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file naming every rater, the adjudicator and the coordinator (required; never read from RATINGS-DIR)")
 	c.Flags().StringVar(&host, "host", "", "host name raters type, shown in the reconnect command (default: the address they connected to)")
 	c.Flags().DurationVar(&takeover, "takeover-after", serve.DefaultTakeoverAfter, "a person's second connection takes over the first once the first has sent nothing for this long")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -114,7 +116,7 @@ with what ssh shows them. serve runs until interrupted (ctrl+c, SIGTERM).`,
 func newStatusCmd(a *app) *cobra.Command {
 	var allowed string
 	c := &cobra.Command{
-		Use:   "status RATINGS-DIR [--allowed-signers FILE] [--format text|json]",
+		Use:   "status RATINGS-DIR --allowed-signers FILE [--format text|json]",
 		Short: "Show each rater's and the adjudication's progress (counts only, never a grade)",
 		Long: `status reads RATINGS-DIR (the directory blind --out wrote, or the one verdict
 serve serves) without taking any lock or changing any file, so it runs beside
@@ -124,10 +126,12 @@ not and the sheet's SHA-256 once frozen (a sheet counts as frozen only when
 it verifies against allowed_signers and its bundle). For the adjudication:
 disputes resolved of total once both sheets are frozen, and whether it is
 signed. It never shows a grade value or a note. --format json writes the
-same as one JSON object.`,
+same as one JSON object. allowed_signers is --allowed-signers, else the
+config key allowed_signers, never a file in RATINGS-DIR
+(allowed-signers-missing without either).`,
 		Args: cobra.ExactArgs(1),
 	}
-	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheets are verified against (default: allowed_signers in RATINGS-DIR)")
+	addAllowedSignersFlag(c, &allowed, "allowed_signers file the sheets are verified against (required; never read from RATINGS-DIR)")
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		layout, err := serve.ReadLayout(args[0])
@@ -148,9 +152,10 @@ same as one JSON object.`,
 }
 
 // servedAllowed reads the allowed_signers file of a served directory:
-// flag, else the config key, else allowed_signers beside the bundles.
+// flag, else the config key (trustedSigners; never a file in the served
+// directory).
 func servedAllowed(a *app, flag string, layout serve.Layout) ([]adjudication.AllowedSigner, error) {
-	path, err := besideBundle(a, flag, layout.BundlePath(layout.Raters[0]))
+	path, err := trustedSigners(a, flag)
 	if err != nil {
 		return nil, refusal(a, err)
 	}

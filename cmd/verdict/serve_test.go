@@ -73,8 +73,8 @@ func TestStatus(t *testing.T) {
 	mustRun(t, 0, "grade", p("bundle-ann.json"), "--journal", p("bundle-ann.journal.jsonl"), "--from", p("grades-ann.json"))
 	os.Remove(p("grades-ann.json"))
 	mustRun(t, 0, "freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--key", keys+"rater-ann", "--name", "ann",
-		"--out", p("sheet-ann.json"), "--time", "2026-03-04T05:06:07Z")
-	code, out, errb := runCLI(t, "status", dir, "--format", "json")
+		"--out", p("sheet-ann.json"), "--time", "2026-03-04T05:06:07Z", "--allowed-signers", keys+"allowed_signers")
+	code, out, errb := runCLI(t, "status", dir, "--format", "json", "--allowed-signers", keys+"allowed_signers")
 	if code != 0 {
 		t.Fatalf("status: exit %d\n%s%s", code, out, errb)
 	}
@@ -101,7 +101,7 @@ func TestStatus(t *testing.T) {
 	if bob.Frozen || bob.Graded != 0 || bob.LastActivity != "" || rep.Adjudication.Waiting != "1 of 2 sheets frozen" {
 		t.Fatalf("bob: %+v, adjudication %+v", bob, rep.Adjudication)
 	}
-	_, text, _ := runCLI(t, "status", dir)
+	_, text, _ := runCLI(t, "status", dir, "--allowed-signers", keys+"allowed_signers")
 	for _, v := range []string{"not_addressed", "supported", "credited", "justified", "false_claim", "critical"} {
 		if strings.Contains(out, v) || strings.Contains(text, v) {
 			t.Fatalf("status shows the grade value %q:\n%s", v, text)

@@ -83,14 +83,14 @@ func TestSheetChecksEveryCommand(t *testing.T) {
 			commands := map[string][]string{
 				"verify --bundle": {"verify", "--allowed-signers", allowed, "--bundle", p("bundle-ann.json"), "--bundle", p("bundle-bob.json"), p("sheet-ann.json"), p("sheet-bob.json")},
 				"verify":          {"verify", "--allowed-signers", allowed, p("sheet-ann.json"), p("sheet-bob.json"), p("adjudication.json"), p("reveal.json")},
-				"agreement":       {"agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--bundle", p("bundle-ann.json")},
+				"agreement":       {"agreement", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed, "--bundle", p("bundle-ann.json")},
 				"disagreements":   {"disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed},
 				"resolve":         {"resolve", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", allowed, "--template", "--out", out("choices.json")},
 				"reveal": {"reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"),
 					"--map", p("sealed-map.json"), "--allowed-signers", allowed, "--key", filepath.Join(keys, "coordinator-dee"), "--name", "dee",
 					"--out", out("reveal.json"), "--time", demoRevealTime},
-				"score":         {"score", camp, "--ratings", dir},
-				"export grades": {"export", "grades", camp, "--ratings", dir},
+				"score":         {"score", camp, "--ratings", dir, "--allowed-signers", filepath.Join(dir, "allowed_signers")},
+				"export grades": {"export", "grades", camp, "--ratings", dir, "--allowed-signers", filepath.Join(dir, "allowed_signers")},
 			}
 			pointer := ""
 			for _, name := range slices.Sorted(maps.Keys(commands)) {

@@ -53,13 +53,13 @@ func TestSigningCommandsRefuseWhatScoreRefuses(t *testing.T) {
 			t.Fatalf("freeze, %s: a refused freeze wrote %s", c.name, sheet)
 		}
 	}
-	// The allowed_signers file beside the bundle is the default.
-	a, _ := os.ReadFile(k("allowed_signers"))
-	os.WriteFile(filepath.Join(bundleDir, "allowed_signers"), a, 0o600)
-	if code, out := freeze("--key", k("rater-ann"), "--name", "bob"); code != 1 || !strings.Contains(out, `"reason":"signer-not-allowed"`) {
-		t.Errorf("freeze with allowed_signers beside the bundle, ann's key as bob: exit %d\n%s", code, out)
+	// An allowed_signers file beside the bundle is never the default: one
+	// that lets ann's key sign as bob is not used (allowed-signers-missing).
+	os.WriteFile(filepath.Join(bundleDir, "allowed_signers"), mustRead(t, writeAllowed(t, dir, "beside", "bob", k("rater-ann.pub"), `namespaces="verdict-rating"`)), 0o600)
+	if code, out := freeze("--key", k("rater-ann"), "--name", "bob"); code != 1 || !strings.Contains(out, `"reason":"allowed-signers-missing"`) {
+		t.Errorf("freeze with allowed_signers only beside the bundle, ann's key as bob: exit %d\n%s", code, out)
 	}
-	if code, out := freeze("--key", k("rater-bob"), "--name", "bob"); code != 0 {
+	if code, out := freeze("--key", k("rater-bob"), "--name", "bob", "--allowed-signers", k("allowed_signers")); code != 0 {
 		t.Fatalf("freeze by bob after the refusals: exit %d\n%s", code, out)
 	}
 
@@ -88,7 +88,7 @@ func TestSigningCommandsRefuseWhatScoreRefuses(t *testing.T) {
 	// on lines that allow the adjudication namespace.
 	both := writeAllowed(t, dir, "both", "ann", k("rater-ann.pub"), `namespaces="verdict-rating,verdict-adjudication"`)
 	ab, _ := os.ReadFile(both)
-	os.WriteFile(both, append(ab, a...), 0o600)
+	os.WriteFile(both, append(ab, mustRead(t, k("allowed_signers"))...), 0o600)
 	code, out, _ := runCapture(t, "resolve", p("sheet-ann.json"), p("sheet-bob.json"), "--from", choices, "--allowed-signers", both,
 		"--key", k("rater-ann"), "--name", "ann", "--out", filepath.Join(dir, "adj.json"), "--format", "json")
 	if code != 1 || !strings.Contains(out, `"reason":"adjudicator-is-rater"`) {

@@ -30,8 +30,10 @@ verdict reads a line's namespaces="..." as the roles its key may sign in:
   coordinator  verdict-reveal        the reveal record
 
 The file is ALLOWED-SIGNERS (--allowed-signers, else the config key
-allowed_signers, else ./allowed_signers). Give it to every signer and keep
-it with the ratings: score reads RATINGS/allowed_signers by default.`,
+allowed_signers, else ./allowed_signers). Keep it where only the
+coordinator writes, never in the ratings directory, and give every command
+that checks a signature its path (--allowed-signers, or the config key
+allowed_signers): no command looks for it beside the records it checks.`,
 	}
 	var path string
 	c.PersistentFlags().StringVar(&path, "allowed-signers", "", "the allowed_signers file (config: allowed_signers; default ./allowed_signers)")

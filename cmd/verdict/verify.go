@@ -44,7 +44,10 @@ func newVerifyCmd(a *app) *cobra.Command {
 		Long: `verify checks every RECORD (with its detached RECORD.sig) as git checks a
 signed object: the signature over the exact bytes, the namespace of the record
 kind (verdict-rating, verdict-adjudication, verdict-reveal), the signer's
-principal and key in allowed_signers and the role its namespaces allow. Then
+principal and key in allowed_signers and the role its namespaces allow.
+allowed_signers is --allowed-signers, else the config key allowed_signers,
+never a file found beside the records (whoever writes a record there could
+write a key too): with neither, allowed-signers-missing (exit 1). Then
 across records: two raters with one key, an adjudication signed by one of the
 raters (the adjudicator is a third person), a sheet for another bundle (with
 --bundle), an adjudication or reveal that does not name the sheets given.
@@ -76,8 +79,9 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 	c.Flags().StringArrayVar(&bundles, "bundle", nil, "bundle every sheet must be for (repeatable)")
 	c.Flags().StringVar(&campDir, "campaign", "", "the campaign the records rate: every record must be dated after its rated sessions ended")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if allowed = allowedSigners(a, allowed); allowed == "" {
-			return usagef("--allowed-signers is required (or allowed_signers in the config)")
+		allowed, err := trustedSigners(a, allowed)
+		if err != nil {
+			return refusal(a, err)
 		}
 		as, err := adjudication.LoadAllowedSigners(allowed)
 		if err != nil {
