@@ -79,7 +79,7 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		// rendered one section at a time (Report.WriteText).
 		afterLoad, restore := limitScoreMemory()
 		defer restore()
-		rep, err := pipeline.Score(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
+		rep, err := pipeline.ScoreReport(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -94,7 +94,7 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		if out != "" {
 			fmt.Fprintf(a.stderr, "report written to %s\n", out)
 		}
-		if d := rep.Scorecard.Decision; decisionExit(d.Kind) != exitOK {
+		if d := rep.Outcome(); decisionExit(d.Kind) != exitOK {
 			return &failedError{msg: fmt.Sprintf("decision %s: %s", d.Kind, d.Summary), code: decisionExit(d.Kind)}
 		}
 		return nil
@@ -142,7 +142,7 @@ func limitScoreMemory() (afterLoad, restore func()) {
 
 // printReport prints the report in the chosen format; the text report
 // is laid out for width columns (0: textWidth of the output).
-func printReport(a *app, r *scorer.Report, format string, width int) error {
+func printReport(a *app, r scorer.ScoreReport, format string, width int) error {
 	switch format {
 	case "json":
 		w := bufio.NewWriterSize(a.stdout, 1<<16)
@@ -209,7 +209,7 @@ func textStyle(w io.Writer) string {
 // so a reader finds all of them or no dir, and a killed score leaves only
 // the staging directory. report.json is streamed to its file
 // (Report.WriteJSON), never held whole. The caller holds dir's lock.
-func writeReport(r *scorer.Report, dir string) error {
+func writeReport(r scorer.ScoreReport, dir string) error {
 	st, err := fsutil.StageDir(dir)
 	if err != nil {
 		return err
