@@ -39,9 +39,15 @@ renamed into place as one, so a reader finds the whole report or no DIR
 (a killed score leaves only .DIR.staging<digits>, removed by the next score
 to DIR). A second score writing to the same DIR while one runs is refused
 (output-locked, exit 1).
-Exit 0 when every gate passes, and for no-decision (development round 1 is
-inspected, never decided: not a failure); 1 for quality-improves-gate-fails,
-no-gain and execution-invalid (the report names each failing gate or
+A system comparison (CONTRACT §6, the manifest's design) goes through the
+same verification, custody and consensus and is scored with R_sys; its
+report is the system report (report.json format verdict-system-report-v1,
+report.md and the system-*.svg charts).
+Exit 0 when every gate passes (madar-advantage for a system comparison),
+and for no-decision (development round 1 is inspected, never decided: not
+a failure); 1 for quality-improves-gate-fails, no-gain and
+execution-invalid, and for no-madar-advantage and
+comparator-simpler-cheaper (the report names each failing gate or
 prerequisite); 3 when the campaign is incomplete (sessions still planned).
 
 ` + exitCodesHelp,
