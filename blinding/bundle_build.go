@@ -63,7 +63,24 @@ type Answer struct {
 	Task       string
 	Repetition int
 	Role       campaign.Role
-	Final      *campaign.Final
+	// Final is a copy of the answer's final part (its own value, so a
+	// Source holds no session's response, receipt or ledger).
+	Final *campaign.Final
+	// EndedUTC is the session receipt's ended_utc (RFC 3339), "" when the
+	// receipt records none: every signed record over the answer is dated
+	// after the latest (DESIGN Chain of custody).
+	EndedUTC string
+}
+
+// answerOf is the Answer of one bundled session: its final part copied
+// and its receipt's ended_utc, if any.
+func answerOf(session, task string, rep int, role campaign.Role, resp *campaign.Response, rc *campaign.Receipt) Answer {
+	final := resp.Final
+	a := Answer{Session: session, Task: task, Repetition: rep, Role: role, Final: &final}
+	if rc != nil && rc.EndedUTC != nil {
+		a.EndedUTC = *rc.EndedUTC
+	}
+	return a
 }
 
 // FixedSource is the blinding source of a fixed-evidence campaign
@@ -78,7 +95,7 @@ func FixedSource(c *campaign.Campaign) *Source {
 	}
 	for _, s := range c.Sessions {
 		if Bundled(s) {
-			src.Answers = append(src.Answers, Answer{Session: s.ID, Task: s.Run.Task, Repetition: s.Run.Repetition, Role: s.Role, Final: &s.Response.Final})
+			src.Answers = append(src.Answers, answerOf(s.ID, s.Run.Task, s.Run.Repetition, s.Role, s.Response, s.Receipt))
 		}
 	}
 	return src
@@ -100,7 +117,11 @@ func SystemSource(c *campaign.SystemCampaign) *Source {
 	}
 	for _, w := range c.Workflows {
 		if r := w.Review.Response; r != nil {
-			src.Answers = append(src.Answers, Answer{Session: w.Review.ID, Task: w.Workflow.Task, Repetition: w.Workflow.Repetition, Role: campaign.RoleReview, Final: &r.Final})
+			var rc *campaign.Receipt
+			if w.Review.Receipt != nil {
+				rc = &w.Review.Receipt.Receipt
+			}
+			src.Answers = append(src.Answers, answerOf(w.Review.ID, w.Workflow.Task, w.Workflow.Repetition, campaign.RoleReview, r, rc))
 		}
 	}
 	return src

@@ -93,16 +93,27 @@ func Grades(req GradesRequest) (*Table, error) {
 	if unblind {
 		// The campaign the records were checked against (a reveal needs
 		// the sealed map, so it was loaded and derived again).
-		for _, r := range set.Manifest.Runs {
-			orders[r.Task+"/"+strconv.Itoa(r.Repetition)] = r.Order
+		if set.Manifest != nil {
+			for _, r := range set.Manifest.Runs {
+				orders[r.Task+"/"+strconv.Itoa(r.Repetition)] = r.Order
+			}
 		}
 	}
-	t := gradesTable(two, adj, adjSHA, sealed, orders, unblind)
+	// A system comparison's review is unblinded to its system (arm) and
+	// the system's position in its block (order), by review session.
+	var systems map[string]campaign.Workflow
+	if unblind && set.SystemManifest != nil {
+		systems = map[string]campaign.Workflow{}
+		for _, w := range set.SystemManifest.Workflows {
+			systems[w.Sessions.Review] = w
+		}
+	}
+	t := gradesTable(two, adj, adjSHA, sealed, orders, systems, unblind)
 	t.Synthetic = two[0].Sheet.Synthetic || two[1].Sheet.Synthetic
 	return t, nil
 }
 
-func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication, adjSHA string, sealed *blinding.SealedMap, orders map[string]campaign.Order, unblind bool) *Table {
+func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication, adjSHA string, sealed *blinding.SealedMap, orders map[string]campaign.Order, systems map[string]campaign.Workflow, unblind bool) *Table {
 	c := []string{"item", "kind", "target"}
 	if unblind {
 		c = append(c, "task", "repetition", "order", "arm", "session")
@@ -159,8 +170,13 @@ func gradesTable(two [2]adjudication.FrozenSheet, adj *adjudication.Adjudication
 			it := items[f.Item]
 			r.set("task", it.Task)
 			r.int("repetition", int64(it.Repetition))
-			r.set("order", string(orders[it.Task+"/"+strconv.Itoa(it.Repetition)]))
-			r.set("arm", armOf(it.Role))
+			if w, ok := systems[it.Session]; ok {
+				r.set("order", strconv.Itoa(w.Position))
+				r.set("arm", string(w.System))
+			} else {
+				r.set("order", string(orders[it.Task+"/"+strconv.Itoa(it.Repetition)]))
+				r.set("arm", armOf(it.Role))
+			}
 			r.set("session", it.Session)
 		}
 		var vals [2]string

@@ -155,22 +155,23 @@ func AdmitDir(dir string, plan *scorer.Plan) *AdmitResult {
 	return &AdmitResult{Design: c.Design(), Synthetic: c.Synthetic(), MissingIdentities: a.MissingIdentities, Admission: a, Replay: a.Replay}
 }
 
-// AdmissionFailures are the admission failures of the loaded campaign c,
-// exactly the list `verdict check` prints under "admission failures"
-// without a previous round (Admit(c, nil).Failures()); none when c is
-// admitted. The commands that go on with a campaign that is not admitted
-// (blind, reveal --campaign, export) use it to say so.
-func AdmissionFailures(c *campaign.Campaign) []*verr.Error {
+// AdmissionFailures are the admission failures of the loaded campaign c
+// of either design, exactly the list `verdict check` prints under
+// "admission failures" without a previous round (Admit(c, nil).Failures());
+// none when c is admitted. The commands that go on with a campaign that is
+// not admitted (blind, reveal --campaign, export) use it to say so.
+func AdmissionFailures(c campaign.Loaded) []*verr.Error {
 	return Admit(c, nil).Failures()
 }
 
-// AdmissionFailuresOf strictly loads the campaign fsys and returns its
-// AdmissionFailures; the strict loader's refusal (a *verr.Error or a join
-// of them) when it does not load.
+// AdmissionFailuresOf strictly loads the campaign fsys of either design
+// (its design's loader) and returns its AdmissionFailures; the strict
+// loader's refusal (a *verr.Error
+// or a join of them) when it does not load.
 func AdmissionFailuresOf(fsys fs.FS) ([]*verr.Error, error) {
-	c, err := load(fsys, campaign.LoadOptions{})
+	l, _, err := loadDesign(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	return AdmissionFailures(c), nil
+	return AdmissionFailures(l), nil
 }

@@ -67,34 +67,36 @@ type derivation struct {
 	// checked against them); every derived bundle shares allFields.
 	fields    map[string]*adjudication.FieldSet
 	allFields *adjudication.FieldSet
-	// load loads the campaign again, for refuseBundle to derive the items
-	// once more and name the first differing one (the accepted path never
-	// needs them item by item).
-	load   func() (*campaign.Campaign, error)
+	// load loads the campaign's blinding source again, for refuseBundle
+	// to derive the items once more and name the first differing one (the
+	// accepted path never needs them item by item).
+	load   func() (*blinding.Source, error)
 	sealed *blinding.SealedMap
 	// lastEnd is the latest receipt end of the sessions the sealed map's
 	// items bind (the rated sessions): every sheet is dated after it.
 	lastEnd adjudication.SessionEnd
 }
 
-// deriveCustody derives the blinding of c again under the sealed map in
-// mapBytes (blinding.Derive) and refuses a map that differs from the
-// derived one: ReasonCampaignChanged when the campaign's manifest.json is
-// not the one the map bound at blinding, else ReasonMapMismatch naming the
-// first differing item. The
+// deriveCustody derives the blinding of src (the campaign's blinding
+// source, of either design: scorer.Design.Blinding) again under the
+// sealed map in mapBytes (blinding.DeriveSource) and refuses a map that
+// differs from the derived one: ReasonCampaignChanged when the campaign's
+// manifest.json is not the one the map bound at blinding, else
+// ReasonMapMismatch naming the first differing item. The
 // derived bundles are scanned for leaks with scan (blinding.ScanBundles,
 // on their typed items, each item once): a bundle file accepted later is
 // byte for byte a derived bundle, so these are its findings.
-// load loads c again (from the same files) when a bundle is refused.
-func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error), mapPath string, mapBytes []byte, scan *blinding.Scanner) (*derivation, error) {
+// load makes the source again (from the same files) when a bundle is
+// refused. The rated sessions' last end is RatedEnd(src).
+func deriveCustody(src *blinding.Source, load func() (*blinding.Source, error), mapPath string, mapBytes []byte, scan *blinding.Scanner) (*derivation, error) {
 	sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
 	if err != nil {
 		return nil, err
 	}
-	if err := CampaignUnchanged(c, mapPath, sealed); err != nil {
+	if err := CampaignUnchanged(src, mapPath, sealed); err != nil {
 		return nil, err
 	}
-	res, err := blinding.Derive(c, sealed)
+	res, err := blinding.DeriveSource(src, sealed)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +105,7 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	}
 	d := &derivation{forms: res.Forms, header: map[string]*blinding.Bundle{},
 		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
-	d.lastEnd = RatedEnd(c)
+	d.lastEnd = RatedEnd(src)
 	found := scan.ScanBundles(res.Bundles)
 	// Every derived bundle holds the same items (in its rater's order), so
 	// they share one field set.
@@ -122,14 +124,15 @@ func deriveCustody(c *campaign.Campaign, load func() (*campaign.Campaign, error)
 	return d, nil
 }
 
-// CampaignUnchanged refuses a campaign c that is not the one the sealed
-// map m (read from mapFile) was made from: another campaign_id
-// (ReasonMapOtherCampaign), or manifest.json bytes other than the ones m
-// bound at blinding (ReasonCampaignChanged). The manifest binds every
-// campaign file, so a receipt, response, ledger or packet edited and
-// re-bound after blinding changes it.
-func CampaignUnchanged(c *campaign.Campaign, mapFile string, m *blinding.SealedMap) error {
-	return mapBindsManifest(mapFile, m, c.Manifest.CampaignID, c.ManifestSHA256)
+// CampaignUnchanged refuses a campaign, given by its blinding source src
+// (either design), that is not the one the sealed map m (read from
+// mapFile) was made from: another campaign_id (ReasonMapOtherCampaign),
+// or manifest.json bytes other than the ones m bound at blinding
+// (ReasonCampaignChanged). The manifest binds every campaign file, so a
+// receipt, response, ledger, packet or system map edited and re-bound
+// after blinding changes it.
+func CampaignUnchanged(src *blinding.Source, mapFile string, m *blinding.SealedMap) error {
+	return mapBindsManifest(mapFile, m, src.CampaignID, src.ManifestSHA256)
 }
 
 // MapOfCampaign is CampaignUnchanged for the campaign in fsys as its
@@ -169,11 +172,11 @@ func mapBindsManifest(mapFile string, m *blinding.SealedMap, campaignID, manifes
 // itemDigests derives the blinding again from the campaign loaded anew
 // and returns each derived item's canonical digest by item ID.
 func (d *derivation) itemDigests() (map[string]string, error) {
-	c, err := d.load()
+	src, err := d.load()
 	if err != nil {
 		return nil, err
 	}
-	res, err := blinding.Derive(c, d.sealed)
+	res, err := blinding.DeriveSource(src, d.sealed)
 	if err != nil {
 		return nil, err
 	}
@@ -387,18 +390,19 @@ func (d *derivation) raters() []string {
 }
 
 // RatedEnd is the latest receipt end (ended_utc) of the rated sessions
-// of c (the sessions whose answers are bundled, blinding.Bundled): every
-// signed record is dated after it (adjudication.VerifyOptions.RatedEnd).
-// A receipt without a parsable end adds nothing (admission refuses it on
-// its own).
-func RatedEnd(c *campaign.Campaign) adjudication.SessionEnd {
+// of a campaign, given by its blinding source src (the sessions whose
+// answers are bundled, in either design: blinding.FixedSource,
+// blinding.SystemSource): every signed record is dated after it
+// (adjudication.VerifyOptions.RatedEnd). A receipt without a parsable end
+// adds nothing (admission refuses it on its own).
+func RatedEnd(src *blinding.Source) adjudication.SessionEnd {
 	var ends []adjudication.SessionEnd
-	for _, s := range c.Sessions {
-		if !blinding.Bundled(s) || s.Receipt == nil || s.Receipt.EndedUTC == nil {
+	for _, a := range src.Answers {
+		if a.EndedUTC == "" {
 			continue
 		}
-		if t, err := time.Parse(time.RFC3339Nano, *s.Receipt.EndedUTC); err == nil {
-			ends = append(ends, adjudication.SessionEnd{Session: s.ID, Ended: t})
+		if t, err := time.Parse(time.RFC3339Nano, a.EndedUTC); err == nil {
+			ends = append(ends, adjudication.SessionEnd{Session: a.Session, Ended: t})
 		}
 	}
 	return adjudication.LatestEnd(ends)

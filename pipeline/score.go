@@ -69,7 +69,31 @@ type ScoreOptions struct {
 // field (scorer.Consensus), unblind with the sealed map, score
 // (scorer.Evaluate) and build the report. Refusals are *verr.Error
 // values (errors.Join of every failing record).
+//
+// Score is ScoreReport for a fixed-evidence campaign, whose report it
+// returns as its own type; a system comparison is refused
+// (campaign.ReasonDesign): its report is ScoreReport's.
 func Score(fsys fs.FS, r Ratings, opt ScoreOptions) (*scorer.Report, error) {
+	rep, err := ScoreReport(fsys, r, opt)
+	if err != nil {
+		return nil, err
+	}
+	fixed, ok := rep.(*scorer.Report)
+	if !ok {
+		return nil, &verr.Error{Reason: campaign.ReasonDesign, File: campaign.ManifestFile, Pointer: "/design", Rule: scorer.RuleDesign,
+			Detail: "the fixed-evidence report of a campaign of another design was asked for (its report is the design's own)"}
+	}
+	return fixed, nil
+}
+
+// ScoreReport is the score pipeline of a campaign of either design
+// (scorer.Design): the campaign loaded by its design's loader, the
+// blinding derived again from the design's blinding source, the records
+// verified, the grades settled, the design's Prepare joined with them,
+// scored by the design (scorer.EvaluateDesign) and reported
+// (scorer.BuildDesignReport: a Report for fixed evidence, a SystemReport
+// for the system comparison, CONTRACT §6). Refusals are Score's.
+func ScoreReport(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreReport, error) {
 	in, ctx, d, err := prepareScore(fsys, r, opt)
 	if err != nil {
 		return nil, err
@@ -78,7 +102,7 @@ func Score(fsys fs.FS, r Ratings, opt ScoreOptions) (*scorer.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scorer.BuildReport(sc, ctx), nil
+	return scorer.BuildDesignReport(sc, ctx), nil
 }
 
 // ScoreInput runs Score's steps up to the score input that scorer.Evaluate
@@ -94,35 +118,26 @@ func ScoreInput(fsys fs.FS, r Ratings) (scorer.ScoreInput, error) {
 // the sealed map binds.
 func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, scorer.ReportContext, scorer.Design, error) {
 	var ctx scorer.ReportContext
-	c, err := load(fsys, campaign.LoadOptions{})
+	l, d, err := loadDesign(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
-	}
-	d, derr := scorer.DesignOf(c)
-	if derr != nil {
-		return scorer.ScoreInput{}, ctx, nil, derr
 	}
 	if opt.AfterLoad != nil {
 		opt.AfterLoad()
 	}
 	// A campaign in progress is refused before anything is scored.
-	if e := scorer.IncompleteError(scorer.PlannedSessions(c)); e != nil {
+	sctx := d.ScoreContext(l)
+	if e := scorer.IncompleteError(sctx.Planned); e != nil {
 		return scorer.ScoreInput{}, ctx, nil, e
 	}
-	// Everything score needs of the campaign is computed now (the leak
-	// tokens, the response count, and the campaign's side of the score
-	// input); the campaign itself, tens of megabytes for 10,000 sessions,
-	// is not used after this and is not held while the bundles and the
-	// rating records are read.
-	tokens := blinding.DefaultLeakTokens(c)
-	id := scorer.IdentityOf(c)
-	ctx.Identity = &id
-	guidelines := string(c.Guidelines)
-	for _, s := range c.Sessions {
-		if s.Response != nil {
-			ctx.Responses++
-		}
-	}
+	// Everything score needs of the campaign is computed now (the
+	// blinding source with its leak tokens, the report context, and the
+	// campaign's side of the score input); the campaign itself, tens of
+	// megabytes for 10,000 sessions, is not used after this and is not
+	// held while the blinding is derived and the rating records are read.
+	src := d.Blinding(l)
+	tokens := src.LeakTokens()
+	ctx.Identity, ctx.Responses = sctx.Identity, sctx.Responses
 	allowed, err := ReadAllowedSigners(r.AllowedSigners)
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
@@ -136,23 +151,26 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	// The campaign's side of the score input, then the blinding derived
 	// again (each runs on every core; side by side they would only hold
 	// more memory at once).
-	prep, findings := d.Prepare(c)
-	// The rated sessions' last end is taken before the receipts are released.
-	lastEnd := RatedEnd(c)
-	releaseForDerivation(c)
-	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return load(fsys, campaign.LoadOptions{}) }, r.Map, mapBytes, blinding.NewScanner(tokens))
+	prep, findings := d.Prepare(l)
+	ctx.Findings = findings
+	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: src.ManifestSHA256, Schemas: campaign.SchemaDigests(),
+		PromptRevision: sctx.PromptRevision}
+	// The derivation reads only the blinding source (each bundled answer's
+	// final part, the task templates and the manifest's identity): the
+	// campaign, its receipts, drafts and ledgers are released before it,
+	// with the source's token function, which holds the campaign.
+	derive := detached(src)
+	l, src = nil, nil
+	derived, err := deriveCustody(derive, func() (*blinding.Source, error) { return BlindingSource(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
 	}
-	derived.lastEnd = lastEnd
-	ctx.Findings = findings
-	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: c.ManifestSHA256, Schemas: campaign.SchemaDigests(),
-		PromptRevision: scorer.BRevision(c)}
-	// The campaign is released before the records are read, and collected
+	guidelines := derive.Guidelines
+	// The source is released before the records are read, and collected
 	// at once: a rating sheet of a large campaign is read whole (tens of
-	// megabytes) and must not come on top of the campaign's memory while
+	// megabytes) and must not come on top of the answers' memory while
 	// the collector catches up (the peak memory of score).
-	c = nil
+	derive = nil
 	runtime.GC()
 	rec, err := verifyRecords(r, allowed, guidelines, derived, mapBytes, d.Shape().ScoredRoles)
 	if err != nil {
@@ -168,24 +186,26 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	return in, ctx, d, err
 }
 
-// releaseForDerivation drops from c, Score's own load of the campaign,
-// what the score input has read and the derivation of the blinding does
-// not read (blinding.Derive takes the review answers' final parts, the
-// tasks and the manifest): every receipt, the shared drafts' answers and
-// B's reconciliation ledgers, about half of a loaded campaign's memory.
-// Score runs under a memory limit (the score command's), and the
-// derivation then runs with that much more room.
-func releaseForDerivation(c *campaign.Campaign) {
-	for _, s := range c.Sessions {
-		s.Receipt = nil
-		switch {
-		case s.Response == nil:
-		case !blinding.Bundled(s):
-			s.Response = nil
-		default:
-			s.Response.Reconciliation = nil
-		}
+// detached is a copy of the blinding source src without its leak-token
+// function (which holds the loaded campaign): what the derivation of the
+// blinding reads, so that the campaign can be released before it.
+func detached(src *blinding.Source) *blinding.Source {
+	cp := *src
+	cp.LeakTokens = nil
+	return &cp
+}
+
+// BlindingSource strictly loads the campaign in fsys with its design's
+// loader and returns its blinding source (scorer.Design.Blinding:
+// blinding.FixedSource or blinding.SystemSource), from which
+// blinding.BuildSource makes the bundles and the sealed map and
+// blinding.DeriveSource makes them again. Refusals are the loader's.
+func BlindingSource(fsys fs.FS) (*blinding.Source, error) {
+	l, d, err := loadDesign(fsys, campaign.LoadOptions{})
+	if err != nil {
+		return nil, err
 	}
+	return d.Blinding(l), nil
 }
 
 // verified is what verifyRecords takes from a ratings directory.
@@ -334,9 +354,12 @@ type CheckedRatings struct {
 	// nil when the ratings name no map file that exists).
 	MapBytes []byte
 	Sealed   *blinding.SealedMap
-	// Manifest is the manifest of the campaign the records were checked
-	// against (nil when no sealed map exists: nothing was derived).
-	Manifest *campaign.Manifest
+	// Manifest is the manifest of the fixed-evidence campaign the records
+	// were checked against, SystemManifest that of a system comparison
+	// (both nil when no sealed map exists: nothing was derived; one is set
+	// otherwise, by the campaign's design).
+	Manifest       *campaign.Manifest
+	SystemManifest *campaign.SystemManifest
 	// ratings are the files read.
 	ratings Ratings
 }
@@ -375,20 +398,27 @@ func ReadRatings(fsys fs.FS, r Ratings) (*CheckedRatings, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := load(fsys, campaign.LoadOptions{})
+	l, d, err := loadDesign(fsys, campaign.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	guidelines := string(c.Guidelines)
-	derived, err := deriveCustody(c, func() (*campaign.Campaign, error) { return load(fsys, campaign.LoadOptions{}) }, r.Map, mapBytes, blinding.NewScanner(blinding.DefaultLeakTokens(c)))
+	src := d.Blinding(l)
+	derived, err := deriveCustody(src, func() (*blinding.Source, error) { return BlindingSource(fsys) }, r.Map, mapBytes, blinding.NewScanner(src.LeakTokens()))
 	if err != nil {
 		return nil, err
 	}
-	_, set, err := readCustodied(r.Dir, allowed, guidelines, derived, true)
+	_, set, err := readCustodied(r.Dir, allowed, src.Guidelines, derived, true)
 	if err != nil {
 		return nil, err
 	}
-	return &CheckedRatings{RecordSet: set, MapBytes: mapBytes, Sealed: derived.sealed, Manifest: &c.Manifest, ratings: r}, nil
+	out := &CheckedRatings{RecordSet: set, MapBytes: mapBytes, Sealed: derived.sealed, ratings: r}
+	switch c := l.(type) {
+	case *campaign.Campaign:
+		out.Manifest = &c.Manifest
+	case *scorer.SystemLoaded:
+		out.SystemManifest = &c.Manifest
+	}
+	return out, nil
 }
 
 // readSealedMap reads the sealed map file at path (a regular file within

@@ -74,11 +74,34 @@ type Design interface {
 	// repository-answerable set for R_sys, §6), the accounting and the
 	// prerequisites, with the structural findings.
 	Prepare(c campaign.Loaded) (*PreparedInput, []Finding)
+	// ScoreContext is what score reads of the campaign besides Prepare:
+	// the sessions still planned (a campaign in progress is refused,
+	// CONTRACT §5), report page 1, the number of decoded responses and the
+	// scored review prompt's revision (ScoreContext).
+	ScoreContext(c campaign.Loaded) ScoreContext
 	// Evaluate scores every run with the design's recall quantity,
 	// evaluates every gate independently and takes one of Shape.Outcomes
 	// (CONTRACT §4 "Decision"; §6). Callers use EvaluateDesign, which
 	// holds it to its outcomes.
 	Evaluate(in ScoreInput) (*Scorecard, error)
+}
+
+// ScoreContext is a design's campaign-side context of a score run: what
+// the score command refuses on (Planned) and reports beside the
+// scorecard (ReportContext.Identity, Responses, Provenance.PromptRevision).
+type ScoreContext struct {
+	// Planned are the sessions the manifest lists that have not started,
+	// in manifest order (IncompleteError refuses them).
+	Planned []string
+	// Identity is report page 1 (IdentityOf); nil when the design's
+	// report has no page 1 (the system comparison's report states its
+	// systems' identities in its own scorecard).
+	Identity *CampaignIdentity
+	// Responses counts the decoded responses of the scored roles.
+	Responses int
+	// PromptRevision is the scored review prompt's revision (BRevision),
+	// nil when the frozen prompt is used.
+	PromptRevision *PromptRevision
 }
 
 // Shape is a design's frozen facts (CONTRACT §2, §5 and §6), read by the

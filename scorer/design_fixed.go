@@ -90,3 +90,17 @@ func (fixedEvidence) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) {
 
 // Evaluate is Evaluate (CONTRACT §4 conditions 1–4, gates, decision).
 func (fixedEvidence) Evaluate(in ScoreInput) (*Scorecard, error) { return Evaluate(in) }
+
+// ScoreContext is PlannedSessions, IdentityOf, the decoded responses and
+// BRevision (CONTRACT §5, §7).
+func (fixedEvidence) ScoreContext(l campaign.Loaded) ScoreContext {
+	c := fixed(l)
+	id := IdentityOf(c)
+	ctx := ScoreContext{Planned: PlannedSessions(c), Identity: &id, PromptRevision: BRevision(c)}
+	for _, s := range c.Sessions {
+		if s.Response != nil {
+			ctx.Responses++
+		}
+	}
+	return ctx
+}

@@ -147,6 +147,26 @@ func (systemComparison) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) {
 	return p, nil
 }
 
+// ScoreContext lists every session without a receipt as planned (the
+// campaign is in progress: CONTRACT §5 every start ends in a receipt) and
+// counts the decoded review answers; the system report has no page 1
+// (its scorecard names the systems) and the review prompt is the one the
+// first experiment selected, never revised here.
+func (systemComparison) ScoreContext(l campaign.Loaded) ScoreContext {
+	ctx := ScoreContext{}
+	for _, w := range system(l).Workflows {
+		for _, s := range []*campaign.SystemSession{&w.Investigation, &w.Review} {
+			if s.Receipt == nil {
+				ctx.Planned = append(ctx.Planned, s.ID)
+			}
+		}
+		if w.Review.Response != nil {
+			ctx.Responses++
+		}
+	}
+	return ctx
+}
+
 // Evaluate is EvaluateSystemComparison (CONTRACT §6).
 func (systemComparison) Evaluate(in ScoreInput) (*Scorecard, error) {
 	return EvaluateSystemComparison(in)

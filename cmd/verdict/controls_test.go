@@ -44,14 +44,19 @@ func TestControlsCommand(t *testing.T) {
 // inclusive bound (passing) and one unit over it (failing alone), the
 // frozen denominator when a provider returns nothing, an investigation-stage
 // failure, a wrong but nonempty draft, truthful unknowns and the
-// simpler-and-cheaper comparator.
+// simpler-and-cheaper comparator; and the system comparison scored through
+// the score pipeline (SS- rows: the chain, a tampered map, a bundle item
+// of another workflow, a campaign changed after blinding, the denominator,
+// Madar's 15% suite-time bound at and one nanosecond over it).
 func checkSystemRows(t *testing.T, out controlsOutput) {
 	t.Helper()
 	byID := map[string]fixtures.ControlResult{}
 	for _, r := range out.Results {
 		byID[r.Row.ID] = r
 	}
-	ids := []string{"S-PASS", "S-denominator", "S-investigation-failure", "S-wrong-draft", "S-truthful-unknowns", "S-comparator-cheaper"}
+	ids := []string{"S-PASS", "S-denominator", "S-investigation-failure", "S-wrong-draft", "S-truthful-unknowns", "S-comparator-cheaper",
+		"SS-chain", "SS-map-other-workflow", "SS-bundle-other-workflow", "SS-campaign-changed", "SS-denominator",
+		"SS-suite-time-bound", "SS-suite-time-over"}
 	for _, g := range []string{scorer.GateNativeSuiteCost, scorer.GateNativeSuiteTime, scorer.GateNativeCriticalQuality, scorer.GateNativeTaskMedianCost,
 		scorer.GateNativeTaskMedianTime, scorer.GateNativePairedCost, scorer.GateNativePairedTime, scorer.GateSerenaMacroQuality,
 		scorer.GateSerenaSuiteCost, scorer.GateSerenaSuiteTime, scorer.GateSerenaTaskMedianCost, scorer.GateSerenaTaskMedianTime,
@@ -72,6 +77,13 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 	}
 	if r := byID["S-denominator"]; !slices.Contains(r.Observed, "workflow:R_sys=2/5") {
 		t.Errorf("the denominator shrank when a provider returned nothing: %v", r.Observed)
+	}
+	if r := byID["SS-denominator"]; !slices.Contains(r.Observed, "workflow:serena/T2/r1:R_sys=1/2") {
+		t.Errorf("the scored denominator followed the answer: %v", r.Observed)
+	}
+	if bound, over := byID["SS-suite-time-bound"], byID["SS-suite-time-over"]; slices.Contains(bound.Observed, "failing-gate:"+scorer.GateNativeSuiteTime) ||
+		!slices.Contains(over.Observed, "failing-gate:"+scorer.GateNativeSuiteTime) {
+		t.Errorf("Madar's 15%% suite-time bound through score is not inclusive: bound %v, over %v", bound.Observed, over.Observed)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing/fstest"
 	"time"
 
@@ -55,10 +56,10 @@ func demoClock() func() time.Time {
 }
 
 func newDemoCmd(a *app) *cobra.Command {
-	var out string
+	var out, design string
 	var tasks, reps int
 	c := &cobra.Command{
-		Use:   "demo [--out DIR] [--tasks N --repetitions R]",
+		Use:   "demo [--out DIR] [--tasks N --repetitions R | --design system-comparison]",
 		Short: "Run the whole chain on the embedded SYNTHETIC campaign and print the decision",
 		Long: `demo writes the embedded SYNTHETIC campaign to a temporary directory (or
 --out), checks it, blinds it for two fixture raters, grades every item from
@@ -73,13 +74,18 @@ outputs is fixed, so two runs write the same bytes. --out must be new or
 empty (output-not-empty); everything appears there at once (written into a
 staging directory beside it and renamed into place), a second demo to the
 same --out while one runs is refused (output-locked), and what a killed
-run left beside it is removed by the next. Exit 0 when the chain ran,
-whatever the decision; 2 on a usage error.`,
+run left beside it is removed by the next. With --design
+system-comparison it runs the same chain on the SYNTHETIC system-comparison
+campaign (CONTRACT §6: Native, Madar and Serena, 36 workflows), its
+reviews graded from the fixture's system answer key, and prints the
+comparison's decision and the system report's files. Exit 0 when the
+chain ran, whatever the decision; 2 on a usage error.`,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringVar(&out, "out", "", "directory to write everything to (default: a new temporary directory)")
 	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks (>= 1) instead of the embedded one (0)")
 	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task (>= 1) with --tasks")
+	c.Flags().StringVar(&design, "design", string(campaign.DesignFixedEvidence), "campaign design: fixed-evidence (the embedded campaign) or system-comparison (CONTRACT §6)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if tasks < 0 {
 			return usagef("demo: --tasks %d: want 0 (the embedded campaign) or a positive number of tasks", tasks)
@@ -90,6 +96,13 @@ whatever the decision; 2 on a usage error.`,
 		if tasks == 0 && cmd.Flags().Changed("repetitions") {
 			return usagef("demo: --repetitions needs --tasks N (the embedded campaign has its own repetitions)")
 		}
+		system := campaign.Design(design) == campaign.DesignSystemComparison
+		if !system && campaign.Design(design) != campaign.DesignFixedEvidence {
+			return usagef("demo: --design %q: want %s or %s", design, campaign.DesignFixedEvidence, campaign.DesignSystemComparison)
+		}
+		if system && tasks > 0 {
+			return usagef("demo: --tasks generates a fixed-evidence campaign; the system comparison has its own six tasks")
+		}
 		if out == "" {
 			d, err := os.MkdirTemp("", "verdict-demo-")
 			if err != nil {
@@ -99,10 +112,17 @@ whatever the decision; 2 on a usage error.`,
 		}
 		fsys := fixtures.Campaign()
 		key, err := fixtures.CampaignAnswerKey()
-		if tasks > 0 {
+		switch {
+		case tasks > 0:
 			var gen fstest.MapFS
 			gen, key, err = fixtures.GenerateWithKey(fixtures.Options{Passing: true, Tasks: tasks, Repetitions: reps})
 			fsys = gen
+		case system:
+			var gen fstest.MapFS
+			if gen, err = fixtures.GenerateSystemComparison(fixtures.SystemOptions{}); err == nil {
+				fsys = gen
+				key, err = fixtures.SystemAnswerKey(gen)
+			}
 		}
 		if err != nil {
 			return err
@@ -110,18 +130,27 @@ whatever the decision; 2 on a usage error.`,
 		// The whole chain's files appear at once (writeOutputDir: out
 		// locked, new or empty, written in a staging directory beside it
 		// and renamed into place).
-		var rep *scorer.Report
+		var rep scorer.ScoreReport
 		if err := writeOutputDir(a, out, func(dir string) (err error) {
 			rep, err = runChain(a, fsys, key, dir)
 			return err
 		}); err != nil {
 			return err
 		}
-		d := rep.Scorecard.Decision
+		// The chart files the design's report wrote beside report.md.
+		drawn, err := rep.Charts()
+		if err != nil {
+			return err
+		}
+		var charts []string
+		for _, c := range drawn {
+			charts = append(charts, c.Name)
+		}
+		d := rep.Outcome()
 		fmt.Fprintf(a.stdout, "%s\n\nDecision: %s\n%s\n\n", scorer.SyntheticNotice, d.Kind, d.Summary)
-		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s, %s, %s)\n",
+		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s)\n",
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
-			filepath.Join(out, "keys"), filepath.Join(out, "report"), scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs)
+			filepath.Join(out, "keys"), filepath.Join(out, "report"), strings.Join(charts, ", "))
 		fmt.Fprint(a.stdout, scoreAgainHint(filepath.Join(out, "campaign"), filepath.Join(out, "ratings")))
 		fmt.Fprintf(a.stdout, "The directory %s is left for you to inspect; demo never deletes it: remove it when done.\n", out)
 		return nil
@@ -209,9 +238,10 @@ func emptyOutputDir(dir string) error {
 }
 
 // runChain runs check, blinding, grading by two fixture raters, freezing,
-// adjudication, reveal and score for the campaign fsys with answer key key,
-// writing everything under out. It returns the score report.
-func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.Report, error) {
+// adjudication, reveal and score for the campaign fsys (either design)
+// with answer key key, writing everything under out. It returns the score
+// report.
+func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (scorer.ScoreReport, error) {
 	var log bytes.Buffer
 	q := quietApp(a, &log)
 	q.clock = demoClock()
@@ -303,7 +333,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (*scorer.
 		"--out", p("reveal.json"), "--time", demoRevealTime, "--campaign", campDir); err != nil {
 		return nil, err
 	}
-	rep, err := pipeline.Score(pipeline.DirFS(campDir), pipeline.RatingsIn(ratings, allowed), pipeline.ScoreOptions{})
+	rep, err := pipeline.ScoreReport(pipeline.DirFS(campDir), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: p("sealed-map.json")}, pipeline.ScoreOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("score: %w", err)
 	}

@@ -13,11 +13,14 @@ import (
 const (
 	// exitOK: the command did its work. score: the decision is
 	// all-gates-pass, or no-decision (development round 1 is inspected,
-	// never decided: not a failure). check: the campaign is admitted.
+	// never decided: not a failure), or for a system comparison
+	// madar-advantage (CONTRACT §6: every gate passes). check: the
+	// campaign is admitted.
 	exitOK = 0
 	// exitFailed: the input was refused, or the command's report says a
 	// gate or admission failed. score: quality-improves-gate-fails,
-	// no-gain or execution-invalid.
+	// no-gain or execution-invalid; no-madar-advantage or
+	// comparator-simpler-cheaper for a system comparison.
 	exitFailed = 1
 	// exitUsage: an unknown command or flag, a missing or malformed flag
 	// value.
@@ -33,10 +36,12 @@ const (
 // exitCodesHelp is the one table of exit codes (see the constants).
 const exitCodesHelp = `Exit codes (the same in every command):
   0  success. score: decision all-gates-pass, or no-decision (development
-     round 1 is inspected, never decided); check: ADMITTED
+     round 1 is inspected, never decided); a system comparison:
+     madar-advantage; check: ADMITTED
   1  refused or failed: the input was refused, or the report says what
      failed. score: decision quality-improves-gate-fails, no-gain or
-     execution-invalid; check: REFUSED or NOT ADMITTED
+     execution-invalid; a system comparison: no-madar-advantage or
+     comparator-simpler-cheaper; check: REFUSED or NOT ADMITTED
   2  usage error: an unknown command or flag, a missing or malformed value
   3  incomplete: sessions the manifest lists are still planned and nothing
      else is wrong (campaign-incomplete). check: INCOMPLETE; score and the
@@ -45,7 +50,7 @@ const exitCodesHelp = `Exit codes (the same in every command):
 // decisionExit is score's exit code for a decision kind.
 func decisionExit(k scorer.DecisionKind) int {
 	switch k {
-	case scorer.DecisionAllGatesPass, scorer.DecisionNoDecision:
+	case scorer.DecisionAllGatesPass, scorer.DecisionNoDecision, scorer.DecisionMadarAdvantage:
 		return exitOK
 	default:
 		return exitFailed

@@ -15,6 +15,7 @@ func TestExitCodesTable(t *testing.T) {
 	for k, want := range map[scorer.DecisionKind]int{
 		scorer.DecisionAllGatesPass: 0, scorer.DecisionNoDecision: 0,
 		scorer.DecisionQualityImprovesGateFails: 1, scorer.DecisionNoGain: 1, scorer.DecisionExecutionInvalid: 1,
+		scorer.DecisionMadarAdvantage: 0, scorer.DecisionComparatorSimpler: 1, scorer.DecisionNoMadarAdvantage: 1,
 	} {
 		if got := decisionExit(k); got != want {
 			t.Errorf("%s: exit %d, want %d", k, got, want)

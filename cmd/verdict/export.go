@@ -14,12 +14,14 @@ import (
 func newExportCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",
-		Short: "Export grades, runs, pairs, tasks, sessions, obligations (or all of them) as CSV and JSONL",
+		Short: "Export grades, runs, pairs, tasks, sessions, obligations (or all of them) as CSV and JSONL; workflows, systems, system-pairs for a system comparison",
 		Long: `Export writes one table as CSV (RFC 4180) or JSONL (one JSON object per row,
 members in column order, each value of its JSON type: counts, numerators,
 denominators, decimals, tokens and pico-USD are numbers, flags are booleans,
 text is a string, an unknown value is null). export all --out DIR writes
-every table in both formats at once.
+every table in both formats at once. A system comparison (CONTRACT §6)
+has the tables grades, workflows, systems and system-pairs; a table of the
+other design is refused (table-not-in-design).
 
 An unknown or undefined value is never written as 0: its cell is empty (null
 in JSONL) and the column X_unknown beside it says why. A fraction is
@@ -35,7 +37,7 @@ An export of a campaign that verdict check does not admit is still written
 (exit 0), with a warning on stderr naming the count and reason codes of the
 admission failures and "verdict check CAMPAIGN", which lists them.`,
 	}
-	for _, name := range append([]string{"grades"}, export.ReportTables()...) {
+	for _, name := range append(append([]string{"grades"}, export.ReportTables()...), export.SystemReportTables()...) {
 		c.AddCommand(newExportTableCmd(a, name))
 	}
 	c.AddCommand(newExportAllCmd(a))
@@ -90,12 +92,12 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		}
 		tables := map[string]*export.Table{"grades": grades}
 		names := []string{"grades"}
-		rep, err := pipeline.Score(pipeline.DirFS(args[0]), r, pipeline.ScoreOptions{})
+		rep, err := pipeline.ScoreReport(pipeline.DirFS(args[0]), r, pipeline.ScoreOptions{})
 		if err != nil {
 			return refusal(a, err)
 		}
-		for _, name := range export.ReportTables() {
-			t, err := export.ReportTable(rep, name)
+		for _, name := range export.ReportTablesOf(rep) {
+			t, err := export.DesignReportTable(rep, name)
 			if err != nil {
 				return refusal(a, err)
 			}
@@ -139,7 +141,10 @@ func newExportTableCmd(a *app, name string) *cobra.Command {
 as verdict score, so the reveal must exist) into one row per ` + map[string]string{
 		export.TableRuns: "scored review", export.TablePairs: "A/B pair of a repetition",
 		export.TableTasks: "task", export.TableSessions: "session of the accounting (shared drafts included)",
-		export.TableObligations: "task, obligation and arm (how many of the arm's answers met the obligation, and every miss of a critical one by session)"}[name] + `.`
+		export.TableObligations: "task, obligation and arm (how many of the arm's answers met the obligation, and every miss of a critical one by session)",
+		export.TableWorkflows:   "scored workflow of a system comparison (R_sys over the frozen denominator, U, packet-supported coverage, warm, cold-setup and complete charges)",
+		export.TableSystems:     "system of a system comparison (macro median R_sys, U, packet support, failures, setup, warm and whole-suite charges)",
+		export.TableSystemPairs: "paired result of Madar against a comparator in a system comparison"}[name] + `.`
 	if name == "grades" {
 		long = `Export grades writes one row per graded field of the two frozen rating sheets:
 item, field kind and target; each rater's name, value, note and time spent
@@ -206,11 +211,11 @@ session are added (--blinded leaves them out).`
 		if name == "grades" {
 			t, err = export.Grades(export.GradesRequest{Campaign: args[0], Ratings: r.Dir, AllowedSigners: r.AllowedSigners, Map: r.Map, Unblinded: unblinded, Blinded: blinded})
 		} else {
-			rep, serr := pipeline.Score(pipeline.DirFS(args[0]), r, pipeline.ScoreOptions{})
+			rep, serr := pipeline.ScoreReport(pipeline.DirFS(args[0]), r, pipeline.ScoreOptions{})
 			if serr != nil {
 				return refusal(a, serr)
 			}
-			t, err = export.ReportTable(rep, name)
+			t, err = export.DesignReportTable(rep, name)
 		}
 		if err != nil {
 			return refusal(a, err)

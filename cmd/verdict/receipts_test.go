@@ -130,7 +130,7 @@ func TestOverBoundReviewIsScoredFailure(t *testing.T) {
 		t.Fatalf("check: exit %d\n%s", code, out)
 	}
 	var found bool
-	for _, r := range rep.Scorecard.Runs {
+	for _, r := range rep.(*scorer.Report).Scorecard.Runs {
 		if r.Outcome == scorer.OutcomeValidFailure && r.FailureKind == string(campaign.ErrorBudget) {
 			found = true
 			if r.R.Rat().Sign() != 0 || !r.CriticalCompletionFailed {
@@ -138,8 +138,8 @@ func TestOverBoundReviewIsScoredFailure(t *testing.T) {
 			}
 		}
 	}
-	if !found || rep.Scorecard.Decision.Kind == scorer.DecisionExecutionInvalid {
-		t.Fatalf("no budget-exhausted valid failure, or decision %s", rep.Scorecard.Decision.Kind)
+	if !found || rep.Outcome().Kind == scorer.DecisionExecutionInvalid {
+		t.Fatalf("no budget-exhausted valid failure, or decision %s", rep.Outcome().Kind)
 	}
 }
 

@@ -45,9 +45,15 @@ renamed into place as one, so a reader finds the whole report or no DIR
 (a killed score leaves only .DIR.staging<digits>, removed by the next score
 to DIR). A second score writing to the same DIR while one runs is refused
 (output-locked, exit 1).
-Exit 0 when every gate passes, and for no-decision (development round 1 is
-inspected, never decided: not a failure); 1 for quality-improves-gate-fails,
-no-gain and execution-invalid (the report names each failing gate or
+A system comparison (CONTRACT §6, the manifest's design) goes through the
+same verification, custody and consensus and is scored with R_sys; its
+report is the system report (report.json format verdict-system-report-v1,
+report.md and the system-*.svg charts).
+Exit 0 when every gate passes (madar-advantage for a system comparison),
+and for no-decision (development round 1 is inspected, never decided: not
+a failure); 1 for quality-improves-gate-fails, no-gain and
+execution-invalid, and for no-madar-advantage and
+comparator-simpler-cheaper (the report names each failing gate or
 prerequisite); 3 when the campaign is incomplete (sessions still planned).
 
 ` + exitCodesHelp,
@@ -89,7 +95,7 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		// rendered one section at a time (Report.WriteText).
 		afterLoad, restore := limitScoreMemory()
 		defer restore()
-		rep, err := pipeline.Score(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
+		rep, err := pipeline.ScoreReport(pipeline.DirFS(args[0]), pipeline.Ratings{Dir: ratings, AllowedSigners: allowed, Map: mapFile}, pipeline.ScoreOptions{AfterLoad: afterLoad})
 		if err != nil {
 			return refusal(a, err)
 		}
@@ -104,7 +110,7 @@ prerequisite); 3 when the campaign is incomplete (sessions still planned).
 		if out != "" {
 			fmt.Fprintf(a.stderr, "report written to %s\n", out)
 		}
-		if d := rep.Scorecard.Decision; decisionExit(d.Kind) != exitOK {
+		if d := rep.Outcome(); decisionExit(d.Kind) != exitOK {
 			return &failedError{msg: fmt.Sprintf("decision %s: %s", d.Kind, d.Summary), code: decisionExit(d.Kind)}
 		}
 		return nil
@@ -152,7 +158,7 @@ func limitScoreMemory() (afterLoad, restore func()) {
 
 // printReport prints the report in the chosen format; the text report
 // is laid out for width columns (0: textWidth of the output).
-func printReport(a *app, r *scorer.Report, format string, width int) error {
+func printReport(a *app, r scorer.ScoreReport, format string, width int) error {
 	switch format {
 	case "json":
 		w := bufio.NewWriterSize(a.stdout, 1<<16)
@@ -225,7 +231,7 @@ func textStyle(w io.Writer) string {
 // so a reader finds all of them or no dir, and a killed score leaves only
 // the staging directory. report.json is streamed to its file
 // (Report.WriteJSON), never held whole. The caller holds dir's lock.
-func writeReport(r *scorer.Report, dir string) error {
+func writeReport(r scorer.ScoreReport, dir string) error {
 	st, err := fsutil.StageDir(dir)
 	if err != nil {
 		return err

@@ -28,8 +28,8 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
-	if rep.Scorecard.Decision.Kind != scorer.DecisionAllGatesPass {
-		t.Fatalf("passing campaign: %s", rep.Scorecard.Decision.Summary)
+	if rep.Outcome().Kind != scorer.DecisionAllGatesPass {
+		t.Fatalf("passing campaign: %s", rep.Outcome().Summary)
 	}
 	for _, f := range []string{"report.json", "report.md", scorer.ChartMedianR, scorer.ChartRatios, scorer.ChartPairs} {
 		if _, err := os.Stat(filepath.Join(dir, "report", f)); err != nil {
@@ -103,7 +103,7 @@ func TestScoreLargeCampaignReportsEveryScorecard(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
-	sc := rep.Scorecard
+	sc := rep.(*scorer.Report).Scorecard
 	if sc.Decision.Kind != scorer.DecisionExecutionInvalid || len(sc.Decision.FailedPrerequisites) == 0 {
 		t.Fatalf("decision %s, failed prerequisites %v", sc.Decision.Kind, sc.Decision.FailedPrerequisites)
 	}

@@ -113,11 +113,11 @@ form every command uses: {reason, file, pointer, rule, message}.`,
 			if st, err := os.Stat(campDir); err != nil || !st.IsDir() {
 				return usagef("verify: --campaign %s is not a campaign directory", campDir)
 			}
-			camp, err := pipeline.LoadDir(campDir)
+			camp, d, err := pipeline.LoadDesign(campDir)
 			if err != nil {
 				return refusal(a, err)
 			}
-			opt.RatedEnd = pipeline.RatedEnd(camp)
+			opt.RatedEnd = pipeline.RatedEnd(d.Blinding(camp))
 		}
 		checks := adjudication.Verify(as, files, opt)
 		bad := 0
