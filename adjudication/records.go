@@ -1,6 +1,7 @@
 package adjudication
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -367,7 +368,11 @@ func OrderSheets(a, b FrozenSheet) [2]FrozenSheet {
 	return [2]FrozenSheet{a, b}
 }
 
-// CheckResolution checks one chosen final value and note for d.
+// CheckResolution checks one chosen final value and note for d: the
+// value is of the grade vocabulary (ReasonBadValue), a value neither
+// rater chose has a note (ReasonNoteRequired), and a truthful_unknown is
+// chosen only where a rater chose it (ReasonTruthfulUnknownOutsideUSet:
+// only that shows the field is of a system comparison's U set).
 func CheckResolution(d Disagreement, final, note string) error {
 	if err := checkNote(note); err != nil {
 		return err
@@ -381,7 +386,16 @@ func CheckResolution(d Disagreement, final, note string) error {
 		}
 		return nil
 	}
-	if !slices.Contains(allowed[d.Field.Kind], final) {
+	if final == ValueTruthfulUnknown && d.Field.Kind == KindUncertainty && d.Values[0] != ValueTruthfulUnknown && d.Values[1] != ValueTruthfulUnknown {
+		// Only a rater's truthful_unknown, which its sheet's bundle check
+		// allowed, shows that the field is of a system comparison's U set.
+		return &verr.Error{Reason: ReasonTruthfulUnknownOutsideUSet, Pointer: d.Field.String(), Rule: ruleUSet,
+			Detail: fmt.Sprintf("%s: final %q where neither rater chose it: a resolution cannot show that the field is of a system comparison's U set", d.Field, final)}
+	}
+	if err := CheckGradeValue(d.Field, final); err != nil {
+		if e := (*verr.Error)(nil); errors.As(err, &e) && e.Reason == ReasonTruthfulUnknownOutsideUSet {
+			return err
+		}
 		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: final %q is not an allowed value", d.Field, final)}
 	}
 	if final != d.Values[0] && final != d.Values[1] && note == "" {
