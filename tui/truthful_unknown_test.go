@@ -56,3 +56,31 @@ func TestRateTruthfulUnknownKey(t *testing.T) {
 		}
 	}
 }
+
+// An adjudicator's dispute between credited and truthful unknown on a
+// system comparison's U-set field shows each rating with its definition;
+// 2 settles it on truthful_unknown, and v offers only the values of the
+// kind's vocabulary that neither rater chose (never truthful unknown,
+// which a resolution may not add).
+func TestAdjudicateTruthfulUnknownDispute(t *testing.T) {
+	e := &adjEnv{}
+	in := e.input()
+	in.Bundle.Design = campaign.DesignSystemComparison
+	it := in.Bundle.Items[0].ID
+	in.Disputes = []Dispute{{Field: adjudication.Field{Item: it, Kind: adjudication.KindUncertainty, Target: "O3"},
+		Values: [2]string{adjudication.ValueCredited, adjudication.ValueTruthfulUnknown}}}
+	m := NewAdjudicateModel(in, testOptions(120, 40))
+	a := m.(*root).child.(*adjudicator)
+	m = press(m, "esc")
+	short, _ := adjudication.Definition(adjudication.KindUncertainty, adjudication.ValueTruthfulUnknown)
+	if s := screen(m); !strings.Contains(s, "truthful unknown — "+short[:30]) {
+		t.Fatalf("the second rating is not shown with its definition:\n%s", s)
+	}
+	if got := otherValues(&in.Disputes[0]); len(got) != 2 || got[0] != adjudication.ValueNotCredited || got[1] != adjudication.ValueFalselyResolved {
+		t.Errorf("other values %v", got)
+	}
+	press(m, "2")
+	if a.decisions[0] == nil || a.decisions[0].Final != adjudication.ValueTruthfulUnknown {
+		t.Fatalf("2: %+v", a.decisions[0])
+	}
+}
