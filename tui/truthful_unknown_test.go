@@ -67,13 +67,17 @@ func TestAdjudicateTruthfulUnknownDispute(t *testing.T) {
 	in := e.input()
 	in.Bundle.Design = campaign.DesignSystemComparison
 	it := in.Bundle.Items[0].ID
+	// The rule verdict adjudicate checks a decision with.
+	in.Check = func(d Dispute, final, note string) error {
+		return adjudication.CheckResolution(adjudication.Disagreement{Field: d.Field, Values: d.Values}, final, note)
+	}
 	in.Disputes = []Dispute{{Field: adjudication.Field{Item: it, Kind: adjudication.KindUncertainty, Target: "O3"},
 		Values: [2]string{adjudication.ValueCredited, adjudication.ValueTruthfulUnknown}}}
 	m := NewAdjudicateModel(in, testOptions(120, 40))
 	a := m.(*root).child.(*adjudicator)
 	m = press(m, "esc")
 	short, _ := adjudication.Definition(adjudication.KindUncertainty, adjudication.ValueTruthfulUnknown)
-	if s := screen(m); !strings.Contains(s, "truthful unknown — "+short[:30]) {
+	if s := screen(m); !strings.Contains(s, "truthful unknown — "+short[:19]) {
 		t.Fatalf("the second rating is not shown with its definition:\n%s", s)
 	}
 	if got := otherValues(&in.Disputes[0]); len(got) != 2 || got[0] != adjudication.ValueNotCredited || got[1] != adjudication.ValueFalselyResolved {
