@@ -1,8 +1,11 @@
 package adjudication
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+
+	"verdict/campaign"
 )
 
 // CodebookEntry is the question a field kind asks and a one-line
@@ -12,8 +15,9 @@ type CodebookEntry struct {
 	// "yes" answer.
 	Question string
 	// Short are one-line definitions shown under the choices and Values
-	// the full definitions of the codebook panel, both in
-	// AllowedValues order.
+	// the full definitions of the codebook panel, both in the order of
+	// the kind's values on every design: FieldValues of a system
+	// comparison (AllowedValues, then truthful_unknown for uncertainty).
 	Short, Values []string
 	// Rule names the contract's rules the definitions are written from.
 	Rule string
@@ -43,11 +47,15 @@ var Codebook = map[Kind]CodebookEntry{
 			"names the missing fact and a bounded way to check it (C06)",
 			"silent, or only a generic caveat (C07)",
 			"asserts the unknown result (C08)",
+			"says the repository cannot settle it, names what is missing and a check: U credit only (§6)",
 		},
 		Values: []string{
 			"names the missing information and a bounded way to verify it, without asserting the unknown result (C06)",
 			"silent, or only a generic caveat such as \"check edge cases\" (C07)",
 			"asserts the unknown result as if the packet showed it (C08)",
+			// ValueTruthfulUnknown, on a system comparison's U set only
+			// (FieldValues): definitions after AllowedValues' three.
+			"says truthfully that even the repository cannot settle this, names what is missing and a bounded way to verify it outside the repository, and asserts no result: U credit only, never R_sys (CONTRACT §6; system comparison's U set only)",
 		},
 		Rule: "CONTRACT §4 uncertainty handling U; EVALUATOR-CONTROLS C06–C08",
 	},
@@ -125,19 +133,36 @@ var Codebook = map[Kind]CodebookEntry{
 	},
 }
 
-// CodebookText is the built-in codebook as text lines: per kind its
-// question, each value (as the screens write it, "not addressed") with its
-// full definition, and the rules it is written from.
-func CodebookText() []string {
+// Definition returns the one-line and the full codebook definition of
+// value v of kind k ("" and "" for a value the kind does not have).
+func Definition(k Kind, v string) (short, full string) {
+	i := slices.Index(FieldValues(campaign.DesignSystemComparison, k), v)
+	e := Codebook[k]
+	if i >= 0 && i < len(e.Short) {
+		short = e.Short[i]
+	}
+	if i >= 0 && i < len(e.Values) {
+		full = e.Values[i]
+	}
+	return short, full
+}
+
+// CodebookText is the built-in codebook of a fixed-evidence bundle as
+// text lines: per kind its question, each value (as the screens write it,
+// "not addressed") with its full definition, and the rules it is written
+// from (CodebookTextFor(campaign.DesignFixedEvidence)).
+func CodebookText() []string { return CodebookTextFor(campaign.DesignFixedEvidence) }
+
+// CodebookTextFor is CodebookText of a bundle of design d: each kind's
+// values are FieldValues(d, kind), so a system comparison's codebook adds
+// truthful unknown to uncertainty (CONTRACT §6).
+func CodebookTextFor(d campaign.Design) []string {
 	out := []string{"Built-in codebook: the question of every field kind and what each answer means.", ""}
 	for _, k := range Kinds {
 		e := Codebook[k]
 		out = append(out, string(k)+": "+e.Question)
-		for i, v := range AllowedValues(k) {
-			def := ""
-			if i < len(e.Values) {
-				def = e.Values[i]
-			}
+		for i, v := range FieldValues(d, k) {
+			_, def := Definition(k, v)
 			out = append(out, "  "+strconv.Itoa(i+1)+" "+strings.ReplaceAll(v, "_", " ")+"  "+def)
 		}
 		out = append(out, "  ("+e.Rule+")", "")

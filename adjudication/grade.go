@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/internal/visible"
 	"verdict/verr"
 )
@@ -57,6 +58,12 @@ const (
 	ValueNoFalseClaim    = "no_false_claim"
 	ValueFalseClaim      = "false_claim"
 	ValueDefective       = "defective"
+	// ValueTruthfulUnknown grades an obligation of a system comparison's
+	// separately frozen U set (what even the repository cannot answer) that
+	// the answer truthfully leaves unknown: it earns U credit only and never
+	// R_sys (CONTRACT §6). It is allowed on no other field (FieldValues;
+	// ReasonTruthfulUnknownOutsideUSet).
+	ValueTruthfulUnknown = "truthful_unknown"
 	// ValueWithdrawn is accepted only in a journal entry of kind
 	// oracle_defect: it withdraws an earlier oracle-defect flag (the earlier
 	// entry stays in the journal; the flag is absent from the sheet).
@@ -80,6 +87,11 @@ var allowed = map[Kind][]string{
 	KindOracleDefect:  {ValueDefective},
 }
 
+// uSetValues are the values an uncertainty field of a system
+// comparison's U set allows beyond AllowedValues (CONTRACT §6), after
+// them: keys 1–3 mean what they mean on every bundle.
+var uSetValues = []string{ValueTruthfulUnknown}
+
 // KindList returns every kind of Kinds joined by ", " (for messages that
 // list the valid kinds).
 func KindList() string {
@@ -93,6 +105,41 @@ func KindList() string {
 // AllowedValues returns the allowed values of kind in presentation order
 // (nil for an unknown kind).
 func AllowedValues(k Kind) []string { return slices.Clone(allowed[k]) }
+
+// FieldValues returns the allowed values of kind k on a bundle of design
+// d in presentation order: AllowedValues(k), and for an uncertainty field
+// of a system comparison (its fields of kind uncertainty are exactly its
+// separately frozen U set) also ValueTruthfulUnknown, last (CONTRACT §6).
+// A fixed-evidence bundle's values are AllowedValues(k) unchanged.
+func FieldValues(d campaign.Design, k Kind) []string {
+	vs := AllowedValues(k)
+	if d == campaign.DesignSystemComparison && k == KindUncertainty {
+		vs = append(vs, uSetValues...)
+	}
+	return vs
+}
+
+// CheckDesignValue checks that value may stand on field f of a bundle of
+// design d: ValueTruthfulUnknown only on an uncertainty field of a system
+// comparison (a U-set obligation); anywhere else it is refused with
+// ReasonTruthfulUnknownOutsideUSet (a fixed-evidence field, a
+// repository-answerable obligation, whose unknown counts as not addressed
+// and never shrinks R_sys's denominator, or any other kind). Other values
+// are CheckGradeValue's to judge; this returns nil for them.
+func CheckDesignValue(d campaign.Design, f Field, value string) error {
+	if value != ValueTruthfulUnknown || (d == campaign.DesignSystemComparison && f.Kind == KindUncertainty) {
+		return nil
+	}
+	where := "a fixed-evidence bundle's field"
+	switch {
+	case f.Kind == KindObligation:
+		where = "a repository-answerable obligation (an answer that leaves it unknown is not_addressed: C05, CONTRACT §6 R_sys)"
+	case f.Kind != KindUncertainty:
+		where = "a " + string(f.Kind) + " field"
+	}
+	return &verr.Error{Reason: ReasonTruthfulUnknownOutsideUSet, Pointer: f.String(), Rule: ruleUSet,
+		Detail: fmt.Sprintf("%s: %q is allowed only on an obligation of a system comparison's separately frozen U set, not on %s", f, value, where)}
+}
 
 // Field identifies one gradable field: (item ID, kind, target).
 type Field struct {
@@ -129,7 +176,15 @@ const (
 	// or holds a control or format character other than line feed
 	// (visible.NeedsNotation: ESC, C1, bidi overrides, zero-width marks).
 	ReasonBadNote verr.Reason = "bad-note"
+	// ReasonTruthfulUnknownOutsideUSet: a truthful_unknown grade stands on
+	// a field other than an uncertainty field of a system comparison's U
+	// set: any field of a fixed-evidence bundle, or a repository-answerable
+	// obligation (CONTRACT §6: truthful unknowns get U credit only).
+	ReasonTruthfulUnknownOutsideUSet verr.Reason = "truthful-unknown-outside-u-set"
 )
+
+// ruleUSet is the rule cited by ReasonTruthfulUnknownOutsideUSet.
+const ruleUSet = "CONTRACT §6 (truthful unknowns get U credit only; the separately frozen U set)"
 
 const ruleGrades = "CONTRACT §4 semantic grades (GRADES vocabulary)"
 
@@ -175,26 +230,28 @@ func BundleFields(b *blinding.Bundle) []Field {
 
 // CheckGrade checks g against bundle b: the item exists, the field is one
 // of its required fields or an oracle_defect on one of its obligations,
-// the value is allowed, and the note rules hold. Errors are *verr.Error
-// with ReasonUnknownItem, ReasonUnknownField, ReasonBadValue,
-// ReasonNoteRequired or ReasonBadNote.
+// the value is allowed on b's design (FieldValues), and the note rules
+// hold. Errors are *verr.Error with ReasonUnknownItem, ReasonUnknownField,
+// ReasonBadValue, ReasonTruthfulUnknownOutsideUSet, ReasonNoteRequired or
+// ReasonBadNote.
 func CheckGrade(b *blinding.Bundle, g Grade) error {
 	it := b.Item(g.Item)
 	if it == nil {
 		return unknownItem(g.Item)
 	}
-	return checkItemGrade(it, g, func(f Field) bool { return slices.Contains(RequiredFields(it), f) })
+	return checkItemGrade(b.Design, it, g, func(f Field) bool { return slices.Contains(RequiredFields(it), f) })
 }
 
 func unknownItem(id string) error {
 	return &verr.Error{Reason: ReasonUnknownItem, Rule: ruleGrades, Detail: fmt.Sprintf("item %q is not in the bundle", id)}
 }
 
-// checkItemGrade is CheckGrade for g on its (already found) item it;
+// checkItemGrade is CheckGrade for g on its (already found) item it of a
+// bundle of design d;
 // required reports whether a field is one of RequiredFields(it) (the
 // journal answers from a set made once, not by listing the item's fields
 // for every grade it replays).
-func checkItemGrade(it *blinding.Item, g Grade, required func(Field) bool) error {
+func checkItemGrade(d campaign.Design, it *blinding.Item, g Grade, required func(Field) bool) error {
 	if err := checkNote(g.Note); err != nil {
 		return err
 	}
@@ -219,8 +276,11 @@ func checkItemGrade(it *blinding.Item, g Grade, required func(Field) bool) error
 	if !required(g.Field) {
 		return &verr.Error{Reason: ReasonUnknownField, Rule: ruleGrades, Detail: fmt.Sprintf("%s is not a field of this item", g.Field)}
 	}
-	if !slices.Contains(allowed[g.Kind], g.Value) {
-		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: value %q, want one of %s", g.Field, g.Value, strings.Join(allowed[g.Kind], ", "))}
+	if err := CheckDesignValue(d, g.Field, g.Value); err != nil {
+		return err
+	}
+	if vs := FieldValues(d, g.Kind); !slices.Contains(vs, g.Value) {
+		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: value %q, want one of %s", g.Field, g.Value, strings.Join(vs, ", "))}
 	}
 	return nil
 }

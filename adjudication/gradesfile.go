@@ -113,7 +113,7 @@ func Template(b *blinding.Bundle) []GradeInput {
 		it := &b.Items[i]
 		for _, f := range RequiredFields(it) {
 			c := ContextOf(it, f)
-			out = append(out, GradeInput{Item: f.Item, Kind: f.Kind, Target: f.Target, Judge: &c, Allowed: AllowedDefinitions(f.Kind)})
+			out = append(out, GradeInput{Item: f.Item, Kind: f.Kind, Target: f.Target, Judge: &c, Allowed: AllowedDefinitions(b.Design, f.Kind)})
 		}
 	}
 	return out

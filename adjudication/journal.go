@@ -394,7 +394,7 @@ func (j *Journal) check(g Grade) error {
 			j.required[f] = true
 		}
 	}
-	return checkItemGrade(it, g, func(f Field) bool { return j.required[f] })
+	return checkItemGrade(j.bundle.Design, it, g, func(f Field) bool { return j.required[f] })
 }
 
 // write appends e as one line, fsyncs, and applies it.

@@ -1,6 +1,7 @@
 package adjudication
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/verr"
 )
 
@@ -367,7 +369,11 @@ func OrderSheets(a, b FrozenSheet) [2]FrozenSheet {
 	return [2]FrozenSheet{a, b}
 }
 
-// CheckResolution checks one chosen final value and note for d.
+// CheckResolution checks one chosen final value and note for d: the
+// value is of the grade vocabulary (ReasonBadValue), a value neither
+// rater chose has a note (ReasonNoteRequired), and a truthful_unknown is
+// chosen only where a rater chose it (ReasonTruthfulUnknownOutsideUSet:
+// only that shows the field is of a system comparison's U set).
 func CheckResolution(d Disagreement, final, note string) error {
 	if err := checkNote(note); err != nil {
 		return err
@@ -381,7 +387,16 @@ func CheckResolution(d Disagreement, final, note string) error {
 		}
 		return nil
 	}
-	if !slices.Contains(allowed[d.Field.Kind], final) {
+	if final == ValueTruthfulUnknown && d.Field.Kind == KindUncertainty && d.Values[0] != ValueTruthfulUnknown && d.Values[1] != ValueTruthfulUnknown {
+		// Only a rater's truthful_unknown, which its sheet's bundle check
+		// allowed, shows that the field is of a system comparison's U set.
+		return &verr.Error{Reason: ReasonTruthfulUnknownOutsideUSet, Pointer: d.Field.String(), Rule: ruleUSet,
+			Detail: fmt.Sprintf("%s: final %q where neither rater chose it: a resolution cannot show that the field is of a system comparison's U set", d.Field, final)}
+	}
+	if err := CheckGradeValue(d.Field, final); err != nil {
+		if e := (*verr.Error)(nil); errors.As(err, &e) && e.Reason == ReasonTruthfulUnknownOutsideUSet {
+			return err
+		}
 		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: final %q is not an allowed value", d.Field, final)}
 	}
 	if final != d.Values[0] && final != d.Values[1] && note == "" {
@@ -430,9 +445,21 @@ var ChoiceRatingLabels = [2]string{"first rating", "second rating"}
 func ChoiceTemplate(ds []Disagreement) []Choice {
 	out := make([]Choice, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, Choice{Field: d.Field, Ratings: choiceRatings(d), Allowed: AllowedDefinitions(d.Field.Kind)})
+		out = append(out, Choice{Field: d.Field, Ratings: choiceRatings(d), Allowed: disputeAllowed(d)})
 	}
 	return out
+}
+
+// disputeAllowed is the allowed values a choices template shows for the
+// dispute d, with their definitions: the field's values on a fixed-evidence
+// bundle, and truthful_unknown as well when a rater chose it (an
+// adjudication may settle on it only then: CheckResolution).
+func disputeAllowed(d Disagreement) []ValueDefinition {
+	design := campaign.DesignFixedEvidence
+	if d.Values[0] == ValueTruthfulUnknown || d.Values[1] == ValueTruthfulUnknown {
+		design = campaign.DesignSystemComparison
+	}
+	return AllowedDefinitions(design, d.Field.Kind)
 }
 
 // choiceRatings is the Ratings a choices template shows for d.
@@ -464,7 +491,7 @@ func CheckChoiceShown(choices []Choice, ds []Disagreement) error {
 			return &verr.Error{Reason: ReasonTemplateMismatch, Pointer: fmt.Sprintf("/%d/ratings", i), Rule: ruleRecords,
 				Detail: fmt.Sprintf("%s: the ratings shown are not the sheets' (%s %q, %s %q); make the template again from these sheets in this order (verdict resolve SHEET SHEET --template)", c.Field, ChoiceRatingLabels[0], d.Values[0], ChoiceRatingLabels[1], d.Values[1])}
 		}
-		if c.Allowed != nil && !sameJSON(c.Allowed, AllowedDefinitions(c.Field.Kind)) {
+		if c.Allowed != nil && !sameJSON(c.Allowed, disputeAllowed(d)) {
 			return &verr.Error{Reason: ReasonTemplateMismatch, Pointer: fmt.Sprintf("/%d/allowed", i), Rule: ruleRecords,
 				Detail: fmt.Sprintf("%s: the allowed values shown are not this field's; make the template again (verdict resolve SHEET SHEET --template)", c.Field)}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"verdict/blinding"
+	"verdict/campaign"
 	"verdict/verr"
 )
 
@@ -29,15 +30,24 @@ const (
 	ReasonSheetIncomplete verr.Reason = "sheet-incomplete"
 )
 
-// CheckGradeValue checks one value against the grade vocabulary: the kind
-// is one of Kinds (ReasonGradeKind), the value is allowed for it
-// (ReasonBadValue; an oracle_defect flag on a sheet is ValueDefective) and
-// a completeness field targets TargetFinal (ReasonBadValue). The error is
-// a *verr.Error whose pointer is the field ("item/kind/target").
+// CheckGradeValue checks one value against the grade vocabulary of every
+// design: the kind is one of Kinds (ReasonGradeKind), the value is allowed
+// for it (ReasonBadValue; an oracle_defect flag on a sheet is
+// ValueDefective; ValueTruthfulUnknown is an uncertainty value, refused on
+// any other kind with ReasonTruthfulUnknownOutsideUSet) and a completeness
+// field targets TargetFinal (ReasonBadValue). Whether truthful_unknown may
+// stand on an uncertainty field depends on its bundle's design
+// (CheckDesignValue). The error is a *verr.Error whose pointer is the
+// field ("item/kind/target").
 func CheckGradeValue(f Field, value string) error {
 	vocab, ok := allowed[f.Kind]
 	if !ok {
 		return verr.Newf(ReasonGradeKind, "", f.String(), ruleGrades, "%s: unknown kind %q; valid kinds: %s", f, f.Kind, KindList())
+	}
+	if f.Kind == KindUncertainty {
+		vocab = FieldValues(campaign.DesignSystemComparison, f.Kind)
+	} else if value == ValueTruthfulUnknown {
+		return CheckDesignValue(campaign.DesignSystemComparison, f, value)
 	}
 	if !slices.Contains(vocab, value) {
 		return verr.Newf(ReasonBadValue, "", f.String(), ruleGrades, "%s: value %q; allowed: %s", f, value, strings.Join(vocab, ", "))
@@ -87,6 +97,9 @@ func checkSheetGrades(file string, s *Sheet) error {
 type FieldSet struct {
 	items []itemFields // sorted by id, ids unique
 	n     int          // required fields in all
+	// design is the bundle's design: it decides where ValueTruthfulUnknown
+	// may stand (CheckDesignValue).
+	design campaign.Design
 }
 
 // itemFields is one item's required fields in canonical order.
@@ -116,7 +129,7 @@ func keyOf(f Field) fieldKey {
 
 // NewFieldSet returns the FieldSet of bundle b (which must carry its items).
 func NewFieldSet(b *blinding.Bundle) *FieldSet {
-	fs := &FieldSet{items: make([]itemFields, 0, len(b.Items))}
+	fs := &FieldSet{items: make([]itemFields, 0, len(b.Items)), design: b.Design}
 	for i := range b.Items {
 		it := &b.Items[i]
 		req := RequiredFields(it)
@@ -170,8 +183,10 @@ func (fs *FieldSet) field(i int, k fieldKey) int {
 // and a required field of that item or an oracle-defect flag on one of
 // its truth obligations (ReasonUnknownField), and every required field
 // has a grade (ReasonSheetIncomplete, naming how many are missing and the
-// first in canonical order). The sheet's own grades are assumed checked
-// (ParseSheet). Errors are *verr.Error with file and pointer.
+// first in canonical order), and a truthful_unknown stands only where the
+// bundle's design allows it (CheckDesignValue:
+// ReasonTruthfulUnknownOutsideUSet). The sheet's own grades are assumed
+// checked (ParseSheet). Errors are *verr.Error with file and pointer.
 func CheckSheetFields(file string, s *Sheet, fs *FieldSet) error {
 	graded := 0
 	last := -1 // index of the last grade's item (grades come sorted by item)
@@ -189,6 +204,10 @@ func CheckSheetFields(file string, s *Sheet, fs *FieldSet) error {
 		case fs.field(last, keyOf(g.Field)) < 0:
 			return verr.Newf(ReasonUnknownField, file, fmt.Sprintf("/grades/%d", i), ruleGrades, "%s is not a field of this item in the sheet's bundle", g.Field)
 		default:
+			if err := CheckDesignValue(fs.design, g.Field, g.Value); err != nil {
+				e := err.(*verr.Error)
+				return verr.Newf(e.Reason, file, fmt.Sprintf("/grades/%d", i), e.Rule, "%s", e.Detail)
+			}
 			graded++ // one grade per field: ParseSheet refused duplicates
 		}
 	}

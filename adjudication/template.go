@@ -146,16 +146,14 @@ func citedLines(it *blinding.Item, c campaign.Citation) []string {
 	return []string{c.EvidenceID + " is not an evidence item of this packet"}
 }
 
-// AllowedDefinitions returns the allowed values of kind k with their
-// codebook definitions, in AllowedValues order.
-func AllowedDefinitions(k Kind) []ValueDefinition {
-	vals := AllowedValues(k)
+// AllowedDefinitions returns the allowed values of kind k on a bundle of
+// design d (FieldValues) with their codebook definitions, in that order.
+func AllowedDefinitions(d campaign.Design, k Kind) []ValueDefinition {
+	vals := FieldValues(d, k)
 	out := make([]ValueDefinition, len(vals))
 	for i, v := range vals {
-		out[i] = ValueDefinition{Value: v}
-		if d := Codebook[k].Values; i < len(d) {
-			out[i].Definition = d[i]
-		}
+		_, full := Definition(k, v)
+		out[i] = ValueDefinition{Value: v, Definition: full}
 	}
 	return out
 }

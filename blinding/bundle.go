@@ -61,6 +61,12 @@ type Bundle struct {
 	Notice string `json:"notice,omitempty"`
 	// Format is BundleFormat.
 	Format string `json:"format"`
+	// Design is campaign.DesignSystemComparison for a system comparison's
+	// bundle and empty for a fixed-evidence one (whose bytes are those of
+	// a bundle without the member). It decides the values its uncertainty
+	// fields allow: truthful_unknown only on a system comparison's U set
+	// (CONTRACT §6; adjudication.FieldValues). It names no system.
+	Design campaign.Design `json:"design,omitempty"`
 	// Synthetic is the campaign's synthetic flag.
 	Synthetic bool `json:"synthetic"`
 	// Rater is the rater this bundle was shuffled for.

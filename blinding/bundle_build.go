@@ -55,6 +55,9 @@ type Source struct {
 	Answers []Answer
 	// LeakTokens gives the leak scan's tokens (called only by a scan).
 	LeakTokens func() []string
+	// Design is written in every bundle of a system comparison
+	// (Bundle.Design); empty for a fixed-evidence campaign.
+	Design campaign.Design
 }
 
 // Answer is one bundled final answer of a Source.
@@ -111,7 +114,8 @@ func FixedSource(c *campaign.Campaign) *Source {
 // built-in codebook.
 func SystemSource(c *campaign.SystemCampaign) *Source {
 	src := &Source{Synthetic: c.Manifest.Synthetic, CampaignID: c.Manifest.CampaignID, ManifestSHA256: c.ManifestSHA256,
-		Seed: c.Manifest.Seed, Tasks: map[string]Item{}, LeakTokens: func() []string { return SystemLeakTokens(&c.Manifest) }}
+		Seed: c.Manifest.Seed, Tasks: map[string]Item{}, LeakTokens: func() []string { return SystemLeakTokens(&c.Manifest) },
+		Design: campaign.DesignSystemComparison}
 	for _, t := range c.Tasks {
 		src.Tasks[t.Entry.ID] = Item{TaskText: string(t.Text), Evidence: []Excerpt{}, Obligations: t.Truth.TruthObligations()}
 	}
@@ -231,7 +235,7 @@ func build(c *Source, opt Options, scanLeaks, keepBytes bool) (*Result, error) {
 			order[i], order[j] = order[j], order[i]
 			perm[i], perm[j] = perm[j], perm[i]
 		})
-		b := &Bundle{Format: BundleFormat, Synthetic: c.Synthetic, Rater: r,
+		b := &Bundle{Format: BundleFormat, Design: c.Design, Synthetic: c.Synthetic, Rater: r,
 			ShuffleSeed: hex.EncodeToString(s[:]), MapCommitment: Digest(mapBytes),
 			ContentDigest: content, ObligationsDigest: obligations, Guidelines: c.Guidelines, Items: order}
 		if b.Synthetic {

@@ -92,6 +92,12 @@ type RunInput struct {
 	PacketIdentityOK bool `json:"-"`
 	// Grades are the settled grades of Item (Consensus output filtered to Item).
 	Grades []ConsensusGrade `json:"-"`
+	// SystemComparison marks a system comparison's review (CONTRACT §6):
+	// a settled truthful_unknown on an obligation of its separately frozen
+	// U set earns U credit (never R). On any other run, and on any other
+	// field, ScoreRun refuses a truthful_unknown
+	// (adjudication.ReasonTruthfulUnknownOutsideUSet).
+	SystemComparison bool `json:"-"`
 }
 
 // ClaimCounts counts a final answer's graded claims (CONTRACT §4, C08).
@@ -159,14 +165,15 @@ type RunScore struct {
 // ObligationOutcome is one truth obligation's settled outcome in one run:
 // Value is the settled grade (addressed / not_addressed for an answerable
 // obligation, credited / not_credited / falsely_resolved for one whose
-// evidence is absent), or "" when the run is a failure with no answer to
+// evidence is absent, and truthful_unknown for one of a system
+// comparison's U set), or "" when the run is a failure with no answer to
 // grade (it counts as not met, CONTRACT §4).
 type ObligationOutcome struct {
 	ID         string
 	Critical   bool
 	Answerable bool
 	Value      string
-	// Met is true when the value is addressed or credited.
+	// Met is true when the value is addressed, credited or truthful_unknown.
 	Met bool
 }
 
@@ -174,7 +181,12 @@ type ObligationOutcome struct {
 // obligations (CONTRACT §4). An answered run must carry a settled grade for
 // every field GRADES.md requires and none for a target the answer or truth
 // lacks; otherwise it returns a *verr.Error with ReasonMissingGrade or
-// ReasonUnexpectedGrade. Valid failures (C16) and shared-draft failures
+// ReasonUnexpectedGrade. A settled truthful_unknown earns U credit on an
+// uncertainty field of a system comparison's review (in.SystemComparison:
+// the U set) and never R; anywhere else it is refused with
+// adjudication.ReasonTruthfulUnknownOutsideUSet (CONTRACT §6: a
+// repository-answerable obligation left unknown is not addressed, and the
+// denominator never shrinks). Valid failures (C16) and shared-draft failures
 // (C23) get R=0, U=0, critical_completion_failed, source and protocol gates
 // false and unscorable claim counts; they keep their denominators.
 func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
@@ -245,7 +257,7 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		} else {
 			oc.Value = grades[fieldKey(adjudication.KindUncertainty, o.ID)]
 		}
-		oc.Met = oc.Value == adjudication.ValueAddressed || oc.Value == adjudication.ValueCredited
+		oc.Met = oc.Value == adjudication.ValueAddressed || oc.Value == adjudication.ValueCredited || oc.Value == adjudication.ValueTruthfulUnknown
 		rs.Obligations = append(rs.Obligations, oc)
 		if o.Answerable {
 			v := grades[fieldKey(adjudication.KindObligation, o.ID)]
@@ -257,7 +269,9 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 			continue
 		}
 		switch grades[fieldKey(adjudication.KindUncertainty, o.ID)] {
-		case adjudication.ValueCredited:
+		case adjudication.ValueCredited, adjudication.ValueTruthfulUnknown:
+			// U credit only: a truthful unknown of the U set never
+			// counts in R (checkRequiredGrades allowed it only there).
 			credited++
 			continue
 		case adjudication.ValueFalselyResolved:
@@ -394,6 +408,10 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 			return nil, &verr.Error{Reason: ReasonUnexpectedGrade, File: file, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: "a settled grade names a field this item does not have"}
 		}
+		if err := adjudication.CheckDesignValue(runDesign(in), g.Field, g.Value); err != nil {
+			e := err.(*verr.Error)
+			return nil, verr.Newf(e.Reason, file, e.Pointer, e.Rule, "settled grade of review %s: %s", in.Session, e.Detail)
+		}
 		got[kt] = g.Value
 	}
 	var missing []adjudication.Field
@@ -407,4 +425,13 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 		return nil, verr.Newf(ReasonMissingGrade, file, missing[0].String(), "GRADES.md", "%d required field(s) have no settled grade, first %s", len(missing), missing[0])
 	}
 	return got, nil
+}
+
+// runDesign is the design whose grade values a run's settled grades are
+// checked against (adjudication.CheckDesignValue).
+func runDesign(in RunInput) campaign.Design {
+	if in.SystemComparison {
+		return campaign.DesignSystemComparison
+	}
+	return campaign.DesignFixedEvidence
 }

@@ -475,6 +475,9 @@ func EvaluateSystemComparison(in ScoreInput) (*Scorecard, error) {
 // obligations and derives R_sys, packet-supported coverage and truthful
 // unknowns.
 func scoreSystemWorkflow(t *TaskInput, w SystemWorkflowInput, ptr string) (SystemWorkflowScore, error) {
+	// A system comparison's review: a truthful_unknown of the U set earns
+	// U credit only (CONTRACT §6), whoever built the input.
+	w.Review.SystemComparison = true
 	rs, err := ScoreRun(t.Obligations, w.Review)
 	if err != nil {
 		return SystemWorkflowScore{}, err

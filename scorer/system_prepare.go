@@ -15,7 +15,13 @@ import (
 //
 //   - each task's obligations: the repository-answerable ones (the R_sys
 //     denominator) and the separately frozen U set;
-//   - each workflow's review, scored from its settled grades; an
+//   - each workflow's review, scored from its settled grades as a system
+//     comparison's (RunInput.SystemComparison: a settled truthful_unknown
+//     on a U-set obligation earns U credit only, never R_sys; on a
+//     repository-answerable obligation it is refused, since an answer that
+//     leaves such an obligation unknown has not addressed it and the R_sys
+//     denominator is the frozen repository-answerable set whatever the
+//     answers say); an
 //     investigation-stage failure (review not dispatched, or a packet that
 //     is absent, empty or over the evidence budget) keeps its charges and
 //     gets R_sys and U zero; a review without a valid answer is a valid
@@ -60,7 +66,7 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 		in0 := SystemWorkflowInput{ID: wf.ID, System: wf.System, Task: wf.Task, Repository: task.Entry.Repository, Repetition: wf.Repetition,
 			Position: wf.Position, InvestigationSession: w.Investigation.ID, Operations: inv.OrdinaryCalls + inv.MCPCalls,
 			Investigation: SystemCharge{Cost: inv.Cost, Time: inv.Duration}, ReviewCharge: SystemCharge{Cost: rev.Cost, Time: rev.Duration},
-			Review: RunInput{Task: wf.Task, Repetition: wf.Repetition, Arm: selectedArm(c), Session: w.Review.ID, PacketIdentityOK: true}}
+			Review: RunInput{Task: wf.Task, Repetition: wf.Repetition, Arm: selectedArm(c), Session: w.Review.ID, PacketIdentityOK: true, SystemComparison: true}}
 		switch {
 		case revStatus == campaign.StatusNotDispatched || w.Packet == nil || w.Packet.Status != campaign.PacketDelivered:
 			in0.Review.Outcome = OutcomeInvestigationFailure

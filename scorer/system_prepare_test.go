@@ -1,6 +1,7 @@
 package scorer_test
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"verdict/campaign"
 	"verdict/fixtures"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // TestPrepareSystemScoreInputFixture scores the SYNTHETIC system-comparison
@@ -75,6 +77,19 @@ func TestPrepareSystemScoreInputCitationFinding(t *testing.T) {
 // supported, and scores it.
 func scoreSystemFixture(t *testing.T, mutate func(*fixtures.SystemFixture) error) (*campaign.SystemCampaign, *scorer.SystemScorecard) {
 	t.Helper()
+	c, sc, err := scoreSystemFixtureU(t, mutate, adjudication.ValueCredited, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sc
+}
+
+// scoreSystemFixtureU is scoreSystemFixture with every U-set obligation
+// graded u, and every repository-answerable obligation whose ID is
+// answerableU graded truthful_unknown instead of addressed; the error is
+// PrepareSystemScoreInput's or EvaluateSystems'.
+func scoreSystemFixtureU(t *testing.T, mutate func(*fixtures.SystemFixture) error, u, answerableU string) (*campaign.SystemCampaign, *scorer.SystemScorecard, error) {
+	t.Helper()
 	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{Mutate: mutate})
 	if err != nil {
 		t.Fatal(err)
@@ -96,10 +111,14 @@ func scoreSystemFixture(t *testing.T, mutate func(*fixtures.SystemFixture) error
 		item := "item-" + w.Review.ID
 		items[w.Review.ID] = item
 		for _, o := range task.Truth.RepositoryAnswerable {
-			add(item, adjudication.KindObligation, o.ID, adjudication.ValueAddressed)
+			v := adjudication.ValueAddressed
+			if o.ID == answerableU {
+				v = adjudication.ValueTruthfulUnknown
+			}
+			add(item, adjudication.KindObligation, o.ID, v)
 		}
 		for _, o := range task.Truth.Unanswerable {
-			add(item, adjudication.KindUncertainty, o.ID, adjudication.ValueCredited)
+			add(item, adjudication.KindUncertainty, o.ID, u)
 		}
 		f := w.Review.Response.Final
 		for _, cl := range f.Claims {
@@ -116,11 +135,50 @@ func scoreSystemFixture(t *testing.T, mutate func(*fixtures.SystemFixture) error
 	}
 	in, err := scorer.PrepareSystemScoreInput(c, fsys, items, grades)
 	if err != nil {
-		t.Fatal(err)
+		return c, nil, err
 	}
 	sc, err := scorer.EvaluateSystems(in)
+	return c, sc, err
+}
+
+// Through PrepareSystemScoreInput, a U set graded truthful_unknown earns
+// U credit exactly as credited does and leaves every workflow's R_sys,
+// with its frozen denominator, as it is with the U set not credited; a
+// repository-answerable obligation graded truthful_unknown is refused
+// (CONTRACT §6: truthful unknowns get U credit only).
+func TestPrepareSystemScoreInputTruthfulUnknown(t *testing.T) {
+	_, tu, err := scoreSystemFixtureU(t, nil, adjudication.ValueTruthfulUnknown, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, sc
+	_, none, err := scoreSystemFixtureU(t, nil, adjudication.ValueNotCredited, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	credited := 0
+	for i, w := range tu.Workflows {
+		n := none.Workflows[i]
+		if w.ID != n.ID || w.RSys.String() != n.RSys.String() {
+			t.Errorf("%s: R_sys %s with a truthful unknown, %s (%s) without", w.ID, w.RSys, n.RSys, n.ID)
+		}
+		if w.Review.Outcome == scorer.OutcomeAnswered && w.Review.U != nil {
+			if w.Review.U.Num() != w.Review.U.Den() || n.Review.U.Num() != 0 {
+				t.Errorf("%s: U %s with truthful unknowns, %s not credited", w.ID, w.Review.U, n.Review.U)
+			}
+			credited++
+		}
+	}
+	if credited == 0 {
+		t.Fatal("no answered review has a U set: the test checks nothing")
+	}
+	for _, s := range tu.Systems {
+		if o := none.System(s.System); s.MacroMedianRSys.String() != o.MacroMedianRSys.String() || s.UncertaintyCredited <= o.UncertaintyCredited {
+			t.Errorf("%s: macro R_sys %s vs %s, U credited %d vs %d", s.System, s.MacroMedianRSys, o.MacroMedianRSys, s.UncertaintyCredited, o.UncertaintyCredited)
+		}
+	}
+	_, _, err = scoreSystemFixtureU(t, nil, adjudication.ValueCredited, "O1")
+	var e *verr.Error
+	if !errors.As(err, &e) || e.Reason != adjudication.ReasonTruthfulUnknownOutsideUSet {
+		t.Fatalf("truthful_unknown on a repository-answerable obligation: %v", err)
+	}
 }

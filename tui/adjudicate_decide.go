@@ -9,7 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// allowed returns the values the adjudicator may choose for d.
+// allowedFor returns the values of the kind's vocabulary the adjudicator
+// may choose for d. truthful_unknown is not among them: it may settle a
+// field only where a rater chose it (adjudication.CheckResolution), and
+// then it is that rating's key.
 func allowedFor(d *Dispute) []string {
 	if d.Field.Kind == adjudication.KindOracleDefect {
 		return []string{adjudication.ValueDefective, adjudication.ValueWithdrawn}

@@ -70,11 +70,8 @@ func (a *adjudicator) disputeParts(w int) (head, ctx, bottom []string) {
 	for i, name := range []string{"[1] first rating: ", "[2] second rating: "} {
 		v := d.Values[i]
 		def := ""
-		vals := adjudication.AllowedValues(d.Field.Kind)
-		for k, x := range vals {
-			if x == v && k < len(codebook[d.Field.Kind].Short) {
-				def = " — " + codebook[d.Field.Kind].Short[k]
-			}
+		if short, _ := adjudication.Definition(d.Field.Kind, v); short != "" {
+			def = " — " + short
 		}
 		add(wrapLines([]string{st.Header.Render(name) + st.Value.Render(showValue(v, d.Field.Kind)) + st.Muted.Render(def)}, w)...)
 		if d.Notes[i] != "" {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 )
 
 // codebook is the built-in codebook the screens show (adjudication.Codebook,
@@ -31,8 +31,6 @@ func choiceLines(k adjudication.Kind, vals []string, chosen string, sel func(str
 	for _, v := range vals {
 		width = max(width, len(valueName(v)))
 	}
-	entry := codebook[k]
-	all := adjudication.AllowedValues(k)
 	var out []string
 	for i, v := range vals {
 		name := "[" + strconv.Itoa(i+1) + "] " + valueName(v)
@@ -40,10 +38,7 @@ func choiceLines(k adjudication.Kind, vals []string, chosen string, sel func(str
 		if v == chosen {
 			name = sel(name)
 		}
-		def := ""
-		if j := slices.Index(all, v); j >= 0 && j < len(entry.Short) {
-			def = entry.Short[j]
-		}
+		def, _ := adjudication.Definition(k, v)
 		head := "  " + name + strings.Repeat(" ", lead-2-len("["+strconv.Itoa(i+1)+"] "+valueName(v)))
 		if w-lead < 24 {
 			// Too narrow for a column: the definition goes under the value.
@@ -64,19 +59,23 @@ func choiceLines(k adjudication.Kind, vals []string, chosen string, sel func(str
 	return out
 }
 
-// codebookText is the built-in codebook as the g panel shows it
-// (adjudication.CodebookText).
-func codebookText() []string { return adjudication.CodebookText() }
+// codebookText is the built-in codebook of a bundle of design d as the g
+// panel shows it (adjudication.CodebookTextFor: a system comparison's adds
+// truthful unknown to uncertainty).
+func codebookText(d campaign.Design) []string { return adjudication.CodebookTextFor(d) }
 
 // guidelinesPanel is the title and text of the g panel: the guidelines
 // the campaign bound (blinding.Bundle.Guidelines) when the bundle carries
 // them, then the built-in codebook; without guidelines the codebook only.
 func guidelinesPanel(b *blinding.Bundle) (string, func() []string) {
-	if b == nil || b.Guidelines == "" {
-		return "Codebook", codebookText
+	if b == nil {
+		return "Codebook", func() []string { return codebookText("") }
+	}
+	if b.Guidelines == "" {
+		return "Codebook", func() []string { return codebookText(b.Design) }
 	}
 	g := visibleText(strings.TrimRight(b.Guidelines, "\n"))
 	return "Guidelines of this campaign (bound in its manifest), then the built-in codebook", func() []string {
-		return append(append(strings.Split(g, "\n"), "", strings.Repeat("─", 20)), codebookText()...)
+		return append(append(strings.Split(g, "\n"), "", strings.Repeat("─", 20)), codebookText(b.Design)...)
 	}
 }

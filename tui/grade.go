@@ -41,7 +41,7 @@ func (p *gradePane) wide() bool { return p.w >= 110 }
 func (p *gradePane) setEnabled(active, reading bool) {
 	s := p.s
 	f := s.cur()
-	vals := adjudication.AllowedValues(f.Kind)
+	vals := adjudication.FieldValues(s.design(), f.Kind)
 	grading := active && !s.freeze.signed
 	for i := range p.keys.Values {
 		on := (grading || reading && !s.freeze.signed) && i < len(vals)
@@ -101,7 +101,7 @@ func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	f := s.cur()
 	for i, b := range p.keys.Values {
 		if key.Matches(k, b) {
-			vals := adjudication.AllowedValues(f.Kind)
+			vals := adjudication.FieldValues(s.design(), f.Kind)
 			g := adjudication.Grade{Field: f, Value: vals[i], Spent: s.spent()}
 			old, _, had := s.value(f)
 			if had {
@@ -226,7 +226,7 @@ func (p *gradePane) choices(f adjudication.Field, w int) []string {
 	st := p.s.c.Styles
 	g, _, _ := p.s.value(f)
 	out := wrapLines([]string{st.Header.Render(codebook[f.Kind].Question)}, w)
-	return append(out, choiceLines(f.Kind, nil, g.Value, func(s string) string { return st.Selected.Render(s) }, w)...)
+	return append(out, choiceLines(f.Kind, adjudication.FieldValues(p.s.design(), f.Kind), g.Value, func(s string) string { return st.Selected.Render(s) }, w)...)
 }
 
 // head is what the full-screen answer (narrow screens) pins above the
@@ -344,13 +344,13 @@ func widePane(st *styles.Styles, code []string, answer *answerPane, w, h int) []
 
 // ShortHelp implements help.KeyMap.
 func (p *gradePane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Down, p.keys.Up, p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note}
+	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Values[3], p.keys.Down, p.keys.Up, p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note}
 }
 
 // FullHelp implements help.KeyMap.
 func (p *gradePane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.NextUngraded},
+		{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Values[3], p.keys.NextUngraded},
 		{p.keys.Up, p.keys.Down, p.keys.NextItem, p.keys.PrevItem, p.keys.Items},
 		{p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note, p.keys.Oracle, p.keys.DetailDown, p.keys.DetailUp},
 		{p.keys.Answer, p.keys.AnswerDown, p.keys.AnswerUp, p.keys.Search, p.keys.Flag, p.keys.Freeze},

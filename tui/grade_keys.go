@@ -44,7 +44,7 @@ func DefaultGradeKeyMap() GradeKeyMap {
 // all is every binding of the grading pane: the keys that pass through the
 // task panel.
 func (k GradeKeyMap) all() []key.Binding {
-	return []key.Binding{k.Values[0], k.Values[1], k.Values[2], k.Note, k.Evidence, k.Answer, k.AnswerUp, k.AnswerDown,
+	return []key.Binding{k.Values[0], k.Values[1], k.Values[2], k.Values[3], k.Note, k.Evidence, k.Answer, k.AnswerUp, k.AnswerDown,
 		k.Task, k.Codebook, k.Search, k.DetailUp, k.DetailDown, k.Up, k.Down, k.NextItem, k.PrevItem, k.NextUngraded,
 		k.Oracle, k.Items, k.Freeze, k.Flag}
 }

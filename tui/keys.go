@@ -7,11 +7,13 @@ import "charm.land/bubbles/v2/key"
 // keys with the same help, embedded in both. Each owner enables them by
 // its state (setEnabled).
 type ItemKeyMap struct {
-	// Values are the single keys 1, 2 and 3 that pick the first, second
-	// and third allowed value of the field (GRADES vocabulary order): the
-	// rater's grade, the adjudicator's other value. Their help names the
-	// value; a key is enabled only when the kind has it.
-	Values [3]key.Binding
+	// Values are the single keys 1 to 4 that pick the first to fourth
+	// allowed value of the field (GRADES vocabulary order, on the bundle's
+	// design: adjudication.FieldValues): the rater's grade, the
+	// adjudicator's other value. Their help names the value; a key is
+	// enabled only when the field has it (4 is truthful unknown, on a
+	// system comparison's U set only, CONTRACT §6).
+	Values [4]key.Binding
 	// Note edits the note of the field or decision.
 	Note key.Binding
 	// Evidence opens the evidence viewer for the field.
@@ -31,10 +33,11 @@ type ItemKeyMap struct {
 // DefaultItemKeyMap returns the shared bindings.
 func DefaultItemKeyMap() ItemKeyMap {
 	return ItemKeyMap{
-		Values: [3]key.Binding{
+		Values: [4]key.Binding{
 			key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "value 1")),
 			key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "value 2")),
 			key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "value 3")),
+			key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "value 4")),
 		},
 		Note:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "note")),
 		Evidence:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "evidence")),

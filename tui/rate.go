@@ -372,7 +372,7 @@ func (r *rater) View() tea.View {
 func (r *rater) ShortHelp() []key.Binding {
 	if r.screen == screenAnswer {
 		k := r.grade.keys
-		return append([]key.Binding{k.Values[0], k.Values[1], k.Values[2], k.Down, k.Up, k.Evidence}, r.answer.ShortHelp()...)
+		return append([]key.Binding{k.Values[0], k.Values[1], k.Values[2], k.Values[3], k.Down, k.Up, k.Evidence}, r.answer.ShortHelp()...)
 	}
 	return r.active().ShortHelp()
 }
@@ -381,7 +381,7 @@ func (r *rater) ShortHelp() []key.Binding {
 func (r *rater) FullHelp() [][]key.Binding {
 	if r.screen == screenAnswer {
 		k := r.grade.keys
-		return [][]key.Binding{{k.Values[0], k.Values[1], k.Values[2], k.Down, k.Up, k.Evidence}, r.answer.ShortHelp()}
+		return [][]key.Binding{{k.Values[0], k.Values[1], k.Values[2], k.Values[3], k.Down, k.Up, k.Evidence}, r.answer.ShortHelp()}
 	}
 	return r.active().FullHelp()
 }

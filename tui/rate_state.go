@@ -5,6 +5,7 @@ import (
 	"time"
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/campaign"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -121,6 +122,10 @@ func (s *rateState) cur() adjudication.Field {
 
 // curItem is the current item as screens draw it.
 func (s *rateState) curItem() *blinding.Item { return s.shownItem(s.item) }
+
+// design is the bundle's design: it decides the values a field offers
+// (adjudication.FieldValues).
+func (s *rateState) design() campaign.Design { return s.in.Bundle.Design }
 
 // shownItem is item i with every text made visible (visibleText).
 func (s *rateState) shownItem(i int) *blinding.Item {

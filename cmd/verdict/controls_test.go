@@ -43,11 +43,14 @@ func TestControlsCommand(t *testing.T) {
 // command's output and pass: every comparative gate of Madar at its
 // inclusive bound (passing) and one unit over it (failing alone), the
 // frozen denominator when a provider returns nothing, an investigation-stage
-// failure, a wrong but nonempty draft, truthful unknowns and the
-// simpler-and-cheaper comparator; and the system comparison scored through
-// the score pipeline (SS- rows: the chain, a tampered map, a bundle item
-// of another workflow, a campaign changed after blinding, the denominator,
-// Madar's 15% suite-time bound at and one nanosecond over it).
+// failure, a wrong but nonempty draft, truthful unknowns (on the U set:
+// U credit, never R_sys; refused on a repository-answerable obligation and
+// on a fixed-evidence field), the simpler-and-cheaper comparator, blinding
+// a system comparison (its leak scan) and a plan of workflow dispatches;
+// and the system comparison scored through the score pipeline (SS- rows:
+// the chain, a tampered map, a bundle item of another workflow, a campaign
+// changed after blinding, the denominator, Madar's 15% suite-time bound at
+// and one nanosecond over it).
 func checkSystemRows(t *testing.T, out controlsOutput) {
 	t.Helper()
 	byID := map[string]fixtures.ControlResult{}
@@ -56,7 +59,9 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 	}
 	ids := []string{"S-PASS", "S-denominator", "S-investigation-failure", "S-wrong-draft", "S-truthful-unknowns", "S-comparator-cheaper",
 		"SS-chain", "SS-map-other-workflow", "SS-bundle-other-workflow", "SS-campaign-changed", "SS-denominator",
-		"SS-suite-time-bound", "SS-suite-time-over"}
+		"SS-suite-time-bound", "SS-suite-time-over",
+		"S-truthful-unknown-u-set", "S-truthful-unknown-u-set-none", "S-truthful-unknown-answerable",
+		"SU-fixed-grade", "SU-system-grade", "SU-blind", "SU-blind-leak", "SU-admit-plan"}
 	for _, g := range []string{scorer.GateNativeSuiteCost, scorer.GateNativeSuiteTime, scorer.GateNativeCriticalQuality, scorer.GateNativeTaskMedianCost,
 		scorer.GateNativeTaskMedianTime, scorer.GateNativePairedCost, scorer.GateNativePairedTime, scorer.GateSerenaMacroQuality,
 		scorer.GateSerenaSuiteCost, scorer.GateSerenaSuiteTime, scorer.GateSerenaTaskMedianCost, scorer.GateSerenaTaskMedianTime,
@@ -84,6 +89,15 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 	if bound, over := byID["SS-suite-time-bound"], byID["SS-suite-time-over"]; slices.Contains(bound.Observed, "failing-gate:"+scorer.GateNativeSuiteTime) ||
 		!slices.Contains(over.Observed, "failing-gate:"+scorer.GateNativeSuiteTime) {
 		t.Errorf("Madar's 15%% suite-time bound through score is not inclusive: bound %v, over %v", bound.Observed, over.Observed)
+	}
+	// U credit never raises R_sys: a truthful unknown of the U set gives U
+	// credit and the same R_sys as the U set not credited.
+	tu, none := byID["S-truthful-unknown-u-set"], byID["S-truthful-unknown-u-set-none"]
+	if !slices.Contains(tu.Observed, "workflow:R_sys=3/5") || !slices.Contains(tu.Observed, "workflow:U=1/1") || !slices.Contains(none.Observed, "workflow:R_sys=3/5") {
+		t.Errorf("a truthful unknown moved R_sys or earned no U credit: %v / %v", tu.Observed, none.Observed)
+	}
+	if r := byID["SU-fixed-grade"]; !slices.Contains(r.Observed, "refused:truthful-unknown-outside-u-set") {
+		t.Errorf("truthful_unknown was not refused on a fixed-evidence field: %v", r.Observed)
 	}
 }
 

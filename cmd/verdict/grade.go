@@ -77,7 +77,14 @@ reason) and the allowed values with their codebook definitions
 bundle's (template-mismatch otherwise). It needs neither --journal nor
 --from and writes nothing.
 
-` + "Codebook (the definitions the rating screen shows; value keys in order):\n\n  " + strings.Join(adjudication.CodebookText(), "\n  "),
+On a system comparison's bundle (CONTRACT §6) an uncertainty field, one of
+the separately frozen U set, also takes truthful_unknown (key 4): U credit
+only, never R_sys. Anywhere else it is refused
+(truthful-unknown-outside-u-set): on a fixed-evidence bundle and on a
+repository-answerable obligation, which an answer that leaves it unknown
+has not addressed.
+
+` + "Codebook (the definitions the rating screen shows; value keys in order):\n\n  " + strings.Join(adjudication.CodebookTextFor(campaign.DesignSystemComparison), "\n  "),
 		Args: cobra.ExactArgs(1),
 	}
 	format := formatFlag(c, "text", "json")
