@@ -229,7 +229,7 @@ func ShuffleSeed(campaignSeed, rater string) [32]byte {
 // review (A or B) with a strictly decoded response. The shared draft D and
 // answers scored automatically (Response == nil) are never bundled.
 func Bundled(s *campaign.Session) bool {
-	return (s.Role == campaign.RoleReviewA || s.Role == campaign.RoleReviewB) && s.Response != nil
+	return (s.Role == campaign.RoleReviewA || s.Role == campaign.RoleReviewB) && campaign.Answered(s.Receipt, s.Response)
 }
 
 // Digest returns the bundle digest: SHA-256 of the canonical bundle bytes.

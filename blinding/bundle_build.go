@@ -120,7 +120,7 @@ func SystemSource(c *campaign.SystemCampaign) *Source {
 		src.Tasks[t.Entry.ID] = Item{TaskText: string(t.Text), Evidence: []Excerpt{}, Obligations: t.Truth.TruthObligations()}
 	}
 	for _, w := range c.Workflows {
-		if r := w.Review.Response; r != nil {
+		if r := w.Review.Response; campaign.Answered(w.Review.Receipt.Inner(), r) {
 			var rc *campaign.Receipt
 			if w.Review.Receipt != nil {
 				rc = &w.Review.Receipt.Receipt

@@ -320,6 +320,15 @@ type SetupObservation struct {
 	Tokens         int64  `json:"tokens"`
 }
 
+// Inner is the receipt members a system receipt shares with the first
+// experiment's, nil for a nil r.
+func (r *SystemReceipt) Inner() *Receipt {
+	if r == nil {
+		return nil
+	}
+	return &r.Receipt
+}
+
 // SystemReceipt is receipts/<S>.json of a system comparison: the
 // first experiment's Receipt (the same members, inline) plus the workflow
 // and system, and for an investigation the delivered provider identities

@@ -394,6 +394,15 @@ type Disposition struct {
 // ReceiptStatus is the terminal status of a session (CONTRACT §5).
 type ReceiptStatus string
 
+// Answered reports whether a session whose receipt is r (nil when absent)
+// and whose decoded answer is resp has an answer to grade and score: the
+// answer decoded and the receipt records status response. An error or an
+// interruption whose kept output happens to decode is a valid scored
+// failure, never an answer, so no rater sees it (CONTRACT §4).
+func Answered(r *Receipt, resp *Response) bool {
+	return resp != nil && (r == nil || r.Status == StatusResponse)
+}
+
 // Terminal statuses. A receipt with an empty status is a start without a
 // terminal receipt (EVALUATOR-CONTROLS C15).
 const (

@@ -120,7 +120,7 @@ func PrepareScoreInput(c *campaign.Campaign) (*PreparedInput, []Finding) {
 				ri.Outcome, ri.FailureKind = OutcomeValidFailure, string(ReasonMissingTerminalReceipt)
 			case s.Receipt.Status == campaign.StatusNotDispatched:
 				ri.Outcome, ri.FailureKind = OutcomeSharedDraftFailure, string(campaign.ErrorSharedDraft)
-			case s.Response == nil:
+			case !campaign.Answered(s.Receipt, s.Response):
 				ri.Outcome = OutcomeValidFailure
 				switch {
 				case s.Receipt.ErrorKind != nil:

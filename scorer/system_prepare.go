@@ -75,7 +75,7 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 				in0.Review.FailureKind = w.Packet.Status
 			}
 			in0.PacketSupported = []string{}
-		case w.Review.Response == nil:
+		case !campaign.Answered(w.Review.Receipt.Inner(), w.Review.Response):
 			in0.Review.Outcome = OutcomeValidFailure
 			in0.Review.FailureKind = string(revStatus)
 			if w.Review.Failure != nil {
