@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"io/fs"
 	"sync"
 
@@ -86,7 +87,11 @@ func Admit(c campaign.Loaded, plan *scorer.Plan) *Admission {
 	a := &Admission{}
 	d, err := scorer.DesignOf(c)
 	if err != nil {
-		a.Manifest = []*verr.Error{err}
+		var e *verr.Error
+		if !errors.As(err, &e) {
+			e = &verr.Error{Reason: campaign.ReasonDesign, File: campaign.ManifestFile, Pointer: "/design", Rule: scorer.RuleDesign, Detail: err.Error()}
+		}
+		a.Manifest = []*verr.Error{e}
 		return a
 	}
 	a.MissingIdentities = d.MissingIdentities(c)

@@ -200,9 +200,9 @@ const ReasonDesignOutcome verr.Reason = "design-outcome"
 // LookupDesign returns the registered design named name ("" is
 // fixed-evidence, the design of a manifest without the member). A name no
 // registered design has is refused with campaign.ReasonDesign
-// ("design-unknown"),
-// naming the designs there are.
-func LookupDesign(name campaign.Design) (Design, *verr.Error) {
+// ("design-unknown", a *verr.Error), naming the designs there are. The
+// error is an error interface value, so a nil result compares nil.
+func LookupDesign(name campaign.Design) (Design, error) {
 	if name == "" {
 		name = campaign.DesignFixedEvidence
 	}
@@ -218,7 +218,7 @@ func LookupDesign(name campaign.Design) (Design, *verr.Error) {
 }
 
 // DesignOf is LookupDesign of a loaded campaign's design.
-func DesignOf(c campaign.Loaded) (Design, *verr.Error) { return LookupDesign(c.Design()) }
+func DesignOf(c campaign.Loaded) (Design, error) { return LookupDesign(c.Design()) }
 
 // EvaluateDesign is d.Evaluate(in) held to the design's declared outcomes:
 // a decision outside d.Shape().Outcomes is refused (ReasonDesignOutcome)

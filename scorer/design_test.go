@@ -6,6 +6,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // The fixed-evidence design is registered, also as "" (no manifest
@@ -26,7 +27,8 @@ func TestLookupDesign(t *testing.T) {
 		}
 	}
 	for _, name := range []campaign.Design{"fixed_evidence", "nope"} {
-		if _, err := scorer.LookupDesign(name); !errors.Is(err, campaign.ReasonDesign) || err.Pointer != "/design" {
+		var e *verr.Error
+		if _, err := scorer.LookupDesign(name); !errors.Is(err, campaign.ReasonDesign) || !errors.As(err, &e) || e.Pointer != "/design" {
 			t.Fatalf("%q: %v", name, err)
 		}
 	}
