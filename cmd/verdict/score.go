@@ -24,7 +24,7 @@ func newScoreCmd(a *app) *cobra.Command {
 	var ratings, allowed, mapFile, out string
 	c := &cobra.Command{
 		Use:   "score CAMPAIGN --ratings DIR --allowed-signers FILE",
-		Short: "Verify the signed records, settle grades and print the three scorecards and the decision",
+		Short: "Verify the signed records, settle grades and print the scorecards and the decision (fixed evidence or system comparison)",
 		Long: `score verifies every signed record in the ratings directory (two frozen
 rating sheets, the adjudication and the reveal, each with its detached .sig)
 against allowed_signers: --allowed-signers FILE, else the config key
