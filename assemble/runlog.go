@@ -223,6 +223,14 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 		case "":
 			return nil, bad(n, "an event without a type")
 		case "thread.started":
+			// The thread ID ties the log to its session (checkLogIdentity):
+			// a log without one, or with two threads, is not one session's.
+			if ev.ThreadID == "" {
+				return nil, bad(n, "thread.started without a thread_id: the log cannot be tied to its session")
+			}
+			if l.ResponseID != "" {
+				return nil, bad(n, "a second thread.started (%q after %q): a session of this contract is one thread", ev.ThreadID, l.ResponseID)
+			}
 			l.ResponseID = ev.ThreadID
 		case "item.started", "item.updated", "item.completed":
 			if ev.Item == nil {
@@ -265,6 +273,10 @@ func parseCodexExec(data []byte, file string) (*RunLog, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Rule: ruleLog, Detail: err.Error(), Err: err}
+	}
+	if l.ResponseID == "" {
+		return nil, &verr.Error{Reason: ReasonLogMalformed, File: file, Pointer: "/0", Rule: ruleLog,
+			Detail: "no thread.started event with a thread_id: the log cannot be tied to its session"}
 	}
 	for _, k := range tools {
 		if k == "mcp" {

@@ -87,3 +87,41 @@ func TestImportLogShapes(t *testing.T) {
 		t.Fatalf("refusal: receipt %+v, response %q", rc, got)
 	}
 }
+
+// TestImportCodexLogIdentity: a codex exec event stream is tied to its
+// session by its thread ID, as a Responses API log is by its id: a stream
+// without thread.started, with an empty thread_id, or with a second
+// thread is refused log-malformed naming the line, and nothing is written.
+func TestImportCodexLogIdentity(t *testing.T) {
+	t.Parallel()
+	camp, resps, rcs := plannedSessions(t, "S4", "S5", "S6")
+	good, err := os.ReadFile(codexLog(t, resps["S4"], rcs["S4"].Meter, "turn.completed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := `{"thread_id":"synthetic-thread","type":"thread.started"}` + "\n"
+	if !strings.Contains(string(good), started) {
+		t.Fatalf("the SYNTHETIC codex log has no %q:\n%s", started, good)
+	}
+	timing := timingOf(t, rcs["S4"], nil)
+	for _, tc := range []struct{ name, log, want string }{
+		{"no thread.started", strings.Replace(string(good), started, "", 1), "#/0: log-malformed"},
+		{"an empty thread_id", strings.Replace(string(good), `"thread_id":"synthetic-thread"`, `"thread_id":""`, 1), "#/0: log-malformed"},
+		{"a second thread", strings.Replace(string(good), started, started+`{"thread_id":"other-thread","type":"thread.started"}`+"\n", 1), "#/1: log-malformed"},
+	} {
+		code, out, errs := runCLI(t, "receipt", "import", camp, "--session", "S4", "--log-format", "codex-exec-jsonl",
+			"--log", writeTemp(t, "codex.jsonl", tc.log), "--timing", timing)
+		if code != 1 || !strings.Contains(out+errs, tc.want) {
+			t.Errorf("%s: exit %d, want 1 with %q\n%s%s", tc.name, code, tc.want, out, errs)
+		}
+		for _, f := range []string{"responses/S4.json", "receipts/S4.json"} {
+			if _, err := os.Stat(filepath.Join(camp, f)); err == nil {
+				t.Fatalf("%s: a refused import wrote %s", tc.name, f)
+			}
+		}
+	}
+	if code, out, errs := runCLI(t, "receipt", "import", camp, "--session", "S4", "--log-format", "codex-exec-jsonl",
+		"--log", writeTemp(t, "codex.jsonl", string(good)), "--timing", timing); strings.Contains(out+errs, "log-malformed") {
+		t.Fatalf("the whole log is refused as malformed: exit %d\n%s%s", code, out, errs)
+	}
+}
