@@ -87,7 +87,9 @@ type derivation struct {
 // on their typed items, each item once): a bundle file accepted later is
 // byte for byte a derived bundle, so these are its findings.
 // load makes the source again (from the same files) when a bundle is
-// refused. The rated sessions' last end is RatedEnd(src).
+// refused. The rated sessions' last end is RatedEnd(src), from the ends
+// src's answers carry (blinding.Answer.EndedUTC), which a source detached
+// from its campaign keeps.
 func deriveCustody(src *blinding.Source, load func() (*blinding.Source, error), mapPath string, mapBytes []byte, scan *blinding.Scanner) (*derivation, error) {
 	sealed, err := blinding.ParseSealedMap(mapPath, mapBytes)
 	if err != nil {

@@ -156,9 +156,12 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	ctx.Provenance = scorer.Provenance{Build: buildinfo.Read(), ManifestSHA256: src.ManifestSHA256, Schemas: campaign.SchemaDigests(),
 		PromptRevision: sctx.PromptRevision}
 	// The derivation reads only the blinding source (each bundled answer's
-	// final part, the task templates and the manifest's identity): the
+	// final part and its receipt's ended_utc, copied into the source when
+	// it was made, the task templates and the manifest's identity): the
 	// campaign, its receipts, drafts and ledgers are released before it,
-	// with the source's token function, which holds the campaign.
+	// with the source's token function, which holds the campaign. The
+	// rated sessions' last end (derivation.lastEnd, which dates every
+	// record) is taken from those copied ends, so it is still there.
 	derive := detached(src)
 	l, src = nil, nil
 	derived, err := deriveCustody(derive, func() (*blinding.Source, error) { return BlindingSource(fsys) }, r.Map, mapBytes, blinding.NewScanner(tokens))

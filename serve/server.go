@@ -70,6 +70,13 @@ type Server struct {
 	mu    sync.Mutex
 	seats map[string]*seat
 	logMu sync.Mutex
+
+	// lnMu guards closed and listeners: a Close may come before Serve
+	// has handed its listener to the SSH server, which only closes the
+	// listeners it already tracks (see Serve).
+	lnMu      sync.Mutex
+	closed    bool
+	listeners []net.Listener
 }
 
 // seat is one person's live connection.
@@ -129,18 +136,52 @@ func New(cfg Config) (*Server, error) {
 // and the ssh client print it.
 func (s *Server) Fingerprint() string { return gossh.FingerprintSHA256(s.cfg.HostKey.PublicKey()) }
 
-// Serve accepts connections on l until Close.
+// Serve accepts connections on l until Close, then returns nil; any
+// other failure to accept is returned. A Close before or while Serve
+// starts stops it too: l is recorded before the SSH server sees it, and
+// Close closes every recorded listener itself, since the SSH server
+// closes only the listeners it has already registered (and forgets a
+// Close that came before it registered one).
 func (s *Server) Serve(l net.Listener) error {
+	s.lnMu.Lock()
+	if s.closed {
+		s.lnMu.Unlock()
+		_ = l.Close()
+		return nil
+	}
+	s.listeners = append(s.listeners, l)
+	s.lnMu.Unlock()
 	err := s.srv.Serve(l)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	if errors.Is(err, ssh.ErrServerClosed) || s.isClosed() {
 		return nil
 	}
 	return err
 }
 
-// Close closes the listener and every connection. Journals are closed by
-// their sessions as they end; every saved grade is already on disk.
-func (s *Server) Close() error { return s.srv.Close() }
+// isClosed reports whether Close was called.
+func (s *Server) isClosed() bool {
+	s.lnMu.Lock()
+	defer s.lnMu.Unlock()
+	return s.closed
+}
+
+// Close closes the listeners and every connection; a Serve called after
+// it returns at once. Journals are closed by their sessions as they end;
+// every saved grade is already on disk.
+func (s *Server) Close() error {
+	s.lnMu.Lock()
+	s.closed = true
+	lns := s.listeners
+	s.listeners = nil
+	s.lnMu.Unlock()
+	err := s.srv.Close()
+	for _, l := range lns {
+		if cerr := l.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) && err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
 
 func (s *Server) logf(format string, a ...any) {
 	if s.cfg.Log == nil {

@@ -43,7 +43,10 @@ type RaterStatus struct {
 }
 
 // AdjudicationStatus is the adjudication's progress once both sheets are
-// frozen: disputes resolved of total, and whether it is signed.
+// frozen: disputes resolved of total, and whether it is signed. Resolved
+// counts the decision log's choices until a signed adjudication.json
+// verifies; then it counts that record's resolutions (every dispute),
+// however it was signed (resolve interactively or resolve --from).
 type AdjudicationStatus struct {
 	// Waiting names what the adjudication waits for ("" once both sheets
 	// are frozen).
@@ -179,7 +182,13 @@ func adjudicationStatus(l Layout, allowed []adjudication.AllowedSigner, frozen [
 	}
 	checks := adjudication.Verify(allowed, append(files, f), adjudication.VerifyOptions{})
 	if ch := checks[len(checks)-1]; ch.OK {
+		// A signed adjudication that verifies against the two frozen
+		// sheets resolves exactly their disputes (CheckAdjudication), also
+		// when it was signed from a choices file (resolve --from) and the
+		// interactive decision log is empty or absent: its resolutions are
+		// the count.
 		a.Signed, a.SHA256 = true, ch.SHA256
+		a.Resolved = len(ch.Adjudication().Resolutions)
 	} else {
 		a.Problem = fmt.Sprintf("%s does not verify: %s %s", l.AdjudicationPath(), ch.Reason, ch.Detail)
 	}
