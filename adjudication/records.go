@@ -499,12 +499,33 @@ func CheckChoiceShown(choices []Choice, ds []Disagreement) error {
 	return nil
 }
 
+// atChoice points a CheckResolution refusal into the choices file: at
+// "/i/final" for a value refused (ReasonBadValue,
+// ReasonTruthfulUnknownOutsideUSet), at "/i/note" for a note refused or
+// missing, i the choice's 0-based index (RFC 6901). The caller names the
+// file. An error that is not a *verr.Error is returned as it is.
+func atChoice(err error, i int) error {
+	var e *verr.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	member := "note"
+	if c.Reason == ReasonBadValue || c.Reason == ReasonTruthfulUnknownOutsideUSet {
+		member = "final"
+	}
+	c.Pointer = fmt.Sprintf("/%d/%s", i, member)
+	return &c
+}
+
 // NewAdjudication builds the adjudication of two frozen sheets from one
 // choice per disputed field. It refuses a choice whose shown ratings or
 // allowed values are not the sheets' (CheckChoiceShown, sheets a then b),
 // a choice for an undisputed or repeated field (ReasonNotDisputed), a
 // missing choice (ReasonUnresolved), a bad value or a missing note
-// (CheckResolution). What a choice shows is never recorded.
+// (CheckResolution). A refusal of one choice points into the choices
+// array ("/i", "/i/final", "/i/note"; the file is the caller's to name).
+// What a choice shows is never recorded.
 func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role, key ssh.PublicKey, t time.Time) (*Adjudication, error) {
 	s, err := signerFor(name, role, RoleAdjudicator, key)
 	if err != nil {
@@ -525,11 +546,13 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 		return nil, err
 	}
 	byField := map[Field]Choice{}
-	for _, c := range choices {
+	index := map[Field]int{}
+	for i, c := range choices {
 		if _, dup := byField[c.Field]; dup || !slices.ContainsFunc(ds, func(d Disagreement) bool { return d.Field == c.Field }) {
-			return nil, &verr.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
+			return nil, &verr.Error{Reason: ReasonNotDisputed, Pointer: fmt.Sprintf("/%d", i), Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
 		}
 		byField[c.Field] = c
+		index[c.Field] = i
 	}
 	adj := &Adjudication{Format: AdjudicationFormat, Synthetic: ord[0].Sheet.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: AdjudicationMeaning,
 		ContentDigest: ord[0].Sheet.ContentDigest, ObligationsDigest: ord[0].Sheet.ObligationsDigest, MapCommitment: ord[0].Sheet.MapCommitment,
@@ -544,7 +567,7 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 			return nil, &verr.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed (%q vs %q) and has no final value", d.Field, d.Values[0], d.Values[1])}
 		}
 		if err := CheckResolution(d, c.Final, c.Note); err != nil {
-			return nil, err
+			return nil, atChoice(err, index[d.Field])
 		}
 		adj.Resolutions = append(adj.Resolutions, Resolution{Field: d.Field, Values: d.Values, Final: c.Final, Note: c.Note})
 	}
