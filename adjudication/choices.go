@@ -1,6 +1,7 @@
 package adjudication
 
 import (
+	"errors"
 	"fmt"
 
 	"verdict/campaign"
@@ -99,4 +100,23 @@ func CheckChoiceShown(choices []Choice, ds []Disagreement) error {
 		}
 	}
 	return nil
+}
+
+// atChoice points a CheckResolution refusal into the choices file: at
+// "/i/final" for a value refused (ReasonBadValue,
+// ReasonTruthfulUnknownOutsideUSet), at "/i/note" for a note refused or
+// missing, i the choice's 0-based index (RFC 6901). The caller names the
+// file. An error that is not a *verr.Error is returned as it is.
+func atChoice(err error, i int) error {
+	var e *verr.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	member := "note"
+	if c.Reason == ReasonBadValue || c.Reason == ReasonTruthfulUnknownOutsideUSet {
+		member = "final"
+	}
+	c.Pointer = fmt.Sprintf("/%d/%s", i, member)
+	return &c
 }

@@ -409,7 +409,9 @@ func CheckResolution(d Disagreement, final, note string) error {
 // allowed values are not the sheets' (CheckChoiceShown, sheets a then b),
 // a choice for an undisputed or repeated field (ReasonNotDisputed), a
 // missing choice (ReasonUnresolved), a bad value or a missing note
-// (CheckResolution). What a choice shows is never recorded.
+// (CheckResolution). A refusal of one choice points into the choices
+// array ("/i", "/i/final", "/i/note"; the file is the caller's to name).
+// What a choice shows is never recorded.
 func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role, key ssh.PublicKey, t time.Time) (*Adjudication, error) {
 	s, err := signerFor(name, role, RoleAdjudicator, key)
 	if err != nil {
@@ -430,11 +432,13 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 		return nil, err
 	}
 	byField := map[Field]Choice{}
-	for _, c := range choices {
+	index := map[Field]int{}
+	for i, c := range choices {
 		if _, dup := byField[c.Field]; dup || !slices.ContainsFunc(ds, func(d Disagreement) bool { return d.Field == c.Field }) {
-			return nil, &verr.Error{Reason: ReasonNotDisputed, Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
+			return nil, &verr.Error{Reason: ReasonNotDisputed, Pointer: fmt.Sprintf("/%d", i), Rule: ruleRecords, Detail: fmt.Sprintf("%s is not a disputed field (or is resolved twice)", c.Field)}
 		}
 		byField[c.Field] = c
+		index[c.Field] = i
 	}
 	adj := &Adjudication{Format: AdjudicationFormat, Synthetic: ord[0].Sheet.Synthetic, Signer: s, TimeUTC: FormatTime(t), Meaning: AdjudicationMeaning,
 		ContentDigest: ord[0].Sheet.ContentDigest, ObligationsDigest: ord[0].Sheet.ObligationsDigest, MapCommitment: ord[0].Sheet.MapCommitment,
@@ -449,7 +453,7 @@ func NewAdjudication(a, b FrozenSheet, choices []Choice, name string, role Role,
 			return nil, &verr.Error{Reason: ReasonUnresolved, Rule: ruleRecords, Detail: fmt.Sprintf("%s is disputed (%q vs %q) and has no final value", d.Field, d.Values[0], d.Values[1])}
 		}
 		if err := CheckResolution(d, c.Final, c.Note); err != nil {
-			return nil, err
+			return nil, atChoice(err, index[d.Field])
 		}
 		adj.Resolutions = append(adj.Resolutions, Resolution{Field: d.Field, Values: d.Values, Final: c.Final, Note: c.Note})
 	}

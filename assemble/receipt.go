@@ -169,7 +169,7 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 	if err != nil {
 		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
 	}
-	m, err := campaign.DecodeManifest(raw, campaign.ManifestFile)
+	m, err := decodeImportManifest(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -598,6 +598,29 @@ func batchManifest(dir string) (*campaign.Manifest, error) {
 	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
 	if err != nil {
 		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+	}
+	return decodeImportManifest(raw)
+}
+
+// ReasonImportDesign: receipt import was given a campaign whose manifest
+// names a design other than fixed-evidence. Import renders and checks the
+// first experiment's draft and review sessions; a system comparison's
+// investigator and review sessions (CONTRACT §6) are not imported by it.
+const ReasonImportDesign verr.Reason = "import-design"
+
+// decodeImportManifest decodes raw, a campaign's manifest.json, for
+// import: a manifest naming another design than fixed-evidence is refused
+// (ReasonImportDesign, at "/design") before its strict decoding, which
+// would refuse its design member as an unknown key; an unknown design is
+// campaign.ReasonDesign.
+func decodeImportManifest(raw []byte) (*campaign.Manifest, error) {
+	d, err := campaign.ManifestDesign(raw, campaign.ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	if d != campaign.DesignFixedEvidence {
+		return nil, verr.Newf(ReasonImportDesign, campaign.ManifestFile, "/design", "CONTRACT §6",
+			"the campaign is a %s; receipt import records the sessions of a %s campaign only", d, campaign.DesignFixedEvidence)
 	}
 	return campaign.DecodeManifest(raw, campaign.ManifestFile)
 }

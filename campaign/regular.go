@@ -48,6 +48,7 @@ const (
 	FileSealedMap      FileKind = "sealed map"
 	FileJournal        FileKind = "journal"
 	FileGrades         FileKind = "grades file"
+	FileChoices        FileKind = "choices file"
 	FileKey            FileKind = "key"
 	FileConfig         FileKind = "configuration file"
 	FileRunLog         FileKind = "run log"
@@ -83,6 +84,7 @@ var fileCaps = map[FileKind]int64{
 	FileSealedMap:      1 * gib,
 	FileJournal:        2 * gib,
 	FileGrades:         1 * gib,
+	FileChoices:        1 * gib,
 	FileKey:            64 * kib,
 	// The configuration file holds a few keys (README "Configuration").
 	FileConfig: 1 * mib,

@@ -160,10 +160,13 @@ chain ran, whatever the decision; 2 on a usage error.`,
 
 // scoreAgainHint is the demo's closing hint: the score command for the
 // installed binary and, for a source checkout without it, the same command
-// through `go run ./cmd/verdict`. It does not look at PATH, so the demo's
-// output stays the same on every machine.
+// through `go run ./cmd/verdict`. It names the demo's TEST ONLY
+// allowed_signers file explicitly, because score takes the trust root only
+// from --allowed-signers or the config key and never from the ratings
+// directory (allowed-signers-missing otherwise). It does not look at PATH,
+// so the demo's output stays the same on every machine.
 func scoreAgainHint(campaignDir, ratingsDir string) string {
-	args := fmt.Sprintf("score %s --ratings %s", campaignDir, ratingsDir)
+	args := fmt.Sprintf("score %s --ratings %s --allowed-signers %s", campaignDir, ratingsDir, filepath.Join(ratingsDir, "allowed_signers"))
 	return fmt.Sprintf("\nScore again with:\n  verdict %s\nor, from the source tree without the binary installed:\n  go run ./cmd/verdict %s\n", args, args)
 }
 

@@ -22,7 +22,8 @@ func TestDemoReproducible(t *testing.T) {
 			t.Fatalf("demo exit %d\n%s%s", code, out, errOut)
 		}
 		// The closing hint works for the installed binary and for go run.
-		args := "score " + filepath.Join(d, "campaign") + " --ratings " + filepath.Join(d, "ratings")
+		args := "score " + filepath.Join(d, "campaign") + " --ratings " + filepath.Join(d, "ratings") +
+			" --allowed-signers " + filepath.Join(d, "ratings", "allowed_signers")
 		if !strings.Contains(out, "\n  verdict "+args+"\n") || !strings.Contains(out, "\n  go run ./cmd/verdict "+args+"\n") {
 			t.Errorf("closing hint lacks the verdict or go run command:\n%s", out)
 		}
@@ -74,6 +75,41 @@ func TestDemoFlagsUsage(t *testing.T) {
 		flag := strings.TrimPrefix(args[len(args)-2], "--")
 		if !strings.Contains(errOut, flag) {
 			t.Errorf("demo %v: message %q does not name --%s", args, errOut, flag)
+		}
+	}
+}
+
+// TestDemoHintRunsThroughBinary runs the score command the demo's closing
+// hint prints, word for word, through the built binary, for both designs:
+// the hint must name the allowed_signers file, because score never takes
+// the trust root from the ratings directory (allowed-signers-missing); the
+// command it prints reaches the decision the demo printed.
+func TestDemoHintRunsThroughBinary(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	for _, design := range []string{"fixed-evidence", "system-comparison"} {
+		d := filepath.Join(t.TempDir(), "demo")
+		p := runBin(bin, nil, "demo", "--design", design, "--out", d)
+		if p.code != 0 {
+			t.Fatalf("%s demo: exit %d\n%s", design, p.code, p.out)
+		}
+		_, rest, ok := strings.Cut(p.stdout, "\nScore again with:\n  verdict ")
+		hint, _, _ := strings.Cut(rest, "\n")
+		if !ok || hint == "" {
+			t.Fatalf("%s demo printed no score hint:\n%s", design, p.stdout)
+		}
+		var decision string
+		for _, line := range strings.Split(p.stdout, "\n") {
+			if v, ok := strings.CutPrefix(line, "Decision: "); ok {
+				decision = v
+			}
+		}
+		if decision == "" {
+			t.Fatalf("%s demo printed no decision:\n%s", design, p.stdout)
+		}
+		again := runBin(bin, nil, strings.Fields(hint)...)
+		if strings.Contains(again.out, "allowed-signers-missing") || !strings.Contains(again.out, "decision "+decision) {
+			t.Errorf("%s: the hint `verdict %s` does not reach decision %s: exit %d\n%s", design, hint, decision, again.code, again.out)
 		}
 	}
 }

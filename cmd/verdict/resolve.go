@@ -249,9 +249,9 @@ order).`,
 		if err := checkAdjudicator(as, allowed, sf, key, fs, args); err != nil {
 			return refusal(a, err)
 		}
-		data, err := campaign.ReadRegular(from, campaign.FileGrades)
+		data, err := campaign.ReadRegular(from, campaign.FileChoices)
 		if err != nil {
-			return err
+			return refusal(a, err)
 		}
 		var choices []adjudication.Choice
 		if err := blinding.DecodeStrict(from, data, &choices); err != nil {
@@ -260,7 +260,7 @@ order).`,
 		adj, err := adjudication.NewAdjudication(fs[0], fs[1], choices, sf.name, adjudication.Role(sf.role), key.PublicKey(), at)
 		if err != nil {
 			var ve *verr.Error
-			if errors.As(err, &ve) && ve.Reason == adjudication.ReasonTemplateMismatch && ve.File == "" {
+			if errors.As(err, &ve) && ve.File == "" && choiceReasons[ve.Reason] {
 				ve.File = from
 			}
 			return refusal(a, err)
@@ -320,4 +320,15 @@ func writeChoiceTemplate(a *app, allowed string, sheets, bundles []string, out s
 	}
 	fmt.Fprintf(a.stderr, "choices template for %d disputed field(s) written to %s\n", len(ds), out)
 	return nil
+}
+
+// choiceReasons are the refusals of one entry of a choices file
+// (adjudication.NewAdjudication), which resolve --from names the file of.
+var choiceReasons = map[verr.Reason]bool{
+	adjudication.ReasonTemplateMismatch:           true,
+	adjudication.ReasonNotDisputed:                true,
+	adjudication.ReasonBadValue:                   true,
+	adjudication.ReasonTruthfulUnknownOutsideUSet: true,
+	adjudication.ReasonNoteRequired:               true,
+	adjudication.ReasonBadNote:                    true,
 }
