@@ -61,7 +61,7 @@ freeze do the same without a terminal.`,
 			return err
 		}
 		if sf.key == "" {
-			sf.key = a.cfg.GetString("key")
+			sf.key = a.configPath("key")
 		}
 		if sf.name == "" {
 			sf.name = a.cfg.GetString("name")

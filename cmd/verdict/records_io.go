@@ -31,7 +31,7 @@ func allowedSigners(a *app, flag string) string {
 	if flag != "" || a.cfg == nil {
 		return flag
 	}
-	return a.cfg.GetString("allowed_signers")
+	return a.configPath("allowed_signers")
 }
 
 // trustedSigners returns the allowed_signers file every command checks
@@ -74,7 +74,7 @@ func addSigningFlags(c *cobra.Command, f *signingFlags, role string) {
 
 func (f *signingFlags) resolve(a *app) (time.Time, error) {
 	if f.key == "" {
-		f.key = a.cfg.GetString("key")
+		f.key = a.configPath("key")
 	}
 	if f.name == "" {
 		f.name = a.cfg.GetString("name")

@@ -467,3 +467,38 @@ func TestDisagreementsShowNotesResolvePrintsSignature(t *testing.T) {
 		t.Fatalf("resolve: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestConfigRelativeAllowedSigners: a relative allowed_signers (or key)
+// written in the configuration file is read from the file's directory,
+// never from the directory the command runs in: a coordinator who runs
+// verify inside a ratings directory is not given the allowed_signers a
+// rater put there. From VERDICT_ALLOWED_SIGNERS it is relative to the
+// working directory, as the flag is.
+func TestConfigRelativeAllowedSigners(t *testing.T) {
+	dir := t.TempDir()
+	p, keys := frozenPair(t, dir)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	coord := filepath.Join(dir, "coordinator")
+	if err := os.MkdirAll(coord, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(coord, "trusted_signers"), mustRead(t, keys+"allowed_signers"), 0o644)
+	cfg := filepath.Join(coord, "verdict.yaml")
+	os.WriteFile(cfg, []byte("allowed_signers: trusted_signers\n"), 0o600)
+	sheet, err := filepath.Abs(p("sheet-ann.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The working directory holds a file of the same name listing no one
+	// the sheet's key belongs to.
+	work := t.TempDir()
+	os.WriteFile(filepath.Join(work, "trusted_signers"), []byte("mallory@example.invalid ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBzmn1DXBCGV7jfBmp1YDDbIKsUXBMqC0uUlJ7gwkx9J\n"), 0o644)
+	t.Chdir(work)
+	if code, out, errs := runCLI(t, "--config", cfg, "verify", sheet); code != 0 {
+		t.Fatalf("verify with the config's relative allowed_signers: exit %d (the working directory's file was read?)\n%s%s", code, out, errs)
+	}
+	t.Setenv("VERDICT_ALLOWED_SIGNERS", "trusted_signers")
+	if code, out, _ := runCLI(t, "--config", cfg, "verify", sheet); code != 1 || !strings.Contains(out, "signer-not-allowed") {
+		t.Fatalf("VERDICT_ALLOWED_SIGNERS relative to the working directory: exit %d, want 1 with signer-not-allowed\n%s", code, out)
+	}
+}

@@ -86,10 +86,13 @@ func commands(a *app) []*cobra.Command {
 // standard streams and the defaults a test may replace. It is made per
 // run (newApp); nothing of it lives in package variables.
 type app struct {
-	cfg    *viper.Viper
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	cfg *viper.Viper
+	// cfgFile is the configuration file read ("" when none was): a
+	// relative path it names is read from its directory (configPath).
+	cfgFile string
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
 	// clock, when set, stamps journal entries instead of the real clock
 	// (the SYNTHETIC demo injects a fixed clock for reproducible bytes).
 	clock func() time.Time
@@ -196,6 +199,7 @@ func (a *app) loadConfig(explicit string) error {
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
 	v.AutomaticEnv()
 	if explicit != "" {
+		a.cfgFile = explicit
 		return readConfigFile(v, explicit)
 	}
 	dir := os.Getenv("XDG_CONFIG_HOME")
@@ -211,7 +215,25 @@ func (a *app) loadConfig(explicit string) error {
 	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
+	a.cfgFile = path
 	return readConfigFile(v, path)
+}
+
+// configPath is the file the config key key names: a relative path written
+// in the configuration file is relative to that file's directory, never
+// to the directory a command is run from (a coordinator running score
+// inside a ratings directory must not read an allowed_signers a rater put
+// there); from VERDICT_<KEY> it is relative to the working directory, as a
+// flag is. "" when the key is not set.
+func (a *app) configPath(key string) string {
+	p := a.cfg.GetString(key)
+	if p == "" || filepath.IsAbs(p) || a.cfgFile == "" || !a.cfg.InConfig(key) {
+		return p
+	}
+	if _, env := os.LookupEnv("VERDICT_" + strings.ToUpper(key)); env {
+		return p
+	}
+	return filepath.Join(filepath.Dir(a.cfgFile), p)
 }
 
 // readConfigFile reads the configuration file at path into v: a regular
