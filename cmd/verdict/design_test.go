@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -56,5 +57,20 @@ func TestCheckSystemComparisonDesign(t *testing.T) {
 	code, out := chkRunCaptured(t, "check", chkWriteDir(t, f))
 	if code != 1 || !strings.Contains(out, `manifest.json#/first_experiment missing-key`) || !strings.Contains(out, "design system-comparison") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// TestLedgerRefusesSystemComparison: the protocol checker's ledger view
+// reads fixed-evidence campaigns; given a system comparison it refuses by
+// design (design-unknown at /design), not as an unknown manifest member.
+func TestLedgerRefusesSystemComparison(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "c")
+	if code, _, errs := runCLI(t, "fixtures", "generate", "--design", "system-comparison", "--out", dir); code != 0 {
+		t.Fatalf("generate: %d %s", code, errs)
+	}
+	code, out, errs := runCLI(t, "ledger", dir)
+	if code != 1 || !strings.Contains(out+errs, "manifest.json#/design: design-unknown") || strings.Contains(out+errs, "unknown-key") {
+		t.Fatalf("ledger on a system comparison: exit %d\n%s%s", code, out, errs)
 	}
 }

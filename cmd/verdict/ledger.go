@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -56,23 +55,26 @@ same structural findings.`,
 // ledgerInput strictly loads the campaign directory args[0], or with no
 // argument the embedded SYNTHETIC campaign (app.embedded, the default
 // of `verdict check`), and runs the structural validator over it. A path
-// that is not a directory is a usage error; a campaign that does not load
-// is a refusal.
+// that is not a directory is a usage error; a campaign that does not load,
+// or is not a fixed-evidence campaign (campaign.ReasonDesign), is a
+// refusal.
 func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
-	var fsys fs.FS
+	var c *campaign.Campaign
+	var err error
 	if len(args) == 1 {
-		st, err := os.Stat(args[0])
-		if err != nil || !st.IsDir() {
+		st, serr := os.Stat(args[0])
+		if serr != nil || !st.IsDir() {
 			return tui.LedgerInput{}, usagef("ledger: %s is not a campaign directory", args[0])
 		}
-		fsys = pipeline.DirFS(args[0])
+		// A campaign of another design is refused by its design
+		// (design-unknown), not by a member its strict loader lacks.
+		c, err = pipeline.LoadDir(args[0])
 	} else {
 		if a.embedded == nil {
 			return tui.LedgerInput{}, usagef("ledger: this build has no embedded campaign; name a campaign directory")
 		}
-		fsys = a.embedded()
+		c, err = campaign.Load(a.embedded())
 	}
-	c, err := campaign.Load(fsys)
 	if err != nil {
 		return tui.LedgerInput{}, refusal(a, err)
 	}
