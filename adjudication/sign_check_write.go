@@ -11,6 +11,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/verr"
 )
 
 // RecordRefusal is a new signed record that Verify would refuse (its
@@ -107,12 +108,18 @@ func ReadRecordFile(path string) (RecordFile, error) {
 }
 
 // LoadAllowedSigners reads and parses the allowed_signers file at path
-// (ParseAllowedSigners); an empty path is AllowedSignersMissing.
+// (ParseAllowedSigners); an empty path is AllowedSignersMissing, and a
+// path that names no file is ReasonAllowedSignersMissing naming it (the
+// error wraps fs.ErrNotExist).
 func LoadAllowedSigners(path string) ([]AllowedSigner, error) {
 	if path == "" {
 		return nil, AllowedSignersMissing()
 	}
 	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &verr.Error{Reason: ReasonAllowedSignersMissing, File: path, Rule: ruleTrustRoot, Err: err,
+			Detail: "the allowed_signers file named (--allowed-signers, the config key allowed_signers or VERDICT_ALLOWED_SIGNERS) does not exist"}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -31,24 +31,17 @@ type RecordSet struct {
 	Refs []scorer.RecordRef
 }
 
-// ReadAllowedSigners reads and parses the allowed_signers file at path. A
-// file that cannot be read is ReasonRecordSet (a file that is not regular
-// or over its cap keeps campaign.ReadRegular's refusal); a line that does
-// not parse is adjudication's refusal; an empty path is
-// adjudication.AllowedSignersMissing (the file is never looked for in the
-// ratings directory).
+// ReadAllowedSigners is adjudication.LoadAllowedSigners with any failure
+// to read the file that is not already a refusal (an I/O error) returned
+// as ReasonRecordSet naming path. An empty path, or one that names no
+// file, is adjudication.ReasonAllowedSignersMissing: the file is never
+// looked for in the ratings directory.
 func ReadAllowedSigners(path string) ([]adjudication.AllowedSigner, error) {
-	if path == "" {
-		return nil, adjudication.AllowedSignersMissing()
+	allowed, err := adjudication.LoadAllowedSigners(path)
+	if e := (*verr.Error)(nil); err == nil || errors.As(err, &e) {
+		return allowed, err
 	}
-	data, err := campaign.ReadRegular(path, campaign.FileAllowedSigners)
-	if e := (*verr.Error)(nil); errors.As(err, &e) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, &verr.Error{Reason: ReasonRecordSet, File: path, Rule: ruleScore, Detail: err.Error(), Err: err}
-	}
-	return adjudication.ParseAllowedSigners(path, data)
+	return nil, &verr.Error{Reason: ReasonRecordSet, File: path, Rule: ruleScore, Detail: err.Error(), Err: err}
 }
 
 // ReadRecordSet reads the signed records of the ratings directory dir:
