@@ -80,6 +80,29 @@ func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	var bound *BindResult
+	if err := writeJournaled(dir, files, w, func() (err error) {
+		bound, err = bindHeld(dir, BindOptions{})
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	for i, im := range ims {
+		im.Files, w = w[:counts[i]], w[counts[i]:]
+	}
+	return bound, nil
+}
+
+// writeJournaled writes files (w is compareExisting's answer for them)
+// into dir under the import journal (ImportJournalFile): the journal names
+// every file created, then each is written (staged beside its destination
+// and renamed into place), then commit runs (nil: none), then the journal
+// is removed. A file that cannot be written (ReasonWriteFailed) or a
+// commit that fails removes every file created and returns the error; a
+// writer killed before the journal is removed leaves it for the next
+// LockCampaign, which removes what the manifest does not bind
+// (recoverImport).
+func writeJournaled(dir string, files []fileBytes, w []Written, commit func() error) error {
 	var created []campaign.FileDigest
 	for i, f := range files {
 		if !w[i].Unchanged {
@@ -89,10 +112,10 @@ func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
 	journal := filepath.Join(dir, ImportJournalFile)
 	b, err := jsonv2.Marshal(importJournal{Files: created})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := fsutil.WriteFile(journal, b, 0o644); err != nil {
-		return nil, &verr.Error{Reason: ReasonWriteFailed, File: ImportJournalFile, Rule: ruleBatch, Detail: "the batch's journal cannot be written, so nothing was: " + err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonWriteFailed, File: ImportJournalFile, Rule: ruleBatch, Detail: "the import's journal cannot be written, so nothing was: " + err.Error(), Err: err}
 	}
 	undo := func(err error) error {
 		if uerr := undoImport(dir, created); uerr != nil {
@@ -113,24 +136,19 @@ func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
 			err = fsutil.WriteFile(p, f.data, 0o644)
 		}
 		if err != nil {
-			return nil, undo(&verr.Error{Reason: ReasonWriteFailed, File: f.path, Rule: ruleBatch,
-				Detail: fmt.Sprintf("%v; every file of the batch written before it was removed and the manifest was not bound: nothing of the batch is left", unwrapPath(err)), Err: err})
+			return undo(&verr.Error{Reason: ReasonWriteFailed, File: f.path, Rule: ruleBatch,
+				Detail: fmt.Sprintf("%v; every file of the import written before it was removed and the manifest was not bound: nothing of the import is left", unwrapPath(err)), Err: err})
 		}
 	}
-	bound, err := bindHeld(dir, BindOptions{})
-	if err != nil {
-		return nil, undo(err)
+	if commit != nil {
+		if err := commit(); err != nil {
+			return undo(err)
+		}
 	}
 	if err := os.Remove(journal); err != nil {
-		return nil, &verr.Error{Reason: ReasonImportJournal, File: ImportJournalFile, Rule: ruleBatch, Detail: "the batch is written and bound, but its journal cannot be removed: " + err.Error(), Err: err}
+		return &verr.Error{Reason: ReasonImportJournal, File: ImportJournalFile, Rule: ruleBatch, Detail: "the import is written (and bound, for a batch), but its journal cannot be removed: " + err.Error(), Err: err}
 	}
-	if err := fsutil.SyncDir(dir); err != nil {
-		return nil, err
-	}
-	for i, im := range ims {
-		im.Files, w = w[:counts[i]], w[counts[i]:]
-	}
-	return bound, nil
+	return fsutil.SyncDir(dir)
 }
 
 // unwrapPath is err's cause without the path an *fs.PathError repeats

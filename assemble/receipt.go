@@ -343,18 +343,27 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 }
 
 // WriteImport writes the imported response (when there is one) and
-// receipt into the campaign dir. The caller holds the campaign's write
-// lock (LockCampaign) from before Import read the campaign. A file
-// already there with other bytes is refused (ReasonFileDiffers) and
-// nothing is written.
+// receipt into the campaign dir, both or neither: under the import
+// journal, as a batch is (writeJournaled), so a writer killed between the
+// two files leaves a journal the next campaign writer undoes. The
+// manifest is not bound (`verdict manifest` binds). The caller holds the
+// campaign's write lock (LockCampaign) from before Import read the
+// campaign. A file already there with other bytes is refused
+// (ReasonFileDiffers) and nothing is written.
 func WriteImport(dir string, im *Imported) error {
 	files, err := importFiles(dir, im)
 	if err != nil {
 		return err
 	}
-	w, err := writeHeld(dir, files, ruleResults)
+	w, err := compareExisting(dir, files, ruleResults)
+	if err != nil {
+		return err
+	}
+	if err := writeJournaled(dir, files, w, nil); err != nil {
+		return err
+	}
 	im.Files = w
-	return err
+	return nil
 }
 
 // importFiles are the files WriteImport writes for im, or

@@ -309,3 +309,51 @@ func TestReceiptBatchKilledAtRandom(t *testing.T) {
 	}
 	t.Logf("%d kills (%d while the batch was written: its journal was left): %d left the whole batch bound, %d left none of it", rounds, writing, all, none)
 }
+
+// TestReceiptSingleKilledBetweenFiles kills a one-session `receipt import`
+// with SIGKILL after its response was renamed into place and just before
+// its receipt's rename (fsutil.PauseEnv naming receipts/ID.json): check
+// refuses what is left, the next campaign writer (`verdict manifest`)
+// removes the lone response, so the session holds neither file, and the
+// same import then writes both. Before the import wrote under the import
+// journal, the response stayed for good and `verdict manifest` bound it.
+func TestReceiptSingleKilledBetweenFiles(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	camp, logs, m, orig := batchFixture(t)
+	id := ""
+	for _, r := range m.Runs {
+		if orig[campaign.ResponsePath(r.Sessions.Draft)] != nil {
+			id = r.Sessions.Draft
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("no recorded draft in the fixture")
+	}
+	args := []string{"receipt", "import", camp, "--session", id, "--log-format", "responses-api-json",
+		"--log", filepath.Join(logs, id+".json"), "--timing", filepath.Join(logs, id+".timing.json")}
+	pausedRun(t, bin, campaign.ReceiptPath(id), nil, args...)
+	if _, err := os.Stat(filepath.Join(camp, filepath.FromSlash(campaign.ResponsePath(id)))); err != nil {
+		t.Fatalf("the kill came before the response was written: %v", err)
+	}
+	if code, out := chkRunCaptured(t, "check", camp); code == 0 {
+		t.Fatalf("check of the half-written session: exit 0\n%s", out)
+	}
+	if code, out := chkRunCaptured(t, "manifest", camp); code != 0 {
+		t.Fatalf("manifest after the kill: exit %d\n%s", code, out)
+	}
+	for _, p := range []string{campaign.ResponsePath(id), campaign.ReceiptPath(id), assemble.ImportJournalFile} {
+		if _, err := os.Stat(filepath.Join(camp, filepath.FromSlash(p))); err == nil {
+			t.Errorf("after the next writer, %s is still there", p)
+		}
+	}
+	if code, out := chkRunCaptured(t, args...); code != 0 {
+		t.Fatalf("the import again: exit %d\n%s", code, out)
+	}
+	for _, p := range []string{campaign.ResponsePath(id), campaign.ReceiptPath(id)} {
+		if _, err := os.Stat(filepath.Join(camp, filepath.FromSlash(p))); err != nil {
+			t.Errorf("after the import again, %s: %v", p, err)
+		}
+	}
+}

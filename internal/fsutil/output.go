@@ -271,14 +271,16 @@ func (s *StagedDir) Cleanup() {
 
 // PauseEnv is the name of the environment variable of verdict's kill
 // tests: when it holds the base name of an output (a file, or a staged
-// directory), a write of that output stops just before its rename,
+// directory), or its last path elements ("receipts/S1.json", to tell
+// apart two outputs of one base name), a write of that output stops just
+// before its rename,
 // prints "verdict: paused before renaming PATH" on standard error and
 // sleeps, so that a test can kill the process at exactly that point.
 const PauseEnv = "VERDICT_TEST_PAUSE_BEFORE_RENAME"
 
 // beforeRename is the kill tests' pause point (PauseEnv).
 func beforeRename(dest string) {
-	if name := os.Getenv(PauseEnv); name != "" && name == filepath.Base(dest) {
+	if name := os.Getenv(PauseEnv); name != "" && (name == filepath.Base(dest) || strings.HasSuffix(filepath.ToSlash(dest), "/"+name)) {
 		fmt.Fprintf(os.Stderr, "verdict: paused before renaming %s\n", dest)
 		time.Sleep(time.Hour)
 	}
