@@ -51,8 +51,10 @@ func newReceiptImportCmd(a *app) *cobra.Command {
 		Short: "Write responses/S.json and receipts/S.json from a run's log and the runner's timing file (one session, or many at once)",
 		Long: `Import reads the log of one real session and the small timing file its runner
 wrote, and writes responses/S.json (the exact bytes of the final message)
-and receipts/S.json into the campaign. verdict never calls a model; it only
-reads what a runner recorded.
+and receipts/S.json into the campaign, both or neither (an import killed
+between the two is undone by the next command that writes the campaign;
+run it again). verdict never calls a model; it only reads what a runner
+recorded.
 
 --log-format is required (there is no default: a log has one format, and
 only one of the two can give an admissible receipt today); it is one of:
