@@ -81,6 +81,11 @@ const (
 	ReasonTextNotTrimmed verr.Reason = "text-not-trimmed"
 	// ReasonTextTooLong: a text has more than MaxTextScalars Unicode scalar values.
 	ReasonTextTooLong verr.Reason = "text-too-long"
+	// ReasonLabel: a runner's or provider's identifier in a receipt
+	// (request_id, response_id, host) is not trimmed, is over MaxLabelBytes
+	// bytes, or holds a control character (it could not be printed as it
+	// is, nor told apart from its escape in a report).
+	ReasonLabel verr.Reason = "bad-label"
 	// ReasonPath: a path is empty, absolute, has an empty segment or a `..`
 	// segment; a path naming a campaign file (manifest files and prompts,
 	// packet evidence items) must also be canonical: no `.` segment and no

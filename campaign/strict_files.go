@@ -222,5 +222,10 @@ func receiptRules(file string, v *Receipt, workflow *string) *verr.Error {
 	r.optText(at("/model"), v.Model)
 	r.optText(at("/permission_policy"), v.PermissionPolicy)
 	r.optText(at("/infrastructure_invalid"), v.InfrastructureInvalid)
+	r.label(at("/request_id"), v.RequestID)
+	r.label(at("/response_id"), v.ResponseID)
+	if v.Host != nil {
+		r.label(at("/host"), *v.Host)
+	}
 	return r.err
 }

@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 	"verdict/verr"
 )
@@ -87,6 +88,27 @@ func (r *rules) text(p loc, s string) {
 		r.fail(ReasonTextNotTrimmed, p, "text starts or ends with white space")
 	case len(s) > MaxTextScalars && utf8.RuneCountInString(s) > MaxTextScalars:
 		r.fail(ReasonTextTooLong, p, "text has %d Unicode scalar values, maximum %d", utf8.RuneCountInString(s), MaxTextScalars)
+	}
+}
+
+// MaxLabelBytes is the longest request_id, response_id or host a receipt
+// may record, in bytes (ReasonLabel).
+const MaxLabelBytes = 512
+
+// label checks a runner's or provider's identifier (ReasonLabel); the
+// empty string is left to the rules that say when one is required.
+func (r *rules) label(p loc, s string) {
+	switch {
+	case s == "":
+	case strings.TrimSpace(s) != s:
+		r.fail(ReasonLabel, p, "starts or ends with white space")
+	case len(s) > MaxLabelBytes:
+		r.fail(ReasonLabel, p, "%d bytes, maximum %d", len(s), MaxLabelBytes)
+	default:
+		if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+			c, _ := utf8.DecodeRuneInString(s[i:])
+			r.fail(ReasonLabel, p, "holds control character %U at byte %d", c, i)
+		}
 	}
 }
 
