@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"verdict/adjudication"
 	"verdict/fixtures"
 	"verdict/pipeline"
 	"verdict/verr"
@@ -41,8 +42,8 @@ func TestScoreRefusesMissingAllowedSigners(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	_, err := pipeline.Score(fixtures.Campaign(), pipeline.RatingsIn(dir, fixtures.RatingsAllowedSigners(dir)), pipeline.ScoreOptions{})
-	if !errors.Is(err, pipeline.ReasonRecordSet) {
-		t.Fatalf("score without allowed_signers: %v, want %s", err, pipeline.ReasonRecordSet)
+	if !errors.Is(err, adjudication.ReasonAllowedSignersMissing) {
+		t.Fatalf("score without allowed_signers: %v, want %s", err, adjudication.ReasonAllowedSignersMissing)
 	}
 	var ce *verr.Error
 	if !errors.As(err, &ce) || ce.File != filepath.Join(dir, "allowed_signers") {

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"verdict/adjudication"
 	"verdict/fixtures"
 	"verdict/pipeline"
 	"verdict/scorer"
+	"verdict/verr"
 )
 
 // TestDemoChainAndScoreRefusals runs the whole chain once on the passing
@@ -70,12 +72,16 @@ func TestDemoChainAndScoreRefusals(t *testing.T) {
 	}
 	os.Rename(filepath.Join(ratings, "reveal.moved"), filepath.Join(ratings, "reveal.json"))
 	// A missing allowed_signers file or sealed map is a typed refusal naming
-	// the file (record-set), not a bare system error.
-	for _, flag := range []string{"--allowed-signers", "--map"} {
+	// the file, not a bare system error: allowed-signers-missing for the
+	// trust root (as every verifying command says), record-set for the map.
+	for flag, reason := range map[string]verr.Reason{
+		"--allowed-signers": adjudication.ReasonAllowedSignersMissing,
+		"--map":             pipeline.ReasonRecordSet,
+	} {
 		absent := filepath.Join(dir, "absent")
 		code, out := chkRunCaptured(t, "score", camp, "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), flag, absent)
-		if code != 1 || !strings.Contains(out, absent+": "+string(pipeline.ReasonRecordSet)+":") {
-			t.Errorf("score %s absent: exit %d, want 1 with %s naming the file; stdout %q", flag, code, pipeline.ReasonRecordSet, out)
+		if code != 1 || !strings.Contains(out, absent+": "+string(reason)+":") {
+			t.Errorf("score %s absent: exit %d, want 1 with %s naming the file; stdout %q", flag, code, reason, out)
 		}
 	}
 	// Usage error.
