@@ -63,8 +63,24 @@ func TestOpenSSHClient(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
 	cl := &client{in: in, out: out, errOut: &syncBuffer{}}
+	// ssh is an outside program: when it ends or stays silent before the
+	// first frame, say what it printed and what the server logged, so a
+	// failure on another machine names its cause.
+	deadline := time.After(30 * time.Second)
+	for !strings.Contains(cl.screen(), "fields") {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("ssh ended before the first frame (%v); it printed:\n%s\nserver log:\n%s", err, out.String(), ts.log.String())
+		case <-deadline:
+			t.Fatalf("no first frame from ssh in 30s; it printed:\n%q\nserver log:\n%s", out.String(), ts.log.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 	gradeFirstItem(t, cl, dir, left)
 	cl.keys(t, "F", "y")
 	waitFor(t, "the sheet", func() bool { _, err := os.Stat(filepath.Join(dir, "sheet-ann.json")); return err == nil })
@@ -72,10 +88,9 @@ func TestOpenSSHClient(t *testing.T) {
 	io.WriteString(in, "\x1b")
 	time.Sleep(250 * time.Millisecond)
 	io.WriteString(in, "q")
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case <-done:
+	case err := <-exited:
+		exited <- err
 	case <-time.After(20 * time.Second):
 		t.Fatal("ssh did not end after q")
 	}
