@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"verdict/campaign"
 	"verdict/internal/plural"
@@ -11,6 +12,7 @@ import (
 
 	"verdict/adjudication"
 	"verdict/blinding"
+	"verdict/tui"
 )
 
 // gradeInput is one grade of a --from file (adjudication.GradeInput).
@@ -21,9 +23,9 @@ const gradeBatch = 4096
 
 func newGradeCmd(a *app) *cobra.Command {
 	var journal, from string
-	var template, replace bool
+	var template, replace, answers bool
 	c := &cobra.Command{
-		Use:   "grade BUNDLE (--journal FILE --from GRADES.json [--replace] | --template)",
+		Use:   "grade BUNDLE (--journal FILE --from GRADES.json [--replace] | --template | --answers)",
 		Short: "Record grades from a file into a rater's journal (non-interactive rating)",
 		Long: `grade appends every grade of GRADES.json (a JSON array of
 {"item","kind","target","value","note","spent_ms"}; spent_ms is a count of
@@ -66,6 +68,14 @@ naming the grade, the field and both values) and nothing is written, unless
 --replace is given: then those fields are graded again (without adding
 time) and the output says how many were replaced.
 
+--answers prints every item of BUNDLE, in bundle order, as plain text of at
+most 100 columns: the task, the final answer as the rating screen lays it out
+(claims, implementation plan, verification plan, uncertainties, exclusions and
+citations, each with the ID the template's fields name) and every evidence
+item with its path and numbered lines. It is what a rater grading from a file,
+or an adjudicator filling a resolve template, reads beside the template. It
+needs neither --journal nor --from and writes nothing.
+
 --template prints every required field of BUNDLE, in bundle order, as such an
 array with empty values, and beside each value what the rater judges
 ("judge": the codebook question, and the truth obligation with its accepted
@@ -91,14 +101,18 @@ has not addressed.
 	c.Flags().StringVar(&journal, "journal", "", "journal file (created if absent)")
 	c.Flags().StringVar(&from, "from", "", "JSON file of grades")
 	c.Flags().BoolVar(&template, "template", false, "print every required field of BUNDLE as a JSON grades array with empty values, what each field judges and its allowed values with their definitions")
+	c.Flags().BoolVar(&answers, "answers", false, "print every item of BUNDLE (task, final answer, evidence) as plain text to read while filling a template")
 	c.Flags().BoolVar(&replace, "replace", false, "grade again fields the journal already holds with another value or note (refused without it: grade-conflict)")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
-		if template {
+		if template && answers {
+			return usagef("--template and --answers print different things: give one")
+		}
+		if template || answers {
 			if journal != "" || from != "" || replace {
-				return usagef("--template takes neither --journal, --from nor --replace")
+				return usagef("--template and --answers take neither --journal, --from nor --replace")
 			}
 		} else if journal == "" || from == "" {
-			return usagef("--journal and --from are required (or --template)")
+			return usagef("--journal and --from are required (or --template, or --answers)")
 		}
 		b, _, err := blinding.LoadBundle(args[0])
 		if err != nil {
@@ -106,6 +120,20 @@ has not addressed.
 		}
 		if template {
 			return writeJSON(a.stdout, adjudication.Template(b))
+		}
+		if answers {
+			if n := syntheticNotice(b.Synthetic); n != "" {
+				fmt.Fprintf(a.stdout, "%s\n\n", n)
+			}
+			for i := range b.Items {
+				if i > 0 {
+					fmt.Fprintf(a.stdout, "\n%s\n\n", strings.Repeat("=", 100))
+				}
+				if _, err := io.WriteString(a.stdout, tui.ItemText(&b.Items[i], 100)); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		data, err := campaign.ReadRegular(from, campaign.FileGrades)
 		if err != nil {
