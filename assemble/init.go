@@ -321,6 +321,20 @@ func identityValue(ex *campaign.Execution, key string) string {
 	return ""
 }
 
+// IdentityLiteral returns the value of identity path ("execution.KEY",
+// as BindChange.Path names it) as the JSON literal manifest.json holds:
+// null for "", a boolean identity bare (true, false), any other quoted.
+func IdentityLiteral(path, value string) string {
+	if value == "" {
+		return "null"
+	}
+	_, bools := identityFields(&campaign.Execution{})
+	if _, ok := bools[strings.TrimPrefix(path, "execution.")]; ok {
+		return value
+	}
+	return strconv.Quote(value)
+}
+
 // setIdentity sets one identity of m by its MissingIdentities name.
 func setIdentity(m *campaign.Manifest, name, value string) error {
 	key := strings.TrimPrefix(name, "execution.")

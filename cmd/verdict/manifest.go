@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -94,14 +93,8 @@ Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
 		if res.Started {
 			fmt.Fprintln(w, "started manifest.json from the proposed manifest")
 		}
-		null := func(v string) string {
-			if v == "" {
-				return "null"
-			}
-			return strconv.Quote(v)
-		}
 		for _, ch := range res.Identities {
-			fmt.Fprintf(w, "set     %s %s -> %s\n", ch.Path, null(ch.Old), null(ch.New))
+			fmt.Fprintf(w, "set     %s %s -> %s\n", ch.Path, assemble.IdentityLiteral(ch.Path, ch.Old), assemble.IdentityLiteral(ch.Path, ch.New))
 		}
 		for _, ch := range res.Changes {
 			switch ch.Change {

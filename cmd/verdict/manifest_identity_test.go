@@ -20,7 +20,7 @@ func TestManifestSetsIdentities(t *testing.T) {
 		"--task", "synthetic/b:correctness-boundary", "--task", "synthetic/b:explicit-uncertainty")
 	manifest := filepath.Join(camp, "manifest.json")
 	out := run1(t, 0, "manifest", camp, "--identity", "execution.host=SYNTHETIC host", "--identity", "tariff_verified=true")
-	if !strings.Contains(out, `set     execution.host null -> "SYNTHETIC host"`) || !strings.Contains(out, `set     execution.tariff_verified null -> "true"`) {
+	if !strings.Contains(out, `set     execution.host null -> "SYNTHETIC host"`) || !strings.Contains(out, `set     execution.tariff_verified null -> true`) {
 		t.Fatalf("manifest --identity:\n%s", out)
 	}
 	m := string(mustRead(t, manifest))
