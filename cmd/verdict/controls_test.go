@@ -96,7 +96,7 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 	if !slices.Contains(tu.Observed, "workflow:R_sys=3/5") || !slices.Contains(tu.Observed, "workflow:U=1/1") || !slices.Contains(none.Observed, "workflow:R_sys=3/5") {
 		t.Errorf("a truthful unknown moved R_sys or earned no U credit: %v / %v", tu.Observed, none.Observed)
 	}
-	if r := byID["SU-fixed-grade"]; !slices.Contains(r.Observed, "refused:truthful-unknown-outside-u-set") {
+	if r := byID["SU-fixed-grade"]; !slices.Contains(r.Observed, "refused:truthful-unknown-outside-obligations") {
 		t.Errorf("truthful_unknown was not refused on a fixed-evidence field: %v", r.Observed)
 	}
 }
