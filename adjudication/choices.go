@@ -104,7 +104,7 @@ func CheckChoiceShown(choices []Choice, ds []Disagreement) error {
 
 // atChoice points a CheckResolution refusal into the choices file: at
 // "/i/final" for a value refused (ReasonBadValue,
-// ReasonTruthfulUnknownOutsideUSet), at "/i/note" for a note refused or
+// ReasonTruthfulUnknownOutsideObligations), at "/i/note" for a note refused or
 // missing, i the choice's 0-based index (RFC 6901). The caller names the
 // file. An error that is not a *verr.Error is returned as it is.
 func atChoice(err error, i int) error {
@@ -114,7 +114,7 @@ func atChoice(err error, i int) error {
 	}
 	c := *e
 	member := "note"
-	if c.Reason == ReasonBadValue || c.Reason == ReasonTruthfulUnknownOutsideUSet {
+	if c.Reason == ReasonBadValue || c.Reason == ReasonTruthfulUnknownOutsideObligations {
 		member = "final"
 	}
 	c.Pointer = fmt.Sprintf("/%d/%s", i, member)

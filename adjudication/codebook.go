@@ -17,7 +17,8 @@ type CodebookEntry struct {
 	// Short are one-line definitions shown under the choices and Values
 	// the full definitions of the codebook panel, both in the order of
 	// the kind's values on every design: FieldValues of a system
-	// comparison (AllowedValues, then truthful_unknown for uncertainty).
+	// comparison (AllowedValues, then truthful_unknown for obligation and
+	// uncertainty).
 	Short, Values []string
 	// Rule names the contract's rules the definitions are written from.
 	Rule string
@@ -34,10 +35,14 @@ var Codebook = map[Kind]CodebookEntry{
 		Short: []string{
 			"needed behavior and action or verification, backed by the packet",
 			"missing, wrong, unbacked, or left unknown though answerable (C05)",
+			"says truthfully it cannot tell, names what is missing and a check: counted apart, never addressed (§6)",
 		},
 		Values: []string{
 			"the final answer contains the needed behavior and action or verification, supported by the packet; an accepted alternative or a semantic equivalent counts",
 			"missing, wrong or not backed by the packet, or declared unknown although the packet answers it (C05: refusing supplied evidence loses R)",
+			// ValueTruthfulUnknown, on a system comparison's obligations
+			// only (FieldValues): after AllowedValues' two.
+			"says truthfully that it cannot tell this from what it retrieved, names the missing information and a bounded way to verify it, and asserts no result: a truthful unknown, counted apart with U credit only; it is not addressed, never raises R_sys and fails a critical obligation (CONTRACT §6; system comparison only; a vague or false unknown is not addressed)",
 		},
 		Rule: "CONTRACT §4 resolved coverage R; EVALUATOR-CONTROLS C05",
 	},
@@ -155,7 +160,7 @@ func CodebookText() []string { return CodebookTextFor(campaign.DesignFixedEviden
 
 // CodebookTextFor is CodebookText of a bundle of design d: each kind's
 // values are FieldValues(d, kind), so a system comparison's codebook adds
-// truthful unknown to uncertainty (CONTRACT §6).
+// truthful unknown to obligation and uncertainty (CONTRACT §6).
 func CodebookTextFor(d campaign.Design) []string {
 	out := []string{"Built-in codebook: the question of every field kind and what each answer means.", ""}
 	for _, k := range Kinds {

@@ -58,11 +58,15 @@ const (
 	ValueNoFalseClaim    = "no_false_claim"
 	ValueFalseClaim      = "false_claim"
 	ValueDefective       = "defective"
-	// ValueTruthfulUnknown grades an obligation of a system comparison's
-	// separately frozen U set (what even the repository cannot answer) that
-	// the answer truthfully leaves unknown: it earns U credit only and never
-	// R_sys (CONTRACT §6). It is allowed on no other field (FieldValues;
-	// ReasonTruthfulUnknownOutsideUSet).
+	// ValueTruthfulUnknown grades an obligation of a system comparison
+	// that the answer truthfully leaves unknown, naming what is missing
+	// and a bounded way to verify it (CONTRACT §6): on an obligation of
+	// the separately frozen U set (an uncertainty field) it is U credit;
+	// on a repository-answerable obligation (an obligation field) it is a
+	// legitimate answer counted apart, never correctly addressed, so it
+	// never raises R_sys and fails critical completion on a critical
+	// obligation. It is allowed on no other field (FieldValues;
+	// ReasonTruthfulUnknownOutsideObligations).
 	ValueTruthfulUnknown = "truthful_unknown"
 	// ValueWithdrawn is accepted only in a journal entry of kind
 	// oracle_defect: it withdraws an earlier oracle-defect flag (the earlier
@@ -87,10 +91,15 @@ var allowed = map[Kind][]string{
 	KindOracleDefect:  {ValueDefective},
 }
 
-// uSetValues are the values an uncertainty field of a system
-// comparison's U set allows beyond AllowedValues (CONTRACT §6), after
-// them: keys 1–3 mean what they mean on every bundle.
-var uSetValues = []string{ValueTruthfulUnknown}
+// systemValues are the values an obligation or uncertainty field of a
+// system comparison allows beyond AllowedValues (CONTRACT §6), after
+// them: the keys of AllowedValues mean what they mean on every bundle.
+var systemValues = []string{ValueTruthfulUnknown}
+
+// systemObligationKind reports whether fields of kind k are obligations
+// of a system comparison's task: obligation (repository-answerable) and
+// uncertainty (the separately frozen U set).
+func systemObligationKind(k Kind) bool { return k == KindObligation || k == KindUncertainty }
 
 // KindList returns every kind of Kinds joined by ", " (for messages that
 // list the valid kinds).
@@ -107,38 +116,35 @@ func KindList() string {
 func AllowedValues(k Kind) []string { return slices.Clone(allowed[k]) }
 
 // FieldValues returns the allowed values of kind k on a bundle of design
-// d in presentation order: AllowedValues(k), and for an uncertainty field
-// of a system comparison (its fields of kind uncertainty are exactly its
-// separately frozen U set) also ValueTruthfulUnknown, last (CONTRACT §6).
-// A fixed-evidence bundle's values are AllowedValues(k) unchanged.
+// d in presentation order: AllowedValues(k), and for an obligation field
+// (repository-answerable) or an uncertainty field (the separately frozen
+// U set) of a system comparison also ValueTruthfulUnknown, last (CONTRACT
+// §6). A fixed-evidence bundle's values are AllowedValues(k) unchanged.
 func FieldValues(d campaign.Design, k Kind) []string {
 	vs := AllowedValues(k)
-	if d == campaign.DesignSystemComparison && k == KindUncertainty {
-		vs = append(vs, uSetValues...)
+	if d == campaign.DesignSystemComparison && systemObligationKind(k) {
+		vs = append(vs, systemValues...)
 	}
 	return vs
 }
 
 // CheckDesignValue checks that value may stand on field f of a bundle of
-// design d: ValueTruthfulUnknown only on an uncertainty field of a system
-// comparison (a U-set obligation); anywhere else it is refused with
-// ReasonTruthfulUnknownOutsideUSet (a fixed-evidence field, a
-// repository-answerable obligation, whose unknown counts as not addressed
-// and never shrinks R_sys's denominator, or any other kind). Other values
+// design d: ValueTruthfulUnknown only on an obligation of a system
+// comparison's task (an obligation field, repository-answerable, or an
+// uncertainty field, the U set); anywhere else (a fixed-evidence field,
+// a claim, citation, exclusion, completeness or oracle-defect field) it
+// is refused with ReasonTruthfulUnknownOutsideObligations. Other values
 // are CheckGradeValue's to judge; this returns nil for them.
 func CheckDesignValue(d campaign.Design, f Field, value string) error {
-	if value != ValueTruthfulUnknown || (d == campaign.DesignSystemComparison && f.Kind == KindUncertainty) {
+	if value != ValueTruthfulUnknown || (d == campaign.DesignSystemComparison && systemObligationKind(f.Kind)) {
 		return nil
 	}
 	where := "a fixed-evidence bundle's field"
-	switch {
-	case f.Kind == KindObligation:
-		where = "a repository-answerable obligation (an answer that leaves it unknown is not_addressed: C05, CONTRACT §6 R_sys)"
-	case f.Kind != KindUncertainty:
+	if !systemObligationKind(f.Kind) {
 		where = "a " + string(f.Kind) + " field"
 	}
-	return &verr.Error{Reason: ReasonTruthfulUnknownOutsideUSet, Pointer: f.String(), Rule: ruleUSet,
-		Detail: fmt.Sprintf("%s: %q is allowed only on an obligation of a system comparison's separately frozen U set, not on %s", f, value, where)}
+	return &verr.Error{Reason: ReasonTruthfulUnknownOutsideObligations, Pointer: f.String(), Rule: ruleUSet,
+		Detail: fmt.Sprintf("%s: %q is allowed only on an obligation of a system comparison's task (repository-answerable or of the separately frozen U set), not on %s", f, value, where)}
 }
 
 // Field identifies one gradable field: (item ID, kind, target).
@@ -176,15 +182,16 @@ const (
 	// or holds a control or format character other than line feed
 	// (visible.NeedsNotation: ESC, C1, bidi overrides, zero-width marks).
 	ReasonBadNote verr.Reason = "bad-note"
-	// ReasonTruthfulUnknownOutsideUSet: a truthful_unknown grade stands on
-	// a field other than an uncertainty field of a system comparison's U
-	// set: any field of a fixed-evidence bundle, or a repository-answerable
-	// obligation (CONTRACT §6: truthful unknowns get U credit only).
-	ReasonTruthfulUnknownOutsideUSet verr.Reason = "truthful-unknown-outside-u-set"
+	// ReasonTruthfulUnknownOutsideObligations: a truthful_unknown grade
+	// stands on a field that is not an obligation of a system comparison's
+	// task: any field of a fixed-evidence bundle, a claim, citation,
+	// exclusion, completeness or oracle-defect field, or a target that is
+	// none of the task's obligations (CONTRACT §6).
+	ReasonTruthfulUnknownOutsideObligations verr.Reason = "truthful-unknown-outside-obligations"
 )
 
-// ruleUSet is the rule cited by ReasonTruthfulUnknownOutsideUSet.
-const ruleUSet = "CONTRACT §6 (truthful unknowns get U credit only; the separately frozen U set)"
+// ruleUSet is the rule cited by ReasonTruthfulUnknownOutsideObligations.
+const ruleUSet = "CONTRACT §6 (truthful unknowns receive U credit only and cannot increase R_sys; the separately frozen U set)"
 
 const ruleGrades = "CONTRACT §4 semantic grades (GRADES vocabulary)"
 
@@ -232,7 +239,7 @@ func BundleFields(b *blinding.Bundle) []Field {
 // of its required fields or an oracle_defect on one of its obligations,
 // the value is allowed on b's design (FieldValues), and the note rules
 // hold. Errors are *verr.Error with ReasonUnknownItem, ReasonUnknownField,
-// ReasonBadValue, ReasonTruthfulUnknownOutsideUSet, ReasonNoteRequired or
+// ReasonBadValue, ReasonTruthfulUnknownOutsideObligations, ReasonNoteRequired or
 // ReasonBadNote.
 func CheckGrade(b *blinding.Bundle, g Grade) error {
 	it := b.Item(g.Item)

@@ -371,8 +371,8 @@ func OrderSheets(a, b FrozenSheet) [2]FrozenSheet {
 // CheckResolution checks one chosen final value and note for d: the
 // value is of the grade vocabulary (ReasonBadValue), a value neither
 // rater chose has a note (ReasonNoteRequired), and a truthful_unknown is
-// chosen only where a rater chose it (ReasonTruthfulUnknownOutsideUSet:
-// only that shows the field is of a system comparison's U set).
+// chosen only where a rater chose it (ReasonTruthfulUnknownOutsideObligations:
+// only that shows the field is an obligation of a system comparison).
 func CheckResolution(d Disagreement, final, note string) error {
 	if err := checkNote(note); err != nil {
 		return err
@@ -386,14 +386,15 @@ func CheckResolution(d Disagreement, final, note string) error {
 		}
 		return nil
 	}
-	if final == ValueTruthfulUnknown && d.Field.Kind == KindUncertainty && d.Values[0] != ValueTruthfulUnknown && d.Values[1] != ValueTruthfulUnknown {
+	if final == ValueTruthfulUnknown && systemObligationKind(d.Field.Kind) && d.Values[0] != ValueTruthfulUnknown && d.Values[1] != ValueTruthfulUnknown {
 		// Only a rater's truthful_unknown, which its sheet's bundle check
-		// allowed, shows that the field is of a system comparison's U set.
-		return &verr.Error{Reason: ReasonTruthfulUnknownOutsideUSet, Pointer: d.Field.String(), Rule: ruleUSet,
-			Detail: fmt.Sprintf("%s: final %q where neither rater chose it: a resolution cannot show that the field is of a system comparison's U set", d.Field, final)}
+		// allowed, shows that the field is an obligation of a system
+		// comparison.
+		return &verr.Error{Reason: ReasonTruthfulUnknownOutsideObligations, Pointer: d.Field.String(), Rule: ruleUSet,
+			Detail: fmt.Sprintf("%s: final %q where neither rater chose it: a resolution cannot show that the field is an obligation of a system comparison", d.Field, final)}
 	}
 	if err := CheckGradeValue(d.Field, final); err != nil {
-		if e := (*verr.Error)(nil); errors.As(err, &e) && e.Reason == ReasonTruthfulUnknownOutsideUSet {
+		if e := (*verr.Error)(nil); errors.As(err, &e) && e.Reason == ReasonTruthfulUnknownOutsideObligations {
 			return err
 		}
 		return &verr.Error{Reason: ReasonBadValue, Rule: ruleGrades, Detail: fmt.Sprintf("%s: final %q is not an allowed value", d.Field, final)}

@@ -33,10 +33,11 @@ const (
 // CheckGradeValue checks one value against the grade vocabulary of every
 // design: the kind is one of Kinds (ReasonGradeKind), the value is allowed
 // for it (ReasonBadValue; an oracle_defect flag on a sheet is
-// ValueDefective; ValueTruthfulUnknown is an uncertainty value, refused on
-// any other kind with ReasonTruthfulUnknownOutsideUSet) and a completeness
-// field targets TargetFinal (ReasonBadValue). Whether truthful_unknown may
-// stand on an uncertainty field depends on its bundle's design
+// ValueDefective; ValueTruthfulUnknown is an obligation and uncertainty
+// value, refused on any other kind with
+// ReasonTruthfulUnknownOutsideObligations) and a completeness field targets
+// TargetFinal (ReasonBadValue). Whether truthful_unknown may stand on an
+// obligation or uncertainty field depends on its bundle's design
 // (CheckDesignValue). The error is a *verr.Error whose pointer is the
 // field ("item/kind/target").
 func CheckGradeValue(f Field, value string) error {
@@ -44,7 +45,7 @@ func CheckGradeValue(f Field, value string) error {
 	if !ok {
 		return verr.Newf(ReasonGradeKind, "", f.String(), ruleGrades, "%s: unknown kind %q; valid kinds: %s", f, f.Kind, KindList())
 	}
-	if f.Kind == KindUncertainty {
+	if systemObligationKind(f.Kind) {
 		vocab = FieldValues(campaign.DesignSystemComparison, f.Kind)
 	} else if value == ValueTruthfulUnknown {
 		return CheckDesignValue(campaign.DesignSystemComparison, f, value)
@@ -185,7 +186,7 @@ func (fs *FieldSet) field(i int, k fieldKey) int {
 // has a grade (ReasonSheetIncomplete, naming how many are missing and the
 // first in canonical order), and a truthful_unknown stands only where the
 // bundle's design allows it (CheckDesignValue:
-// ReasonTruthfulUnknownOutsideUSet). The sheet's own grades are assumed
+// ReasonTruthfulUnknownOutsideObligations). The sheet's own grades are assumed
 // checked (ParseSheet). Errors are *verr.Error with file and pointer.
 func CheckSheetFields(file string, s *Sheet, fs *FieldSet) error {
 	graded := 0

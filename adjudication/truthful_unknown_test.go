@@ -50,48 +50,55 @@ func firstField(t testing.TB, b *blinding.Bundle, k adjudication.Kind) adjudicat
 
 func isOutsideUSet(err error) bool {
 	var e *verr.Error
-	return errors.As(err, &e) && e.Reason == adjudication.ReasonTruthfulUnknownOutsideUSet
+	return errors.As(err, &e) && e.Reason == adjudication.ReasonTruthfulUnknownOutsideObligations
 }
 
 // A fixed-evidence bundle's values and codebook are those of every kind's
-// vocabulary, unchanged; a system comparison's uncertainty field (its U
-// set) adds truthful_unknown last, with a definition.
+// vocabulary, unchanged; a system comparison's obligation and uncertainty
+// fields (its repository-answerable obligations and its U set) add
+// truthful_unknown last, each with a definition.
 func TestFieldValuesByDesign(t *testing.T) {
 	for _, k := range adjudication.Kinds {
 		if got := adjudication.FieldValues(campaign.DesignFixedEvidence, k); !slices.Equal(got, adjudication.AllowedValues(k)) {
 			t.Errorf("fixed %s: %v", k, got)
 		}
 		want := adjudication.AllowedValues(k)
-		if k == adjudication.KindUncertainty {
+		if k == adjudication.KindUncertainty || k == adjudication.KindObligation {
 			want = append(want, adjudication.ValueTruthfulUnknown)
 		}
 		if got := adjudication.FieldValues(campaign.DesignSystemComparison, k); !slices.Equal(got, want) {
 			t.Errorf("system %s: %v, want %v", k, got, want)
 		}
 	}
-	if short, full := adjudication.Definition(adjudication.KindUncertainty, adjudication.ValueTruthfulUnknown); short == "" || !strings.Contains(full, "CONTRACT §6") {
-		t.Errorf("definition %q / %q", short, full)
+	for _, k := range []adjudication.Kind{adjudication.KindUncertainty, adjudication.KindObligation} {
+		if short, full := adjudication.Definition(k, adjudication.ValueTruthfulUnknown); short == "" || !strings.Contains(full, "CONTRACT §6") {
+			t.Errorf("%s definition %q / %q", k, short, full)
+		}
 	}
 	fixed, sys := strings.Join(adjudication.CodebookText(), "\n"), strings.Join(adjudication.CodebookTextFor(campaign.DesignSystemComparison), "\n")
-	if strings.Contains(fixed, "truthful unknown") || !strings.Contains(sys, "4 truthful unknown  says truthfully") {
+	if strings.Contains(fixed, "truthful unknown") || !strings.Contains(sys, "4 truthful unknown  says truthfully") || !strings.Contains(sys, "3 truthful unknown  says truthfully") {
 		t.Errorf("fixed codebook names truthful unknown: %t; system codebook lacks it: %t", strings.Contains(fixed, "truthful unknown"), !strings.Contains(sys, "truthful unknown"))
 	}
 }
 
 // CheckGrade and the journal accept truthful_unknown on a system
-// comparison's U-set field only: a repository-answerable obligation and
-// every field of a fixed-evidence bundle refuse it with
-// truthful-unknown-outside-u-set, and nothing is written.
+// comparison's obligations only (its U-set and repository-answerable
+// fields): a claim field and every field of a fixed-evidence bundle
+// refuse it with truthful-unknown-outside-obligations, and nothing is
+// written.
 func TestCheckGradeTruthfulUnknown(t *testing.T) {
 	sys := systemBundle(t)
 	u := firstField(t, sys, adjudication.KindUncertainty)
 	tu := func(f adjudication.Field) adjudication.Grade {
 		return adjudication.Grade{Field: f, Value: adjudication.ValueTruthfulUnknown}
 	}
-	if err := adjudication.CheckGrade(sys, tu(u)); err != nil {
-		t.Errorf("U-set field: %v", err)
+	ob := firstField(t, sys, adjudication.KindObligation)
+	for _, f := range []adjudication.Field{u, ob} {
+		if err := adjudication.CheckGrade(sys, tu(f)); err != nil {
+			t.Errorf("%s field: %v", f.Kind, err)
+		}
 	}
-	for _, k := range []adjudication.Kind{adjudication.KindObligation, adjudication.KindClaim} {
+	for _, k := range []adjudication.Kind{adjudication.KindClaim, adjudication.KindCompleteness} {
 		if err := adjudication.CheckGrade(sys, tu(firstField(t, sys, k))); !isOutsideUSet(err) {
 			t.Errorf("system %s field: %v", k, err)
 		}
@@ -110,11 +117,14 @@ func TestCheckGradeTruthfulUnknown(t *testing.T) {
 	if err := j.Append(tu(u)); err != nil {
 		t.Errorf("journal on a system bundle: %v", err)
 	}
-	if err := j.Append(tu(firstField(t, sys, adjudication.KindObligation))); !isOutsideUSet(err) {
+	if err := j.Append(tu(ob)); err != nil {
 		t.Errorf("journal, repository-answerable obligation: %v", err)
 	}
-	if g := j.State().Grades; len(g) != 1 {
-		t.Errorf("journal holds %d grades, want the U-set one only", len(g))
+	if err := j.Append(tu(firstField(t, sys, adjudication.KindClaim))); !isOutsideUSet(err) {
+		t.Errorf("journal, claim: %v", err)
+	}
+	if g := j.State().Grades; len(g) != 2 {
+		t.Errorf("journal holds %d grades, want the two obligations' only", len(g))
 	}
 	j.Close()
 	jf, err := adjudication.Open(filepath.Join(dir, "fixed.jsonl"), fixed, adjudication.WithClock(fixedClock()))
@@ -128,16 +138,20 @@ func TestCheckGradeTruthfulUnknown(t *testing.T) {
 }
 
 // The vocabulary check (sheets, consensus) knows truthful_unknown as an
-// uncertainty value only; a sheet checked against a fixed-evidence bundle
-// refuses it on an uncertainty field.
+// obligation and uncertainty value only; a sheet checked against a
+// fixed-evidence bundle refuses it on an uncertainty field.
 func TestSheetTruthfulUnknown(t *testing.T) {
 	f := adjudication.Field{Item: "item-1", Kind: adjudication.KindUncertainty, Target: "O3"}
 	if err := adjudication.CheckGradeValue(f, adjudication.ValueTruthfulUnknown); err != nil {
 		t.Errorf("uncertainty: %v", err)
 	}
 	f.Kind = adjudication.KindObligation
-	if err := adjudication.CheckGradeValue(f, adjudication.ValueTruthfulUnknown); !isOutsideUSet(err) {
+	if err := adjudication.CheckGradeValue(f, adjudication.ValueTruthfulUnknown); err != nil {
 		t.Errorf("obligation: %v", err)
+	}
+	f.Kind = adjudication.KindClaim
+	if err := adjudication.CheckGradeValue(f, adjudication.ValueTruthfulUnknown); !isOutsideUSet(err) {
+		t.Errorf("claim: %v", err)
 	}
 	fixed := testBundles(t).Bundles[0]
 	fu := firstField(t, fixed, adjudication.KindUncertainty)
@@ -154,8 +168,8 @@ func TestSheetTruthfulUnknown(t *testing.T) {
 	}
 }
 
-// An adjudicator settles an uncertainty field on truthful_unknown only
-// where a rater chose it (that rater's sheet passed its bundle's check):
+// An adjudicator settles an obligation or uncertainty field on
+// truthful_unknown only where a rater chose it (that rater's sheet passed its bundle's check):
 // chosen by neither, it is refused even with a note.
 func TestCheckResolutionTruthfulUnknown(t *testing.T) {
 	f := adjudication.Field{Item: "item-1", Kind: adjudication.KindUncertainty, Target: "O3"}
@@ -173,6 +187,10 @@ func TestCheckResolutionTruthfulUnknown(t *testing.T) {
 	d = adjudication.Disagreement{Field: adjudication.Field{Item: "item-1", Kind: adjudication.KindObligation, Target: "O1"},
 		Values: [2]string{adjudication.ValueAddressed, adjudication.ValueNotAddressed}}
 	if err := adjudication.CheckResolution(d, adjudication.ValueTruthfulUnknown, "note"); !isOutsideUSet(err) {
-		t.Errorf("obligation: %v", err)
+		t.Errorf("obligation chosen by neither rater: %v", err)
+	}
+	d.Values[1] = adjudication.ValueTruthfulUnknown
+	if err := adjudication.CheckResolution(d, adjudication.ValueTruthfulUnknown, ""); err != nil {
+		t.Errorf("obligation, a rater's value: %v", err)
 	}
 }

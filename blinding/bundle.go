@@ -63,9 +63,10 @@ type Bundle struct {
 	Format string `json:"format"`
 	// Design is campaign.DesignSystemComparison for a system comparison's
 	// bundle and empty for a fixed-evidence one (whose bytes are those of
-	// a bundle without the member). It decides the values its uncertainty
-	// fields allow: truthful_unknown only on a system comparison's U set
-	// (CONTRACT §6; adjudication.FieldValues). It names no system.
+	// a bundle without the member). It decides the values its obligation
+	// and uncertainty fields allow: truthful_unknown only on a system
+	// comparison's (CONTRACT §6; adjudication.FieldValues). It names no
+	// system.
 	Design campaign.Design `json:"design,omitempty"`
 	// Synthetic is the campaign's synthetic flag.
 	Synthetic bool `json:"synthetic"`

@@ -24,11 +24,12 @@ const (
 	// ReasonGradeKind: a grade names an unknown kind (GRADES.md;
 	// adjudication.CheckGradeValue).
 	ReasonGradeKind = adjudication.ReasonGradeKind
-	// ReasonTruthfulUnknownOutsideUSet: a truthful_unknown grade stands on
-	// a field other than an uncertainty field (Consensus), or, settled, on
-	// a field other than a U-set obligation of a system comparison's
-	// review (ScoreRun); the code is adjudication's (CONTRACT §6).
-	ReasonTruthfulUnknownOutsideUSet = adjudication.ReasonTruthfulUnknownOutsideUSet
+	// ReasonTruthfulUnknownOutsideObligations: a truthful_unknown grade
+	// stands on a field other than an obligation or uncertainty field
+	// (Consensus), or, settled, on a field that is not one of the task's
+	// obligations in a system comparison's review (ScoreRun); the code is
+	// adjudication's (CONTRACT §6).
+	ReasonTruthfulUnknownOutsideObligations = adjudication.ReasonTruthfulUnknownOutsideObligations
 	// ReasonDuplicateGrade: one sheet or adjudication grades one field twice
 	// (the code of adjudication's sheet check).
 	ReasonDuplicateGrade = adjudication.ReasonDuplicateGrade

@@ -92,7 +92,7 @@ func (r *SystemReport) markdown(charts bool, width int) []byte {
 
 	markdownGates(&b, sc.Prerequisites, sc.Gates, "Gates (Madar stable core)", width)
 	p("\n## System scorecards\n\n")
-	p("R_sys = correctly addressed repository-answerable obligations / all repository-answerable obligations: one frozen denominator shared by the three systems, never reduced by what a system returned. Truthful unknowns earn U credit only. Packet-supported coverage is reported, not gated.\n\n")
+	p("R_sys = correctly addressed repository-answerable obligations / all repository-answerable obligations: one frozen denominator shared by the three systems, never reduced by what a system returned. Truthful unknowns (repository-answerable obligations settled truthful_unknown: the answer truthfully could not tell them) earn U credit only and are counted apart: they stay in the denominator, never count as addressed, and a critical one fails critical completion. The U set credited column is the separately frozen U set. Packet-supported coverage is reported, not gated.\n\n")
 	cards := table{keys: 1, head: []string{"system", "workflows", "macro task-median R_sys", "U set credited", "truthful unknowns", "packet-supported coverage", "investigation failures", "review failures", "floors"}}
 	for _, s := range sc.Systems {
 		floors := "pass"

@@ -93,10 +93,12 @@ type RunInput struct {
 	// Grades are the settled grades of Item (Consensus output filtered to Item).
 	Grades []ConsensusGrade `json:"-"`
 	// SystemComparison marks a system comparison's review (CONTRACT §6):
-	// a settled truthful_unknown on an obligation of its separately frozen
-	// U set earns U credit (never R). On any other run, and on any other
-	// field, ScoreRun refuses a truthful_unknown
-	// (adjudication.ReasonTruthfulUnknownOutsideUSet).
+	// a settled truthful_unknown may stand on its task's obligations. On an
+	// obligation of the separately frozen U set it earns U credit; on a
+	// repository-answerable obligation it is a truthful unknown (counted
+	// in RunScore.TruthfulUnknowns), never addressed, so never R. On any
+	// other run, and on any other field, ScoreRun refuses a
+	// truthful_unknown (adjudication.ReasonTruthfulUnknownOutsideObligations).
 	SystemComparison bool `json:"-"`
 }
 
@@ -132,6 +134,11 @@ type RunScore struct {
 	U *Fraction `json:"u"`
 	// FalselyResolved counts unanswerable obligations graded falsely_resolved.
 	FalselyResolved int `json:"falsely_resolved"`
+	// TruthfulUnknowns counts the answerable (repository-answerable)
+	// obligations settled truthful_unknown in a system comparison's review:
+	// U credit only, never in R (CONTRACT §6). Always 0 in the first
+	// experiment; the system scorecard reports it (SystemWorkflowScore).
+	TruthfulUnknowns int `json:"-"`
 	// CriticalCompletionFailed: a critical answerable obligation was not
 	// addressed, a critical unanswerable one was not credited, or the
 	// answer is a valid failure.
@@ -165,15 +172,18 @@ type RunScore struct {
 // ObligationOutcome is one truth obligation's settled outcome in one run:
 // Value is the settled grade (addressed / not_addressed for an answerable
 // obligation, credited / not_credited / falsely_resolved for one whose
-// evidence is absent, and truthful_unknown for one of a system
-// comparison's U set), or "" when the run is a failure with no answer to
-// grade (it counts as not met, CONTRACT §4).
+// evidence is absent, and truthful_unknown for any obligation of a system
+// comparison), or "" when the run is a failure with no answer to grade
+// (it counts as not met, CONTRACT §4).
 type ObligationOutcome struct {
 	ID         string
 	Critical   bool
 	Answerable bool
 	Value      string
-	// Met is true when the value is addressed, credited or truthful_unknown.
+	// Met is true when the value is addressed or credited, or
+	// truthful_unknown on an obligation of the U set (not answerable): a
+	// truthful unknown on a repository-answerable obligation is not
+	// correctly addressed (CONTRACT §6).
 	Met bool
 }
 
@@ -181,12 +191,14 @@ type ObligationOutcome struct {
 // obligations (CONTRACT §4). An answered run must carry a settled grade for
 // every field GRADES.md requires and none for a target the answer or truth
 // lacks; otherwise it returns a *verr.Error with ReasonMissingGrade or
-// ReasonUnexpectedGrade. A settled truthful_unknown earns U credit on an
-// uncertainty field of a system comparison's review (in.SystemComparison:
-// the U set) and never R; anywhere else it is refused with
-// adjudication.ReasonTruthfulUnknownOutsideUSet (CONTRACT §6: a
-// repository-answerable obligation left unknown is not addressed, and the
-// denominator never shrinks). Valid failures (C16) and shared-draft failures
+// ReasonUnexpectedGrade. On a system comparison's review
+// (in.SystemComparison) a settled truthful_unknown earns U credit on an
+// uncertainty field (the U set) and, on an obligation field
+// (repository-answerable), counts in TruthfulUnknowns as not addressed:
+// never R, the denominator never shrinks, and a critical one fails
+// critical completion (CONTRACT §6). Anywhere else, or on a target that is
+// none of the task's obligations, it is refused with
+// adjudication.ReasonTruthfulUnknownOutsideObligations. Valid failures (C16) and shared-draft failures
 // (C23) get R=0, U=0, critical_completion_failed, source and protocol gates
 // false and unscorable claim counts; they keep their denominators.
 func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
@@ -257,10 +269,15 @@ func ScoreRun(truth []campaign.TruthObligation, in RunInput) (RunScore, error) {
 		} else {
 			oc.Value = grades[fieldKey(adjudication.KindUncertainty, o.ID)]
 		}
-		oc.Met = oc.Value == adjudication.ValueAddressed || oc.Value == adjudication.ValueCredited || oc.Value == adjudication.ValueTruthfulUnknown
+		oc.Met = oc.Value == adjudication.ValueAddressed || oc.Value == adjudication.ValueCredited || (!o.Answerable && oc.Value == adjudication.ValueTruthfulUnknown)
 		rs.Obligations = append(rs.Obligations, oc)
 		if o.Answerable {
 			v := grades[fieldKey(adjudication.KindObligation, o.ID)]
+			if v == adjudication.ValueTruthfulUnknown {
+				// A legitimate answer with U credit only: not correctly
+				// addressed, so R keeps its whole denominator (§6).
+				rs.TruthfulUnknowns++
+			}
 			if v == adjudication.ValueAddressed {
 				addressed++
 			} else if o.Critical {
@@ -404,6 +421,14 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 	got := make(map[kindTarget]string, len(in.Grades))
 	for _, g := range in.Grades {
 		kt := fieldKey(g.Field.Kind, g.Field.Target)
+		if g.Field.Item == in.Item && g.Value == adjudication.ValueTruthfulUnknown && !required[kt] &&
+			(g.Field.Kind == adjudication.KindObligation || g.Field.Kind == adjudication.KindUncertainty) {
+			// Precise: the target is none of the task's obligations of
+			// this kind (an obligation field must be repository-
+			// answerable, an uncertainty field of the U set).
+			return nil, verr.Newf(ReasonTruthfulUnknownOutsideObligations, file, g.Field.String(), "CONTRACT §6",
+				"settled grade of review %s: truthful_unknown on %s, which is not a %s obligation of task %s", in.Session, g.Field, obligationSet(g.Field.Kind), in.Task)
+		}
 		if g.Field.Item != in.Item || (!required[kt] && !optional[kt]) {
 			return nil, &verr.Error{Reason: ReasonUnexpectedGrade, File: file, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: "a settled grade names a field this item does not have"}
@@ -425,6 +450,15 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 		return nil, verr.Newf(ReasonMissingGrade, file, missing[0].String(), "GRADES.md", "%d required field(s) have no settled grade, first %s", len(missing), missing[0])
 	}
 	return got, nil
+}
+
+// obligationSet names the obligations a field of kind k grades: the
+// repository-answerable ones (obligation) or the U set (uncertainty).
+func obligationSet(k adjudication.Kind) string {
+	if k == adjudication.KindUncertainty {
+		return "U-set (not repository-answerable)"
+	}
+	return "repository-answerable"
 }
 
 // runDesign is the design whose grade values a run's settled grades are

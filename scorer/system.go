@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"verdict/adjudication"
 	"verdict/campaign"
 	"verdict/verr"
 )
@@ -33,9 +32,9 @@ const (
 	// repetition.
 	ReasonDuplicateWorkflow verr.Reason = "duplicate-workflow"
 	// ReasonObligationNotRepositoryAnswerable: a workflow's packet support
-	// or truthful unknowns name an obligation that is not one of its task's
-	// repository-answerable obligations, or a truthful unknown is also
-	// graded addressed (CONTRACT §6: truthful unknowns get U credit only).
+	// names an obligation that is not one of its task's repository-
+	// answerable obligations (CONTRACT §6: packet-supported coverage is
+	// over the frozen repository-answerable denominator).
 	ReasonObligationNotRepositoryAnswerable verr.Reason = "obligation-not-repository-answerable"
 )
 
@@ -100,10 +99,6 @@ type SystemWorkflowInput struct {
 	// truth checker found answerable from this workflow's returned raw
 	// observation packet; nil when not determined (coverage unknown).
 	PacketSupported []string `json:"packet_supported"`
-	// TruthfulUnknowns lists repository-answerable obligations the final
-	// answer precisely left unknown; they earn U credit only and never
-	// raise R_sys (CONTRACT §6).
-	TruthfulUnknowns []string `json:"truthful_unknowns"`
 	// Investigation and ReviewCharge are the two sessions' charges (a
 	// review not launched is a known zero); Operations counts the
 	// workflow's ordinary + MCP operations.
@@ -178,8 +173,10 @@ type SystemWorkflowScore struct {
 	// answerable obligations answerable from this workflow's packet / all
 	// repository-answerable obligations; nil when not determined.
 	PacketSupported *Fraction `json:"packet_supported"`
-	// TruthfulUnknowns counts precise unknowns on repository-answerable
-	// obligations (U credit only).
+	// TruthfulUnknowns counts the repository-answerable obligations whose
+	// settled grade is truthful_unknown (Review.TruthfulUnknowns, from the
+	// settled grades only): U credit only, never correctly addressed, so
+	// they never raise R_sys (CONTRACT §6). 0 for a failed review.
 	TruthfulUnknowns int `json:"truthful_unknowns"`
 	// Review is the review's run score (R there is R_sys).
 	Review RunScore `json:"review"`
@@ -236,7 +233,10 @@ type SystemScore struct {
 	// set over all this system's workflows.
 	UncertaintyCredited int `json:"uncertainty_credited"`
 	UncertaintyCases    int `json:"uncertainty_cases"`
-	TruthfulUnknowns    int `json:"truthful_unknowns"`
+	// TruthfulUnknowns is Σ workflow TruthfulUnknowns: repository-
+	// answerable obligations the system's answers truthfully left
+	// unknown (U credit only, never R_sys).
+	TruthfulUnknowns int `json:"truthful_unknowns"`
 	// PacketSupported is Σ packet-supported obligations / Σ repository-
 	// answerable obligations over the system's workflows; nil when any
 	// workflow's packet support was not determined.
@@ -366,8 +366,9 @@ func knownSystem(s campaign.SystemName) bool { return slices.Contains(campaign.S
 // Serena, evaluates every gate independently and takes the decision
 // (CONTRACT §6). It refuses, with a *verr.Error, an unknown system, a
 // duplicate workflow, a workflow of an unknown task, a run that cannot be
-// scored, and packet support or truthful unknowns naming an obligation
-// that is not repository-answerable.
+// scored (ScoreRun: a settled truthful_unknown outside the task's
+// obligations among them) and packet support naming an obligation that is
+// not repository-answerable.
 func EvaluateSystems(in SystemScoreInput) (*SystemScorecard, error) {
 	sc := &SystemScorecard{CampaignID: in.CampaignID, Synthetic: in.Synthetic, Thresholds: in.Thresholds,
 		Setup: slices.Clone(in.Setup), Prerequisites: slices.Clone(in.Prerequisites)}
@@ -472,26 +473,26 @@ func EvaluateSystemComparison(in ScoreInput) (*Scorecard, error) {
 }
 
 // scoreSystemWorkflow scores one workflow's review against the task's
-// obligations and derives R_sys, packet-supported coverage and truthful
-// unknowns.
+// obligations and derives R_sys, packet-supported coverage and the
+// truthful unknowns (from the review's settled grades: ScoreRun).
 func scoreSystemWorkflow(t *TaskInput, w SystemWorkflowInput, ptr string) (SystemWorkflowScore, error) {
-	// A system comparison's review: a truthful_unknown of the U set earns
-	// U credit only (CONTRACT §6), whoever built the input.
+	// A system comparison's review: a settled truthful_unknown earns U
+	// credit only, never R_sys (CONTRACT §6), whoever built the input.
 	w.Review.SystemComparison = true
 	rs, err := ScoreRun(t.Obligations, w.Review)
 	if err != nil {
 		return SystemWorkflowScore{}, err
 	}
 	ws := SystemWorkflowScore{ID: w.ID, System: w.System, Task: w.Task, Repository: w.Repository, Repetition: w.Repetition,
-		Position: w.Position, InvestigationSession: w.InvestigationSession, RSys: rs.R, Review: rs, Operations: w.Operations}
-	answerable := map[string]bool{}
-	for _, o := range t.Obligations {
-		if o.Answerable {
-			answerable[o.ID] = true
-		}
-	}
-	den := rs.R.Den()
+		Position: w.Position, InvestigationSession: w.InvestigationSession, RSys: rs.R, TruthfulUnknowns: rs.TruthfulUnknowns,
+		Review: rs, Operations: w.Operations}
 	if w.PacketSupported != nil {
+		answerable := map[string]bool{}
+		for _, o := range t.Obligations {
+			if o.Answerable {
+				answerable[o.ID] = true
+			}
+		}
 		set := map[string]bool{}
 		for j, id := range w.PacketSupported {
 			if !answerable[id] {
@@ -500,25 +501,8 @@ func scoreSystemWorkflow(t *TaskInput, w SystemWorkflowInput, ptr string) (Syste
 			}
 			set[id] = true
 		}
-		f := Frac(int64(len(set)), den)
+		f := Frac(int64(len(set)), rs.R.Den())
 		ws.PacketSupported = &f
-	}
-	addressed := map[string]bool{}
-	for _, g := range w.Review.Grades {
-		if g.Field.Kind == adjudication.KindObligation && g.Value == adjudication.ValueAddressed {
-			addressed[g.Field.Target] = true
-		}
-	}
-	unk := map[string]bool{}
-	for j, id := range w.TruthfulUnknowns {
-		if !answerable[id] || (rs.Outcome == OutcomeAnswered && addressed[id]) {
-			return ws, verr.Newf(ReasonObligationNotRepositoryAnswerable, "", fmt.Sprintf("%s/truthful_unknowns/%d", ptr, j), "CONTRACT §6",
-				"%s is not a repository-answerable obligation of %s left unknown (an addressed obligation is not an unknown)", id, t.ID)
-		}
-		unk[id] = true
-	}
-	if rs.Outcome == OutcomeAnswered {
-		ws.TruthfulUnknowns = len(unk)
 	}
 	return ws, nil
 }

@@ -17,12 +17,11 @@ import (
 //     denominator) and the separately frozen U set;
 //   - each workflow's review, scored from its settled grades as a system
 //     comparison's (RunInput.SystemComparison: a settled truthful_unknown
-//     on a U-set obligation earns U credit only, never R_sys; on a
-//     repository-answerable obligation it is refused, since an answer that
-//     leaves such an obligation unknown has not addressed it and the R_sys
-//     denominator is the frozen repository-answerable set whatever the
-//     answers say); an
-//     investigation-stage failure (review not dispatched, or a packet that
+//     on a U-set obligation earns U credit; on a repository-answerable
+//     obligation it is counted as a truthful unknown with U credit only,
+//     never addressed, so the R_sys denominator stays the frozen
+//     repository-answerable set; the settled grades are the only source
+//     of that count); an investigation-stage failure (review not dispatched, or a packet that
 //     is absent, empty or over the evidence budget) keeps its charges and
 //     gets R_sys and U zero; a review without a valid answer is a valid
 //     failure;

@@ -1,7 +1,6 @@
 package scorer_test
 
 import (
-	"errors"
 	"slices"
 	"strconv"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"verdict/campaign"
 	"verdict/fixtures"
 	"verdict/scorer"
-	"verdict/verr"
 )
 
 // TestPrepareSystemScoreInputFixture scores the SYNTHETIC system-comparison
@@ -144,7 +142,8 @@ func scoreSystemFixtureU(t *testing.T, mutate func(*fixtures.SystemFixture) erro
 // Through PrepareSystemScoreInput, a U set graded truthful_unknown earns
 // U credit exactly as credited does and leaves every workflow's R_sys,
 // with its frozen denominator, as it is with the U set not credited; a
-// repository-answerable obligation graded truthful_unknown is refused
+// repository-answerable obligation graded truthful_unknown is counted
+// apart from the settled grades and lowers R_sys as not addressed does
 // (CONTRACT §6: truthful unknowns get U credit only).
 func TestPrepareSystemScoreInputTruthfulUnknown(t *testing.T) {
 	_, tu, err := scoreSystemFixtureU(t, nil, adjudication.ValueTruthfulUnknown, "")
@@ -176,9 +175,24 @@ func TestPrepareSystemScoreInputTruthfulUnknown(t *testing.T) {
 			t.Errorf("%s: macro R_sys %s vs %s, U credited %d vs %d", s.System, s.MacroMedianRSys, o.MacroMedianRSys, s.UncertaintyCredited, o.UncertaintyCredited)
 		}
 	}
-	_, _, err = scoreSystemFixtureU(t, nil, adjudication.ValueCredited, "O1")
-	var e *verr.Error
-	if !errors.As(err, &e) || e.Reason != adjudication.ReasonTruthfulUnknownOutsideUSet {
+	_, o2, err := scoreSystemFixtureU(t, nil, adjudication.ValueCredited, "O2")
+	if err != nil {
 		t.Fatalf("truthful_unknown on a repository-answerable obligation: %v", err)
+	}
+	answered := 0
+	for _, w := range o2.Workflows {
+		if w.Review.Outcome != scorer.OutcomeAnswered {
+			if w.TruthfulUnknowns != 0 {
+				t.Errorf("%s: a failed review counts %d truthful unknowns", w.ID, w.TruthfulUnknowns)
+			}
+			continue
+		}
+		answered++
+		if w.TruthfulUnknowns != 1 || w.RSys.String() != "1/2" || w.Review.CriticalCompletionFailed {
+			t.Errorf("%s: truthful unknowns %d R_sys %s critical failed %v, want 1, 1/2, false", w.ID, w.TruthfulUnknowns, w.RSys, w.Review.CriticalCompletionFailed)
+		}
+	}
+	if answered == 0 {
+		t.Fatal("no answered review: the test checks nothing")
 	}
 }

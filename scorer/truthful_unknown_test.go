@@ -49,26 +49,66 @@ func TestScoreRunTruthfulUnknownUCreditOnly(t *testing.T) {
 	}
 }
 
+// A settled truthful_unknown on a system comparison's repository-answerable
+// obligation is accepted and counted apart, never addressed: R keeps its
+// whole denominator, and on a critical obligation critical completion
+// fails (CONTRACT §6).
+func TestScoreRunTruthfulUnknownOnAnswerable(t *testing.T) {
+	truth := testTruth(5) // O1 critical
+	for _, tc := range []struct {
+		target, v string
+		wantR     string
+		count     int
+		critical  bool
+	}{
+		{"O5", adjudication.ValueTruthfulUnknown, "4/5", 1, false},
+		{"O5", adjudication.ValueNotAddressed, "4/5", 0, false},
+		{"O1", adjudication.ValueTruthfulUnknown, "4/5", 1, true},
+	} {
+		in := testRun("T1", 1, ArmA, truth, 5)
+		in.SystemComparison = true
+		in.Grades = setGrade(in.Grades, adjudication.KindObligation, tc.target, tc.v)
+		rs, err := ScoreRun(truth, in)
+		if err != nil {
+			t.Fatalf("%s=%s: %v", tc.target, tc.v, err)
+		}
+		if rs.R.String() != tc.wantR || rs.TruthfulUnknowns != tc.count || rs.CriticalCompletionFailed != tc.critical || rs.U.String() != "1/1" {
+			t.Errorf("%s=%s: R %s truthful unknowns %d critical failed %v U %s", tc.target, tc.v, rs.R, rs.TruthfulUnknowns, rs.CriticalCompletionFailed, rs.U)
+		}
+		for _, o := range rs.Obligations {
+			if o.ID == tc.target && o.Met {
+				t.Errorf("%s=%s: outcome met", tc.target, tc.v)
+			}
+		}
+	}
+}
+
 // A truthful_unknown is refused on a fixed-evidence run (its codebook has
-// no such value) and on a repository-answerable obligation of a system
-// comparison (an unknown there is not addressed; it never shrinks the
-// denominator), naming the response file and the field.
-func TestScoreRunTruthfulUnknownRefusedOutsideUSet(t *testing.T) {
+// no such value) and, in a system comparison, on a target that is none of
+// the task's obligations of its kind, naming the response file and the
+// field.
+func TestScoreRunTruthfulUnknownRefusedOutsideObligations(t *testing.T) {
 	truth := testTruth(5)
 	fixed := testRun("T1", 1, ArmB, truth, 5)
 	fixed.Grades = setGrade(fixed.Grades, adjudication.KindUncertainty, "O6", adjudication.ValueTruthfulUnknown)
 	_, err := ScoreRun(truth, fixed)
-	e := wantReason(t, err, adjudication.ReasonTruthfulUnknownOutsideUSet)
+	e := wantReason(t, err, adjudication.ReasonTruthfulUnknownOutsideObligations)
 	if e.File != campaign.ResponsePath(fixed.Session) || e.Pointer != fixed.Item+"/uncertainty/O6" {
 		t.Errorf("file %q pointer %q", e.File, e.Pointer)
 	}
-	sys := testRun("T1", 1, ArmA, truth, 4)
-	sys.SystemComparison = true
-	sys.Grades = setGrade(sys.Grades, adjudication.KindObligation, "O5", adjudication.ValueTruthfulUnknown)
-	_, err = ScoreRun(truth, sys)
-	e = wantReason(t, err, adjudication.ReasonTruthfulUnknownOutsideUSet)
-	if e.Pointer != sys.Item+"/obligation/O5" {
-		t.Errorf("pointer %q", e.Pointer)
+	for _, f := range []struct {
+		kind   adjudication.Kind
+		target string
+	}{{adjudication.KindObligation, "O6"}, {adjudication.KindUncertainty, "O2"}, {adjudication.KindObligation, "O9"}} {
+		sys := testRun("T1", 1, ArmA, truth, 4)
+		sys.SystemComparison = true
+		sys.Grades = append(sys.Grades, ConsensusGrade{Field: adjudication.Field{Item: sys.Item, Kind: f.kind, Target: f.target},
+			Value: adjudication.ValueTruthfulUnknown, Source: SourceAgreed})
+		_, err = ScoreRun(truth, sys)
+		e = wantReason(t, err, adjudication.ReasonTruthfulUnknownOutsideObligations)
+		if e.File != campaign.ResponsePath(sys.Session) || e.Pointer != sys.Item+"/"+string(f.kind)+"/"+f.target || e.Rule != "CONTRACT §6" {
+			t.Errorf("%s/%s: file %q pointer %q rule %q", f.kind, f.target, e.File, e.Pointer, e.Rule)
+		}
 	}
 }
 
@@ -103,7 +143,8 @@ func TestSystemsTruthfulUnknownUCreditNeverRaisesRSys(t *testing.T) {
 
 	in := passingSys()
 	w := in.wf(campaign.SystemMadar, "T1", 1)
-	w.Review.Grades = setGrade(w.Review.Grades, adjudication.KindObligation, "O2", adjudication.ValueTruthfulUnknown)
+	w.Review.Grades = append(w.Review.Grades, ConsensusGrade{Field: adjudication.Field{Item: w.Review.Item, Kind: adjudication.KindObligation, Target: "O6"},
+		Value: adjudication.ValueTruthfulUnknown, Source: SourceAgreed})
 	_, err := EvaluateSystems(*in)
-	wantReason(t, err, adjudication.ReasonTruthfulUnknownOutsideUSet)
+	wantReason(t, err, adjudication.ReasonTruthfulUnknownOutsideObligations)
 }

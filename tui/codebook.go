@@ -61,7 +61,7 @@ func choiceLines(k adjudication.Kind, vals []string, chosen string, sel func(str
 
 // codebookText is the built-in codebook of a bundle of design d as the g
 // panel shows it (adjudication.CodebookTextFor: a system comparison's adds
-// truthful unknown to uncertainty).
+// truthful unknown to obligation and uncertainty).
 func codebookText(d campaign.Design) []string { return adjudication.CodebookTextFor(d) }
 
 // guidelinesPanel is the title and text of the g panel: the guidelines

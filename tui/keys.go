@@ -11,8 +11,9 @@ type ItemKeyMap struct {
 	// allowed value of the field (GRADES vocabulary order, on the bundle's
 	// design: adjudication.FieldValues): the rater's grade, the
 	// adjudicator's other value. Their help names the value; a key is
-	// enabled only when the field has it (4 is truthful unknown, on a
-	// system comparison's U set only, CONTRACT §6).
+	// enabled only when the field has it (truthful unknown, after the
+	// kind's own values, on a system comparison's obligation and
+	// uncertainty fields only: 3 and 4, CONTRACT §6).
 	Values [4]key.Binding
 	// Note edits the note of the field or decision.
 	Note key.Binding

@@ -10,7 +10,8 @@ import (
 
 // On a system comparison's bundle key 4 grades an uncertainty field (the
 // U set) truthful_unknown, shown under the choices with its definition and
-// in the codebook; it is disabled on a repository-answerable obligation.
+// in the codebook; key 4 is disabled on a repository-answerable obligation
+// (whose truthful unknown is key 3: TestRateTruthfulUnknownObligationKey).
 // On a fixed-evidence bundle key 4 is disabled everywhere and does
 // nothing, and the screen never offers truthful unknown (CONTRACT §6).
 func TestRateTruthfulUnknownKey(t *testing.T) {
@@ -53,6 +54,37 @@ func TestRateTruthfulUnknownKey(t *testing.T) {
 		m = press(m, "g")
 		if got := strings.Contains(screen(m), "truthful unknown"); got != sys {
 			t.Errorf("%s: the codebook panel names truthful unknown: %v\n%s", design, got, screen(m))
+		}
+	}
+}
+
+// On a system comparison's bundle key 3 grades a repository-answerable
+// obligation truthful_unknown (CONTRACT §6: U credit only, never
+// addressed), shown under the choices; on a fixed-evidence bundle the
+// obligation has two values, key 3 is disabled and does nothing.
+func TestRateTruthfulUnknownObligationKey(t *testing.T) {
+	for _, design := range []campaign.Design{campaign.DesignSystemComparison, campaign.DesignFixedEvidence} {
+		b := synthBundle(1)
+		if design == campaign.DesignSystemComparison {
+			b.Design = design
+		}
+		e := newRateEnv(t, b)
+		m, r := newTestRater(t, e, 120, 40)
+		sys := design == campaign.DesignSystemComparison
+		f := r.cur()
+		if f.Kind != adjudication.KindObligation || r.grade.keys.Values[2].Enabled() != sys {
+			t.Fatalf("%s: %v, key 3 enabled %v", design, f, r.grade.keys.Values[2].Enabled())
+		}
+		if shown := screen(m); strings.Contains(shown, "[3] truthful unknown") != sys {
+			t.Errorf("%s: the choices offer truthful unknown: %v\n%s", design, !sys, shown)
+		}
+		press(m, "3")
+		g, ok := e.j.Value(f)
+		if sys && (!ok || g.Value != adjudication.ValueTruthfulUnknown) {
+			t.Errorf("%s: key 3 saved %v %v", design, g, ok)
+		}
+		if !sys && ok {
+			t.Errorf("%s: key 3 saved %v on a fixed-evidence obligation", design, g)
 		}
 	}
 }

@@ -44,13 +44,16 @@ func TestControlsCommand(t *testing.T) {
 // inclusive bound (passing) and one unit over it (failing alone), the
 // frozen denominator when a provider returns nothing, an investigation-stage
 // failure, a wrong but nonempty draft, truthful unknowns (on the U set:
-// U credit, never R_sys; refused on a repository-answerable obligation and
-// on a fixed-evidence field), the simpler-and-cheaper comparator, blinding
+// U credit, never R_sys; on a repository-answerable obligation: counted
+// apart, never addressed, a critical one failing critical completion;
+// refused outside the task's obligations and on a fixed-evidence field),
+// the simpler-and-cheaper comparator, blinding
 // a system comparison (its leak scan) and a plan of workflow dispatches;
 // and the system comparison scored through the score pipeline (SS- rows:
 // the chain, a tampered map, a bundle item of another workflow, a campaign
 // changed after blinding, the denominator, Madar's 15% suite-time bound at
-// and one nanosecond over it).
+// and one nanosecond over it, and the truthful unknowns: accepted, none,
+// critical, on the U set, unsettled and outside the task's obligations).
 func checkSystemRows(t *testing.T, out controlsOutput) {
 	t.Helper()
 	byID := map[string]fixtures.ControlResult{}
@@ -61,6 +64,9 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 		"SS-chain", "SS-map-other-workflow", "SS-bundle-other-workflow", "SS-campaign-changed", "SS-denominator",
 		"SS-suite-time-bound", "SS-suite-time-over",
 		"S-truthful-unknown-u-set", "S-truthful-unknown-u-set-none", "S-truthful-unknown-answerable",
+		"S-truthful-unknown-answerable-none", "S-truthful-unknown-critical", "S-truthful-unknown-outside",
+		"SS-truthful-unknown", "SS-truthful-unknown-none", "SS-truthful-unknown-critical", "SS-truthful-unknown-u-set",
+		"SS-truthful-unknown-unsettled", "SS-truthful-unknown-outside",
 		"SU-fixed-grade", "SU-system-grade", "SU-blind", "SU-blind-leak", "SU-admit-plan"}
 	for _, g := range []string{scorer.GateNativeSuiteCost, scorer.GateNativeSuiteTime, scorer.GateNativeCriticalQuality, scorer.GateNativeTaskMedianCost,
 		scorer.GateNativeTaskMedianTime, scorer.GateNativePairedCost, scorer.GateNativePairedTime, scorer.GateSerenaMacroQuality,
@@ -96,7 +102,20 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 	if !slices.Contains(tu.Observed, "workflow:R_sys=3/5") || !slices.Contains(tu.Observed, "workflow:U=1/1") || !slices.Contains(none.Observed, "workflow:R_sys=3/5") {
 		t.Errorf("a truthful unknown moved R_sys or earned no U credit: %v / %v", tu.Observed, none.Observed)
 	}
-	if r := byID["SU-fixed-grade"]; !slices.Contains(r.Observed, "refused:truthful-unknown-outside-u-set") {
+	// A truthful unknown on a repository-answerable obligation is counted
+	// and leaves R_sys where not addressed leaves it; through score it is
+	// below the fully answered review's.
+	tu, none = byID["S-truthful-unknown-answerable"], byID["S-truthful-unknown-answerable-none"]
+	if !slices.Contains(tu.Observed, "workflow:truthful-unknowns=1") || !slices.Contains(tu.Observed, "workflow:R_sys=4/5") || !slices.Contains(none.Observed, "workflow:R_sys=4/5") {
+		t.Errorf("a truthful unknown on a repository-answerable obligation raised R_sys or was not counted: %v / %v", tu.Observed, none.Observed)
+	}
+	if r := byID["SS-truthful-unknown"]; !slices.Contains(r.Observed, "workflow:native/T4/r1:R_sys=1/2") || !slices.Contains(r.Observed, "workflow:native/T4/r1:truthful-unknowns=1") {
+		t.Errorf("the scored truthful unknown: %v", r.Observed)
+	}
+	if r := byID["SS-truthful-unknown-unsettled"]; !slices.Contains(r.Observed, "score-refusal:unresolved-disagreement") {
+		t.Errorf("an unsettled truthful unknown was scored: %v", r.Observed)
+	}
+	if r := byID["SU-fixed-grade"]; !slices.Contains(r.Observed, "refused:truthful-unknown-outside-obligations") {
 		t.Errorf("truthful_unknown was not refused on a fixed-evidence field: %v", r.Observed)
 	}
 }

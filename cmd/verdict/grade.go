@@ -87,12 +87,14 @@ reason) and the allowed values with their codebook definitions
 bundle's (template-mismatch otherwise). It needs neither --journal nor
 --from and writes nothing.
 
-On a system comparison's bundle (CONTRACT §6) an uncertainty field, one of
-the separately frozen U set, also takes truthful_unknown (key 4): U credit
-only, never R_sys. Anywhere else it is refused
-(truthful-unknown-outside-u-set): on a fixed-evidence bundle and on a
-repository-answerable obligation, which an answer that leaves it unknown
-has not addressed.
+On a system comparison's bundle (CONTRACT §6) the obligations of its task
+also take truthful_unknown, after their own values: an uncertainty field
+(the separately frozen U set, key 4) earns U credit; an obligation field
+(repository-answerable, key 3) is counted apart as a truthful unknown,
+never addressed: it never raises R_sys and fails a critical obligation.
+Anywhere else it is refused (truthful-unknown-outside-obligations): on a
+fixed-evidence bundle and on a claim, citation, exclusion or completeness
+field.
 
 ` + "Codebook (the definitions the rating screen shows; value keys in order):\n\n  " + strings.Join(adjudication.CodebookTextFor(campaign.DesignSystemComparison), "\n  "),
 		Args: cobra.ExactArgs(1),

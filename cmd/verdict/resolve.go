@@ -325,10 +325,10 @@ func writeChoiceTemplate(a *app, allowed string, sheets, bundles []string, out s
 // choiceReasons are the refusals of one entry of a choices file
 // (adjudication.NewAdjudication), which resolve --from names the file of.
 var choiceReasons = map[verr.Reason]bool{
-	adjudication.ReasonTemplateMismatch:           true,
-	adjudication.ReasonNotDisputed:                true,
-	adjudication.ReasonBadValue:                   true,
-	adjudication.ReasonTruthfulUnknownOutsideUSet: true,
-	adjudication.ReasonNoteRequired:               true,
-	adjudication.ReasonBadNote:                    true,
+	adjudication.ReasonTemplateMismatch:                  true,
+	adjudication.ReasonNotDisputed:                       true,
+	adjudication.ReasonBadValue:                          true,
+	adjudication.ReasonTruthfulUnknownOutsideObligations: true,
+	adjudication.ReasonNoteRequired:                      true,
+	adjudication.ReasonBadNote:                           true,
 }

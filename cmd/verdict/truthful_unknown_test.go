@@ -57,11 +57,11 @@ func tuEntry(t *testing.T, tpl []adjudication.GradeInput, k adjudication.Kind, v
 }
 
 // TestGradeTruthfulUnknown: through the binary, `grade --template` of a
-// system comparison's bundle offers truthful_unknown on its U-set fields
-// only, and `grade --from` saves it there; on a repository-answerable
-// obligation and on a fixed-evidence bundle's uncertainty field it is
-// refused (exit 1, truthful-unknown-outside-u-set, the grades file and
-// pointer named) and nothing is saved (CONTRACT §6).
+// system comparison's bundle offers truthful_unknown on its obligations
+// only (U-set and repository-answerable fields), and `grade --from` saves
+// it there; on a claim and on a fixed-evidence bundle's uncertainty field
+// it is refused (exit 1, truthful-unknown-outside-obligations, the grades
+// file and pointer named) and nothing is saved (CONTRACT §6).
 func TestGradeTruthfulUnknown(t *testing.T) {
 	t.Parallel()
 	bin := verdictBin(t)
@@ -85,17 +85,24 @@ func TestGradeTruthfulUnknown(t *testing.T) {
 	if !slices.Contains(allowed, tu) {
 		t.Errorf("system U-set field offers %v", allowed)
 	}
-	allowed, bad := tuEntry(t, tpl, adjudication.KindObligation, tu, dir, "answerable.json")
-	if slices.Contains(allowed, tu) {
+	allowed, ans := tuEntry(t, tpl, adjudication.KindObligation, tu, dir, "answerable.json")
+	if !slices.Contains(allowed, tu) {
 		t.Errorf("repository-answerable obligation offers %v", allowed)
+	}
+	allowed, bad := tuEntry(t, tpl, adjudication.KindClaim, tu, dir, "claim.json")
+	if slices.Contains(allowed, tu) {
+		t.Errorf("claim offers %v", allowed)
 	}
 	journal := filepath.Join(dir, "sys.jsonl")
 	if p := runBin(bin, nil, "grade", sysBundle, "--journal", journal, "--from", ok); p.code != 0 || !strings.Contains(p.out, "saved 1 grade") {
 		t.Fatalf("U-set field: exit %d\n%s", p.code, p.out)
 	}
+	if p := runBin(bin, nil, "grade", sysBundle, "--journal", journal, "--from", ans); p.code != 0 || !strings.Contains(p.out, "saved 1 grade") {
+		t.Fatalf("repository-answerable obligation: exit %d\n%s", p.code, p.out)
+	}
 	p := runBin(bin, nil, "grade", sysBundle, "--journal", journal, "--from", bad)
-	if p.code != 1 || !strings.Contains(p.out, bad+"#/0: truthful-unknown-outside-u-set") || !strings.Contains(p.out, "1 field graded") {
-		t.Errorf("repository-answerable obligation: exit %d\n%s", p.code, p.out)
+	if p.code != 1 || !strings.Contains(p.out, bad+"#/0: truthful-unknown-outside-obligations") || !strings.Contains(p.out, "2 fields graded") {
+		t.Errorf("claim: exit %d\n%s", p.code, p.out)
 	}
 
 	fixedBundle := filepath.Join(dir, "fixed-ratings", "bundle-rater-1.json")
@@ -105,7 +112,7 @@ func TestGradeTruthfulUnknown(t *testing.T) {
 	}
 	fj := filepath.Join(dir, "fixed.jsonl")
 	p = runBin(bin, nil, "grade", fixedBundle, "--journal", fj, "--from", fbad)
-	if p.code != 1 || !strings.Contains(p.out, fbad+"#/0: truthful-unknown-outside-u-set") || !strings.Contains(p.out, "0 fields graded") {
+	if p.code != 1 || !strings.Contains(p.out, fbad+"#/0: truthful-unknown-outside-obligations") || !strings.Contains(p.out, "0 fields graded") {
 		t.Errorf("fixed-evidence field: exit %d\n%s", p.code, p.out)
 	}
 }
@@ -201,7 +208,7 @@ func TestSystemTruthfulUnknownRecords(t *testing.T) {
 	// Sheets that disagree credited / not_credited cannot be settled on
 	// truthful_unknown.
 	d := adjudication.Disagreement{Field: rep.Disagreements[0].Field, Values: [2]string{adjudication.ValueCredited, adjudication.ValueNotCredited}}
-	if err := adjudication.CheckResolution(d, adjudication.ValueTruthfulUnknown, "note"); !errors.Is(err, adjudication.ReasonTruthfulUnknownOutsideUSet) {
+	if err := adjudication.CheckResolution(d, adjudication.ValueTruthfulUnknown, "note"); !errors.Is(err, adjudication.ReasonTruthfulUnknownOutsideObligations) {
 		t.Errorf("resolution chosen by neither rater: %v", err)
 	}
 }
