@@ -121,9 +121,11 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 }
 
 // systemOutcomeHelp says what --outcome does, for generate and demo.
-var systemOutcomeHelp = "--outcome DECISION (system comparison only) builds the SYNTHETIC answers and charges so that\n" +
-	"check, blind, grading from the fixture's answer key and score reach that CONTRACT §6 decision: " + strings.Join(fixtures.SystemOutcomeNames(), ", ") + ".\n" +
-	"The default, " + string(fixtures.DefaultSystemOutcome) + ", is the campaign written without the flag."
+var systemOutcomeHelp = "--outcome DECISION (system comparison only) builds the SYNTHETIC answers and\n" +
+	"charges so that check, blinding, grading from the fixture's answer key and\n" +
+	"score reach that CONTRACT §6 decision: " + strings.Join(fixtures.SystemOutcomeNames(), ", ") + ".\n" +
+	"The default, " + string(fixtures.DefaultSystemOutcome) + ", is the campaign written without the flag.\n" +
+	"Another decision, or --outcome with the fixed-evidence design, is a usage error (exit 2)."
 
 // addOutcomeFlag declares --outcome on c.
 func addOutcomeFlag(c *cobra.Command, outcome *string) {
