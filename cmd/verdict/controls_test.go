@@ -50,10 +50,11 @@ func TestControlsCommand(t *testing.T) {
 // the simpler-and-cheaper comparator, blinding
 // a system comparison (its leak scan) and a plan of workflow dispatches;
 // and the system comparison scored through the score pipeline (SS- rows:
-// the chain, a tampered map, a bundle item of another workflow, a campaign
-// changed after blinding, the denominator, Madar's 15% suite-time bound at
-// and one nanosecond over it, and the truthful unknowns: accepted, none,
-// critical, on the U set, unsettled and outside the task's obligations).
+// each generated outcome, a tampered map, a bundle item of another
+// workflow, a campaign changed after blinding, the denominator, each of
+// Madar's gates exactly at its bound and one smallest step over it, and
+// the truthful unknowns: accepted, none, critical, on the U set, unsettled
+// and outside the task's obligations).
 func checkSystemRows(t *testing.T, out controlsOutput) {
 	t.Helper()
 	byID := map[string]fixtures.ControlResult{}
@@ -61,8 +62,7 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 		byID[r.Row.ID] = r
 	}
 	ids := []string{"S-PASS", "S-denominator", "S-investigation-failure", "S-wrong-draft", "S-truthful-unknowns", "S-comparator-cheaper",
-		"SS-chain", "SS-map-other-workflow", "SS-bundle-other-workflow", "SS-campaign-changed", "SS-denominator",
-		"SS-suite-time-bound", "SS-suite-time-over",
+		"SS-map-other-workflow", "SS-bundle-other-workflow", "SS-campaign-changed", "SS-denominator",
 		"S-truthful-unknown-u-set", "S-truthful-unknown-u-set-none", "S-truthful-unknown-answerable",
 		"S-truthful-unknown-answerable-none", "S-truthful-unknown-critical", "S-truthful-unknown-outside",
 		"SS-truthful-unknown", "SS-truthful-unknown-none", "SS-truthful-unknown-critical", "SS-truthful-unknown-u-set",
@@ -72,13 +72,30 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 		scorer.GateNativeTaskMedianTime, scorer.GateNativePairedCost, scorer.GateNativePairedTime, scorer.GateSerenaMacroQuality,
 		scorer.GateSerenaSuiteCost, scorer.GateSerenaSuiteTime, scorer.GateSerenaTaskMedianCost, scorer.GateSerenaTaskMedianTime,
 		scorer.GateSerenaPairedCost, scorer.GateSerenaPairedTime} {
-		ids = append(ids, "S-"+g+"-bound", "S-"+g+"-over")
+		ids = append(ids, "S-"+g+"-bound", "S-"+g+"-over", "SS-"+g+"-bound", "SS-"+g+"-over")
+		// Through the score pipeline: the over row fails the gate by name,
+		// the bound row passes it and, for a numeric gate, sits exactly at
+		// the bound.
+		if !slices.Contains(byID["SS-"+g+"-over"].Observed, "failing-gate:"+g) || slices.Contains(byID["SS-"+g+"-bound"].Observed, "failing-gate:"+g) {
+			t.Errorf("%s through score: bound %v, over %v", g, byID["SS-"+g+"-bound"].Observed, byID["SS-"+g+"-over"].Observed)
+		}
+		if g != scorer.GateNativeCriticalQuality && !slices.Contains(byID["SS-"+g+"-bound"].Observed, "binding:"+g+"=at-bound") {
+			t.Errorf("%s's bound row is not at its bound: %v", g, byID["SS-"+g+"-bound"].Observed)
+		}
 		over := byID["S-"+g+"-over"]
 		if !slices.Contains(over.Observed, "failing-gate:"+g) {
 			t.Errorf("%s one over its bound does not fail it: %v", g, over.Observed)
 		}
 		if bound := byID["S-"+g+"-bound"]; slices.Contains(bound.Observed, "failing-gate:"+g) {
 			t.Errorf("%s at its bound fails: %v", g, bound.Observed)
+		}
+	}
+	// Each generated outcome reaches its own decision through score.
+	for _, o := range fixtures.SystemOutcomes() {
+		id := "SS-outcome-" + string(o)
+		ids = append(ids, id)
+		if !slices.Contains(byID[id].Observed, "decision:"+string(o)) {
+			t.Errorf("%s: %v", id, byID[id].Observed)
 		}
 	}
 	for _, id := range ids {
@@ -91,10 +108,6 @@ func checkSystemRows(t *testing.T, out controlsOutput) {
 	}
 	if r := byID["SS-denominator"]; !slices.Contains(r.Observed, "workflow:serena/T2/r1:R_sys=1/2") {
 		t.Errorf("the scored denominator followed the answer: %v", r.Observed)
-	}
-	if bound, over := byID["SS-suite-time-bound"], byID["SS-suite-time-over"]; slices.Contains(bound.Observed, "failing-gate:"+scorer.GateNativeSuiteTime) ||
-		!slices.Contains(over.Observed, "failing-gate:"+scorer.GateNativeSuiteTime) {
-		t.Errorf("Madar's 15%% suite-time bound through score is not inclusive: bound %v, over %v", bound.Observed, over.Observed)
 	}
 	// U credit never raises R_sys: a truthful unknown of the U set gives U
 	// credit and the same R_sys as the U set not credited.

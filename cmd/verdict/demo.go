@@ -56,10 +56,10 @@ func demoClock() func() time.Time {
 }
 
 func newDemoCmd(a *app) *cobra.Command {
-	var out, design string
+	var out, design, outcome string
 	var tasks, reps int
 	c := &cobra.Command{
-		Use:   "demo [--out DIR] [--tasks N --repetitions R | --design system-comparison]",
+		Use:   "demo [--out DIR] [--tasks N --repetitions R | --design system-comparison [--outcome DECISION]]",
 		Short: "Run the whole chain on the embedded SYNTHETIC campaign and print the decision",
 		Long: `demo writes the embedded SYNTHETIC campaign to a temporary directory (or
 --out), checks it, blinds it for two fixture raters, grades every item from
@@ -79,13 +79,16 @@ system-comparison it runs the same chain on the SYNTHETIC system-comparison
 campaign (CONTRACT §6: Native, Madar and Serena, 36 workflows), its
 reviews graded from the fixture's system answer key, and prints the
 comparison's decision and the system report's files. Exit 0 when the
-chain ran, whatever the decision; 2 on a usage error.`,
+chain ran, whatever the decision; 2 on a usage error.
+
+` + systemOutcomeHelp,
 		Args: cobra.NoArgs,
 	}
 	c.Flags().StringVar(&out, "out", "", "directory to write everything to (default: a new temporary directory)")
 	c.Flags().IntVar(&tasks, "tasks", 0, "generate a passing campaign with this many tasks (>= 1) instead of the embedded one (0)")
 	c.Flags().IntVar(&reps, "repetitions", 3, "repetitions per task (>= 1) with --tasks")
 	c.Flags().StringVar(&design, "design", string(campaign.DesignFixedEvidence), "campaign design: fixed-evidence (the embedded campaign) or system-comparison (CONTRACT §6)")
+	addOutcomeFlag(c, &outcome)
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if tasks < 0 {
 			return usagef("demo: --tasks %d: want 0 (the embedded campaign) or a positive number of tasks", tasks)
@@ -103,6 +106,10 @@ chain ran, whatever the decision; 2 on a usage error.`,
 		if system && tasks > 0 {
 			return usagef("demo: --tasks generates a fixed-evidence campaign; the system comparison has its own six tasks")
 		}
+		o, err := systemOutcomeFlag(cmd, design, outcome)
+		if err != nil {
+			return usagef("demo: %v", err)
+		}
 		if out == "" {
 			d, err := os.MkdirTemp("", "verdict-demo-")
 			if err != nil {
@@ -119,7 +126,7 @@ chain ran, whatever the decision; 2 on a usage error.`,
 			fsys = gen
 		case system:
 			var gen fstest.MapFS
-			if gen, err = fixtures.GenerateSystemComparison(fixtures.SystemOptions{}); err == nil {
+			if gen, err = fixtures.GenerateSystemComparison(fixtures.SystemOptions{Outcome: o}); err == nil {
 				fsys = gen
 				key, err = fixtures.SystemAnswerKey(gen)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/fixtures"
+	"verdict/scorer"
 )
 
 // newFixturesCmd is `verdict fixtures`, the SYNTHETIC fixture tools.
@@ -32,9 +34,10 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 		passing     bool
 		specimen    string
 		design      string
+		outcome     string
 	)
 	c := &cobra.Command{
-		Use:   "generate --out DIR [--design fixed-evidence|system-comparison] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
+		Use:   "generate --out DIR [--design fixed-evidence|system-comparison [--outcome DECISION]] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
 		Short: "Write a SYNTHETIC campaign (N tasks × R repetitions × 3 sessions) to DIR",
 		Long: "Writes a deterministic SYNTHETIC campaign. More than 8 tasks cycle the eight task templates over\n" +
 			"further synthetic repositories (e.g. --tasks 1112 --repetitions 3 gives 10,008 sessions). Without\n" +
@@ -51,6 +54,7 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"systems (Native, Madar, Serena) with the contract's frozen provider identities, six tasks from three\n" +
 			"repositories, two repetitions, 36 workflows in balanced provider order, observation logs, packets built\n" +
 			"by the neutral packetizer and setup.json; `verdict check` admits it.\n\n" +
+			systemOutcomeHelp + "\n\n" +
 			"Every campaign written is structurally valid (check refuses none of it), but check admits only\n" +
 			"the evaluation shape of 8 tasks × 3 repetitions: other shapes are for benchmarks and fail\n" +
 			"admission, as does, by design, a specimen that makes the execution invalid (e.g. C17).\n\n" +
@@ -61,6 +65,10 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			if out == "" {
 				return usagef("--out DIR is required")
 			}
+			o, err := systemOutcomeFlag(cmd, design, outcome)
+			if err != nil {
+				return err
+			}
 			switch campaign.Design(design) {
 			case campaign.DesignFixedEvidence:
 			case campaign.DesignSystemComparison:
@@ -69,7 +77,7 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 						return usagef("--%s does not apply to --design system-comparison (its shape is fixed: CONTRACT §6)", f)
 					}
 				}
-				return generateSystemComparison(a, out)
+				return generateSystemComparison(a, out, o)
 			default:
 				return usagef("--design %q: fixed-evidence or system-comparison", design)
 			}
@@ -108,12 +116,42 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 	c.Flags().BoolVar(&passing, "passing", false, "write the passing campaign without specimen sessions")
 	c.Flags().StringVar(&design, "design", string(campaign.DesignFixedEvidence), "campaign design: fixed-evidence or system-comparison (CONTRACT §6: 6 tasks, 36 workflows, 72 sessions)")
 	c.Flags().StringVar(&specimen, "specimen", "", "apply one control specimen (ID listed above, e.g. C09) to the passing campaign")
+	addOutcomeFlag(c, &outcome)
 	return c
 }
 
-// generateSystemComparison writes the SYNTHETIC system comparison to out.
-func generateSystemComparison(a *app, out string) error {
-	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{})
+// systemOutcomeHelp says what --outcome does, for generate and demo.
+var systemOutcomeHelp = "--outcome DECISION (system comparison only) builds the SYNTHETIC answers and\n" +
+	"charges so that check, blinding, grading from the fixture's answer key and\n" +
+	"score reach that CONTRACT §6 decision: " + strings.Join(fixtures.SystemOutcomeNames(), ", ") + ".\n" +
+	"The default, " + string(fixtures.DefaultSystemOutcome) + ", is the campaign written without the flag.\n" +
+	"Another decision, or --outcome with the fixed-evidence design, is a usage error (exit 2)."
+
+// addOutcomeFlag declares --outcome on c.
+func addOutcomeFlag(c *cobra.Command, outcome *string) {
+	c.Flags().StringVar(outcome, "outcome", string(fixtures.DefaultSystemOutcome),
+		"with --design system-comparison: the CONTRACT §6 decision the SYNTHETIC campaign is built to reach ("+strings.Join(fixtures.SystemOutcomeNames(), "|")+")")
+}
+
+// systemOutcomeFlag checks --outcome against --design: a usage error when
+// it names no CONTRACT §6 decision, or is given with another design.
+func systemOutcomeFlag(cmd *cobra.Command, design, outcome string) (scorer.DecisionKind, error) {
+	if !cmd.Flags().Changed("outcome") {
+		return fixtures.DefaultSystemOutcome, nil
+	}
+	if campaign.Design(design) != campaign.DesignSystemComparison {
+		return "", usagef("--outcome applies only to --design %s (the fixed-evidence campaign has its own decision)", campaign.DesignSystemComparison)
+	}
+	if !slices.Contains(fixtures.SystemOutcomeNames(), outcome) {
+		return "", usagef("--outcome %q: want one of %s (CONTRACT §6)", outcome, strings.Join(fixtures.SystemOutcomeNames(), ", "))
+	}
+	return scorer.DecisionKind(outcome), nil
+}
+
+// generateSystemComparison writes the SYNTHETIC system comparison built to
+// reach outcome to out.
+func generateSystemComparison(a *app, out string, outcome scorer.DecisionKind) error {
+	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{Outcome: outcome})
 	if err != nil {
 		return err
 	}
@@ -123,5 +161,8 @@ func generateSystemComparison(a *app, out string) error {
 	abs, _ := filepath.Abs(out)
 	fmt.Fprintf(a.stdout, "SYNTHETIC system-comparison campaign written: %d tasks × %d repetitions × 3 systems = %d workflows, %d sessions, %d files, %s\n",
 		campaign.SystemTasks, campaign.SystemRepetitions, campaign.SystemWorkflows, campaign.SystemPlannedSessions, len(fsys), abs)
+	if outcome != fixtures.DefaultSystemOutcome {
+		fmt.Fprintf(a.stdout, "built to reach the CONTRACT §6 decision: %s\n", outcome)
+	}
 	return nil
 }
