@@ -32,9 +32,10 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 		passing     bool
 		specimen    string
 		design      string
+		review      string
 	)
 	c := &cobra.Command{
-		Use:   "generate --out DIR [--design fixed-evidence|system-comparison] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
+		Use:   "generate --out DIR [--design fixed-evidence|system-comparison [--review review-a|review-b]] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
 		Short: "Write a SYNTHETIC campaign (N tasks × R repetitions × 3 sessions) to DIR",
 		Long: "Writes a deterministic SYNTHETIC campaign. More than 8 tasks cycle the eight task templates over\n" +
 			"further synthetic repositories (e.g. --tasks 1112 --repetitions 3 gives 10,008 sessions). Without\n" +
@@ -50,7 +51,9 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"--design system-comparison writes the SYNTHETIC system comparison of CONTRACT §6 instead: three\n" +
 			"systems (Native, Madar, Serena) with the contract's frozen provider identities, six tasks from three\n" +
 			"repositories, two repetitions, 36 workflows in balanced provider order, observation logs, packets built\n" +
-			"by the neutral packetizer and setup.json; `verdict check` admits it.\n\n" +
+			"by the neutral packetizer and setup.json; `verdict check` admits it. --review names the review\n" +
+			"instruction the first experiment selected, the same for every system: review-b (the default) writes\n" +
+			"a valid reconciliation ledger over each workflow's packet E1..EN, review-a writes none.\n\n" +
 			"Every campaign written is structurally valid (check refuses none of it), but check admits only\n" +
 			"the evaluation shape of 8 tasks × 3 repetitions: other shapes are for benchmarks and fail\n" +
 			"admission, as does, by design, a specimen that makes the execution invalid (e.g. C17).\n\n" +
@@ -69,9 +72,15 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 						return usagef("--%s does not apply to --design system-comparison (its shape is fixed: CONTRACT §6)", f)
 					}
 				}
-				return generateSystemComparison(a, out)
+				if review != string(campaign.RoleReviewA) && review != string(campaign.RoleReviewB) {
+					return usagef("--review %q: review-a or review-b", review)
+				}
+				return generateSystemComparison(a, out, campaign.Role(review))
 			default:
 				return usagef("--design %q: fixed-evidence or system-comparison", design)
+			}
+			if cmd.Flags().Changed("review") {
+				return usagef("--review applies only to --design system-comparison (a fixed-evidence campaign runs both reviews)")
 			}
 			if tasks < 1 || reps < 1 {
 				return usagef("--tasks and --repetitions must be positive")
@@ -107,13 +116,15 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 	c.Flags().StringVar(&out, "out", "", "output directory (created; must be empty)")
 	c.Flags().BoolVar(&passing, "passing", false, "write the passing campaign without specimen sessions")
 	c.Flags().StringVar(&design, "design", string(campaign.DesignFixedEvidence), "campaign design: fixed-evidence or system-comparison (CONTRACT §6: 6 tasks, 36 workflows, 72 sessions)")
+	c.Flags().StringVar(&review, "review", string(campaign.RoleReviewB), "system comparison: the review the first experiment selected, review-a or review-b (CONTRACT §6)")
 	c.Flags().StringVar(&specimen, "specimen", "", "apply one control specimen (ID listed above, e.g. C09) to the passing campaign")
 	return c
 }
 
-// generateSystemComparison writes the SYNTHETIC system comparison to out.
-func generateSystemComparison(a *app, out string) error {
-	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{})
+// generateSystemComparison writes the SYNTHETIC system comparison whose
+// selected review is review to out.
+func generateSystemComparison(a *app, out string, review campaign.Role) error {
+	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{Review: review})
 	if err != nil {
 		return err
 	}
@@ -123,5 +134,8 @@ func generateSystemComparison(a *app, out string) error {
 	abs, _ := filepath.Abs(out)
 	fmt.Fprintf(a.stdout, "SYNTHETIC system-comparison campaign written: %d tasks × %d repetitions × 3 systems = %d workflows, %d sessions, %d files, %s\n",
 		campaign.SystemTasks, campaign.SystemRepetitions, campaign.SystemWorkflows, campaign.SystemPlannedSessions, len(fsys), abs)
+	if review == campaign.RoleReviewA {
+		fmt.Fprintf(a.stdout, "selected review: %s (no reconciliation ledgers)\n", review)
+	}
 	return nil
 }
