@@ -147,18 +147,25 @@ func systemLedgers(c *campaign.SystemCampaign) []LedgerSource {
 
 // SystemLedgerFindings is the structural check of every review-B ledger
 // of a system comparison (ValidateLedger against each workflow's packet)
-// and the loader's ledger refusals, in workflow order; both nil when the
-// selected review is A. Each fails its review's protocol gate when the
+// and the loader's ledger refusals, in workflow order, for every review
+// whose packet was delivered; both nil when the selected review is A. Each fails its review's protocol gate when the
 // campaign is scored (CONTRACT §4 condition 4, §6).
 func SystemLedgerFindings(c *campaign.SystemCampaign) (findings []Finding, refusals []*verr.Error) {
 	if c.Manifest.SelectedReview != campaign.RoleReviewB {
 		return nil, nil
 	}
-	ls := systemLedgers(c)
-	for _, l := range ls {
+	var scored []LedgerSource
+	for i, l := range systemLedgers(c) {
+		// A review over a packet that was not delivered is not scored
+		// (an investigation-stage failure; launching it anyway is an
+		// admission finding): its ledger is not checked.
+		if p := c.Workflows[i].Packet; p == nil || p.Status != campaign.PacketDelivered {
+			continue
+		}
 		if l.LedgerFailure != nil {
 			refusals = append(refusals, l.LedgerFailure)
 		}
+		scored = append(scored, l)
 	}
-	return ValidateLedgers(ls), refusals
+	return ValidateLedgers(scored), refusals
 }
