@@ -152,7 +152,6 @@ func (systemComparison) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) {
 	return p, found
 }
 
-
 // ScoreContext lists every session without a receipt as planned (the
 // campaign is in progress: CONTRACT §5 every start ends in a receipt) and
 // counts the decoded review answers; the system report has no page 1
