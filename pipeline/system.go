@@ -37,6 +37,15 @@ type SystemCheck struct {
 	// (scorer.SystemCitationFindings): not admission findings, each fails
 	// its review's source gate when the campaign is scored.
 	Citations []*verr.Error
+	// LedgerRefusals are the review-B ledgers the strict loader refused
+	// (missing, null or malformed) beside a valid final answer, and
+	// LedgerFindings the structural findings of the decoded ones against
+	// each workflow's own packet (scorer.SystemLedgerFindings): not
+	// admission findings, each fails its review's protocol gate when the
+	// campaign is scored (CONTRACT §4 condition 4, §6). Both empty when
+	// the selected review is A.
+	LedgerRefusals []*verr.Error
+	LedgerFindings []scorer.Finding
 }
 
 // Admitted reports whether the campaign loaded and its admission admits
@@ -55,8 +64,10 @@ func CheckSystem(fsys fs.FS) *SystemCheck {
 
 // systemCheckOf is the SystemCheck of a system-comparison campaign loaded
 // (l) or refused (err) by its design's loader: Admit, the workflow
-// limits (scorer.SystemWorkflowLimits) and the citation findings of every
-// answered review (scorer.SystemCitationFindings; not admission findings).
+// limits (scorer.SystemWorkflowLimits), the citation findings of every
+// answered review (scorer.SystemCitationFindings) and its review-B ledger
+// refusals and findings (scorer.SystemLedgerFindings); neither is an
+// admission finding.
 func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	out := &SystemCheck{Ceilings: scorer.SystemCeilings()}
 	if err != nil {
@@ -77,6 +88,7 @@ func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	for _, f := range a.Validity.Findings {
 		out.Receipts = append(out.Receipts, f.Error())
 	}
+	out.LedgerFindings, out.LedgerRefusals = scorer.SystemLedgerFindings(s.SystemCampaign)
 	if out.Citations, err = scorer.SystemCitationFindings(s.SystemCampaign, s.FS); err != nil {
 		out.Refusals = verr.Flatten(err)
 	}

@@ -79,6 +79,14 @@ type Design interface {
 	// CONTRACT §5), report page 1, the number of decoded responses and the
 	// scored review prompt's revision (ScoreContext).
 	ScoreContext(c campaign.Loaded) ScoreContext
+	// Ledgers are the campaign's review-B reconciliation ledgers, each
+	// with the E IDs of the packet its review received (LedgerSource):
+	// the protocol checker's screen and the system comparison's ledger
+	// check read them, and ValidateLedger checks each by the one set of
+	// rules (PROMPTS.md Additional constraints; EVALUATOR-CONTROLS C13).
+	// A system comparison whose selected review is A has none and is
+	// refused (ReasonLedgerReviewA).
+	Ledgers(c campaign.Loaded) ([]LedgerSource, error)
 	// Evaluate scores every run with the design's recall quantity,
 	// evaluates every gate independently and takes one of Shape.Outcomes
 	// (CONTRACT §4 "Decision"; §6). Callers use EvaluateDesign, which

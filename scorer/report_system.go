@@ -200,18 +200,35 @@ func (r *SystemReport) markdown(charts bool, width int) []byte {
 		failures.write(&b, width)
 	}
 
+	// A selected review B: each answered review whose ledger was refused
+	// or has a finding fails its own protocol gate (CONTRACT §4, §6).
+	broken := table{keys: 1, head: []string{"workflow", "system", "task", "repetition", "protocol failures"}}
+	for _, w := range sc.Workflows {
+		if x := w.Review; x.Outcome == OutcomeAnswered && x.ProtocolGate != nil && !*x.ProtocolGate {
+			broken.row(w.ID, SystemTitle(w.System), w.Task, fmt.Sprint(w.Repetition), mdEscape(strings.Join(x.ProtocolFailures, ", ")))
+		}
+	}
+	if len(broken.rows) > 0 {
+		p("Answered reviews whose review-B ledger was refused or has a structural finding: each keeps its graded final answer and fails only its own protocol gate.\n\n")
+		broken.write(&b, width)
+	}
+
 	markdownAutomaticHuman(&b, r.Automatic, r.Human, width)
 
 	p("## Every workflow\n\n")
-	every := table{keys: 1, head: []string{"workflow", "task", "rep", "position", "system", "outcome", "R_sys", "U", "packet-supported", "truthful unknowns", "critical failed", "source gate", "complete charge", "cold"}}
+	every := table{keys: 1, head: []string{"workflow", "task", "rep", "position", "system", "outcome", "R_sys", "U", "packet-supported", "truthful unknowns", "critical failed", "source gate", "protocol gate", "complete charge", "cold"}}
 	for _, w := range sc.Workflows {
 		x := w.Review
 		outcome := string(x.Outcome)
 		if x.FailureKind != "" {
 			outcome += " (" + x.FailureKind + ")"
 		}
+		pg := "not applicable"
+		if x.ProtocolGate != nil {
+			pg = yes(*x.ProtocolGate)
+		}
 		every.row(w.ID, w.Task, fmt.Sprint(w.Repetition), fmt.Sprint(w.Position), SystemTitle(w.System), outcome,
-			frCount(w.RSys), fr(x.U, "undefined"), fr(w.PacketSupported, "unknown"), fmt.Sprint(w.TruthfulUnknowns), fmt.Sprint(x.CriticalCompletionFailed), yes(x.SourceGate), charge(w.Complete), fmt.Sprint(w.Cold))
+			frCount(w.RSys), fr(x.U, "undefined"), fr(w.PacketSupported, "unknown"), fmt.Sprint(w.TruthfulUnknowns), fmt.Sprint(x.CriticalCompletionFailed), yes(x.SourceGate), pg, charge(w.Complete), fmt.Sprint(w.Cold))
 	}
 	every.write(&b, width)
 	markdownProvenance(&b, r.Provenance, width)

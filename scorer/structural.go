@@ -225,6 +225,9 @@ type validator struct {
 	resp  *campaign.Response
 	file  string
 	items map[string]*campaign.EvidenceItem
+	// known holds the E IDs of the supplied packet: the keys of items, or
+	// the IDs ValidateLedger is given for a packet of another kind.
+	known map[string]bool
 	// ids holds every final ID by type letter: 'C', 'A', 'V', 'U', 'X'.
 	ids     map[string]bool
 	actions map[string]*campaign.Action
@@ -239,6 +242,7 @@ type validator struct {
 var validatorPool = sync.Pool{New: func() any {
 	return &validator{
 		items:     map[string]*campaign.EvidenceItem{},
+		known:     map[string]bool{},
 		ids:       map[string]bool{},
 		actions:   map[string]*campaign.Action{},
 		excl:      map[string]*campaign.Exclusion{},
@@ -250,6 +254,7 @@ var validatorPool = sync.Pool{New: func() any {
 // caller, is dropped, not reused.
 func (v *validator) release() {
 	clear(v.items)
+	clear(v.known)
 	clear(v.ids)
 	clear(v.actions)
 	clear(v.excl)
@@ -265,6 +270,7 @@ func newValidator(resp *campaign.Response, packet *campaign.Packet, file string)
 		for i := range packet.Items {
 			it := &packet.Items[i]
 			v.items[it.ID] = it
+			v.known[it.ID] = true
 		}
 	}
 	f := &resp.Final
@@ -309,7 +315,7 @@ func (v *validator) add(code verr.Reason, scope Scope, rule, pointer, format str
 // evidence reports every E ID of ids that is not in the packet.
 func (v *validator) evidence(scope Scope, pointer string, ids []string) {
 	for i, e := range ids {
-		if v.items[e] == nil {
+		if !v.known[e] {
 			v.add(ReasonEvidenceNotInPacket, scope, ruleConstraints, pointer+"/"+strconv.Itoa(i),
 				"evidence ID %s is not an item of the supplied packet", e)
 		}
@@ -497,7 +503,7 @@ func (v *validator) ledger(r *campaign.Reconciliation) {
 	for i, d := range r.EvidenceDispositions {
 		p := "/reconciliation/evidence_dispositions/" + strconv.Itoa(i)
 		switch {
-		case v.items[d.EvidenceID] == nil:
+		case !v.known[d.EvidenceID]:
 			v.add(ReasonDispositionInvented, ScopeProtocol, ruleC13, p+"/evidence_id",
 				"disposition names evidence ID %s, which is not in the packet", d.EvidenceID)
 		case seen[d.EvidenceID]:
@@ -532,7 +538,7 @@ func (v *validator) ledger(r *campaign.Reconciliation) {
 		}
 	}
 	var missing []string
-	for id := range v.items {
+	for id := range v.known {
 		if !seen[id] {
 			missing = append(missing, id)
 		}

@@ -26,6 +26,9 @@ import (
 //     gets R_sys and U zero; a review without a valid answer is a valid
 //     failure;
 //   - packet-supported coverage from the delivered packet (PacketSupport);
+//   - when the selected review is B, each answered review's ledger
+//     refusal and ledger findings against its own packet (ValidateLedger):
+//     each fails that review's protocol gate;
 //   - each answered review's citation findings (CitationSupport) as its
 //     final findings: each fails the review's source gate;
 //   - the charges of both sessions from their receipts at the manifest's
@@ -84,6 +87,17 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 			in0.Review.Outcome = OutcomeAnswered
 			in0.Review.Final = &w.Review.Response.Final
 			in0.Review.ReconciliationPresent = w.Review.Response.Reconciliation != nil
+			if c.Manifest.SelectedReview == campaign.RoleReviewB {
+				// B's ledger against this workflow's packet (CONTRACT §4
+				// condition 4, §6): a refusal or a finding fails only this
+				// review's protocol gate.
+				if l := w.Review.LedgerFailure; l != nil {
+					in0.Review.LedgerRefusal = string(l.Reason) + ":" + l.Pointer
+				}
+				for _, f := range ValidateLedger(w.Review.Response, packetEvidence(w.Packet), campaign.ResponsePath(w.Review.ID)) {
+					in0.Review.ProtocolFindings = append(in0.Review.ProtocolFindings, string(f.Code)+":"+f.Pointer)
+				}
+			}
 			in0.Review.Item = items[w.Review.ID]
 			in0.Review.Grades = byItem[in0.Review.Item]
 		}
@@ -155,4 +169,17 @@ func selectedArm(c *campaign.SystemCampaign) Arm {
 		return ArmB
 	}
 	return ArmA
+}
+
+// packetEvidence is the E IDs of a delivered raw-observation packet, in
+// packet order; none for an absent or undelivered packet.
+func packetEvidence(p *campaign.ObservationPacket) []string {
+	out := []string{}
+	if p == nil || p.Status != campaign.PacketDelivered {
+		return out
+	}
+	for _, it := range p.Items {
+		out = append(out, it.ID)
+	}
+	return out
 }

@@ -5,7 +5,9 @@
 //   - Ledger (verdict ledger CAMPAIGN): the protocol checker's read-only
 //     view of every review-B reconciliation record, the automatic structural
 //     findings beside the rows they concern, and the evidence excerpts with
-//     their real line numbers. It never shows semantic grades.
+//     their real line numbers; in a system comparison whose selected review
+//     is B, every workflow's review over its raw-observation packet, with
+//     the returned observation bytes. It never shows semantic grades.
 //   - Rate (verdict rate BUNDLE): one rater grades the anonymised final
 //     answers of a bundle; every grade goes through the adjudication
 //     journal, and the screen says "saved" only after the journal returned.

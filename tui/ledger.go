@@ -26,9 +26,13 @@ type Finding struct {
 
 // LedgerInput is what the protocol checker's screen shows: a loaded
 // campaign and the automatic structural findings about it. No semantic
-// grade is part of it.
+// grade is part of it. Campaign is a fixed-evidence campaign (its review-b
+// sessions over their task's excerpt packet); System, when Campaign is
+// nil, a system comparison whose selected review is B (each workflow's
+// review over its raw-observation packet, CONTRACT §6).
 type LedgerInput struct {
 	Campaign *campaign.Campaign
+	System   *campaign.SystemCampaign
 	Findings []Finding
 }
 
@@ -46,7 +50,7 @@ func NewLedgerModel(in LedgerInput, o Options) tea.Model {
 	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
 	// The ledger draws a copy whose texts show their control characters
 	// visibly (visibleText).
-	in.Campaign, in.Findings = shownCopy(in.Campaign), shownCopy(in.Findings)
+	in.Campaign, in.System, in.Findings = shownCopy(in.Campaign), shownCopy(in.System), shownCopy(in.Findings)
 	l := newLedger(c, in)
 	rt := newRoot(c, l, l.title, l.statusLine)
 	rt.auto = o.autoTheme()
@@ -64,8 +68,7 @@ const (
 // ledgerRow is one line of the ledger list.
 type ledgerRow struct {
 	kind     rowKind
-	session  *campaign.Session
-	task     *campaign.Task
+	e        *ledgerEntry
 	index    int // obligation or disposition index
 	findings []Finding
 }
@@ -77,11 +80,11 @@ func (r *ledgerRow) refused() string {
 	if r.kind != rowSession {
 		return ""
 	}
-	switch s := r.session; {
-	case s.LedgerFailure != nil:
-		return "ledger refused: " + string(s.LedgerFailure.Reason)
-	case s.Response == nil && s.Failure != nil:
-		return "answer refused: " + string(s.Failure.Reason)
+	switch e := r.e; {
+	case e.ledgerFailure != nil:
+		return "ledger refused: " + string(e.ledgerFailure.Reason)
+	case e.resp == nil && e.failure != nil:
+		return "answer refused: " + string(e.failure.Reason)
 	}
 	return ""
 }
@@ -126,36 +129,35 @@ func newLedger(c *Common, in LedgerInput) *ledger {
 // goes to the row whose JSON pointer prefix it carries, else to the
 // session row.
 func (l *ledger) build() {
-	tasks := map[string]*campaign.Task{}
-	if l.in.Campaign == nil {
+	var entries []*ledgerEntry
+	switch {
+	case l.in.Campaign != nil:
+		entries = fixedEntries(l.in.Campaign)
+	case l.in.System != nil:
+		entries = systemEntries(l.in.System)
+	default:
 		return
-	}
-	for _, t := range l.in.Campaign.Tasks {
-		tasks[t.Entry.ID] = t
 	}
 	byFile := map[string][]Finding{}
 	for _, f := range l.in.Findings {
 		byFile[f.File] = append(byFile[f.File], f)
 	}
-	for _, s := range l.in.Campaign.Sessions {
-		if s.Role != campaign.RoleReviewB {
-			continue
-		}
+	for _, e := range entries {
 		l.nReviewB++
 		head := len(l.rows)
-		l.rows = append(l.rows, ledgerRow{kind: rowSession, session: s, task: tasks[s.Run.Task]})
+		l.rows = append(l.rows, ledgerRow{kind: rowSession, e: e})
 		var nObl, nDisp int
-		if s.Response != nil && s.Response.Reconciliation != nil {
-			nObl = len(s.Response.Reconciliation.Obligations)
-			nDisp = len(s.Response.Reconciliation.EvidenceDispositions)
+		if e.resp != nil && e.resp.Reconciliation != nil {
+			nObl = len(e.resp.Reconciliation.Obligations)
+			nDisp = len(e.resp.Reconciliation.EvidenceDispositions)
 		}
 		for i := range nObl {
-			l.rows = append(l.rows, ledgerRow{kind: rowObligation, session: s, task: tasks[s.Run.Task], index: i})
+			l.rows = append(l.rows, ledgerRow{kind: rowObligation, e: e, index: i})
 		}
 		for i := range nDisp {
-			l.rows = append(l.rows, ledgerRow{kind: rowDisposition, session: s, task: tasks[s.Run.Task], index: i})
+			l.rows = append(l.rows, ledgerRow{kind: rowDisposition, e: e, index: i})
 		}
-		for _, f := range byFile[campaign.ResponsePath(s.ID)] {
+		for _, f := range byFile[campaign.ResponsePath(e.id)] {
 			l.nFind++
 			at := head
 			if i, ok := pointerIndex(f.Pointer, "/reconciliation/obligations/"); ok && i < nObl {
@@ -210,10 +212,10 @@ func (l *ledger) current() *ledgerRow {
 
 // evidenceIDs returns the E IDs the current row names.
 func (l *ledger) evidenceIDs(r *ledgerRow) []string {
-	if r == nil || r.session.Response == nil || r.session.Response.Reconciliation == nil {
+	if r == nil || r.e.resp == nil || r.e.resp.Reconciliation == nil {
 		return nil
 	}
-	rec := r.session.Response.Reconciliation
+	rec := r.e.resp.Reconciliation
 	switch r.kind {
 	case rowObligation:
 		return rec.Obligations[r.index].EvidenceIDs
@@ -373,7 +375,7 @@ func (l *ledger) openEvidence() {
 	}
 	refs := make([]evidenceRef, 0, len(ids))
 	for _, id := range ids {
-		refs = append(refs, evidenceRefFor(r.task, r.session.Response, id, nil))
+		refs = append(refs, r.e.ref(id, nil))
 	}
 	l.openEvidenceRefs(refs)
 }
@@ -383,38 +385,20 @@ func (l *ledger) openEvidenceRefs(refs []evidenceRef) {
 	l.viewer.SetSize(l.w, l.h)
 }
 
-// evidenceRefFor finds evidence item id in the task's packet and the lines
-// cited for it: by the final citations whose 1-based K index is in only,
-// or, when only is nil, by every final citation of the item.
-func evidenceRefFor(t *campaign.Task, resp *campaign.Response, id string, only []int) evidenceRef {
-	ref := evidenceRef{missing: id}
-	if t != nil {
-		for i := range t.Packet.Items {
-			if t.Packet.Items[i].ID == id {
-				ref.item = sourceOf(&t.Packet.Items[i])
-				break
-			}
-		}
-	}
-	if resp != nil {
-		for i, c := range resp.Final.Citations {
-			if c.EvidenceID != id || (only != nil && !slices.Contains(only, i+1)) {
-				continue
-			}
-			ref.cited = append(ref.cited, LineRange{c.StartLine, c.EndLine})
-		}
-	}
-	return ref
-}
-
 func (l *ledger) title() string {
-	c := l.in.Campaign
 	s := "verdict ledger · protocol checker"
-	if c != nil {
-		s += " · " + c.Manifest.CampaignID
-		if c.Manifest.Synthetic {
-			s = "SYNTHETIC · " + s
-		}
+	id, synthetic := "", false
+	switch {
+	case l.in.Campaign != nil:
+		id, synthetic = l.in.Campaign.Manifest.CampaignID, l.in.Campaign.Manifest.Synthetic
+	case l.in.System != nil:
+		id, synthetic = l.in.System.Manifest.CampaignID+" (system comparison)", l.in.System.Manifest.Synthetic
+	default:
+		return s
+	}
+	s += " · " + id
+	if synthetic {
+		s = "SYNTHETIC · " + s
 	}
 	return s
 }
@@ -493,29 +477,29 @@ func (l *ledger) rowLine(r *ledgerRow) string {
 	} else if r.refused() != "" {
 		mark = st.Finding.Render("!r")
 	}
-	s := r.session
+	e := r.e
 	if l.filter && r.kind != rowSession {
 		// Filtered rows lose their session heading: name the session.
-		mark += " " + s.ID
+		mark += " " + e.id
 	}
 	switch r.kind {
 	case rowSession:
 		state := "no reconciliation record"
-		if s.Response != nil && s.Response.Reconciliation != nil {
-			rec := s.Response.Reconciliation
+		if e.resp != nil && e.resp.Reconciliation != nil {
+			rec := e.resp.Reconciliation
 			state = fmt.Sprintf("%d obligations, %d dispositions", len(rec.Obligations), len(rec.EvidenceDispositions))
-		} else if s.LedgerFailure != nil {
-			state = "ledger refused: " + string(s.LedgerFailure.Reason) + " (final answer valid)"
-		} else if s.Failure != nil {
-			state = "answer refused: " + string(s.Failure.Reason)
+		} else if e.ledgerFailure != nil {
+			state = "ledger refused: " + string(e.ledgerFailure.Reason) + " (final answer valid)"
+		} else if e.failure != nil {
+			state = "answer refused: " + string(e.failure.Reason)
 		}
-		return fmt.Sprintf("%s %s %s rep %d · %s", mark, st.Header.Render(s.ID), s.Run.Task, s.Run.Repetition, state)
+		return fmt.Sprintf("%s %s %s · %s", mark, st.Header.Render(e.id), e.label(), state)
 	case rowObligation:
-		o := s.Response.Reconciliation.Obligations[r.index]
+		o := e.resp.Reconciliation.Obligations[r.index]
 		return fmt.Sprintf("%s   %-4s %-10s %-14s → %s", mark, o.ID, o.Status, o.Basis, orDash(o.FinalIDs))
 	default:
-		f := &s.Response.Final
-		d := s.Response.Reconciliation.EvidenceDispositions[r.index]
+		f := &e.resp.Final
+		d := e.resp.Reconciliation.EvidenceDispositions[r.index]
 		cite := "citation: no"
 		if ks := supportingCitations(f, d.EvidenceID, d.FinalIDs); len(ks) > 0 {
 			cite = "citation: " + kList(ks)
@@ -530,34 +514,34 @@ func (l *ledger) detail(r *ledgerRow) []string {
 	st := l.c.Styles
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
-	s := r.session
+	e := r.e
 	switch r.kind {
 	case rowSession:
-		add(st.Header.Render(fmt.Sprintf("%s · review-b · task %s · repetition %d · %s", s.ID, s.Run.Task, s.Run.Repetition, s.Run.Order)))
+		add(st.Header.Render(e.heading()))
 		add(l.findingLines(r)...)
-		if r.task != nil {
-			add("repository " + r.task.Entry.Repository + " · " + string(r.task.Entry.Category) + fmt.Sprintf(" · packet %d evidence items", len(r.task.Packet.Items)))
+		if c := e.context(); c != "" {
+			add(c)
 		}
-		if s.LedgerFailure != nil {
-			add("ledger refused, final answer valid and graded (protocol gate fails, CONTRACT §4): " + s.LedgerFailure.Error())
+		if e.ledgerFailure != nil {
+			add("ledger refused, final answer valid and graded (protocol gate fails, CONTRACT §4): " + e.ledgerFailure.Error())
 		}
-		if s.Response == nil {
-			if s.Failure != nil {
-				add("no answer: " + s.Failure.Error())
+		if e.resp == nil {
+			if e.failure != nil {
+				add("no answer: " + e.failure.Error())
 			} else {
 				add("no answer (not dispatched or no response file)")
 			}
 		}
 	case rowObligation:
-		rec := s.Response.Reconciliation
+		rec := e.resp.Reconciliation
 		o := rec.Obligations[r.index]
-		add(st.Header.Render(fmt.Sprintf("%s ledger obligation %s", s.ID, o.ID)) + fmt.Sprintf("  status %s · basis %s", o.Status, o.Basis))
+		add(st.Header.Render(fmt.Sprintf("%s ledger obligation %s", e.id, o.ID)) + fmt.Sprintf("  status %s · basis %s", o.Status, o.Basis))
 		add(l.findingLines(r)...)
 		add(o.Text)
 		add("evidence: " + orDash(o.EvidenceIDs))
 		add("links:")
 		for _, id := range o.FinalIDs {
-			t, ok := finalText(&s.Response.Final, id)
+			t, ok := finalText(&e.resp.Final, id)
 			if !ok {
 				t = st.Finding.Render(t)
 			}
@@ -567,19 +551,18 @@ func (l *ledger) detail(r *ledgerRow) []string {
 			add("  —")
 		}
 	case rowDisposition:
-		rec := s.Response.Reconciliation
+		rec := e.resp.Reconciliation
 		d := rec.EvidenceDispositions[r.index]
-		add(st.Header.Render(fmt.Sprintf("%s disposition of %s", s.ID, d.EvidenceID)) + "  status " + d.Status)
+		add(st.Header.Render(fmt.Sprintf("%s disposition of %s", e.id, d.EvidenceID)) + "  status " + d.Status)
 		add(l.findingLines(r)...)
-		ref := evidenceRefFor(r.task, nil, d.EvidenceID, nil)
-		if ref.item != nil {
-			add(fmt.Sprintf("evidence item %s:%d-%d", ref.item.Path, ref.item.StartLine, ref.item.EndLine))
+		if line, ok := e.itemLine(d.EvidenceID); ok {
+			add(line)
 		} else {
 			add(st.Finding.Render(d.EvidenceID + " is not in the packet"))
 		}
 		add("final links:")
 		for _, id := range d.FinalIDs {
-			t, ok := finalText(&s.Response.Final, id)
+			t, ok := finalText(&e.resp.Final, id)
 			if !ok {
 				t = st.Finding.Render(t)
 			}
@@ -588,12 +571,12 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		if len(d.FinalIDs) == 0 {
 			add("  —")
 		}
-		ks := supportingCitations(&s.Response.Final, d.EvidenceID, d.FinalIDs)
+		ks := supportingCitations(&e.resp.Final, d.EvidenceID, d.FinalIDs)
 		if len(ks) == 0 {
 			add("supporting citation: none")
 		} else {
 			for _, k := range ks {
-				c := s.Response.Final.Citations[k-1]
+				c := e.resp.Final.Citations[k-1]
 				add(fmt.Sprintf("supporting citation K%d: %s:%d-%d supports %s", k, c.Path, c.StartLine, c.EndLine, strings.Join(c.Supports, ",")))
 			}
 		}

@@ -302,7 +302,7 @@ func TestLedgerEvidenceViewerBindings(t *testing.T) {
 	}
 	// O3 names E2 only; a row naming two items cycles with ] and [.
 	l.viewer = nil
-	l.openEvidenceRefs([]evidenceRef{evidenceRefFor(l.rows[1].task, l.rows[1].session.Response, "E1", nil), evidenceRefFor(l.rows[1].task, nil, "E9", nil)})
+	l.openEvidenceRefs([]evidenceRef{l.rows[1].e.ref("E1", nil), l.rows[1].e.ref("E9", nil)})
 	v = l.viewer
 	if !v.keys.Next.Enabled() {
 		t.Fatal("next disabled with two items")

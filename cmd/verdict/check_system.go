@@ -38,6 +38,13 @@ type systemCheckReport struct {
 	// failures (each fails its review's source gate), not admission
 	// findings.
 	Citations []verr.Problem `json:"citation_findings"`
+	// LedgerRefusals are review-B ledgers refused beside a valid final
+	// answer and LedgerFindings the structural findings of the others
+	// against their workflow's packet: scored failures (each fails its
+	// review's protocol gate), not admission findings; empty when the
+	// selected review is A.
+	LedgerRefusals []verr.Problem   `json:"ledger_refusals"`
+	LedgerFindings []scorer.Finding `json:"ledger_findings"`
 }
 
 // systemCheckCounts are a loaded system comparison's counts.
@@ -57,7 +64,8 @@ type systemCheckCounts struct {
 // buildSystemCheckReport is the report of the system check ch.
 func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckReport {
 	rep := &systemCheckReport{Campaign: name, Design: campaign.DesignSystemComparison, Schemas: campaign.SystemSchemaDigests(), Refusals: []verr.Problem{},
-		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}, Citations: []verr.Problem{}}
+		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}, Citations: []verr.Problem{},
+		LedgerRefusals: []verr.Problem{}, LedgerFindings: []scorer.Finding{}}
 	for _, e := range ch.Refusals {
 		rep.Refusals = append(rep.Refusals, verr.ProblemOf(e))
 	}
@@ -105,6 +113,12 @@ func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckR
 	}
 	for _, e := range ch.Citations {
 		rep.Citations = append(rep.Citations, verr.ProblemOf(e))
+	}
+	for _, e := range ch.LedgerRefusals {
+		rep.LedgerRefusals = append(rep.LedgerRefusals, verr.ProblemOf(e))
+	}
+	if ch.LedgerFindings != nil {
+		rep.LedgerFindings = ch.LedgerFindings
 	}
 	rep.NextDispatch = &ch.NextDispatch
 	rep.Admitted = ch.Admitted()
@@ -158,6 +172,11 @@ func (r *systemCheckReport) writeText(w io.Writer) error {
 			fmt.Fprintf(&b, "next worst-case investigation: %s (%s)\n", map[bool]string{true: "admitted", false: "refused"}[d.Admitted], d.Reason)
 		}
 		section("citation findings (scored: each fails its review's source gate)", r.Citations)
+		section("ledger refusals (valid final answers whose review-B ledger was refused; protocol gate fails, CONTRACT §4)", r.LedgerRefusals)
+		fmt.Fprintf(&b, "ledger findings (scored: each fails its review's protocol gate): %d\n", len(r.LedgerFindings))
+		for _, f := range r.LedgerFindings {
+			fmt.Fprintf(&b, "  %s\n", f.String())
+		}
 	}
 	fmt.Fprintf(&b, "admitted: %t\n", r.Admitted)
 	_, err := io.WriteString(w, b.String())

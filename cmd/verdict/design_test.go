@@ -60,17 +60,24 @@ func TestCheckSystemComparisonDesign(t *testing.T) {
 	}
 }
 
-// TestLedgerRefusesSystemComparison: the protocol checker's ledger view
-// reads fixed-evidence campaigns; given a system comparison it refuses by
-// design (design-unknown at /design), not as an unknown manifest member.
-func TestLedgerRefusesSystemComparison(t *testing.T) {
+// TestLedgerSystemComparison: the protocol checker's ledger view opens a
+// system comparison whose first experiment selected review B (it gets as
+// far as needing a terminal) and refuses one whose selected review is A
+// by ledger-review-a at manifest.json /selected_review, not as an unknown
+// manifest member or design.
+func TestLedgerSystemComparison(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(t.TempDir(), "c")
-	if code, _, errs := runCLI(t, "fixtures", "generate", "--design", "system-comparison", "--out", dir); code != 0 {
-		t.Fatalf("generate: %d %s", code, errs)
-	}
-	code, out, errs := runCLI(t, "ledger", dir)
-	if code != 1 || !strings.Contains(out+errs, "manifest.json#/design: design-unknown") || strings.Contains(out+errs, "unknown-key") {
-		t.Fatalf("ledger on a system comparison: exit %d\n%s%s", code, out, errs)
+	for _, tc := range []struct{ review, want string }{
+		{"review-b", "no-terminal"},
+		{"review-a", "manifest.json#/selected_review: ledger-review-a"},
+	} {
+		dir := filepath.Join(t.TempDir(), "c")
+		if code, _, errs := runCLI(t, "fixtures", "generate", "--design", "system-comparison", "--review", tc.review, "--out", dir); code != 0 {
+			t.Fatalf("generate %s: %d %s", tc.review, code, errs)
+		}
+		code, out, errs := runCLI(t, "ledger", dir)
+		if code != 1 || !strings.Contains(out+errs, tc.want) || strings.Contains(out+errs, "unknown-key") || strings.Contains(out+errs, "design-unknown") {
+			t.Fatalf("ledger on a %s system comparison: exit %d, want 1 and %q\n%s%s", tc.review, code, tc.want, out, errs)
+		}
 	}
 }

@@ -35,9 +35,10 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 		specimen    string
 		design      string
 		outcome     string
+		review      string
 	)
 	c := &cobra.Command{
-		Use:   "generate --out DIR [--design fixed-evidence|system-comparison [--outcome DECISION]] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
+		Use:   "generate --out DIR [--design fixed-evidence|system-comparison [--outcome DECISION] [--review review-a|review-b]] [--tasks N] [--repetitions R] [--passing] [--specimen ID]",
 		Short: "Write a SYNTHETIC campaign (N tasks × R repetitions × 3 sessions) to DIR",
 		Long: "Writes a deterministic SYNTHETIC campaign. More than 8 tasks cycle the eight task templates over\n" +
 			"further synthetic repositories (e.g. --tasks 1112 --repetitions 3 gives 10,008 sessions). Without\n" +
@@ -53,7 +54,9 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 			"--design system-comparison writes the SYNTHETIC system comparison of CONTRACT §6 instead: three\n" +
 			"systems (Native, Madar, Serena) with the contract's frozen provider identities, six tasks from three\n" +
 			"repositories, two repetitions, 36 workflows in balanced provider order, observation logs, packets built\n" +
-			"by the neutral packetizer and setup.json; `verdict check` admits it.\n\n" +
+			"by the neutral packetizer and setup.json; `verdict check` admits it. --review names the review\n" +
+			"instruction the first experiment selected, the same for every system: review-b (the default) writes\n" +
+			"a valid reconciliation ledger over each workflow's packet E1..EN, review-a writes none.\n\n" +
 			systemOutcomeHelp + "\n\n" +
 			"Every campaign written is structurally valid (check refuses none of it), but check admits only\n" +
 			"the evaluation shape of 8 tasks × 3 repetitions: other shapes are for benchmarks and fail\n" +
@@ -77,9 +80,15 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 						return usagef("--%s does not apply to --design system-comparison (its shape is fixed: CONTRACT §6)", f)
 					}
 				}
-				return generateSystemComparison(a, out, o)
+				if review != string(campaign.RoleReviewA) && review != string(campaign.RoleReviewB) {
+					return usagef("--review %q: review-a or review-b", review)
+				}
+				return generateSystemComparison(a, out, o, campaign.Role(review))
 			default:
 				return usagef("--design %q: fixed-evidence or system-comparison", design)
+			}
+			if cmd.Flags().Changed("review") {
+				return usagef("--review applies only to --design system-comparison (a fixed-evidence campaign runs both reviews)")
 			}
 			if tasks < 1 || reps < 1 {
 				return usagef("--tasks and --repetitions must be positive")
@@ -115,6 +124,7 @@ func newFixturesGenerateCmd(a *app) *cobra.Command {
 	c.Flags().StringVar(&out, "out", "", "output directory (created; must be empty)")
 	c.Flags().BoolVar(&passing, "passing", false, "write the passing campaign without specimen sessions")
 	c.Flags().StringVar(&design, "design", string(campaign.DesignFixedEvidence), "campaign design: fixed-evidence or system-comparison (CONTRACT §6: 6 tasks, 36 workflows, 72 sessions)")
+	c.Flags().StringVar(&review, "review", string(campaign.RoleReviewB), "system comparison: the review the first experiment selected, review-a or review-b (CONTRACT §6)")
 	c.Flags().StringVar(&specimen, "specimen", "", "apply one control specimen (ID listed above, e.g. C09) to the passing campaign")
 	addOutcomeFlag(c, &outcome)
 	return c
@@ -148,10 +158,10 @@ func systemOutcomeFlag(cmd *cobra.Command, design, outcome string) (scorer.Decis
 	return scorer.DecisionKind(outcome), nil
 }
 
-// generateSystemComparison writes the SYNTHETIC system comparison built to
-// reach outcome to out.
-func generateSystemComparison(a *app, out string, outcome scorer.DecisionKind) error {
-	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{Outcome: outcome})
+// generateSystemComparison writes to out the SYNTHETIC system comparison
+// built to reach outcome, whose selected review is review.
+func generateSystemComparison(a *app, out string, outcome scorer.DecisionKind, review campaign.Role) error {
+	fsys, err := fixtures.GenerateSystemComparison(fixtures.SystemOptions{Outcome: outcome, Review: review})
 	if err != nil {
 		return err
 	}
@@ -163,6 +173,9 @@ func generateSystemComparison(a *app, out string, outcome scorer.DecisionKind) e
 		campaign.SystemTasks, campaign.SystemRepetitions, campaign.SystemWorkflows, campaign.SystemPlannedSessions, len(fsys), abs)
 	if outcome != fixtures.DefaultSystemOutcome {
 		fmt.Fprintf(a.stdout, "built to reach the CONTRACT §6 decision: %s\n", outcome)
+	}
+	if review == campaign.RoleReviewA {
+		fmt.Fprintf(a.stdout, "selected review: %s (no reconciliation ledgers)\n", review)
 	}
 	return nil
 }
