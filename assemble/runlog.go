@@ -629,7 +629,9 @@ func cacheWrite(v jsontext.Value) (string, error) {
 // "" for the standard tier and null (an empty tier is rendered `""`).
 func serviceTier(v jsontext.Value) (string, error) {
 	if v.Kind() == 'n' {
-		return "", nil
+		// null names no tier, as "" and "auto" do not: the tariff that
+		// served the response is not known (CONTRACT §5).
+		return "null", nil
 	}
 	var s string
 	if err := jsonv2.Unmarshal(v, &s); err != nil {

@@ -35,6 +35,7 @@ func TestImportLogShapes(t *testing.T) {
 		{"a user message", func(m map[string]any) { msg(m)["role"] = "user" }, []string{"#/output/1/role: log-role-unexpected", `role "user"`}},
 		{"service tier auto", func(m map[string]any) { m["service_tier"] = "auto" }, []string{"receipt-inadmissible", "unsupported-modifier", "/service_tier=auto"}},
 		{"an empty service tier", func(m map[string]any) { m["service_tier"] = "" }, []string{"unsupported-modifier", `/service_tier=""`}},
+		{"a null service tier", func(m map[string]any) { m["service_tier"] = nil }, []string{"unsupported-modifier", "/service_tier=null"}},
 		{"cached_write_tokens", func(m map[string]any) {
 			m["usage"].(map[string]any)["input_tokens_details"].(map[string]any)["cached_write_tokens"] = 5
 		}, []string{"unsupported-modifier", "/usage/input_tokens_details/cached_write_tokens=5"}},
