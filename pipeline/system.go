@@ -33,10 +33,13 @@ type SystemCheck struct {
 	Receipts          []*verr.Error
 	// NextDispatch is the decision for one more worst-case investigation.
 	NextDispatch scorer.DispatchDecision
-	// Citations are the citation findings of the answered reviews
+	// FinalFindings are the structural findings of the answered reviews'
+	// final answers against each workflow's own packet
+	// (scorer.SystemFinalFindings) and Citations their citation findings
 	// (scorer.SystemCitationFindings): not admission findings, each fails
-	// its review's source gate when the campaign is scored.
-	Citations []*verr.Error
+	// its review's source gate when the campaign is scored (CONTRACT §6).
+	FinalFindings []scorer.Finding
+	Citations     []*verr.Error
 	// LedgerRefusals are the review-B ledgers the strict loader refused
 	// (missing, null or malformed) beside a valid final answer, and
 	// LedgerFindings the structural findings of the decoded ones against
@@ -64,10 +67,11 @@ func CheckSystem(fsys fs.FS) *SystemCheck {
 
 // systemCheckOf is the SystemCheck of a system-comparison campaign loaded
 // (l) or refused (err) by its design's loader: Admit, the workflow
-// limits (scorer.SystemWorkflowLimits), the citation findings of every
-// answered review (scorer.SystemCitationFindings) and its review-B ledger
-// refusals and findings (scorer.SystemLedgerFindings); neither is an
-// admission finding.
+// limits (scorer.SystemWorkflowLimits), the final-answer structural
+// findings and citation findings of every answered review
+// (scorer.SystemFinalFindings, scorer.SystemCitationFindings) and its
+// review-B ledger refusals and findings (scorer.SystemLedgerFindings);
+// none is an admission finding.
 func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	out := &SystemCheck{Ceilings: scorer.SystemCeilings()}
 	if err != nil {
@@ -88,6 +92,7 @@ func systemCheckOf(l campaign.Loaded, err error) *SystemCheck {
 	for _, f := range a.Validity.Findings {
 		out.Receipts = append(out.Receipts, f.Error())
 	}
+	out.FinalFindings = scorer.SystemFinalFindings(s.SystemCampaign)
 	out.LedgerFindings, out.LedgerRefusals = scorer.SystemLedgerFindings(s.SystemCampaign)
 	if out.Citations, err = scorer.SystemCitationFindings(s.SystemCampaign, s.FS); err != nil {
 		out.Refusals = verr.Flatten(err)

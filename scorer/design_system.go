@@ -141,15 +141,17 @@ func (systemComparison) Replay(l campaign.Loaded, _ AccountingReport, _ Validity
 // Prepare is the system comparison's side of the score input: the
 // prepared input keeps the campaign and joins it with the bound items
 // and settled grades (PrepareSystemScoreInput) in PreparedInput.Join.
-// The findings are the review-B ledger findings (SystemLedgerFindings),
-// listed in the report's automatic validation as the first experiment's
-// structural findings are; each also fails its review's protocol gate
-// in the join.
+// The findings are the answered reviews' final-answer structural findings
+// (SystemFinalFindings) and review-B ledger findings
+// (SystemLedgerFindings), listed in the report's automatic validation as
+// the first experiment's structural findings are; in the join each final
+// finding also fails its review's source gate and each ledger finding its
+// protocol gate.
 func (systemComparison) Prepare(l campaign.Loaded) (*PreparedInput, []Finding) {
 	s := system(l)
 	p := &PreparedInput{in: ScoreInput{CampaignID: s.Manifest.CampaignID, Synthetic: s.Manifest.Synthetic}, unscored: map[string]bool{}, system: s}
 	found, _ := SystemLedgerFindings(s.SystemCampaign)
-	return p, found
+	return p, append(SystemFinalFindings(s.SystemCampaign), found...)
 }
 
 // ScoreContext lists every session without a receipt as planned (the

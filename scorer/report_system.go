@@ -33,6 +33,12 @@ type SystemReport struct {
 	Human      HumanSection     `json:"recorded_human_decisions"`
 }
 
+// SystemSourceFailuresIntro opens report.md's table of the answered
+// reviews that fail their source gate (one row a review: workflow,
+// system, task, repetition and its source failures, e.g.
+// "structural:source-backed-claim-without-evidence:/final/claims/0/evidence_ids").
+const SystemSourceFailuresIntro = "Answered reviews failing their source gate, with each reason: final-answer structural and citation findings (structural:code:pointer) and the semantic failures of their grades."
+
 // BuildSystemReport assembles a SystemReport from a system scorecard and
 // its context; it copies and sorts every list it is handed.
 func BuildSystemReport(sc *SystemScorecard, ctx ReportContext) *SystemReport {
@@ -211,6 +217,20 @@ func (r *SystemReport) markdown(charts bool, width int) []byte {
 	if len(broken.rows) > 0 {
 		p("Answered reviews whose review-B ledger was refused or has a structural finding: each keeps its graded final answer and fails only its own protocol gate.\n\n")
 		broken.write(&b, width)
+	}
+
+	// Each answered review failing its source gate, with the reasons:
+	// final-answer structural and citation findings, and the semantic
+	// failures of its grades (CONTRACT §4, §6).
+	unsourced := table{keys: 1, head: []string{"workflow", "system", "task", "repetition", "source failures"}}
+	for _, w := range sc.Workflows {
+		if x := w.Review; x.Outcome == OutcomeAnswered && !x.SourceGate {
+			unsourced.row(w.ID, SystemTitle(w.System), w.Task, fmt.Sprint(w.Repetition), mdEscape(strings.Join(x.SourceFailures, ", ")))
+		}
+	}
+	if len(unsourced.rows) > 0 {
+		p(SystemSourceFailuresIntro + "\n\n")
+		unsourced.write(&b, width)
 	}
 
 	markdownAutomaticHuman(&b, r.Automatic, r.Human, width)

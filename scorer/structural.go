@@ -192,6 +192,44 @@ func ValidateResponse(resp *campaign.Response, role campaign.Role, packet *campa
 	return out
 }
 
+// ValidateFinal runs the final-answer rules of PROMPTS.md "Additional
+// constraints" and EVALUATOR-CONTROLS C12 over one decoded answer of a
+// system comparison's review (CONTRACT §6 "the same absolute
+// source/safety and final-plan floors") against evidence, the E IDs of the
+// workflow's raw-observation packet E1..EN: every E ID a claim, action,
+// verification or exclusion names is in the packet
+// (ReasonEvidenceNotInPacket); every link resolves in the revised answer
+// and has its type (ReasonDanglingLink, ReasonLinkWrongType, citation
+// supports included); a source_backed claim has evidence and a citation;
+// an inference has premises; an unknown claim and a missing_source
+// verification have a U link; a source-based action or verification has
+// evidence and a citation; every action has a V link or a
+// verification_limitation. It is the same check ValidateResponse applies
+// to a fixed-evidence final answer, less the citation's evidence ID, path
+// and lines against an excerpt item: a raw observation has no excerpt
+// lines, and CitationSupport checks each citation against the frozen
+// repository and the observation instead (a citation is reported once).
+// Findings have Scope "final", name file and are sorted (SortFindings);
+// each fails the review's source gate. A nil answer has none.
+func ValidateFinal(resp *campaign.Response, evidence []string, file string) []Finding {
+	if resp == nil {
+		return nil
+	}
+	v := newValidator(resp, nil, file)
+	defer v.release()
+	v.excerpts = false
+	for _, id := range evidence {
+		v.known[id] = true
+	}
+	v.final()
+	out := v.out
+	if len(out) == 0 {
+		return nil
+	}
+	SortFindings(out)
+	return out
+}
+
 // ValidateCampaign validates every session of c that has a decoded
 // Response, against the packet of the session's task, naming the file
 // campaign.ResponsePath(session ID). The result is sorted by file, JSON
@@ -226,8 +264,16 @@ type validator struct {
 	file  string
 	items map[string]*campaign.EvidenceItem
 	// known holds the E IDs of the supplied packet: the keys of items, or
-	// the IDs ValidateLedger is given for a packet of another kind.
+	// the IDs ValidateLedger and ValidateFinal are given for a packet of
+	// another kind.
 	known map[string]bool
+	// excerpts is true when the packet's items are excerpts whose path and
+	// lines bound a citation (the fixed-evidence design, C09): final()
+	// then checks each citation's evidence ID, path and lines against its
+	// item. It is false for a system comparison's raw-observation packet,
+	// whose citations CitationSupport checks against the frozen
+	// repository and the observation.
+	excerpts bool
 	// ids holds every final ID by type letter: 'C', 'A', 'V', 'U', 'X'.
 	ids     map[string]bool
 	actions map[string]*campaign.Action
@@ -259,13 +305,13 @@ func (v *validator) release() {
 	clear(v.actions)
 	clear(v.excl)
 	clear(v.supported)
-	v.resp, v.file, v.out = nil, "", nil
+	v.resp, v.file, v.out, v.excerpts = nil, "", nil, false
 	validatorPool.Put(v)
 }
 
 func newValidator(resp *campaign.Response, packet *campaign.Packet, file string) *validator {
 	v := validatorPool.Get().(*validator)
-	v.resp, v.file = resp, file
+	v.resp, v.file, v.excerpts = resp, file, true
 	if packet != nil {
 		for i := range packet.Items {
 			it := &packet.Items[i]
@@ -414,6 +460,9 @@ func (v *validator) final() {
 		p := "/final/citations/" + strconv.Itoa(i)
 		for j, s := range c.Supports {
 			v.link(ScopeFinal, p+"/supports", j, s, "CAVX")
+		}
+		if !v.excerpts {
+			continue
 		}
 		it := v.items[c.EvidenceID]
 		if it == nil {

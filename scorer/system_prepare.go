@@ -29,8 +29,10 @@ import (
 //   - when the selected review is B, each answered review's ledger
 //     refusal and ledger findings against its own packet (ValidateLedger):
 //     each fails that review's protocol gate;
-//   - each answered review's citation findings (CitationSupport) as its
-//     final findings: each fails the review's source gate;
+//   - each answered review's final-answer structural findings against
+//     its own packet (ValidateFinal) and its citation findings
+//     (CitationSupport) as its final findings: each fails the review's
+//     source gate;
 //   - the charges of both sessions from their receipts at the manifest's
 //     price card, as the first experiment's accounting reads them;
 //   - each cold setup at its attributable charge and its phases' monotonic
@@ -109,6 +111,12 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 			in0.PacketSupported = supported
 		}
 		if in0.Review.Outcome == OutcomeAnswered {
+			// The final answer's structural rules against this workflow's
+			// packet, then its citations against the frozen repository
+			// and the observations: each finding fails the source gate.
+			for _, f := range workflowFinalFindings(w) {
+				in0.Review.FinalFindings = append(in0.Review.FinalFindings, string(f.Code)+":"+f.Pointer)
+			}
 			found, err := workflowCitationFindings(c, fsys, w)
 			if err != nil {
 				return in, err

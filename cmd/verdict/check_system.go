@@ -34,10 +34,12 @@ type systemCheckReport struct {
 	Admission         []verr.Problem               `json:"admission"`
 	MissingIdentities []string                     `json:"missing_identities"`
 	NextDispatch      *scorer.DispatchDecision     `json:"next_dispatch"`
-	// Citations are the answered reviews' citation findings: scored
-	// failures (each fails its review's source gate), not admission
-	// findings.
-	Citations []verr.Problem `json:"citation_findings"`
+	// FinalFindings are the answered reviews' final-answer structural
+	// findings against their workflow's packet and Citations their
+	// citation findings: scored failures (each fails its review's source
+	// gate), not admission findings.
+	FinalFindings []scorer.Finding `json:"final_findings"`
+	Citations     []verr.Problem   `json:"citation_findings"`
 	// LedgerRefusals are review-B ledgers refused beside a valid final
 	// answer and LedgerFindings the structural findings of the others
 	// against their workflow's packet: scored failures (each fails its
@@ -64,7 +66,7 @@ type systemCheckCounts struct {
 // buildSystemCheckReport is the report of the system check ch.
 func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckReport {
 	rep := &systemCheckReport{Campaign: name, Design: campaign.DesignSystemComparison, Schemas: campaign.SystemSchemaDigests(), Refusals: []verr.Problem{},
-		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}, Citations: []verr.Problem{},
+		WorkflowLimits: []scorer.SystemWorkflowLimit{}, Ceilings: ch.Ceilings, Admission: []verr.Problem{}, MissingIdentities: []string{}, FinalFindings: []scorer.Finding{}, Citations: []verr.Problem{},
 		LedgerRefusals: []verr.Problem{}, LedgerFindings: []scorer.Finding{}}
 	for _, e := range ch.Refusals {
 		rep.Refusals = append(rep.Refusals, verr.ProblemOf(e))
@@ -110,6 +112,9 @@ func buildSystemCheckReport(ch *pipeline.SystemCheck, name string) *systemCheckR
 	}
 	if ch.MissingIdentities != nil {
 		rep.MissingIdentities = ch.MissingIdentities
+	}
+	if ch.FinalFindings != nil {
+		rep.FinalFindings = ch.FinalFindings
 	}
 	for _, e := range ch.Citations {
 		rep.Citations = append(rep.Citations, verr.ProblemOf(e))
@@ -170,6 +175,10 @@ func (r *systemCheckReport) writeText(w io.Writer) error {
 		}
 		if d := r.NextDispatch; d != nil {
 			fmt.Fprintf(&b, "next worst-case investigation: %s (%s)\n", map[bool]string{true: "admitted", false: "refused"}[d.Admitted], d.Reason)
+		}
+		fmt.Fprintf(&b, "final-answer findings (scored: each fails its review's source gate): %d\n", len(r.FinalFindings))
+		for _, f := range r.FinalFindings {
+			fmt.Fprintf(&b, "  %s\n", f.String())
 		}
 		section("citation findings (scored: each fails its review's source gate)", r.Citations)
 		section("ledger refusals (valid final answers whose review-B ledger was refused; protocol gate fails, CONTRACT §4)", r.LedgerRefusals)

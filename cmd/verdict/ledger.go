@@ -67,7 +67,8 @@ same structural findings.`,
 // with ValidateCampaign's findings; a system comparison whose first
 // experiment selected review B shows every workflow's review over its own
 // raw-observation packet with its ledger findings and refusals
-// (scorer.SystemLedgerFindings) and its citation findings; one whose
+// (scorer.SystemLedgerFindings), its final-answer findings
+// (scorer.SystemFinalFindings) and its citation findings; one whose
 // selected review is A writes no ledger and is refused
 // (scorer.ReasonLedgerReviewA, from its design's Ledgers).
 func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
@@ -111,12 +112,12 @@ func ledgerInput(a *app, args []string) (tui.LedgerInput, error) {
 }
 
 // systemLedgerInput is the ledger screen's input for a review-B system
-// comparison: its ledger findings (protocol scope) and citation findings
-// (final scope), each beside its review.
+// comparison: its ledger findings (protocol scope), final-answer findings
+// and citation findings (final scope), each beside its review.
 func systemLedgerInput(s *scorer.SystemLoaded) (tui.LedgerInput, error) {
 	in := tui.LedgerInput{System: s.SystemCampaign}
 	found, _ := scorer.SystemLedgerFindings(s.SystemCampaign)
-	for _, f := range found {
+	for _, f := range append(scorer.SystemFinalFindings(s.SystemCampaign), found...) {
 		in.Findings = append(in.Findings, tuiFinding(f))
 	}
 	cites, err := scorer.SystemCitationFindings(s.SystemCampaign, s.FS)
