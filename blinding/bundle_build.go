@@ -225,16 +225,18 @@ func build(c *Source, opt Options, scanLeaks, keepBytes bool) (*Result, error) {
 	}
 	for _, r := range raters {
 		s := ShuffleSeed(seed, r)
-		order := slices.Clone(items)
 		perm := make([]int, len(items))
 		for i := range perm {
 			perm[i] = i
 		}
+		// The shuffle permutes indices; the items are copied once into
+		// the order it gives.
 		rng := rand.New(rand.NewChaCha8(s))
-		rng.Shuffle(len(order), func(i, j int) {
-			order[i], order[j] = order[j], order[i]
-			perm[i], perm[j] = perm[j], perm[i]
-		})
+		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		order := make([]Item, len(items))
+		for k, i := range perm {
+			order[k] = items[i]
+		}
 		b := &Bundle{Format: BundleFormat, Design: c.Design, Synthetic: c.Synthetic, Rater: r,
 			ShuffleSeed: hex.EncodeToString(s[:]), MapCommitment: Digest(mapBytes),
 			ContentDigest: content, ObligationsDigest: obligations, Guidelines: c.Guidelines, Items: order}

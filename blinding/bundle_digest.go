@@ -18,8 +18,13 @@ import (
 // items (any order). When forms is not nil (len(items) long), it also
 // fills forms[i] with the bundle form of the i-th item in ID order.
 func contentDigests(items []Item, forms []itemForm) (content, obligations string, err error) {
-	sorted := slices.Clone(items)
-	slices.SortFunc(sorted, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
+	// Items already in ID order (as build makes them) are not copied.
+	byID := func(a, b Item) int { return strings.Compare(a.ID, b.ID) }
+	sorted := items
+	if !slices.IsSortedFunc(items, byID) {
+		sorted = slices.Clone(items)
+		slices.SortFunc(sorted, byID)
+	}
 	// Both digests are hashed while encoding, side by side: the canonical
 	// bytes of every item of a large bundle are never held.
 	var ce, oe error

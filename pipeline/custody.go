@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"verdict/adjudication"
@@ -108,12 +109,14 @@ func deriveCustody(src *blinding.Source, load func() (*blinding.Source, error), 
 	d := &derivation{forms: res.Forms, header: map[string]*blinding.Bundle{},
 		findings: map[string][]blinding.Finding{}, order: map[string][]string{}, fields: map[string]*adjudication.FieldSet{}, load: load, sealed: sealed}
 	d.lastEnd = RatedEnd(src)
-	found := scan.ScanBundles(res.Bundles)
 	// Every derived bundle holds the same items (in its rater's order), so
-	// they share one field set.
+	// they share one field set, made while the bundles are scanned.
+	var wg sync.WaitGroup
 	if len(res.Bundles) > 0 {
-		d.allFields = adjudication.NewFieldSet(res.Bundles[0])
+		wg.Go(func() { d.allFields = adjudication.NewFieldSet(res.Bundles[0]) })
 	}
+	found := scan.ScanBundles(res.Bundles)
+	wg.Wait()
 	for i, b := range res.Bundles {
 		d.findings[b.Rater] = found[i]
 		hdr := *b

@@ -179,8 +179,16 @@ func prepareScore(fsys fs.FS, r Ratings, opt ScoreOptions) (scorer.ScoreInput, s
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
 	}
-	ctx.LeakFindings, ctx.Records, ctx.Agreement = rec.leaks, rec.refs, rec.agreement
+	ctx.LeakFindings, ctx.Records = rec.leaks, rec.refs
+	// The agreement of the two sheets (adjudication.AgreementOf, which
+	// only reads them and refuses nothing) is counted beside the
+	// consensus, whose merge of the sheets runs on one core.
+	var ag adjudication.Agreement
+	var wg sync.WaitGroup
+	wg.Go(func() { ag = adjudication.AgreementOf(rec.g1, rec.g2, nil) })
 	ctx.Consensus, err = scorer.Consensus(rec.g1, rec.g2, rec.adjudicated)
+	wg.Wait()
+	ctx.Agreement = &ag
 	if err != nil {
 		return scorer.ScoreInput{}, ctx, nil, err
 	}
@@ -213,9 +221,8 @@ func BlindingSource(fsys fs.FS) (*blinding.Source, error) {
 
 // verified is what verifyRecords takes from a ratings directory.
 type verified struct {
-	leaks     []string
-	refs      []scorer.RecordRef
-	agreement *adjudication.Agreement
+	leaks []string
+	refs  []scorer.RecordRef
 	// g1 and g2 are the two sheets' grades, adjudicated the adjudication's
 	// resolutions, bindings the sealed map's bundled reviews.
 	g1, g2      []scorer.SheetGrade
@@ -252,10 +259,8 @@ func verifyRecords(r Ratings, allowed []adjudication.AllowedSigner, guidelines s
 	// map's bytes) by deriveCustody.
 	sealed := derived.sealed
 	out.adjudicated = scorer.AdjudicatedGrades(adj.Resolutions)
-	// The two sheets' grades are the consensus input as they are
-	// (scorer.SheetGrade); the record set no longer holds them.
-	ag := adjudication.AgreementOf(sheets[0].Sheet.Grades, sheets[1].Sheet.Grades, nil)
-	out.agreement = &ag
+	// The two sheets' grades are the consensus and agreement input as
+	// they are (scorer.SheetGrade); the record set no longer holds them.
 	out.g1, out.g2 = sheets[0].Sheet.Grades, sheets[1].Sheet.Grades
 	sheets[0].Sheet.Grades, sheets[1].Sheet.Grades = nil, nil
 	for _, it := range sealed.Items {

@@ -391,37 +391,78 @@ type kindTarget struct {
 
 func fieldKey(k adjudication.Kind, target string) kindTarget { return kindTarget{k, target} }
 
+// runField is one field an answered run's item has (GRADES.md): its kind
+// and target, and whether a settled grade must stand on it (an
+// oracle-defect flag is optional).
+type runField struct {
+	kt       kindTarget
+	required bool
+}
+
+// lookupRunField reports whether kt is among fields, and whether it is
+// required there. An item has a few dozen fields at most, so a scan of
+// the list in its order does what a map would, without building one for
+// each of tens of thousands of runs.
+func lookupRunField(fields []runField, kt kindTarget) (found, required bool) {
+	for i := range fields {
+		if fields[i].kt == kt {
+			return true, fields[i].required
+		}
+	}
+	return false, false
+}
+
+// citationTargets are the citation field targets K1… an answer's
+// citations most often have, made once (citationTarget).
+var citationTargets = func() []string {
+	ts := make([]string, 64)
+	for i := range ts {
+		ts[i] = "K" + strconv.Itoa(i+1)
+	}
+	return ts
+}()
+
+// citationTarget is the field target of an answer's i-th citation
+// (0-based): "K" and i+1 (GRADES.md).
+func citationTarget(i int) string {
+	if i < len(citationTargets) {
+		return citationTargets[i]
+	}
+	return "K" + strconv.Itoa(i+1)
+}
+
 // checkRequiredGrades indexes an answered run's grades by kind and target and
 // checks them against GRADES.md's required fields.
 func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kindTarget]string, error) {
 	f := in.Final // an answered run: not nil
-	required := make(map[kindTarget]bool, len(truth)+2*len(f.Claims)+len(f.Citations)+len(f.Exclusions)+1)
-	optional := make(map[kindTarget]bool, len(truth))
+	// The item's fields in GRADES.md order (the order RequiredFields
+	// lists them, with each obligation's optional oracle-defect flag).
+	var stack [48]runField
+	fields := stack[:0]
 	for _, o := range truth {
+		k := adjudication.KindUncertainty
 		if o.Answerable {
-			required[fieldKey(adjudication.KindObligation, o.ID)] = true
-		} else {
-			required[fieldKey(adjudication.KindUncertainty, o.ID)] = true
+			k = adjudication.KindObligation
 		}
-		optional[fieldKey(adjudication.KindOracleDefect, o.ID)] = true
+		fields = append(fields, runField{fieldKey(k, o.ID), true}, runField{fieldKey(adjudication.KindOracleDefect, o.ID), false})
 	}
-	for _, c := range in.Final.Claims {
-		required[fieldKey(adjudication.KindClaim, c.ID)] = true
-		required[fieldKey(adjudication.KindClaimCritical, c.ID)] = true
+	for _, c := range f.Claims {
+		fields = append(fields, runField{fieldKey(adjudication.KindClaim, c.ID), true}, runField{fieldKey(adjudication.KindClaimCritical, c.ID), true})
 	}
-	for i := range in.Final.Citations {
-		required[fieldKey(adjudication.KindCitation, "K"+strconv.Itoa(i+1))] = true
+	for i := range f.Citations {
+		fields = append(fields, runField{fieldKey(adjudication.KindCitation, citationTarget(i)), true})
 	}
-	for _, x := range in.Final.Exclusions {
-		required[fieldKey(adjudication.KindExclusion, x.ID)] = true
+	for _, x := range f.Exclusions {
+		fields = append(fields, runField{fieldKey(adjudication.KindExclusion, x.ID), true})
 	}
-	required[fieldKey(adjudication.KindCompleteness, adjudication.TargetFinal)] = true
+	fields = append(fields, runField{fieldKey(adjudication.KindCompleteness, adjudication.TargetFinal), true})
 
 	file := campaign.ResponsePath(in.Session)
 	got := make(map[kindTarget]string, len(in.Grades))
 	for _, g := range in.Grades {
 		kt := fieldKey(g.Field.Kind, g.Field.Target)
-		if g.Field.Item == in.Item && g.Value == adjudication.ValueTruthfulUnknown && !required[kt] &&
+		known, required := lookupRunField(fields, kt)
+		if g.Field.Item == in.Item && g.Value == adjudication.ValueTruthfulUnknown && !required &&
 			(g.Field.Kind == adjudication.KindObligation || g.Field.Kind == adjudication.KindUncertainty) {
 			// Precise: the target is none of the task's obligations of
 			// this kind (an obligation field must be repository-
@@ -429,7 +470,7 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 			return nil, verr.Newf(ReasonTruthfulUnknownOutsideObligations, file, g.Field.String(), "CONTRACT §6",
 				"settled grade of review %s: truthful_unknown on %s, which is not a %s obligation of task %s", in.Session, g.Field, obligationSet(g.Field.Kind), in.Task)
 		}
-		if g.Field.Item != in.Item || (!required[kt] && !optional[kt]) {
+		if g.Field.Item != in.Item || !known {
 			return nil, &verr.Error{Reason: ReasonUnexpectedGrade, File: file, Pointer: g.Field.String(), Rule: "GRADES.md",
 				Detail: "a settled grade names a field this item does not have"}
 		}
@@ -440,13 +481,16 @@ func checkRequiredGrades(truth []campaign.TruthObligation, in RunInput) (map[kin
 		got[kt] = g.Value
 	}
 	var missing []adjudication.Field
-	for kt := range required {
-		if _, ok := got[kt]; !ok {
-			missing = append(missing, adjudication.Field{Item: in.Item, Kind: kt.kind, Target: kt.target})
+	for _, rf := range fields {
+		if _, ok := got[rf.kt]; rf.required && !ok {
+			missing = append(missing, adjudication.Field{Item: in.Item, Kind: rf.kt.kind, Target: rf.kt.target})
 		}
 	}
 	if len(missing) > 0 {
+		// Sorted, and each field once (as the set of required fields
+		// counted them).
 		SortFieldKeys(missing)
+		missing = slices.Compact(missing)
 		return nil, verr.Newf(ReasonMissingGrade, file, missing[0].String(), "GRADES.md", "%d required field(s) have no settled grade, first %s", len(missing), missing[0])
 	}
 	return got, nil
