@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"verdict/campaign"
-	"verdict/fixtures"
 )
 
 // TestSystemFinalFindings: `verdict check` on a system comparison checks
@@ -20,34 +19,17 @@ import (
 // reported once, by the citation check. None is an admission finding.
 func TestSystemFinalFindings(t *testing.T) {
 	t.Parallel()
-	var ws []campaign.Workflow
-	dir := sysCampaign(t, func(f *fixtures.SystemFixture) error {
-		ws = f.Manifest.Workflows
-		for i, edit := range []func(*campaign.Response){
-			func(r *campaign.Response) { r.Final.Claims[0].EvidenceIDs = []string{} },
-			func(r *campaign.Response) { r.Final.Claims[1].EvidenceIDs = []string{"E9"} },
-			func(r *campaign.Response) { r.Final.Citations[0].Supports = []string{"C1", "C3"} },
-			func(r *campaign.Response) {
-				r.Final.ImplementationPlan = append(r.Final.ImplementationPlan, campaign.Action{ID: "A1", Action: "SYNTHETIC: handle a trailing slash.",
-					Rationale: "SYNTHETIC: the task asks for it.", SupportBasis: campaign.BasisTask, EvidenceIDs: []string{}, VerificationIDs: []string{}})
-			},
-			func(r *campaign.Response) { r.Final.Citations[0].EvidenceID = "E9" },
-		} {
-			if err := f.EditReview(ws[i], edit); err != nil {
-				return err
-			}
-		}
-		return nil
+	dir, rep, rp := sysCheckEdited(t, []func(*campaign.Response){
+		func(r *campaign.Response) { r.Final.Claims[0].EvidenceIDs = []string{} },
+		func(r *campaign.Response) { r.Final.Claims[1].EvidenceIDs = []string{"E9"} },
+		func(r *campaign.Response) { r.Final.Citations[0].Supports = []string{"C1", "C3"} },
+		func(r *campaign.Response) {
+			r.Final.ImplementationPlan = append(r.Final.ImplementationPlan, campaign.Action{ID: "A1", Action: "SYNTHETIC: handle a trailing slash.",
+				Rationale: "SYNTHETIC: the task asks for it.", SupportBasis: campaign.BasisTask, EvidenceIDs: []string{}, VerificationIDs: []string{}})
+		},
+		func(r *campaign.Response) { r.Final.Citations[0].EvidenceID = "E9" },
 	})
-	code, rep := sysCheck(t, dir)
-	if code != 0 || !rep.Admitted || len(rep.Admission) != 0 {
-		t.Fatalf("exit %d, admitted %t: %s", code, rep.Admitted, reasonsOf(rep))
-	}
-	rp := func(i int) string { return campaign.ResponsePath(ws[i].Sessions.Review) }
-	var got []string
-	for _, f := range rep.FinalFindings {
-		got = append(got, f.File+f.Pointer+"="+string(f.Code)+"/"+string(f.Scope))
-	}
+	got := findingKeys(rep.FinalFindings)
 	want := []string{
 		rp(0) + "/final/claims/0/evidence_ids=source-backed-claim-without-evidence/final",
 		rp(1) + "/final/claims/1/evidence_ids/0=evidence-not-in-packet/final",

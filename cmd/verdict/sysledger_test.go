@@ -6,6 +6,7 @@ import (
 
 	"verdict/campaign"
 	"verdict/fixtures"
+	"verdict/scorer"
 )
 
 // TestSystemLedgers: `verdict check` on a system comparison whose first
@@ -18,33 +19,16 @@ import (
 // report names each.
 func TestSystemLedgers(t *testing.T) {
 	t.Parallel()
-	var ws []campaign.Workflow
-	dir := sysCampaign(t, func(f *fixtures.SystemFixture) error {
-		ws = f.Manifest.Workflows
-		for i, edit := range []func(*campaign.Response){
-			func(r *campaign.Response) { r.Reconciliation.Obligations[0].EvidenceIDs = []string{"E3"} },
-			func(r *campaign.Response) {
-				d := r.Reconciliation.EvidenceDispositions
-				r.Reconciliation.EvidenceDispositions = append(d, campaign.Disposition{EvidenceID: "E7", Status: d[0].Status, FinalIDs: d[0].FinalIDs})
-			},
-			func(r *campaign.Response) { r.Reconciliation = nil },
-			func(r *campaign.Response) { r.Reconciliation.EvidenceDispositions[1].Status = "ignored" },
-		} {
-			if err := f.EditReview(ws[i], edit); err != nil {
-				return err
-			}
-		}
-		return nil
+	dir, rep, rp := sysCheckEdited(t, []func(*campaign.Response){
+		func(r *campaign.Response) { r.Reconciliation.Obligations[0].EvidenceIDs = []string{"E3"} },
+		func(r *campaign.Response) {
+			d := r.Reconciliation.EvidenceDispositions
+			r.Reconciliation.EvidenceDispositions = append(d, campaign.Disposition{EvidenceID: "E7", Status: d[0].Status, FinalIDs: d[0].FinalIDs})
+		},
+		func(r *campaign.Response) { r.Reconciliation = nil },
+		func(r *campaign.Response) { r.Reconciliation.EvidenceDispositions[1].Status = "ignored" },
 	})
-	code, rep := sysCheck(t, dir)
-	if code != 0 || !rep.Admitted || len(rep.Admission) != 0 {
-		t.Fatalf("exit %d, admitted %t: %s", code, rep.Admitted, reasonsOf(rep))
-	}
-	rp := func(i int) string { return campaign.ResponsePath(ws[i].Sessions.Review) }
-	var got []string
-	for _, f := range rep.LedgerFindings {
-		got = append(got, f.File+f.Pointer+"="+string(f.Code)+"/"+string(f.Scope))
-	}
+	got := findingKeys(rep.LedgerFindings)
 	want := []string{
 		rp(0) + "/reconciliation/obligations/0/evidence_ids/0=evidence-not-in-packet/protocol",
 		rp(1) + "/reconciliation/evidence_dispositions/2/evidence_id=disposition-invented/protocol",
@@ -71,4 +55,37 @@ func TestSystemLedgers(t *testing.T) {
 			t.Fatalf("text report: exit %d, want %q\n%s", code, s, out)
 		}
 	}
+}
+
+// sysCheckEdited generates the SYNTHETIC system campaign with the review
+// of workflow i (manifest order) edited by edits[i], runs `verdict check
+// --format json` on it, requires it admitted with no admission finding,
+// and returns its directory, the report and a function naming workflow
+// i's review response file.
+func sysCheckEdited(t *testing.T, edits []func(*campaign.Response)) (string, systemCheckReport, func(int) string) {
+	t.Helper()
+	var ws []campaign.Workflow
+	dir := sysCampaign(t, func(f *fixtures.SystemFixture) error {
+		ws = f.Manifest.Workflows
+		for i, edit := range edits {
+			if err := f.EditReview(ws[i], edit); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	code, rep := sysCheck(t, dir)
+	if code != 0 || !rep.Admitted || len(rep.Admission) != 0 {
+		t.Fatalf("exit %d, admitted %t: %s", code, rep.Admitted, reasonsOf(rep))
+	}
+	return dir, rep, func(i int) string { return campaign.ResponsePath(ws[i].Sessions.Review) }
+}
+
+// findingKeys names each finding as FILE+POINTER=CODE/SCOPE, in order.
+func findingKeys(fs []scorer.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.File+f.Pointer+"="+string(f.Code)+"/"+string(f.Scope))
+	}
+	return out
 }
