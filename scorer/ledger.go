@@ -67,18 +67,10 @@ func ValidateLedger(resp *campaign.Response, evidence []string, file string) []F
 	if resp == nil || resp.Reconciliation == nil {
 		return nil
 	}
-	v := newValidator(resp, nil, file)
+	v := newValidatorOf(resp, evidence, file)
 	defer v.release()
-	for _, id := range evidence {
-		v.known[id] = true
-	}
 	v.ledger(resp.Reconciliation)
-	out := v.out
-	if len(out) == 0 {
-		return nil
-	}
-	SortFindings(out)
-	return out
+	return v.findings()
 }
 
 // ValidateLedgers is ValidateLedger over every source with an answer, in

@@ -184,12 +184,7 @@ func ValidateResponse(resp *campaign.Response, role campaign.Role, packet *campa
 	if role == campaign.RoleReviewB && resp.Reconciliation != nil {
 		v.ledger(resp.Reconciliation)
 	}
-	out := v.out
-	if len(out) == 0 {
-		return nil
-	}
-	SortFindings(out)
-	return out
+	return v.findings()
 }
 
 // ValidateFinal runs the final-answer rules of PROMPTS.md "Additional
@@ -215,19 +210,10 @@ func ValidateFinal(resp *campaign.Response, evidence []string, file string) []Fi
 	if resp == nil {
 		return nil
 	}
-	v := newValidator(resp, nil, file)
+	v := newValidatorOf(resp, evidence, file)
 	defer v.release()
-	v.excerpts = false
-	for _, id := range evidence {
-		v.known[id] = true
-	}
 	v.final()
-	out := v.out
-	if len(out) == 0 {
-		return nil
-	}
-	SortFindings(out)
-	return out
+	return v.findings()
 }
 
 // ValidateCampaign validates every session of c that has a decoded
@@ -345,6 +331,27 @@ func newValidator(resp *campaign.Response, packet *campaign.Packet, file string)
 		}
 	}
 	return v
+}
+
+// newValidatorOf is newValidator for a packet of another kind than the
+// fixed-evidence excerpts (a system comparison's raw observations): its
+// E IDs are evidence, and no citation is checked against an excerpt.
+func newValidatorOf(resp *campaign.Response, evidence []string, file string) *validator {
+	v := newValidator(resp, nil, file)
+	v.excerpts = false
+	for _, id := range evidence {
+		v.known[id] = true
+	}
+	return v
+}
+
+// findings returns what v found, sorted (SortFindings); nil when nothing.
+func (v *validator) findings() []Finding {
+	if len(v.out) == 0 {
+		return nil
+	}
+	SortFindings(v.out)
+	return v.out
 }
 
 func (v *validator) add(code verr.Reason, scope Scope, rule, pointer, format string, a ...any) {
