@@ -283,8 +283,21 @@ func (a *adjudicator) showTask() {
 	}
 	a.panel.openTask("Task of "+it.ID+" (esc back · decision keys apply)", func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
-	})
+	}, a.taskPin)
 	a.screen, a.onTask = adjPanel, true
+}
+
+// taskPin is what the task panel keeps below the task in w cells: the
+// dispute a decision key typed there decides, its field's text (at most a
+// few lines, the rest on the dispute screen), the question and both
+// ratings.
+func (a *adjudicator) taskPin(w int) []string {
+	st := a.c.Styles
+	head, ctx, bottom := a.disputeParts(w)
+	out := []string{st.Muted.Render(strings.Repeat("─", max(w, 1))),
+		st.Header.Render("decision keys decide ") + head[0]}
+	out = append(out, pinCapped(st, ctx, max(a.h/7, 3))...)
+	return append(out, bottom...)
 }
 
 // decided reports whether dispute i has a decision, saved or pending.

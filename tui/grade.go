@@ -344,7 +344,7 @@ func widePane(st *styles.Styles, code []string, answer *answerPane, w, h int) []
 
 // ShortHelp implements help.KeyMap.
 func (p *gradePane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Values[3], p.keys.Down, p.keys.Up, p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note}
+	return []key.Binding{p.keys.Values[0], p.keys.Values[1], p.keys.Values[2], p.keys.Values[3], p.keys.Answer, p.keys.Down, p.keys.Up, p.keys.Task, p.keys.Codebook, p.keys.Evidence, p.keys.Note}
 }
 
 // FullHelp implements help.KeyMap.

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"verdict/tui/styles"
 )
 
 // panel is a full-screen reading panel: a title and text wrapped to the
@@ -22,6 +24,10 @@ type panel struct {
 	// grading and navigation keys pass through it (passes), so j and k
 	// are not the panel's; it scrolls by page.
 	task bool
+	// pin returns, for a task panel, the lines kept below the task in w
+	// cells (never scrolled away): the field or dispute the passing keys
+	// apply to, so that no key grades what is not on screen.
+	pin  func(w int) []string
 	y    int
 	w, h int
 }
@@ -32,16 +38,16 @@ func newPanel(c *Common, keys PanelKeyMap, back func() tea.Cmd) *panel {
 
 // open shows title and text from the top.
 func (p *panel) open(title string, text func() []string) {
-	p.title, p.text, p.y, p.task = title, text, 0, false
+	p.title, p.text, p.y, p.task, p.pin = title, text, 0, false, nil
 	p.keys.Up.SetEnabled(true)
 	p.keys.Down.SetEnabled(true)
 }
 
-// openTask shows an item's task from the top: the owner's keys (passes)
-// go through it.
-func (p *panel) openTask(title string, text func() []string) {
+// openTask shows an item's task from the top, with pin's lines below it:
+// the owner's keys (passes) go through it.
+func (p *panel) openTask(title string, text func() []string, pin func(w int) []string) {
 	p.open(title, text)
-	p.task = true
+	p.task, p.pin = true, pin
 	p.keys.Up.SetEnabled(false)
 	p.keys.Down.SetEnabled(false)
 }
@@ -77,6 +83,19 @@ func (p *panel) body() []string {
 	return wrapLines(p.text(), p.w)
 }
 
+// pinned returns the pinned lines (none for a reading panel), at most
+// two thirds of the panel's height: the owner keeps its own lines short.
+func (p *panel) pinned() []string {
+	if p.pin == nil {
+		return nil
+	}
+	out := p.pin(p.w)
+	return out[:min(len(out), max(p.h*2/3, 1))]
+}
+
+// rows is how many lines of the body the panel shows at once.
+func (p *panel) rows() int { return max(p.h-1-len(p.pinned()), 1) }
+
 // Init implements tea.Model.
 func (p *panel) Init() tea.Cmd { return nil }
 
@@ -89,7 +108,7 @@ func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return p, nil
 	}
-	page := max(p.h-3, 1)
+	page := max(p.rows()-2, 1)
 	switch {
 	case key.Matches(k, p.keys.Close):
 		return p, p.back()
@@ -102,7 +121,7 @@ func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, p.keys.PageUp):
 		p.y -= page
 	}
-	p.y = min(max(p.y, 0), max(len(p.body())-(p.h-1), 0))
+	p.y = min(max(p.y, 0), max(len(p.body())-p.rows(), 0))
 	return p, nil
 }
 
@@ -110,7 +129,8 @@ func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (p *panel) View() tea.View {
 	st := p.c.Styles
 	lines := p.body()
-	h := max(p.h-1, 1)
+	pin := p.pinned()
+	h := p.rows()
 	head := st.Header.Render(p.title)
 	out := []string{}
 	if len(lines) > h {
@@ -122,6 +142,12 @@ func (p *panel) View() tea.View {
 	}
 	out = append([]string{head}, out...)
 	out = append(out, lines[min(p.y, len(lines)):min(p.y+h, len(lines))]...)
+	if len(pin) > 0 {
+		for len(out) < h+1 {
+			out = append(out, "")
+		}
+		out = append(out, pin...)
+	}
 	return tea.NewView(strings.Join(out, "\n"))
 }
 
@@ -133,4 +159,14 @@ func (p *panel) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (p *panel) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown}, {p.keys.Close}}
+}
+
+// pinCapped returns at most n of lines for a task panel's pinned field,
+// the last replaced by a line saying how many more the field's own screen
+// shows.
+func pinCapped(st *styles.Styles, lines []string, n int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	return append(lines[:n-1:n-1], st.Muted.Render(fmt.Sprintf("↓ %d more lines of this field: esc shows them", len(lines)-n+1)))
 }

@@ -146,8 +146,20 @@ func (r *rater) showTask() {
 	it := r.curItem()
 	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · grading keys apply)", r.item+1, len(r.fields), it.ID), func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
-	})
+	}, r.taskPin)
 	r.screen, r.onTask = screenPanel, true
+}
+
+// taskPin is what the task panel keeps below the task in w cells: the
+// field a grading key typed there grades, its text (at most a few lines,
+// the rest on the grading screen) and its question with the choices.
+func (r *rater) taskPin(w int) []string {
+	st := r.c.Styles
+	f := r.cur()
+	out := []string{st.Muted.Render(strings.Repeat("─", max(w, 1))),
+		st.Header.Render(fmt.Sprintf("grading keys grade field %d/%d · %s", r.field+1, len(r.fields[r.item]), fieldLabel(f)))}
+	out = append(out, pinCapped(st, wrapLines(r.grade.fieldDetail(f), w), max(r.h/7, 3))...)
+	return append(out, r.grade.choices(f, w)...)
 }
 
 // showCodebook opens the campaign's guidelines and the built-in codebook.
