@@ -174,7 +174,7 @@ func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
 	a.answer.head = a.answerHead
 	a.panel = newPanel(c, DefaultPanelKeyMap("t", "g"), back)
 	a.list = newDisputeList(c, a, back)
-	a.search = newSearchScreen(c, a.find, func(h searchHit) tea.Cmd { a.cur, a.screen = h.index, adjMain; return nil }, back)
+	a.search = newSearchScreen(c, "every dispute's field, ratings and notes, and its item's task and answer", a.find, func(h searchHit) tea.Cmd { a.cur, a.screen = h.index, adjMain; return nil }, back)
 	a.signer = a.newSignScreen()
 	for _, d := range in.Saved {
 		for i := range in.Disputes {

@@ -129,14 +129,30 @@ func (a *adjudicator) noteDone(m noteDoneMsg) tea.Cmd {
 // notes.
 func (a *adjudicator) find(q string) []searchHit {
 	var hits []searchHit
+	add := func(h searchHit) bool {
+		hits = append(hits, h)
+		return len(hits) < maxHits
+	}
+	// An item's task and answer are searched once, at its first dispute.
+	searched := map[string]bool{}
 	for i, d := range a.shownD {
-		text := d.Field.Item + " " + fieldLabel(d.Field) + " " + ansi.Strip(strings.Join(fieldContext(a.c.Styles, a.shownItem(d.Field.Item), d.Field), " ")) +
+		label := fmt.Sprintf("dispute %d", i+1)
+		it := a.shownItem(d.Field.Item)
+		text := d.Field.Item + " " + fieldLabel(d.Field) + " " + ansi.Strip(strings.Join(fieldContext(a.c.Styles, it, d.Field), " ")) +
 			" " + d.Values[0] + " " + d.Notes[0] + " " + d.Values[1] + " " + d.Notes[1]
-		if t := matchIn(text, q, a.w-30); t != "" {
-			hits = append(hits, searchHit{i, -1, fmt.Sprintf("dispute %d %s", i+1, fieldLabel(d.Field)), t})
+		if t := matchIn(text, q, a.w-30); t != "" && !add(searchHit{i, -1, label + " " + fieldLabel(d.Field), t}) {
+			return hits
 		}
-		if len(hits) == maxHits {
-			break
+		if it == nil || searched[it.ID] {
+			continue
+		}
+		searched[it.ID] = true
+		if t := matchIn(it.TaskText, q, a.w-30); t != "" && !add(searchHit{i, -1, label + " task", t}) {
+			return hits
+		}
+		doc := a.answer.cache.doc(it, 200)
+		if t := matchIn(ansi.Strip(strings.Join(doc.lines, " ")), q, a.w-30); t != "" && !add(searchHit{i, -1, label + " answer", t}) {
+			return hits
 		}
 	}
 	return hits

@@ -441,9 +441,21 @@ func TestAdjudicateSeesWholeItem(t *testing.T) {
 	if !strings.Contains(screen(m), "dispute 1 O1 obligation") {
 		t.Fatalf("search:\n%s", screen(m))
 	}
-	press(m, "enter")
+	m = press(m, "enter")
 	if a.cur != 0 || a.screen != adjMain {
 		t.Fatalf("search opened dispute %d", a.cur)
+	}
+	// The search covers the item's task and its answer, not only the
+	// disputed fields (the answer's A1 action and the task text are no
+	// dispute's field).
+	for q, want := range map[string]string{"frame counter test": "dispute 1 answer", "how widgets are counted": "dispute 1 task"} {
+		m = press(m, "/", "/")
+		m = press(m, strings.Split(q, "")...)
+		m = press(m, "enter")
+		if s := screen(m); !strings.Contains(s, want) {
+			t.Fatalf("search %q: want a hit %q:\n%s", q, want, s)
+		}
+		m = press(m, "esc")
 	}
 }
 

@@ -114,7 +114,7 @@ type ledger struct {
 
 func newLedger(c *Common, in LedgerInput) *ledger {
 	l := &ledger{c: c, keys: DefaultLedgerKeyMap(), in: in}
-	l.search = newSearchScreen(c, l.find, func(h searchHit) tea.Cmd {
+	l.search = newSearchScreen(c, "every row's evidence item, disposition, finding and detail", l.find, func(h searchHit) tea.Cmd {
 		l.searching, l.cursor, l.detailY = false, h.index, 0
 		l.setEnabled()
 		return nil
@@ -182,6 +182,7 @@ func pointerIndex(p, prefix string) (int, bool) {
 }
 
 func (l *ledger) refilter() {
+	l.search.forget()
 	var keep int
 	if len(l.visible) > 0 && l.cursor < len(l.visible) {
 		keep = l.visible[l.cursor]

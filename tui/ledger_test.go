@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -391,16 +392,51 @@ func TestLedgerSearch(t *testing.T) {
 	s := screen(m)
 	// The hits are drawn as rows under the count (the search screen is
 	// sized with the ledger), the first one selected.
-	if !strings.Contains(s, "1 hit ·") || !strings.Contains(s, "›row 4  ") {
+	if !strings.Contains(s, "hit 1 of 1 ·") || !strings.Contains(s, "›row 4  ") {
 		t.Fatalf("search A9 shows no hit row:\n%s", s)
 	}
 	m = press(m, "enter")
 	if l.searching || !strings.Contains(strings.Join(l.detail(l.current()), " "), "A9") {
 		t.Fatalf("enter did not open the row naming A9:\n%s", screen(m))
 	}
-	// A new / starts with an empty query, not the last one.
+	// / after an opened hit shows the hits again at the next one (here
+	// the only one again); / there starts a new search with an empty
+	// query, not the last one.
+	m = press(m, "/")
+	if s := screen(m); !strings.Contains(s, "hit 1 of 1 ·") || l.Capturing() {
+		t.Fatalf("/ after an opened hit does not show the hits again:\n%s", s)
+	}
 	m = press(m, "/", "E", "4")
 	if s := screen(m); !strings.Contains(s, "/ E4") || strings.Contains(s, "A9E4") {
 		t.Fatalf("second search:\n%s", s)
+	}
+}
+
+// TestLedgerSearchNextHit: / enter steps from one hit to the next, and a
+// filter change forgets the hits (their rows are other rows then).
+func TestLedgerSearchNextHit(t *testing.T) {
+	m, l := newTestLedger(120, 40)
+	m = press(m, "/", "l", "e", "d", "g", "e", "r", "enter")
+	n := len(l.search.hits)
+	if n < 2 {
+		t.Fatalf("want at least two hits for ledger, got %d:\n%s", n, screen(m))
+	}
+	var rows []int
+	for i := range n + 1 {
+		if i > 0 {
+			m = press(m, "/")
+			if s := screen(m); !strings.Contains(s, fmt.Sprintf("hit %d of %d ·", i%n+1, n)) {
+				t.Fatalf("step %d: / does not show hit %d of %d:\n%s", i, i%n+1, n, s)
+			}
+		}
+		m = press(m, "enter")
+		rows = append(rows, l.cursor)
+	}
+	if rows[0] == rows[1] || rows[n] != rows[0] {
+		t.Fatalf("/ enter did not step through the hits and wrap: rows %v", rows)
+	}
+	m = press(m, "f", "/")
+	if !l.Capturing() {
+		t.Fatalf("after the filter changed, / must start a new search:\n%s", screen(m))
 	}
 }

@@ -124,7 +124,7 @@ func newRater(c *Common, in RateInput) *rater {
 	r.grade = newGradePane(s, r.answer)
 	r.answer.head = r.grade.head
 	r.panel = newPanel(c, DefaultPanelKeyMap("t", "g"), back)
-	r.search = newSearchScreen(c, r.searchRate, func(h searchHit) tea.Cmd { return r.route(h) }, back)
+	r.search = newSearchScreen(c, "every item's task, fields, answer and IDs", r.searchRate, func(h searchHit) tea.Cmd { return r.route(h) }, back)
 	r.note.context = r.noteContext
 	r.note.done = func(m noteDoneMsg) tea.Cmd { return r.route(m) }
 	s.send = r.route

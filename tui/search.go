@@ -8,8 +8,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"verdict/internal/plural"
 )
 
 // searchHit is one place a search found: an index (an item of the rater,
@@ -26,43 +24,60 @@ const maxHits = 500
 // searchScreen finds text or an ID (/): the query is typed, enter lists
 // the hits, enter on a hit goes there.
 type searchScreen struct {
-	c      *Common
-	keys   SearchKeyMap
-	input  textinput.Model
-	find   func(q string) []searchHit
-	pick   func(searchHit) tea.Cmd
-	back   func() tea.Cmd
-	hits   []searchHit
-	ran    bool
-	cur    int
+	c     *Common
+	keys  SearchKeyMap
+	input textinput.Model
+	find  func(q string) []searchHit
+	pick  func(searchHit) tea.Cmd
+	back  func() tea.Cmd
+	// scope says what enter searches, shown before the first search.
+	scope string
+	hits  []searchHit
+	ran   bool
+	cur   int
+	// opened is the hit last opened (-1: none): / shows the hits again
+	// at the one after it.
+	opened int
 	typing bool
 	w, h   int
 }
 
-func newSearchScreen(c *Common, find func(string) []searchHit, pick func(searchHit) tea.Cmd, back func() tea.Cmd) *searchScreen {
+func newSearchScreen(c *Common, scope string, find func(string) []searchHit, pick func(searchHit) tea.Cmd, back func() tea.Cmd) *searchScreen {
 	in := textinput.New()
 	in.SetStyles(c.Styles.Input)
 	in.Placeholder = "text or ID (case-insensitive)"
 	in.Prompt = "/ "
-	return &searchScreen{c: c, keys: DefaultSearchKeyMap(), input: in, find: find, pick: pick, back: back}
+	return &searchScreen{c: c, keys: DefaultSearchKeyMap(), input: in, scope: scope, find: find, pick: pick, back: back, opened: -1}
 }
 
 // Capturing reports whether the query is being typed.
 func (s *searchScreen) Capturing() bool { return s.typing }
 
-// open starts a new search (/): an empty query and no hits.
+// open is / from the owner's screen: after a search with hits, its hits
+// again, the cursor on the one after the hit last opened (so / enter
+// steps from hit to hit); else a new search. / on the hits starts a new
+// search.
 func (s *searchScreen) open() tea.Cmd {
-	s.input.SetValue("")
-	s.hits, s.cur, s.ran = nil, 0, false
-	return s.edit()
+	if s.ran && len(s.hits) > 0 {
+		if s.opened >= 0 {
+			s.cur = (s.opened + 1) % len(s.hits)
+		}
+		return nil
+	}
+	return s.restart()
 }
 
-// edit returns to the query of the current search, keeping its text.
-func (s *searchScreen) edit() tea.Cmd {
+// restart starts a new search: an empty query and no hits.
+func (s *searchScreen) restart() tea.Cmd {
+	s.input.SetValue("")
+	s.hits, s.cur, s.ran, s.opened = nil, 0, false, -1
 	s.typing = true
-	s.input.CursorEnd()
 	return s.input.Focus()
 }
+
+// forget drops the hits of the last search: the owner's rows changed, so
+// the places they name are no longer the same.
+func (s *searchScreen) forget() { s.hits, s.ran, s.cur, s.opened = nil, false, 0, -1 }
 
 // Init implements tea.Model.
 func (s *searchScreen) Init() tea.Cmd { return nil }
@@ -86,7 +101,7 @@ func (s *searchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			case key.Matches(k, s.keys.Run):
 				s.typing = false
 				s.input.Blur()
-				s.hits, s.cur, s.ran = nil, 0, true
+				s.hits, s.cur, s.ran, s.opened = nil, 0, true, -1
 				if q := strings.TrimSpace(s.input.Value()); q != "" {
 					s.hits = s.find(q)
 				}
@@ -104,13 +119,14 @@ func (s *searchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, s.keys.Cancel):
 		return s, s.back()
 	case key.Matches(k, s.keys.Edit):
-		return s, s.edit()
+		return s, s.restart()
 	case key.Matches(k, s.keys.Down):
 		s.cur = min(s.cur+1, max(len(s.hits)-1, 0))
 	case key.Matches(k, s.keys.Up):
 		s.cur = max(s.cur-1, 0)
 	case key.Matches(k, s.keys.Run):
 		if s.cur < len(s.hits) {
+			s.opened = s.cur
 			return s, s.pick(s.hits[s.cur])
 		}
 	}
@@ -123,7 +139,7 @@ func (s *searchScreen) View() tea.View {
 	out := []string{st.Header.Render("Search"), s.input.View()}
 	switch {
 	case !s.ran:
-		out = append(out, st.Muted.Render("enter searches every item's task, obligations, answer and IDs"))
+		out = append(out, st.Muted.Render("enter searches "+s.scope))
 	case len(s.hits) == 0:
 		out = append(out, st.Warn.Render("no match"))
 	default:
@@ -131,7 +147,7 @@ func (s *searchScreen) View() tea.View {
 		if len(s.hits) == maxHits {
 			more = " (first " + fmt.Sprint(maxHits) + ")"
 		}
-		out = append(out, st.Muted.Render(plural.Count(len(s.hits), "hit", "hits")+more+" · enter opens"))
+		out = append(out, st.Muted.Render(fmt.Sprintf("hit %d of %d%s · enter opens · / new search", s.cur+1, len(s.hits), more)))
 	}
 	lh := max(s.h-len(out), 1)
 	start := min(max(s.cur-lh/2, 0), max(len(s.hits)-lh, 0))
@@ -150,6 +166,9 @@ func (s *searchScreen) View() tea.View {
 func (s *searchScreen) ShortHelp() []key.Binding {
 	if s.typing {
 		return []key.Binding{s.keys.Run, s.keys.Cancel}
+	}
+	if len(s.hits) == 0 {
+		return []key.Binding{s.keys.Edit, s.keys.Cancel}
 	}
 	return []key.Binding{s.keys.Down, s.keys.Up, s.keys.Run, s.keys.Edit, s.keys.Cancel}
 }
