@@ -12,6 +12,7 @@ import (
 	"verdict/adjudication"
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/plural"
 	"verdict/tui/styles"
 )
 
@@ -55,7 +56,7 @@ func fieldContextCode(st *styles.Styles, it *blinding.Item, f adjudication.Field
 			}
 			ans := "answerable from the packet"
 			if !o.Answerable {
-				ans = "NOT answerable from the packet (its evidence is absent)"
+				ans = "NOT answerable from the packet"
 			}
 			add(st.Header.Render("Obligation "+o.ID) + " · " + crit + " · " + ans)
 			add(o.Text)
@@ -107,8 +108,10 @@ func fieldContextCode(st *styles.Styles, it *blinding.Item, f adjudication.Field
 		}
 	case adjudication.KindCompleteness:
 		add(st.Header.Render("Completeness") + " of the whole answer")
-		add(fmt.Sprintf("%d claims · %d actions · %d verifications · %d uncertainties · %d exclusions · %d citations",
-			len(it.Final.Claims), len(it.Final.ImplementationPlan), len(it.Final.VerificationPlan), len(it.Final.Uncertainties), len(it.Final.Exclusions), len(it.Final.Citations)))
+		fin := &it.Final
+		add(strings.Join([]string{plural.Count(len(fin.Claims), "claim", "claims"), plural.Count(len(fin.ImplementationPlan), "action", "actions"),
+			plural.Count(len(fin.VerificationPlan), "verification", "verifications"), plural.Count(len(fin.Uncertainties), "uncertainty", "uncertainties"),
+			plural.Count(len(fin.Exclusions), "exclusion", "exclusions"), plural.Count(len(fin.Citations), "citation", "citations")}, " · "))
 	}
 	return out
 }

@@ -267,14 +267,15 @@ func (p *gradePane) lines(w, h int) []string {
 	f := s.cur()
 	// The item's state, then the count of graded fields ("ungraded · 0/13
 	// graded"), so the count does not read as a count of ungraded fields.
-	out := []string{st.Muted.Render(fmt.Sprintf("item %d/%d · %s · %s · %d/%d graded", s.item+1, len(s.fields), it.ID,
-		itemState(s.graded[s.item], len(fs)), s.graded[s.item], len(fs)))}
+	hdr := st.Muted.Render(fmt.Sprintf("item %d/%d · %s · %s · %d/%d graded", s.item+1, len(s.fields), it.ID,
+		itemState(s.graded[s.item], len(fs)), s.graded[s.item], len(fs)))
+	if s.isFlagged(s.item) {
+		hdr = st.Warn.Render("⚑ flagged") + " " + hdr
+	}
+	// Wrapped, not cut: the flag and the graded count both stay.
+	out := wrapLines([]string{hdr}, w)
 	if f != p.at {
 		p.at, p.dy = f, 0
-	}
-	if s.isFlagged(s.item) {
-		// First, so that a header cut at the pane's width keeps it.
-		out[0] = st.Warn.Render("⚑ flagged") + " " + out[0]
 	}
 	detail := wrapLines(p.fieldDetail(f), w)
 	var choices []string
