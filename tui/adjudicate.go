@@ -281,7 +281,11 @@ func (a *adjudicator) showTask() {
 	if it == nil {
 		return
 	}
-	a.panel.openTask("Task of "+it.ID+" (esc back · decision keys apply)", func() []string {
+	title := "Task of " + it.ID + " (esc back · decision keys apply)"
+	if a.signer.signed {
+		title = "Task of " + it.ID + " (esc back · the adjudication is signed)"
+	}
+	a.panel.openTask(title, func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	}, a.taskPin)
 	a.screen, a.onTask = adjPanel, true
@@ -292,6 +296,9 @@ func (a *adjudicator) showTask() {
 // few lines, the rest on the dispute screen), the question and both
 // ratings.
 func (a *adjudicator) taskPin(w int) []string {
+	if a.signer.signed {
+		return nil
+	}
 	st := a.c.Styles
 	head, ctx, bottom := a.disputeParts(w)
 	out := []string{st.Muted.Render(strings.Repeat("─", max(w, 1))),

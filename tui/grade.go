@@ -167,8 +167,30 @@ func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.dy += max(p.h/4, 1)
 	case key.Matches(k, p.keys.DetailUp):
 		p.dy = max(p.dy-max(p.h/4, 1), 0)
+	default:
+		p.refuseOff(k, f)
 	}
 	return p, nil
+}
+
+// refuseOff says why a value or oracle key typed where it is off does
+// nothing (a digit past the field's choices, o on a field without an
+// obligation or uncertainty), rather than ignoring it.
+func (p *gradePane) refuseOff(k tea.KeyPressMsg, f adjudication.Field) {
+	s := p.s
+	if s.freeze.signed {
+		return
+	}
+	n := len(adjudication.FieldValues(s.design(), f.Kind))
+	for i, b := range p.keys.Values {
+		if i >= n && pressedAny(k, b) {
+			s.setStatus(fmt.Sprintf("%s: %s takes %d choices (1–%d)", k.String(), fieldLabel(f), n, n), true)
+			return
+		}
+	}
+	if pressedAny(k, p.keys.Oracle) && !p.keys.Oracle.Enabled() {
+		s.setStatus("o: an oracle defect is flagged on an obligation or uncertainty field, not on "+fieldLabel(f), true)
+	}
 }
 
 // fieldRow renders one field of the current item for the field list.

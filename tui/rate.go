@@ -144,7 +144,11 @@ func (r *rater) afterKey() {
 // showTask opens the task panel of the current item.
 func (r *rater) showTask() {
 	it := r.curItem()
-	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · grading keys apply)", r.item+1, len(r.fields), it.ID), func() []string {
+	how := "grading keys apply"
+	if r.freeze.signed {
+		how = "the sheet is frozen"
+	}
+	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · %s)", r.item+1, len(r.fields), it.ID, how), func() []string {
 		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
 	}, r.taskPin)
 	r.screen, r.onTask = screenPanel, true
@@ -154,6 +158,9 @@ func (r *rater) showTask() {
 // field a grading key typed there grades, its text (at most a few lines,
 // the rest on the grading screen) and its question with the choices.
 func (r *rater) taskPin(w int) []string {
+	if r.freeze.signed {
+		return nil
+	}
 	st := r.c.Styles
 	f := r.cur()
 	out := []string{st.Muted.Render(strings.Repeat("─", max(w, 1))),

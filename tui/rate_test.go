@@ -513,3 +513,23 @@ func TestRateResultCountsWhatTheJournalSaved(t *testing.T) {
 		t.Fatalf("result %+v, want 1 flagged and 1 graded (the journal's)", res)
 	}
 }
+
+// TestRateOffKeysSay: o on a field that takes no oracle defect and a digit
+// past the field's choices change nothing and say why.
+func TestRateOffKeysSay(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 120, 40)
+	for r.cur().Kind != adjudication.KindClaim {
+		m = press(m, "j")
+	}
+	graded := r.nGraded
+	m = press(m, "o")
+	if !strings.Contains(r.status, "oracle defect is flagged on an obligation or uncertainty field") || r.screen != screenGrade {
+		t.Fatalf("o on a claim: status %q screen %d", r.status, r.screen)
+	}
+	n := len(adjudication.FieldValues(r.design(), r.cur().Kind))
+	_ = press(m, fmt.Sprint(n+1))
+	if want := fmt.Sprintf("takes %d choices", n); !strings.Contains(r.status, want) || r.nGraded != graded {
+		t.Fatalf("%d on a claim: status %q (want %q), graded %d -> %d", n+1, r.status, want, graded, r.nGraded)
+	}
+}
