@@ -533,3 +533,35 @@ func TestRateOffKeysSay(t *testing.T) {
 		t.Fatalf("%d on a claim: status %q (want %q), graded %d -> %d", n+1, r.status, want, graded, r.nGraded)
 	}
 }
+
+// TestAnswerScreenOtherKeysApply: below 110 columns the answer is full
+// screen; a key of the grading or dispute screen that is not the answer's
+// own goes back to that screen and applies there, never doing nothing.
+func TestAnswerScreenOtherKeysApply(t *testing.T) {
+	e := newRateEnv(t, synthBundle(3))
+	m, r := newTestRater(t, e, 80, 24)
+	m = press(m, "a")
+	if r.screen != screenAnswer {
+		t.Fatalf("a: screen %d", r.screen)
+	}
+	m = press(m, "t")
+	if r.screen != screenPanel || !r.onTask {
+		t.Fatalf("t on the answer: screen %d, want the task", r.screen)
+	}
+	m = press(m, "esc", "a", "l")
+	if r.screen != screenList {
+		t.Fatalf("l on the answer: screen %d, want the item list", r.screen)
+	}
+	_ = m
+
+	ae := &adjEnv{}
+	am, a := newTestAdjudicator(ae, 80, 24)
+	am = press(am, "a")
+	if a.screen != adjAnswer {
+		t.Fatalf("adjudicator a: screen %d", a.screen)
+	}
+	_ = press(am, "l")
+	if a.screen != adjList {
+		t.Fatalf("adjudicator l on the answer: screen %d, want the dispute list", a.screen)
+	}
+}
