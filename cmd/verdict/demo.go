@@ -158,6 +158,7 @@ chain ran, whatever the decision; 2 on a usage error.
 		fmt.Fprintf(a.stdout, "Files:\n  campaign        %s\n  bundles, map    %s\n  journals        %s\n  signed records  %s (sheet-ann.json, sheet-bob.json, adjudication.json, reveal.json, each with .sig)\n  TEST ONLY keys  %s\n  report          %s (report.json, report.md, %s)\n",
 			filepath.Join(out, "campaign"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"), filepath.Join(out, "ratings"),
 			filepath.Join(out, "keys"), filepath.Join(out, "report"), strings.Join(charts, ", "))
+		fmt.Fprintf(a.stdout, "One person plays every role here, so the sealed map lies beside the bundles; in a real campaign keep it out of the raters' folder (blind --map-out; serve refuses a folder holding it).\n")
 		fmt.Fprint(a.stdout, scoreAgainHint(filepath.Join(out, "campaign"), filepath.Join(out, "ratings")))
 		fmt.Fprintf(a.stdout, "The directory %s is left for you to inspect; demo never deletes it: remove it when done.\n", out)
 		return nil
