@@ -32,8 +32,8 @@ func DefaultLedgerKeyMap() LedgerKeyMap {
 		PrevFinding: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "prev finding")),
 		Filter:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "only findings")),
 		Evidence:    key.NewBinding(key.WithKeys("e", "enter"), key.WithHelp("e", "evidence")),
-		DetailUp:    key.NewBinding(key.WithKeys("ctrl+u", "K"), key.WithHelp("K", "detail up")),
-		DetailDown:  key.NewBinding(key.WithKeys("ctrl+d", "J"), key.WithHelp("J", "detail down")),
+		DetailUp:    key.NewBinding(key.WithKeys("ctrl+u", "K"), key.WithHelp("K/ctrl+u", "detail up")),
+		DetailDown:  key.NewBinding(key.WithKeys("ctrl+d", "J"), key.WithHelp("J/ctrl+d", "detail down")),
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 	}
 }
