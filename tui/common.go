@@ -156,6 +156,37 @@ type root struct {
 	auto bool
 }
 
+// program is a component that is a whole program's screen: the root
+// shows its title above it and its status line below it.
+type program interface {
+	Component
+	title() string
+	statusLine() string
+}
+
+// newProgram returns the root model of the program newChild builds on
+// the size and styles of o; with the auto theme the colours follow the
+// terminal's background.
+func newProgram(o Options, newChild func(*Common) program) *root {
+	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
+	p := newChild(c)
+	rt := newRoot(c, p, p.title, p.statusLine)
+	rt.auto = o.autoTheme()
+	return rt
+}
+
+// runProgram runs m, a root model of newProgram, until it quits and
+// returns its program as it was left (as built when the program could
+// not start).
+func runProgram[P program](ctx context.Context, m tea.Model, o Options) (P, error) {
+	final, err := run(ctx, m, o)
+	r, ok := final.(*root)
+	if !ok {
+		r = m.(*root)
+	}
+	return r.child.(P), err
+}
+
 func newRoot(c *Common, child Component, title, status func() string) *root {
 	h := help.New()
 	h.Styles = c.Styles.Help
