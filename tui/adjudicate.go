@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -273,9 +272,7 @@ func (a *adjudicator) showTask() {
 	if it == nil {
 		return
 	}
-	a.panel.openTask("Task of "+it.ID+" (esc back · decision keys apply)", func() []string {
-		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
-	})
+	a.panel.openTask("Task of "+it.ID+" (esc back · decision keys apply)", it)
 	a.screen, a.onTask = adjPanel, true
 }
 

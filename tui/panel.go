@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"verdict/blinding"
 )
 
 // panel is a full-screen reading panel: a title and text wrapped to the
@@ -37,10 +39,15 @@ func (p *panel) open(title string, text func() []string) {
 	p.keys.Down.SetEnabled(true)
 }
 
-// openTask shows an item's task from the top: the owner's keys (passes)
+// taskLines are the lines of item it's task text.
+func taskLines(it *blinding.Item) []string {
+	return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
+}
+
+// openTask shows item it's task from the top: the owner's keys (passes)
 // go through it.
-func (p *panel) openTask(title string, text func() []string) {
-	p.open(title, text)
+func (p *panel) openTask(title string, it *blinding.Item) {
+	p.open(title, func() []string { return taskLines(it) })
 	p.task = true
 	p.keys.Up.SetEnabled(false)
 	p.keys.Down.SetEnabled(false)

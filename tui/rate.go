@@ -136,9 +136,7 @@ func (r *rater) afterKey() {
 // showTask opens the task panel of the current item.
 func (r *rater) showTask() {
 	it := r.curItem()
-	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · grading keys apply)", r.item+1, len(r.fields), it.ID), func() []string {
-		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
-	})
+	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · grading keys apply)", r.item+1, len(r.fields), it.ID), it)
 	r.screen, r.onTask = screenPanel, true
 }
 
