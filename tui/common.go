@@ -352,6 +352,20 @@ func pad(s string, w int) string {
 	return s
 }
 
+// listWindow is the range [start, end) of the n rows of a list shown in
+// h lines, the cursor cur centred as far as the list allows.
+func listWindow(cur, n, h int) (start, end int) {
+	start = min(max(cur-h/2, 0), max(n-h, 0))
+	return start, min(start+h, n)
+}
+
+// selectedRow marks a list row drawn with a leading space as the
+// cursor's: "›" in place of the space, padded to w cells, in the
+// selection style (over the row's own styles).
+func selectedRow(st *styles.Styles, row string, w int) string {
+	return st.Selected.Render(pad("›"+ansi.Strip(row[1:]), w))
+}
+
 // fit crops s to h lines and every line to w cells, padding short content
 // with empty lines so that the frame keeps its height.
 func fit(s string, w, h int) string {

@@ -616,7 +616,7 @@ func (l *ledger) View() tea.View {
 	for i := l.offset; i < min(l.offset+lh, len(l.visible)); i++ {
 		line := " " + l.rowLine(&l.rows[l.visible[i]])
 		if i == l.cursor {
-			line = st.Selected.Render(pad("›"+ansi.Strip(line[1:]), l.w))
+			line = selectedRow(st, line, l.w)
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')

@@ -134,12 +134,12 @@ func (s *searchScreen) View() tea.View {
 		out = append(out, st.Muted.Render(plural.Count(len(s.hits), "hit", "hits")+more+" · enter opens"))
 	}
 	lh := max(s.h-len(out), 1)
-	start := min(max(s.cur-lh/2, 0), max(len(s.hits)-lh, 0))
-	for i := start; i < min(start+lh, len(s.hits)); i++ {
+	start, end := listWindow(s.cur, len(s.hits), lh)
+	for i := start; i < end; i++ {
 		h := s.hits[i]
 		row := " " + h.label + "  " + h.text
 		if i == s.cur {
-			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), s.w))
+			row = selectedRow(st, row, s.w)
 		}
 		out = append(out, row)
 	}
