@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"verdict/campaign"
@@ -151,6 +152,20 @@ func (c *chainLog) appendLines(raws ...[]byte) error {
 		c.advance(raw)
 	}
 	return nil
+}
+
+// begin writes a new log's header line with write, then makes the
+// file's directory entry durable too: a log that could vanish in a crash
+// is refused, not used. On failure it closes the log.
+func (c *chainLog) begin(write func() error) error {
+	err := write()
+	if err == nil {
+		err = fsutil.SyncDir(filepath.Dir(c.path))
+	}
+	if err != nil {
+		c.close()
+	}
+	return err
 }
 
 // close releases the lock and closes the file; safe to call twice.

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 	"verdict/campaign"
-	"verdict/internal/fsutil"
 	"verdict/verr"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -109,12 +107,7 @@ func OpenDecisions(path string, a, b FrozenSheet, opts ...DecisionOption) (*Deci
 	}
 	if len(l.entries) == 0 {
 		header.Time = l.now()
-		err = l.write(header)
-		if err == nil {
-			err = fsutil.SyncDir(filepath.Dir(path))
-		}
-		if err != nil {
-			log.close()
+		if err := log.begin(func() error { return l.write(header) }); err != nil {
 			return nil, err
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -15,7 +14,6 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
-	"verdict/internal/fsutil"
 	"verdict/verr"
 )
 
@@ -145,14 +143,7 @@ func Open(path string, b *blinding.Bundle, opts ...Option) (*Journal, error) {
 	j.log = log
 	if len(data) == 0 {
 		h := Entry{Seq: 0, Time: j.now(), Format: JournalFormat, BundleDigest: bundleDigest, ContentDigest: b.ContentDigest, Rater: b.Rater}
-		// The new file's directory entry is made durable too: a journal
-		// that could vanish in a crash is refused, not used.
-		err = j.write(h)
-		if err == nil {
-			err = fsutil.SyncDir(filepath.Dir(path))
-		}
-		if err != nil {
-			log.close()
+		if err := log.begin(func() error { return j.write(h) }); err != nil {
 			return nil, err
 		}
 		return j, nil

@@ -33,7 +33,7 @@ var ImportErrorKinds = []campaign.ErrorKind{campaign.ErrorTimeout, campaign.Erro
 // BatchSessions returns those of a log directory. Errors (index file, line
 // and field): ReasonBatchIndex; the index cannot be read: the read error.
 func BatchIndex(dir, index string) ([]BatchSession, error) {
-	m, err := batchManifest(dir)
+	m, err := importManifest(dir)
 	if err != nil {
 		return nil, err
 	}

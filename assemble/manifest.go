@@ -281,6 +281,16 @@ func setIdentities(dir string, raw []byte, ids map[string]string, ran bool, res 
 	return replaceMember(raw, "execution", ex)
 }
 
+// readManifest reads the manifest.json of the campaign dir; one that
+// cannot be read is ReasonManifestMissing.
+func readManifest(dir string) ([]byte, error) {
+	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
+	if err != nil {
+		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+	}
+	return raw, nil
+}
+
 func inDirs(path string, dirs []string) bool {
 	d, _, _ := strings.Cut(path, "/")
 	return slices.Contains(dirs, d)
@@ -326,18 +336,26 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 			return nil, err
 		}
 	}
+	// bindFile hashes the file p (fi its Lstat) into out; a file that is
+	// not regular is ReasonUnbindable.
+	bindFile := func(p string, fi fs.FileInfo) error {
+		if !fi.Mode().IsRegular() {
+			return &verr.Error{Reason: ReasonUnbindable, File: p, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
+		}
+		d, err := campaign.HashRegularFS(fsys, p, campaign.FileKindOf(p))
+		if err != nil {
+			return err
+		}
+		out[p] = d
+		return nil
+	}
 	// The rating guidelines: optional, but check refuses them present and
 	// unbound (file-unlisted). They reach no model session, so they may be
 	// added or changed until a blinding carries them (campaign-blinded).
 	if fi, err := fs.Lstat(fsys, campaign.GuidelinesFile); err == nil {
-		if !fi.Mode().IsRegular() {
-			return nil, &verr.Error{Reason: ReasonUnbindable, File: campaign.GuidelinesFile, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
-		}
-		d, err := campaign.HashRegularFS(fsys, campaign.GuidelinesFile, campaign.FileKindOf(campaign.GuidelinesFile))
-		if err != nil {
+		if err := bindFile(campaign.GuidelinesFile, fi); err != nil {
 			return nil, err
 		}
-		out[campaign.GuidelinesFile] = d
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -352,14 +370,9 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 		if err != nil {
 			return nil, err
 		}
-		if !fi.Mode().IsRegular() {
-			return nil, &verr.Error{Reason: ReasonUnbindable, File: f.Path, Rule: campaign.RuleFileIdentity, Detail: "not a regular file; only regular files are bound"}
-		}
-		d, err := campaign.HashRegularFS(fsys, f.Path, campaign.FileKindOf(f.Path))
-		if err != nil {
+		if err := bindFile(f.Path, fi); err != nil {
 			return nil, err
 		}
-		out[f.Path] = d
 	}
 	return out, nil
 }

@@ -3,7 +3,6 @@ package assemble
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing/fstest"
@@ -25,9 +24,9 @@ import (
 // a bound receipt is never rebound (ReasonResultRebound). Errors: the
 // manifest's "files" does not parse, or a file cannot be read or bound.
 func AfterImport(dir string, ims ...*Imported) (fs.FS, error) {
-	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
+	raw, err := readManifest(dir)
 	if err != nil {
-		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+		return nil, err
 	}
 	bound, err := boundFiles(raw)
 	if err != nil {

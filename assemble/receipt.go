@@ -165,11 +165,7 @@ type Imported struct {
 // priced_modifiers and never priced (unsupported-modifier at admission).
 // The receipt is decoded again with the strict receipt decoder.
 func Import(dir string, req ImportRequest) (*Imported, error) {
-	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
-	if err != nil {
-		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
-	}
-	m, err := decodeImportManifest(raw)
+	m, err := importManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -554,7 +550,7 @@ type BatchSession struct {
 // draft. A file of another name, a session with two logs or without a
 // timing file, and a session no run lists are ReasonBatchFileUnknown.
 func BatchSessions(dir, logs string) ([]BatchSession, error) {
-	m, err := batchManifest(dir)
+	m, err := importManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -601,12 +597,12 @@ func BatchSessions(dir, logs string) ([]BatchSession, error) {
 	return out, nil
 }
 
-// batchManifest decodes the manifest of the campaign dir a batch imports
-// into.
-func batchManifest(dir string) (*campaign.Manifest, error) {
-	raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile))
+// importManifest decodes the manifest of the campaign dir receipts are
+// imported into (one session or a batch).
+func importManifest(dir string) (*campaign.Manifest, error) {
+	raw, err := readManifest(dir)
 	if err != nil {
-		return nil, &verr.Error{Reason: ReasonManifestMissing, File: campaign.ManifestFile, Rule: campaign.RuleFileIdentity, Detail: err.Error(), Err: err}
+		return nil, err
 	}
 	return decodeImportManifest(raw)
 }

@@ -83,21 +83,13 @@ type AdjudicateResult struct {
 
 // Adjudicate runs the adjudicator's program until the adjudicator leaves.
 func Adjudicate(ctx context.Context, in AdjudicateInput, o Options) (AdjudicateResult, error) {
-	m := NewAdjudicateModel(in, o)
-	final, err := run(ctx, m, o)
-	if r, ok := final.(*root); ok {
-		return r.child.(*adjudicator).result(), err
-	}
-	return m.(*root).child.(*adjudicator).result(), err
+	a, err := runProgram[*adjudicator](ctx, NewAdjudicateModel(in, o), o)
+	return a.result(), err
 }
 
 // NewAdjudicateModel returns the adjudicator program's root model.
 func NewAdjudicateModel(in AdjudicateInput, o Options) tea.Model {
-	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
-	a := newAdjudicator(c, in)
-	rt := newRoot(c, a, a.title, a.statusLine)
-	rt.auto = o.autoTheme()
-	return rt
+	return newProgram(o, func(c *Common) program { return newAdjudicator(c, in) })
 }
 
 type adjScreen int
@@ -285,9 +277,7 @@ func (a *adjudicator) showTask() {
 	if a.signer.signed {
 		title = "Task of " + it.ID + " (esc back · the adjudication is signed)"
 	}
-	a.panel.openTask(title, func() []string {
-		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
-	}, a.taskPin)
+	a.panel.openTask(title, it, a.taskPin)
 	a.screen, a.onTask = adjPanel, true
 }
 
@@ -399,10 +389,24 @@ func (in *AdjudicateInput) UseDecisionLog(l *adjudication.DecisionLog) {
 	}
 }
 
-// active is the component of a screen that has one (panel, evidence).
+// active is the component of the current screen; nil on the dispute
+// screen and the other-value prompt, which the adjudicator draws itself.
 func (a *adjudicator) active() Component {
-	if a.screen == adjEvidence {
+	switch a.screen {
+	case adjEvidence:
 		return a.viewer
+	case adjSign:
+		return a.signer
+	case adjNote:
+		return a.note
+	case adjAnswer:
+		return a.answer
+	case adjPanel:
+		return a.panel
+	case adjList:
+		return a.list
+	case adjSearch:
+		return a.search
 	}
-	return a.panel
+	return nil
 }

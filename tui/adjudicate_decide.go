@@ -70,8 +70,7 @@ func (a *adjudicator) decide(final, note string) tea.Cmd {
 func (a *adjudicator) onDecided(m savedMsg[pendingDecision]) tea.Cmd {
 	next := a.queue.done(m)
 	if m.err != nil {
-		a.setStatus("NOT saved: "+m.err.Error(), true)
-		a.signer.disarm()
+		a.setStatus(a.signer.saveFailed(m.err), true)
 		return nil
 	}
 	d := m.v.d

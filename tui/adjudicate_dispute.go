@@ -144,21 +144,8 @@ func (a *adjudicator) View() tea.View {
 	if len(a.in.Disputes) == 0 && a.screen != adjSign {
 		return tea.NewView(st.OK.Render("The two frozen sheets agree on every field: nothing to adjudicate.") + "\n" + st.Muted.Render("S signs an adjudication with no resolution."))
 	}
-	switch a.screen {
-	case adjEvidence:
-		return a.viewer.View()
-	case adjSign:
-		return a.signer.View()
-	case adjNote:
-		return a.note.View()
-	case adjAnswer:
-		return a.answer.View()
-	case adjPanel:
-		return a.panel.View()
-	case adjList:
-		return a.list.View()
-	case adjSearch:
-		return a.search.View()
+	if c := a.active(); c != nil {
+		return c.View()
 	}
 	if !a.wide() {
 		return tea.NewView(strings.Join(a.disputeLines(a.w, a.h), "\n"))

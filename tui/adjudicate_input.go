@@ -52,8 +52,8 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		_, cmd := a.viewer.Update(k)
 		return cmd
-	case adjNote:
-		_, cmd := a.note.Update(k)
+	case adjNote, adjList, adjSearch, adjSign:
+		_, cmd := a.active().Update(k)
 		return cmd
 	case adjAnswer:
 		if key.Matches(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Up, a.keys.Down, a.keys.DetailDown, a.keys.DetailUp) {
@@ -78,12 +78,6 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		_, cmd := a.panel.Update(k)
 		return cmd
-	case adjList:
-		_, cmd := a.list.Update(k)
-		return cmd
-	case adjSearch:
-		_, cmd := a.search.Update(k)
-		return cmd
 	case adjOther:
 		if key.Matches(k, a.keys.Cancel) {
 			a.screen = adjMain
@@ -101,9 +95,6 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return nil
-	case adjSign:
-		_, cmd := a.signer.Update(k)
-		return cmd
 	}
 	d := a.dispute()
 	switch {
@@ -157,22 +148,13 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 // ShortHelp implements help.KeyMap.
 func (a *adjudicator) ShortHelp() []key.Binding {
 	switch a.screen {
-	case adjEvidence:
-		return a.viewer.ShortHelp()
 	case adjOther:
 		return []key.Binding{a.keys.Values[0], a.keys.Values[1], a.keys.Values[2], a.keys.Cancel}
-	case adjNote:
-		return a.note.ShortHelp()
-	case adjSign:
-		return a.signer.ShortHelp()
 	case adjAnswer:
 		return append([]key.Binding{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Down, a.keys.Up}, a.answer.ShortHelp()...)
-	case adjPanel:
-		return a.panel.ShortHelp()
-	case adjList:
-		return a.list.ShortHelp()
-	case adjSearch:
-		return a.search.ShortHelp()
+	}
+	if c := a.active(); c != nil {
+		return c.ShortHelp()
 	}
 	return []key.Binding{a.keys.First, a.keys.Second, a.keys.Other, a.keys.Down, a.keys.Up, a.keys.Task, a.keys.Answer, a.keys.Evidence, a.keys.Sign}
 }

@@ -65,8 +65,8 @@ func (l *disputeList) View() tea.View {
 	}
 	out := []string{ansi.Truncate(head, l.w, "…")}
 	lh := max(l.h-1, 1)
-	start := min(max(l.cur-lh/2, 0), max(len(a.in.Disputes)-lh, 0))
-	for i := start; i < min(start+lh, len(a.in.Disputes)); i++ {
+	start, end := listWindow(l.cur, len(a.in.Disputes), lh)
+	for i := start; i < end; i++ {
 		d := a.shownD[i]
 		state := st.Warn.Render("open")
 		if dec, saved := a.decision(i); dec != nil {
@@ -79,7 +79,7 @@ func (l *disputeList) View() tea.View {
 		}
 		row := fmt.Sprintf(" %3d  %s  %-24s %s", i+1, d.Field.Item, fieldLabel(d.Field), state)
 		if i == l.cur {
-			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), l.w))
+			row = selectedRow(st, row, l.w)
 		}
 		out = append(out, row)
 	}

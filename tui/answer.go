@@ -68,7 +68,7 @@ func layoutAnswer(st *styles.Styles, it *blinding.Item, w int) *answerDoc {
 	}
 	start := len(d.lines)
 	d.lines = append(d.lines, st.Header.Render("Task"))
-	d.lines = append(d.lines, wrapLines(strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n"), w)...)
+	d.lines = append(d.lines, wrapLines(taskLines(it), w)...)
 	d.spans[spanTask] = [2]int{start, len(d.lines)}
 
 	section(spanClaims, "Claims", len(f.Claims))

@@ -156,6 +156,37 @@ type root struct {
 	auto bool
 }
 
+// program is a component that is a whole program's screen: the root
+// shows its title above it and its status line below it.
+type program interface {
+	Component
+	title() string
+	statusLine() string
+}
+
+// newProgram returns the root model of the program newChild builds on
+// the size and styles of o; with the auto theme the colours follow the
+// terminal's background.
+func newProgram(o Options, newChild func(*Common) program) *root {
+	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
+	p := newChild(c)
+	rt := newRoot(c, p, p.title, p.statusLine)
+	rt.auto = o.autoTheme()
+	return rt
+}
+
+// runProgram runs m, a root model of newProgram, until it quits and
+// returns its program as it was left (as built when the program could
+// not start).
+func runProgram[P program](ctx context.Context, m tea.Model, o Options) (P, error) {
+	final, err := run(ctx, m, o)
+	r, ok := final.(*root)
+	if !ok {
+		r = m.(*root)
+	}
+	return r.child.(P), err
+}
+
 func newRoot(c *Common, child Component, title, status func() string) *root {
 	h := help.New()
 	h.Styles = c.Styles.Help
@@ -319,6 +350,20 @@ func pad(s string, w int) string {
 		s += strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// listWindow is the range [start, end) of the n rows of a list shown in
+// h lines, the cursor cur centred as far as the list allows.
+func listWindow(cur, n, h int) (start, end int) {
+	start = min(max(cur-h/2, 0), max(n-h, 0))
+	return start, min(start+h, n)
+}
+
+// selectedRow marks a list row drawn with a leading space as the
+// cursor's: "›" in place of the space, padded to w cells, in the
+// selection style (over the row's own styles).
+func selectedRow(st *styles.Styles, row string, w int) string {
+	return st.Selected.Render(pad("›"+ansi.Strip(row[1:]), w))
 }
 
 // fit crops s to h lines and every line to w cells, padding short content

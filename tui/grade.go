@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"verdict/adjudication"
 	"verdict/tui/styles"
@@ -314,11 +313,11 @@ func (p *gradePane) lines(w, h int) []string {
 	out = append(out, choices...)
 	out = append(out, st.Muted.Render(strings.Repeat("─", max(w, 1))))
 	lh := max(h-len(out), 1)
-	start := min(max(s.field-lh/2, 0), max(len(fs)-lh, 0))
-	for i := start; i < min(start+lh, len(fs)); i++ {
+	start, end := listWindow(s.field, len(fs), lh)
+	for i := start; i < end; i++ {
 		row := " " + p.fieldRow(fs[i])
 		if i == s.field {
-			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), w))
+			row = selectedRow(st, row, w)
 		}
 		out = append(out, row)
 	}

@@ -47,14 +47,10 @@ func Ledger(ctx context.Context, in LedgerInput, o Options) error {
 // NewLedgerModel returns the ledger program's root model (exported for
 // tests and benchmarks that drive it without a terminal).
 func NewLedgerModel(in LedgerInput, o Options) tea.Model {
-	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
 	// The ledger draws a copy whose texts show their control characters
 	// visibly (visibleText).
 	in.Campaign, in.System, in.Findings = shownCopy(in.Campaign), shownCopy(in.System), shownCopy(in.Findings)
-	l := newLedger(c, in)
-	rt := newRoot(c, l, l.title, l.statusLine)
-	rt.auto = o.autoTheme()
-	return rt
+	return newProgram(o, func(c *Common) program { return newLedger(c, in) })
 }
 
 type rowKind int
@@ -516,6 +512,21 @@ func (l *ledger) detail(r *ledgerRow) []string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
 	e := r.e
+	// links adds the heading, then each final ID with its text (one not
+	// in the final answer marked as a finding), or a dash for none.
+	links := func(heading string, ids []string) {
+		add(heading)
+		for _, id := range ids {
+			t, ok := finalText(&e.resp.Final, id)
+			if !ok {
+				t = st.Finding.Render(t)
+			}
+			add("  " + id + "  " + t)
+		}
+		if len(ids) == 0 {
+			add("  —")
+		}
+	}
 	switch r.kind {
 	case rowSession:
 		add(st.Header.Render(e.heading()))
@@ -540,17 +551,7 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		add(l.findingLines(r)...)
 		add(o.Text)
 		add("evidence: " + orDash(o.EvidenceIDs))
-		add("links:")
-		for _, id := range o.FinalIDs {
-			t, ok := finalText(&e.resp.Final, id)
-			if !ok {
-				t = st.Finding.Render(t)
-			}
-			add("  " + id + "  " + t)
-		}
-		if len(o.FinalIDs) == 0 {
-			add("  —")
-		}
+		links("links:", o.FinalIDs)
 	case rowDisposition:
 		rec := e.resp.Reconciliation
 		d := rec.EvidenceDispositions[r.index]
@@ -561,17 +562,7 @@ func (l *ledger) detail(r *ledgerRow) []string {
 		} else {
 			add(st.Finding.Render(d.EvidenceID + " is not in the packet"))
 		}
-		add("final links:")
-		for _, id := range d.FinalIDs {
-			t, ok := finalText(&e.resp.Final, id)
-			if !ok {
-				t = st.Finding.Render(t)
-			}
-			add("  " + id + "  " + t)
-		}
-		if len(d.FinalIDs) == 0 {
-			add("  —")
-		}
+		links("final links:", d.FinalIDs)
 		ks := supportingCitations(&e.resp.Final, d.EvidenceID, d.FinalIDs)
 		if len(ks) == 0 {
 			add("supporting citation: none")
@@ -626,7 +617,7 @@ func (l *ledger) View() tea.View {
 	for i := l.offset; i < min(l.offset+lh, len(l.visible)); i++ {
 		line := " " + l.rowLine(&l.rows[l.visible[i]])
 		if i == l.cursor {
-			line = st.Selected.Render(pad("›"+ansi.Strip(line[1:]), l.w))
+			line = selectedRow(st, line, l.w)
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')

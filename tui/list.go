@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // itemList is the rater's list of items with their progress; enter opens
@@ -70,8 +69,8 @@ func (l *itemList) View() tea.View {
 	nf := s.nFlagged()
 	b.WriteString(st.Header.Render("Items") + st.Muted.Render(fmt.Sprintf("  %d/%d complete · %d/%d fields · %d flagged · time spent per item", s.itemsDone(), len(s.fields), s.nGraded, s.nTotal, nf)) + "\n")
 	lh := max(l.h-1, 1)
-	start := min(max(l.cur-lh/2, 0), max(len(s.fields)-lh, 0))
-	for i := start; i < min(start+lh, len(s.fields)); i++ {
+	start, end := listWindow(l.cur, len(s.fields), lh)
+	for i := start; i < end; i++ {
 		state := itemState(s.graded[i], len(s.fields[i]))
 		// Pad before styling: a styled string's escape codes would
 		// otherwise count towards the column width.
@@ -87,7 +86,7 @@ func (l *itemList) View() tea.View {
 			row += "  " + st.Warn.Render("⚑ flagged")
 		}
 		if i == l.cur {
-			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), l.w))
+			row = selectedRow(st, row, l.w)
 		}
 		b.WriteString(row + "\n")
 	}

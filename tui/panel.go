@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"verdict/blinding"
 	"verdict/tui/styles"
 )
 
@@ -43,10 +44,15 @@ func (p *panel) open(title string, text func() []string) {
 	p.keys.Down.SetEnabled(true)
 }
 
-// openTask shows an item's task from the top, with pin's lines below it:
+// taskLines are the lines of item it's task text.
+func taskLines(it *blinding.Item) []string {
+	return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
+}
+
+// openTask shows item it's task from the top, with pin's lines below it:
 // the owner's keys (passes) go through it.
-func (p *panel) openTask(title string, text func() []string, pin func(w int) []string) {
-	p.open(title, text)
+func (p *panel) openTask(title string, it *blinding.Item, pin func(w int) []string) {
+	p.open(title, func() []string { return taskLines(it) })
 	p.task, p.pin = true, pin
 	p.keys.Up.SetEnabled(false)
 	p.keys.Down.SetEnabled(false)

@@ -59,22 +59,14 @@ type RateResult struct {
 // Rate runs the rater's program until the rater leaves and reports the
 // progress. Every grade the screen showed as saved is in the journal.
 func Rate(ctx context.Context, in RateInput, o Options) (RateResult, error) {
-	m := NewRateModel(in, o)
-	final, err := run(ctx, m, o)
-	if r, ok := final.(*root); ok {
-		return r.child.(*rater).result(), err
-	}
-	return m.(*root).child.(*rater).result(), err
+	r, err := runProgram[*rater](ctx, NewRateModel(in, o), o)
+	return r.result(), err
 }
 
 // NewRateModel returns the rater program's root model, positioned at the
 // first ungraded field (resume).
 func NewRateModel(in RateInput, o Options) tea.Model {
-	c := &Common{Width: o.Width, Height: o.Height, Styles: o.styles()}
-	r := newRater(c, in)
-	rt := newRoot(c, r, r.title, r.statusLine)
-	rt.auto = o.autoTheme()
-	return rt
+	return newProgram(o, func(c *Common) program { return newRater(c, in) })
 }
 
 type rateScreen int
@@ -148,9 +140,7 @@ func (r *rater) showTask() {
 	if r.freeze.signed {
 		how = "the sheet is frozen"
 	}
-	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · %s)", r.item+1, len(r.fields), it.ID, how), func() []string {
-		return strings.Split(strings.TrimRight(it.TaskText, "\n"), "\n")
-	}, r.taskPin)
+	r.panel.openTask(fmt.Sprintf("Task of item %d/%d · %s (esc back · %s)", r.item+1, len(r.fields), it.ID, how), it, r.taskPin)
 	r.screen, r.onTask = screenPanel, true
 }
 

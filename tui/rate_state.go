@@ -215,8 +215,7 @@ func (s *rateState) record(g adjudication.Grade) (tea.Cmd, bool) {
 func (s *rateState) onSaved(m savedMsg[adjudication.Grade]) tea.Cmd {
 	next := s.queue.done(m)
 	if m.err != nil {
-		s.setStatus("NOT saved: "+m.err.Error(), true)
-		s.freeze.disarm()
+		s.setStatus(s.freeze.saveFailed(m.err), true)
 		return nil
 	}
 	f := m.v.Field

@@ -150,12 +150,12 @@ func (s *searchScreen) View() tea.View {
 		out = append(out, st.Muted.Render(fmt.Sprintf("hit %d of %d%s · enter opens · / new search", s.cur+1, len(s.hits), more)))
 	}
 	lh := max(s.h-len(out), 1)
-	start := min(max(s.cur-lh/2, 0), max(len(s.hits)-lh, 0))
-	for i := start; i < min(start+lh, len(s.hits)); i++ {
+	start, end := listWindow(s.cur, len(s.hits), lh)
+	for i := start; i < end; i++ {
 		h := s.hits[i]
 		row := " " + h.label + "  " + h.text
 		if i == s.cur {
-			row = st.Selected.Render(pad("›"+ansi.Strip(row[1:]), s.w))
+			row = selectedRow(st, row, s.w)
 		}
 		out = append(out, row)
 	}

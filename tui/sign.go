@@ -118,6 +118,13 @@ func (s *signScreen) afterSave() tea.Cmd {
 	return s.confirm()
 }
 
+// saveFailed is called by the owner when a save failed: an armed
+// signing is dropped. It returns the status line the owner shows.
+func (s *signScreen) saveFailed(err error) string {
+	s.disarm()
+	return "NOT saved: " + err.Error()
+}
+
 // done takes in the end of the signing; it returns the status line the
 // owner shows.
 func (s *signScreen) done(m signedMsg) string {

@@ -66,10 +66,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		if err != nil {
 			return err
 		}
-		if allowed, err = trustedSigners(a, allowed); err != nil {
-			return refusal(a, err)
-		}
-		if _, err := sf.resolve(a); err != nil {
+		if allowed, _, err = trustedSigning(a, allowed, &sf); err != nil {
 			return err
 		}
 		if out == "" {
@@ -113,11 +110,7 @@ verdict disagreements and verdict resolve --from do the same without one.`,
 		}
 		log, err := adjudication.OpenDecisions(decisions, fs[0], fs[1])
 		if err != nil {
-			if adjudication.ErrLocked(err) {
-				fmt.Fprintln(a.stdout, "REFUSED: "+err.Error()+" (another verdict adjudicate has this decision log open)")
-				return failed("journal-locked")
-			}
-			return refusal(a, err)
+			return openRefusal(a, err, "verdict adjudicate has this decision log")
 		}
 		defer closeInto(&err, log)
 		in := tui.AdjudicateInput{Bundle: b, Signer: tui.Signer{Name: sf.name, Fingerprint: adjudication.Fingerprint(key.PublicKey())}, Meaning: adjudication.AdjudicationMeaning}

@@ -79,15 +79,8 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 		if err != nil {
 			return signedRecordResult(a, err)
 		}
-		if *format == "json" {
-			return printWritten(a, sheet.Synthetic, out, data, sheet.Signer)
-		}
-		if sheet.Synthetic {
-			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
-		}
-		fmt.Fprintf(a.stdout, "froze %d grade(s) by %s (%s) into %s\nsha256 %s\nsigned %s with %s in namespace %s\n",
-			len(sheet.Grades), sheet.Signer.Name, sheet.Signer.Role, out, blinding.Digest(data), out+".sig", sheet.Signer.KeyFingerprint, adjudication.NamespaceRating)
-		return nil
+		return printSigned(a, *format, sheet.Synthetic, out, data, sheet.Signer, adjudication.NamespaceRating,
+			fmt.Sprintf("froze %d grade(s)", len(sheet.Grades)))
 	}
 	return c
 }

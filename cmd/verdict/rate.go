@@ -127,11 +127,7 @@ freeze do the same without a terminal.`,
 		}
 		j, err := adjudication.Open(journal, b)
 		if err != nil {
-			if adjudication.ErrLocked(err) {
-				fmt.Fprintln(a.stdout, "REFUSED: "+err.Error()+" (another verdict rate has this journal open)")
-				return failed("journal-locked")
-			}
-			return refusal(a, err)
+			return openRefusal(a, err, "verdict rate has this journal")
 		}
 		defer closeInto(&err, j)
 		in := tui.RateInput{Bundle: b, Journal: j, Signer: tui.Signer{Name: sf.name}, Meaning: adjudication.SheetMeaning}

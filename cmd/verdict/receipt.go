@@ -34,6 +34,27 @@ type receiptImportReport struct {
 	Inadmissible []verr.Problem `json:"inadmissible,omitempty"`
 }
 
+// importReport is the report of session's import im, with admission's
+// findings inadmissible: its status "no terminal receipt" when the log
+// gave none, and its unknown and notes lists never null. Its files are
+// set by the caller once they are written.
+func importReport(session string, im *assemble.Imported, inadmissible []error) receiptImportReport {
+	rep := receiptImportReport{Session: session, Status: string(im.Receipt.Status), Unknown: im.Unknown, Notes: im.Notes}
+	for _, e := range inadmissible {
+		rep.Inadmissible = append(rep.Inadmissible, refusalProblem(e))
+	}
+	if rep.Status == "" {
+		rep.Status = "no terminal receipt"
+	}
+	if rep.Unknown == nil {
+		rep.Unknown = []string{}
+	}
+	if rep.Notes == nil {
+		rep.Notes = []string{}
+	}
+	return rep
+}
+
 func newReceiptCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "receipt",
@@ -262,19 +283,8 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 		if err := assemble.WriteImport(args[0], im); err != nil {
 			return refusal(a, err)
 		}
-		rep := receiptImportReport{Session: session, Status: string(im.Receipt.Status), Files: im.Files, Unknown: im.Unknown, Notes: im.Notes}
-		for _, e := range inadmissible {
-			rep.Inadmissible = append(rep.Inadmissible, refusalProblem(e))
-		}
-		if rep.Status == "" {
-			rep.Status = "no terminal receipt"
-		}
-		if rep.Unknown == nil {
-			rep.Unknown = []string{}
-		}
-		if rep.Notes == nil {
-			rep.Notes = []string{}
-		}
+		rep := importReport(session, im, inadmissible)
+		rep.Files = im.Files
 		if *format == "json" {
 			if err := writeJSON(a.stdout, rep); err != nil {
 				return err

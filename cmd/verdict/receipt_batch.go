@@ -74,11 +74,7 @@ func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format st
 		if len(inadmissible) > 0 && !keep {
 			return stopped(b, errors.Join(inadmissible...))
 		}
-		rep := receiptImportReport{Session: b.Session, Status: string(im.Receipt.Status), Unknown: im.Unknown, Notes: im.Notes}
-		for _, e := range inadmissible {
-			rep.Inadmissible = append(rep.Inadmissible, refusalProblem(e))
-		}
-		reports = append(reports, rep)
+		reports = append(reports, importReport(b.Session, im, inadmissible))
 		ims = append(ims, im)
 	}
 	bound, err := assemble.CommitImports(dir, ims)
@@ -91,15 +87,6 @@ func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format st
 	for i := range reports {
 		r := &reports[i]
 		r.Files = ims[i].Files
-		if r.Status == "" {
-			r.Status = "no terminal receipt"
-		}
-		if r.Unknown == nil {
-			r.Unknown = []string{}
-		}
-		if r.Notes == nil {
-			r.Notes = []string{}
-		}
 		if len(r.Inadmissible) > 0 {
 			kept++
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
@@ -45,6 +46,22 @@ func trustedSigners(a *app, flag string) (string, error) {
 		return p, nil
 	}
 	return "", adjudication.AllowedSignersMissing()
+}
+
+// trustedSigning is the first check of a command that signs over
+// verified records: the allowed_signers file (trustedSigners, refused
+// when there is none), then the signing flags and time
+// (signingFlags.resolve).
+func trustedSigning(a *app, flag string, f *signingFlags) (string, time.Time, error) {
+	allowed, err := trustedSigners(a, flag)
+	if err != nil {
+		return "", time.Time{}, refusal(a, err)
+	}
+	at, err := f.resolve(a)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return allowed, at, nil
 }
 
 // checkSigner is adjudication.CheckNewSigner for a signing command: the
@@ -111,16 +128,40 @@ type writtenRecord struct {
 	Admission *admissionNote `json:"admission,omitempty"`
 }
 
-// printWritten prints the JSON form of a record written at out with bytes
-// data (writtenRecord).
-func printWritten(a *app, synthetic bool, out string, data []byte, signer adjudication.Signer) error {
-	return writeJSON(a.stdout, written(synthetic, out, data, signer))
+// printSigned prints what freeze and resolve report of the record they
+// signed in namespace and wrote at out with bytes data: with --format
+// json its writtenRecord; else the SYNTHETIC notice of a synthetic
+// record, then what (what the record holds), its signer, its SHA-256 and
+// its detached signature.
+func printSigned(a *app, format string, synthetic bool, out string, data []byte, signer adjudication.Signer, namespace, what string) error {
+	if format == "json" {
+		return writeJSON(a.stdout, written(synthetic, out, data, signer))
+	}
+	if synthetic {
+		fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
+	}
+	fmt.Fprintf(a.stdout, "%s by %s (%s) into %s\nsha256 %s\nsigned %s with %s in namespace %s\n",
+		what, signer.Name, signer.Role, out, blinding.Digest(data), out+".sig", signer.KeyFingerprint, namespace)
+	return nil
 }
 
 // written is the writtenRecord of a record written at out with bytes data.
 func written(synthetic bool, out string, data []byte, signer adjudication.Signer) writtenRecord {
 	return writtenRecord{Notice: syntheticNotice(synthetic), Synthetic: synthetic, Record: out,
 		SHA256: blinding.Digest(data), Signature: out + ".sig", Signer: signer}
+}
+
+// openRefusal is the error of a command that could not open a journal
+// or decision log: one another process holds (adjudication.ErrLocked)
+// is refused on stdout with held, what that process is and holds
+// ("verdict rate has this journal"), and fails journal-locked; anything
+// else is a refusal.
+func openRefusal(a *app, err error, held string) error {
+	if adjudication.ErrLocked(err) {
+		fmt.Fprintln(a.stdout, "REFUSED: "+err.Error()+" (another "+held+" open)")
+		return failed("journal-locked")
+	}
+	return refusal(a, err)
 }
 
 // closeInto closes c (a journal or decision log the command wrote) and

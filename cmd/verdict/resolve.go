@@ -21,6 +21,20 @@ func loadFrozenSheets(a *app, allowedPath string, paths, bundles []string, requi
 	return out, err
 }
 
+// loadDisputes is loadFrozenSheets followed by the sheets'
+// disagreements, in the sheets' order as given.
+func loadDisputes(a *app, allowedPath string, paths, bundles []string, required bool) ([2]adjudication.FrozenSheet, []adjudication.Disagreement, error) {
+	fs, err := loadFrozenSheets(a, allowedPath, paths, bundles, required)
+	if err != nil {
+		return fs, nil, err
+	}
+	ds, err := adjudication.Disagreements(fs[0].Sheet, fs[1].Sheet)
+	if err != nil {
+		return fs, nil, refusal(a, err)
+	}
+	return fs, ds, nil
+}
+
 // loadFrozenSheetFiles is loadFrozenSheets that also returns the parsed
 // allowed_signers and the sheets' record files (bytes and signatures).
 func loadFrozenSheetFiles(a *app, allowedPath string, paths, bundles []string, required bool) ([2]adjudication.FrozenSheet, []adjudication.AllowedSigner, []adjudication.RecordFile, error) {
@@ -123,14 +137,10 @@ write a key too); with neither, allowed-signers-missing.`,
 		if err != nil {
 			return refusal(a, err)
 		}
-		fs, err := loadFrozenSheets(a, allowed, args, bundles, false)
+		// Sheet order as given: the labels say nothing about the raters.
+		fs, ds, err := loadDisputes(a, allowed, args, bundles, false)
 		if err != nil {
 			return err
-		}
-		// Sheet order as given: the labels say nothing about the raters.
-		ds, err := adjudication.Disagreements(fs[0].Sheet, fs[1].Sheet)
-		if err != nil {
-			return refusal(a, err)
 		}
 		if ds == nil {
 			ds = []adjudication.Disagreement{}
@@ -230,11 +240,7 @@ order).`,
 		if from == "" || out == "" {
 			return usagef("--from and --out are required")
 		}
-		allowed, err := trustedSigners(a, allowed)
-		if err != nil {
-			return refusal(a, err)
-		}
-		at, err := sf.resolve(a)
+		allowed, at, err := trustedSigning(a, allowed, &sf)
 		if err != nil {
 			return err
 		}
@@ -269,15 +275,8 @@ order).`,
 		if err != nil {
 			return signedRecordResult(a, err)
 		}
-		if *format == "json" {
-			return printWritten(a, adj.Synthetic, out, rec, adj.Signer)
-		}
-		if adj.Synthetic {
-			fmt.Fprintln(a.stdout, blinding.SyntheticNotice)
-		}
-		fmt.Fprintf(a.stdout, "resolved %d disputed field(s) by %s (%s) into %s\nsha256 %s\nsigned %s with %s in namespace %s\n",
-			len(adj.Resolutions), adj.Signer.Name, adj.Signer.Role, out, blinding.Digest(rec), out+".sig", adj.Signer.KeyFingerprint, adjudication.NamespaceAdjudication)
-		return nil
+		return printSigned(a, *format, adj.Synthetic, out, rec, adj.Signer, adjudication.NamespaceAdjudication,
+			fmt.Sprintf("resolved %d disputed field(s)", len(adj.Resolutions)))
 	}
 	return c
 }
@@ -294,13 +293,9 @@ func writeChoiceTemplate(a *app, allowed string, sheets, bundles []string, out s
 			return refusal(a, err)
 		}
 	}
-	fs, err := loadFrozenSheets(a, allowed, sheets, bundles, true)
+	fs, ds, err := loadDisputes(a, allowed, sheets, bundles, true)
 	if err != nil {
 		return err
-	}
-	ds, err := adjudication.Disagreements(fs[0].Sheet, fs[1].Sheet)
-	if err != nil {
-		return refusal(a, err)
 	}
 	if fs[0].Sheet.Synthetic || fs[1].Sheet.Synthetic {
 		fmt.Fprintln(a.stderr, blinding.SyntheticNotice)

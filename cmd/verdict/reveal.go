@@ -61,11 +61,7 @@ on stderr says admission was not checked. --format json reports either in
 		if len(sheets) != 2 || adjPath == "" || mapPath == "" || out == "" {
 			return usagef("two --sheet, --adjudication, --map and --out are required")
 		}
-		allowed, err := trustedSigners(a, allowed)
-		if err != nil {
-			return refusal(a, err)
-		}
-		at, err := sf.resolve(a)
+		allowed, at, err := trustedSigning(a, allowed, &sf)
 		if err != nil {
 			return err
 		}
