@@ -151,13 +151,8 @@ func decide(sc *Scorecard) {
 			short = append(short, fmt.Sprintf("%s has %d A and %d B of %d", t.Task, t.A.Runs, t.B.Runs, th.Repetitions))
 		}
 	}
-	pr := Prerequisite{ID: "planned-reviews", OK: len(short) == 0,
-		Detail: fmt.Sprintf("every task has %d review(s) per arm (CONTRACT §2)", th.Repetitions)}
-	if len(short) > 0 {
-		pr.Detail = strings.Join(short, "; ")
-	}
-	sc.Prerequisites = append(sc.Prerequisites, pr)
-	slices.SortFunc(sc.Prerequisites, func(a, b Prerequisite) int { return strings.Compare(a.ID, b.ID) })
+	sc.Prerequisites = appendPlanned(sc.Prerequisites, "planned-reviews",
+		fmt.Sprintf("every task has %d review(s) per arm (CONTRACT §2)", th.Repetitions), short)
 
 	var bRuns []RunScore
 	for _, r := range sc.Runs {
@@ -317,6 +312,20 @@ func failures(gates []DecisionGate, prereqs []Prerequisite) (failing, failed []s
 		}
 	}
 	return failing, failed
+}
+
+// appendPlanned appends the scorer's prerequisite id that every planned
+// session is present, then sorts prereqs by ID: it holds when short (one
+// entry per task that falls short) is empty, with detail want; otherwise
+// its detail lists short.
+func appendPlanned(prereqs []Prerequisite, id, want string, short []string) []Prerequisite {
+	pr := Prerequisite{ID: id, OK: len(short) == 0, Detail: want}
+	if len(short) > 0 {
+		pr.Detail = strings.Join(short, "; ")
+	}
+	prereqs = append(prereqs, pr)
+	slices.SortFunc(prereqs, func(a, b Prerequisite) int { return strings.Compare(a.ID, b.ID) })
+	return prereqs
 }
 
 // oracleGate fails on any confirmed oracle defect ("task/obligation"):
