@@ -308,20 +308,13 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 		pro.add(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
 	}
 	out.Prohibited = pro.reasons
-	details := pro.details
 	used := recorded.Plus(prior)
 	rules := newPlanRules(c, v)
 	for _, d := range plan {
 		dec := DispatchDecision{Dispatch: d, Before: used}
 		refusal, why := rules.refusal(d)
 		switch {
-		case refusal != "":
-			// Decided before any budget is looked at (CONTRACT §5 "No
-			// automatic reruns").
-			dec.Reasons, dec.Detail = []verr.Reason{refusal}, why
-		case len(out.Prohibited) > 0:
-			dec.Reasons = append(dec.Reasons, out.Prohibited...)
-			dec.Detail = strings.Join(details, "; ")
+		case pro.refuse(&dec, refusal, why):
 		case d.Role != campaign.RoleDraft && d.Role != campaign.RoleReviewA && d.Role != campaign.RoleReviewB:
 			dec.Reasons = []verr.Reason{ReasonInvalidDispatch}
 			dec.Detail = fmt.Sprintf("role %q is not draft, review-a or review-b", d.Role)
@@ -374,6 +367,23 @@ func (p *prohibitions) add(r verr.Reason, detail string) {
 	}
 	p.reasons = append(p.reasons, r)
 	p.details = append(p.details, detail)
+}
+
+// refuse decides dec before any budget is looked at and reports whether it
+// did: refusal, the dispatch's own rule refusal (CONTRACT §5 "No
+// automatic reruns"), with its detail why, comes first; otherwise every
+// prohibition that holds refuses it.
+func (p *prohibitions) refuse(dec *DispatchDecision, refusal verr.Reason, why string) bool {
+	switch {
+	case refusal != "":
+		dec.Reasons, dec.Detail = []verr.Reason{refusal}, why
+	case len(p.reasons) > 0:
+		dec.Reasons = append(dec.Reasons, p.reasons...)
+		dec.Detail = strings.Join(p.details, "; ")
+	default:
+		return false
+	}
+	return true
 }
 
 // reserve decides a dispatch that no rule or prohibition refused: its
