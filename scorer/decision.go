@@ -29,9 +29,9 @@ const (
 	DecisionNoDecision DecisionKind = "no-decision"
 )
 
-// Decision is the campaign's outcome with every failing gate and failed
-// prerequisite named.
-type Decision struct {
+// DecisionCore is what the decision of either design says: the outcome
+// with every failing gate and failed prerequisite named.
+type DecisionCore struct {
 	Kind DecisionKind `json:"kind"`
 	// Summary is one sentence stating the outcome.
 	Summary string `json:"summary"`
@@ -39,6 +39,12 @@ type Decision struct {
 	FailingGates []string `json:"failing_gates"`
 	// FailedPrerequisites lists the IDs of every failed prerequisite.
 	FailedPrerequisites []string `json:"failed_prerequisites"`
+}
+
+// Decision is the campaign's outcome with every failing gate and failed
+// prerequisite named.
+type Decision struct {
+	DecisionCore `json:",inline"`
 	// ACeiling is true when A's macro-average task-median R leaves less than
 	// 0.10 of headroom, so no ≥0.10 gain was possible.
 	ACeiling bool `json:"a_ceiling"`

@@ -327,10 +327,7 @@ func SystemOutcomes() []DecisionKind {
 // SystemDecision is the comparison's outcome with every failing gate and
 // failed prerequisite named.
 type SystemDecision struct {
-	Kind                DecisionKind `json:"kind"`
-	Summary             string       `json:"summary"`
-	FailingGates        []string     `json:"failing_gates"`
-	FailedPrerequisites []string     `json:"failed_prerequisites"`
+	DecisionCore `json:",inline"`
 	// SimplerCheaper lists the comparators that meet every floor at no
 	// more whole-suite cost and time than Madar (Native first).
 	SimplerCheaper []campaign.SystemName `json:"simpler_cheaper"`
@@ -467,10 +464,9 @@ func EvaluateSystemComparison(in ScoreInput) (*Scorecard, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := ss.Decision
 	return &Scorecard{CampaignID: ss.CampaignID, Synthetic: ss.Synthetic, Phase: in.Phase, Runs: []RunScore{}, Tasks: []TaskScore{},
 		Pairs: []PairOutcome{}, Repositories: []RepositorySummary{}, Prerequisites: ss.Prerequisites, Gates: ss.Gates,
-		Decision: Decision{Kind: d.Kind, Summary: d.Summary, FailingGates: d.FailingGates, FailedPrerequisites: d.FailedPrerequisites},
+		Decision: Decision{DecisionCore: ss.Decision.DecisionCore},
 		Systems:  ss}, nil
 }
 
