@@ -92,16 +92,23 @@ type Workflow struct {
 // PairAccount is one repetition's paired outcome: workflows A and B and
 // their exact B/A ratios (CONTRACT §4 "paired complete-workflow ratio").
 type PairAccount struct {
-	Task            string         `json:"task"`
-	Repetition      int            `json:"repetition"`
-	Order           campaign.Order `json:"order"`
-	DraftSession    string         `json:"draft_session"`
-	A               Workflow       `json:"a"`
-	B               Workflow       `json:"b"`
-	CostRatio       Ratio          `json:"cost_ratio"`
-	TimeRatio       Ratio          `json:"time_ratio"`
-	ReviewCostRatio Ratio          `json:"review_cost_ratio"`
-	ReviewTimeRatio Ratio          `json:"review_time_ratio"`
+	Task         string         `json:"task"`
+	Repetition   int            `json:"repetition"`
+	Order        campaign.Order `json:"order"`
+	DraftSession string         `json:"draft_session"`
+	A            Workflow       `json:"a"`
+	B            Workflow       `json:"b"`
+	ArmRatios    `json:",inline"`
+}
+
+// ArmRatios are the exact B/A ratios of complete-workflow cost and time
+// and of review-only cost and time (CONTRACT §4) of one paired workflow,
+// one task's medians or their sums.
+type ArmRatios struct {
+	CostRatio       Ratio `json:"cost_ratio"`
+	TimeRatio       Ratio `json:"time_ratio"`
+	ReviewCostRatio Ratio `json:"review_cost_ratio"`
+	ReviewTimeRatio Ratio `json:"review_time_ratio"`
 }
 
 // TaskAccount holds one task's medians over its compared repetitions and
@@ -112,28 +119,22 @@ type TaskAccount struct {
 	// MedianCostA/B are the task medians of complete-workflow cost in
 	// pico-USD, MedianTimeA/B of complete-workflow time in nanoseconds;
 	// half a unit when the repetition count is even.
-	MedianCostA     Fractional[PicoUSD]    `json:"median_cost_a_pico_usd"`
-	MedianCostB     Fractional[PicoUSD]    `json:"median_cost_b_pico_usd"`
-	MedianTimeA     Fractional[Nanosecond] `json:"median_time_a_ns"`
-	MedianTimeB     Fractional[Nanosecond] `json:"median_time_b_ns"`
-	CostRatio       Ratio                  `json:"cost_ratio"`
-	TimeRatio       Ratio                  `json:"time_ratio"`
-	ReviewCostRatio Ratio                  `json:"review_cost_ratio"`
-	ReviewTimeRatio Ratio                  `json:"review_time_ratio"`
+	MedianCostA Fractional[PicoUSD]    `json:"median_cost_a_pico_usd"`
+	MedianCostB Fractional[PicoUSD]    `json:"median_cost_b_pico_usd"`
+	MedianTimeA Fractional[Nanosecond] `json:"median_time_a_ns"`
+	MedianTimeB Fractional[Nanosecond] `json:"median_time_b_ns"`
+	ArmRatios   `json:",inline"`
 }
 
 // Aggregate holds Σ task medians per arm and their exact ratios.
 type Aggregate struct {
-	SumCostA        Fractional[PicoUSD]    `json:"sum_median_cost_a_pico_usd"`
-	SumCostB        Fractional[PicoUSD]    `json:"sum_median_cost_b_pico_usd"`
-	SumTimeA        Fractional[Nanosecond] `json:"sum_median_time_a_ns"`
-	SumTimeB        Fractional[Nanosecond] `json:"sum_median_time_b_ns"`
-	CostRatio       Ratio                  `json:"cost_ratio"`
-	TimeRatio       Ratio                  `json:"time_ratio"`
-	ReviewCostRatio Ratio                  `json:"review_cost_ratio"`
-	ReviewTimeRatio Ratio                  `json:"review_time_ratio"`
-	CostLabel       string                 `json:"cost_label"`
-	TimeLabel       string                 `json:"time_label"`
+	SumCostA  Fractional[PicoUSD]    `json:"sum_median_cost_a_pico_usd"`
+	SumCostB  Fractional[PicoUSD]    `json:"sum_median_cost_b_pico_usd"`
+	SumTimeA  Fractional[Nanosecond] `json:"sum_median_time_a_ns"`
+	SumTimeB  Fractional[Nanosecond] `json:"sum_median_time_b_ns"`
+	ArmRatios `json:",inline"`
+	CostLabel string `json:"cost_label"`
+	TimeLabel string `json:"time_label"`
 }
 
 // Billing is a total over sessions. PhysicalBilling counts each session

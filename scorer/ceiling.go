@@ -194,23 +194,37 @@ func (b *Budget) consume(s SessionAccount, worst Budget, replacement bool, note 
 	}
 }
 
+// ceilingLimits are the ceilings of a Budget in fixed order: each one's
+// reason code, its name in a refusal's detail, its member of a Budget
+// and how an amount of it is shown.
+var ceilingLimits = []struct {
+	reason verr.Reason
+	name   string
+	of     func(Budget) int64
+	show   func(int64) string
+}{
+	{ReasonCeilingSessions, "sessions", func(b Budget) int64 { return b.Sessions }, groupDigits},
+	{ReasonCeilingReplacements, "replacement sessions", func(b Budget) int64 { return b.ReplacementSessions }, groupDigits},
+	{ReasonCeilingWallTime, "wall time", func(b Budget) int64 { return b.WallNS }, func(v int64) string { return Of[Nanosecond](v).String() }},
+	{ReasonCeilingInput, "input tokens", func(b Budget) int64 { return b.InputTokens }, groupDigits},
+	{ReasonCeilingOutput, "output tokens", func(b Budget) int64 { return b.OutputTokens }, groupDigits},
+	{ReasonCeilingReferenceCost, "reference cost", func(b Budget) int64 { return b.ReferencePico }, usdPico},
+	{ReasonCeilingActualCost, "actual charges", func(b Budget) int64 { return b.ActualPico }, usdPico},
+}
+
+// usdPico shows an amount of pico-USD as "US$" and its decimal.
+func usdPico(v int64) string { return "US$" + Of[PicoUSD](v).String() }
+
 // exceeded returns the reason codes of every ceiling that used+reserve
 // would exceed (inclusive ceilings: equal fits), in fixed order.
 func exceeded(ceil, used, reserve Budget) []verr.Reason {
 	after := used.Plus(reserve)
 	var out []verr.Reason
-	check := func(a, c int64, r verr.Reason) {
-		if a > c {
-			out = append(out, r)
+	for _, l := range ceilingLimits {
+		if l.of(after) > l.of(ceil) {
+			out = append(out, l.reason)
 		}
 	}
-	check(after.Sessions, ceil.Sessions, ReasonCeilingSessions)
-	check(after.ReplacementSessions, ceil.ReplacementSessions, ReasonCeilingReplacements)
-	check(after.WallNS, ceil.WallNS, ReasonCeilingWallTime)
-	check(after.InputTokens, ceil.InputTokens, ReasonCeilingInput)
-	check(after.OutputTokens, ceil.OutputTokens, ReasonCeilingOutput)
-	check(after.ReferencePico, ceil.ReferencePico, ReasonCeilingReferenceCost)
-	check(after.ActualPico, ceil.ActualPico, ReasonCeilingActualCost)
 	return out
 }
 
@@ -308,20 +322,13 @@ func AdmitWith(c *campaign.Campaign, rep AccountingReport, v ValidityReport, pri
 		pro.add(ReasonCampaignStopped, "a second invalid triplet stopped the campaign")
 	}
 	out.Prohibited = pro.reasons
-	details := pro.details
 	used := recorded.Plus(prior)
 	rules := newPlanRules(c, v)
 	for _, d := range plan {
 		dec := DispatchDecision{Dispatch: d, Before: used}
 		refusal, why := rules.refusal(d)
 		switch {
-		case refusal != "":
-			// Decided before any budget is looked at (CONTRACT §5 "No
-			// automatic reruns").
-			dec.Reasons, dec.Detail = []verr.Reason{refusal}, why
-		case len(out.Prohibited) > 0:
-			dec.Reasons = append(dec.Reasons, out.Prohibited...)
-			dec.Detail = strings.Join(details, "; ")
+		case pro.refuse(&dec, refusal, why):
 		case d.Role != campaign.RoleDraft && d.Role != campaign.RoleReviewA && d.Role != campaign.RoleReviewB:
 			dec.Reasons = []verr.Reason{ReasonInvalidDispatch}
 			dec.Detail = fmt.Sprintf("role %q is not draft, review-a or review-b", d.Role)
@@ -376,6 +383,23 @@ func (p *prohibitions) add(r verr.Reason, detail string) {
 	p.details = append(p.details, detail)
 }
 
+// refuse decides dec before any budget is looked at and reports whether it
+// did: refusal, the dispatch's own rule refusal (CONTRACT §5 "No
+// automatic reruns"), with its detail why, comes first; otherwise every
+// prohibition that holds refuses it.
+func (p *prohibitions) refuse(dec *DispatchDecision, refusal verr.Reason, why string) bool {
+	switch {
+	case refusal != "":
+		dec.Reasons, dec.Detail = []verr.Reason{refusal}, why
+	case len(p.reasons) > 0:
+		dec.Reasons = append(dec.Reasons, p.reasons...)
+		dec.Detail = strings.Join(p.details, "; ")
+	default:
+		return false
+	}
+	return true
+}
+
 // reserve decides a dispatch that no rule or prohibition refused: its
 // worst case w is reserved on top of used when it fits every inclusive
 // ceiling (used grows), else it is refused with every exceeded ceiling.
@@ -413,28 +437,12 @@ func (out *AdmissionReplay) decide(dec DispatchDecision, used Budget) {
 
 // ceilingDetail explains one exceeded ceiling: used + reserved > ceiling.
 func ceilingDetail(r verr.Reason, used, res, after, ceil Budget) string {
-	f := func(name string, u, rv, a, c int64, show func(int64) string) string {
-		return fmt.Sprintf("%s: used %s + reserved %s = %s > ceiling %s", name, show(u), show(rv), show(a), show(c))
-	}
-	num := groupDigits
-	dur := func(v int64) string { return Of[Nanosecond](v).String() }
-	usd := func(v int64) string { return "US$" + Of[PicoUSD](v).String() }
-	switch r {
-	case ReasonCeilingSessions:
-		return f("sessions", used.Sessions, res.Sessions, after.Sessions, ceil.Sessions, num)
-	case ReasonCeilingReplacements:
-		return f("replacement sessions", used.ReplacementSessions, res.ReplacementSessions, after.ReplacementSessions, ceil.ReplacementSessions, num)
-	case ReasonCeilingWallTime:
-		return f("wall time", used.WallNS, res.WallNS, after.WallNS, ceil.WallNS, dur)
-	case ReasonCeilingInput:
-		return f("input tokens", used.InputTokens, res.InputTokens, after.InputTokens, ceil.InputTokens, num)
-	case ReasonCeilingOutput:
-		return f("output tokens", used.OutputTokens, res.OutputTokens, after.OutputTokens, ceil.OutputTokens, num)
-	case ReasonCeilingReferenceCost:
-		return f("reference cost", used.ReferencePico, res.ReferencePico, after.ReferencePico, ceil.ReferencePico, usd)
-	case ReasonCeilingActualCost:
-		d := f("actual charges", used.ActualPico, res.ActualPico, after.ActualPico, ceil.ActualPico, usd)
-		if used.ActualUnrecorded > 0 {
+	for _, l := range ceilingLimits {
+		if l.reason != r {
+			continue
+		}
+		d := fmt.Sprintf("%s: used %s + reserved %s = %s > ceiling %s", l.name, l.show(l.of(used)), l.show(l.of(res)), l.show(l.of(after)), l.show(l.of(ceil)))
+		if r == ReasonCeilingActualCost && used.ActualUnrecorded > 0 {
 			d += fmt.Sprintf(" (the charge of %d sessions is unknown: held at their reference price)", used.ActualUnrecorded)
 		}
 		return d

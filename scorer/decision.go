@@ -29,9 +29,9 @@ const (
 	DecisionNoDecision DecisionKind = "no-decision"
 )
 
-// Decision is the campaign's outcome with every failing gate and failed
-// prerequisite named.
-type Decision struct {
+// DecisionCore is what the decision of either design says: the outcome
+// with every failing gate and failed prerequisite named.
+type DecisionCore struct {
 	Kind DecisionKind `json:"kind"`
 	// Summary is one sentence stating the outcome.
 	Summary string `json:"summary"`
@@ -39,6 +39,12 @@ type Decision struct {
 	FailingGates []string `json:"failing_gates"`
 	// FailedPrerequisites lists the IDs of every failed prerequisite.
 	FailedPrerequisites []string `json:"failed_prerequisites"`
+}
+
+// Decision is the campaign's outcome with every failing gate and failed
+// prerequisite named.
+type Decision struct {
+	DecisionCore `json:",inline"`
 	// ACeiling is true when A's macro-average task-median R leaves less than
 	// 0.10 of headroom, so no ≥0.10 gain was possible.
 	ACeiling bool `json:"a_ceiling"`
@@ -151,13 +157,8 @@ func decide(sc *Scorecard) {
 			short = append(short, fmt.Sprintf("%s has %d A and %d B of %d", t.Task, t.A.Runs, t.B.Runs, th.Repetitions))
 		}
 	}
-	pr := Prerequisite{ID: "planned-reviews", OK: len(short) == 0,
-		Detail: fmt.Sprintf("every task has %d review(s) per arm (CONTRACT §2)", th.Repetitions)}
-	if len(short) > 0 {
-		pr.Detail = strings.Join(short, "; ")
-	}
-	sc.Prerequisites = append(sc.Prerequisites, pr)
-	slices.SortFunc(sc.Prerequisites, func(a, b Prerequisite) int { return strings.Compare(a.ID, b.ID) })
+	sc.Prerequisites = appendPlanned(sc.Prerequisites, "planned-reviews",
+		fmt.Sprintf("every task has %d review(s) per arm (CONTRACT §2)", th.Repetitions), short)
 
 	var bRuns []RunScore
 	for _, r := range sc.Runs {
@@ -317,6 +318,20 @@ func failures(gates []DecisionGate, prereqs []Prerequisite) (failing, failed []s
 		}
 	}
 	return failing, failed
+}
+
+// appendPlanned appends the scorer's prerequisite id that every planned
+// session is present, then sorts prereqs by ID: it holds when short (one
+// entry per task that falls short) is empty, with detail want; otherwise
+// its detail lists short.
+func appendPlanned(prereqs []Prerequisite, id, want string, short []string) []Prerequisite {
+	pr := Prerequisite{ID: id, OK: len(short) == 0, Detail: want}
+	if len(short) > 0 {
+		pr.Detail = strings.Join(short, "; ")
+	}
+	prereqs = append(prereqs, pr)
+	slices.SortFunc(prereqs, func(a, b Prerequisite) int { return strings.Compare(a.ID, b.ID) })
+	return prereqs
 }
 
 // oracleGate fails on any confirmed oracle defect ("task/obligation"):

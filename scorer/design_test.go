@@ -79,7 +79,7 @@ func TestSystemComparisonShape(t *testing.T) {
 type outcomeDesign struct{ scorer.Design }
 
 func (o outcomeDesign) Evaluate(in scorer.ScoreInput) (*scorer.Scorecard, error) {
-	return &scorer.Scorecard{Decision: scorer.Decision{Kind: "madar-wins"}}, nil
+	return &scorer.Scorecard{Decision: scorer.Decision{DecisionCore: scorer.DecisionCore{Kind: "madar-wins"}}}, nil
 }
 
 func TestEvaluateDesignHoldsOutcomes(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // with another) is refused by Evaluate; recording it as failing is accepted.
 func TestGateIndependenceRefusesORCombinedGate(t *testing.T) {
 	acct := passingAccounting()
-	acct.Pairs = []PairAccount{{Task: "T1", Repetition: 1, TimeRatio: RatioOf(Of[Nanosecond](130), Of[Nanosecond](100)), CostRatio: RatioOf(Of[PicoUSD](1), Of[PicoUSD](1))}}
+	acct.Pairs = []PairAccount{{Task: "T1", Repetition: 1, ArmRatios: ArmRatios{TimeRatio: RatioOf(Of[Nanosecond](130), Of[Nanosecond](100)), CostRatio: RatioOf(Of[PicoUSD](1), Of[PicoUSD](1))}}}
 	if errs := CheckGateIndependence(acct); len(errs) != 1 || !errors.Is(errs[0], ReasonGateOrEscape) {
 		t.Fatalf("got %v, want one gate-or-escape", errs)
 	}

@@ -37,6 +37,5 @@ func (r *Report) Outcome() Decision { return r.Scorecard.Decision }
 // Outcome is the system scorecard's decision (its comparators that are
 // simpler and cheaper are in the report itself).
 func (r *SystemReport) Outcome() Decision {
-	d := r.Scorecard.Decision
-	return Decision{Kind: d.Kind, Summary: d.Summary, FailingGates: d.FailingGates, FailedPrerequisites: d.FailedPrerequisites}
+	return Decision{DecisionCore: r.Scorecard.Decision.DecisionCore}
 }

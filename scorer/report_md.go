@@ -106,16 +106,23 @@ func (r *Report) MedianRBars() string {
 // ChartPairs).
 func (r *Report) Markdown(charts bool) []byte { return r.markdown(charts, 0) }
 
+// markdownTitle writes the first lines of either design's report.md: the
+// notice, when there is one, as its own paragraph, then the title naming
+// the campaign.
+func markdownTitle(b *bytes.Buffer, notice, campaignID string) {
+	if notice != "" {
+		fmt.Fprintf(b, "%s\n\n", notice)
+	}
+	fmt.Fprintf(b, "# verdict report: %s\n\n", campaignID)
+}
+
 // markdown renders the report's Markdown; width 0 is report.md, a
 // terminal width lays out every table to fit it (table.write).
 func (r *Report) markdown(charts bool, width int) []byte {
 	sc := r.Scorecard
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	if r.Notice != "" {
-		p("%s\n\n", r.Notice)
-	}
-	p("# verdict report: %s\n\n", sc.CampaignID)
+	markdownTitle(&b, r.Notice, sc.CampaignID)
 	p("Phase: %s. Format: %s.\n\n", sc.Phase, r.Format)
 	markdownIdentity(&b, r.Campaign, r.Provenance, width)
 	p("## Decision\n\n**%s**: %s\n\n", sc.Decision.Kind, sc.Decision.Summary)

@@ -87,10 +87,7 @@ func (r *SystemReport) markdown(charts bool, width int) []byte {
 	sc := r.Scorecard
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	if r.Notice != "" {
-		p("%s\n\n", r.Notice)
-	}
-	p("# verdict report: %s\n\n", sc.CampaignID)
+	markdownTitle(&b, r.Notice, sc.CampaignID)
 	p("Design: %s (CONTRACT §6). Format: %s.\n\n", r.Design, r.Format)
 	p("## Decision\n\n**%s**: %s\n\n", sc.Decision.Kind, sc.Decision.Summary)
 	markdownFailing(&b, sc.Decision.FailingGates, sc.Decision.FailedPrerequisites)

@@ -75,14 +75,10 @@ type SetupCharge struct {
 	SystemCharge
 }
 
-// SystemWorkflowInput is one complete system workflow (CONTRACT §6): one
-// investigation session and its review session, of one system on one task
-// and repetition. Review is scored by ScoreRun against the task's frozen
-// obligations, whose Answerable means repository-answerable here: its Arm
-// is the review protocol the first experiment selected (the same for all
-// three systems), its Outcome is answered, valid_failure (review timeout,
-// malformed or refused) or investigation_failure (review not launched).
-type SystemWorkflowInput struct {
+// SystemWorkflowKey names one system workflow, in its input
+// (SystemWorkflowInput) and in its score (SystemWorkflowScore): the
+// workflow, its system, task and repository, repetition and place.
+type SystemWorkflowKey struct {
 	// ID is the workflow ID "W<n>".
 	ID         string              `json:"id"`
 	System     campaign.SystemName `json:"system"`
@@ -91,8 +87,19 @@ type SystemWorkflowInput struct {
 	Repetition int                 `json:"repetition"`
 	// Position is the 1-based place of the system in its repetition's
 	// provider order (the six permutations are balanced).
-	Position int      `json:"position"`
-	Review   RunInput `json:"review"`
+	Position int `json:"position"`
+}
+
+// SystemWorkflowInput is one complete system workflow (CONTRACT §6): one
+// investigation session and its review session, of one system on one task
+// and repetition. Review is scored by ScoreRun against the task's frozen
+// obligations, whose Answerable means repository-answerable here: its Arm
+// is the review protocol the first experiment selected (the same for all
+// three systems), its Outcome is answered, valid_failure (review timeout,
+// malformed or refused) or investigation_failure (review not launched).
+type SystemWorkflowInput struct {
+	SystemWorkflowKey `json:",inline"`
+	Review            RunInput `json:"review"`
 	// InvestigationSession is the investigation session ID "S<n>".
 	InvestigationSession string `json:"investigation_session"`
 	// PacketSupported lists the repository-answerable obligations that the
@@ -158,13 +165,8 @@ type SystemScoreInput struct {
 
 // SystemWorkflowScore is one scored workflow.
 type SystemWorkflowScore struct {
-	ID                   string              `json:"id"`
-	System               campaign.SystemName `json:"system"`
-	Task                 string              `json:"task"`
-	Repository           string              `json:"repository"`
-	Repetition           int                 `json:"repetition"`
-	Position             int                 `json:"position"`
-	InvestigationSession string              `json:"investigation_session"`
+	SystemWorkflowKey    `json:",inline"`
+	InvestigationSession string `json:"investigation_session"`
 	// RSys is correctly addressed repository-answerable obligations / all
 	// repository-answerable obligations of the task: the one frozen
 	// denominator shared by the three systems, whatever each returned.
@@ -325,10 +327,7 @@ func SystemOutcomes() []DecisionKind {
 // SystemDecision is the comparison's outcome with every failing gate and
 // failed prerequisite named.
 type SystemDecision struct {
-	Kind                DecisionKind `json:"kind"`
-	Summary             string       `json:"summary"`
-	FailingGates        []string     `json:"failing_gates"`
-	FailedPrerequisites []string     `json:"failed_prerequisites"`
+	DecisionCore `json:",inline"`
 	// SimplerCheaper lists the comparators that meet every floor at no
 	// more whole-suite cost and time than Madar (Native first).
 	SimplerCheaper []campaign.SystemName `json:"simpler_cheaper"`
@@ -465,10 +464,9 @@ func EvaluateSystemComparison(in ScoreInput) (*Scorecard, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := ss.Decision
 	return &Scorecard{CampaignID: ss.CampaignID, Synthetic: ss.Synthetic, Phase: in.Phase, Runs: []RunScore{}, Tasks: []TaskScore{},
 		Pairs: []PairOutcome{}, Repositories: []RepositorySummary{}, Prerequisites: ss.Prerequisites, Gates: ss.Gates,
-		Decision: Decision{Kind: d.Kind, Summary: d.Summary, FailingGates: d.FailingGates, FailedPrerequisites: d.FailedPrerequisites},
+		Decision: Decision{DecisionCore: ss.Decision.DecisionCore},
 		Systems:  ss}, nil
 }
 
@@ -483,8 +481,7 @@ func scoreSystemWorkflow(t *TaskInput, w SystemWorkflowInput, ptr string) (Syste
 	if err != nil {
 		return SystemWorkflowScore{}, err
 	}
-	ws := SystemWorkflowScore{ID: w.ID, System: w.System, Task: w.Task, Repository: w.Repository, Repetition: w.Repetition,
-		Position: w.Position, InvestigationSession: w.InvestigationSession, RSys: rs.R, TruthfulUnknowns: rs.TruthfulUnknowns,
+	ws := SystemWorkflowScore{SystemWorkflowKey: w.SystemWorkflowKey, InvestigationSession: w.InvestigationSession, RSys: rs.R, TruthfulUnknowns: rs.TruthfulUnknowns,
 		Review: rs, Operations: w.Operations}
 	if w.PacketSupported != nil {
 		answerable := map[string]bool{}

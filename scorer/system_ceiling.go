@@ -352,7 +352,6 @@ func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []Dispatch) Adm
 		pro.add(ReasonDeliveredIdentity, f[0].Detail)
 	}
 	out.Prohibited = pro.reasons
-	details := pro.details
 	byID := map[string]*campaign.SystemWorkflow{}
 	for _, w := range c.Workflows {
 		byID[w.Workflow.ID] = w
@@ -387,13 +386,7 @@ func AdmitSystems(c *campaign.SystemCampaign, prior Budget, plan []Dispatch) Adm
 				planned[key] = true
 			}
 		}
-		switch {
-		case refusal != "":
-			dec.Reasons, dec.Detail = []verr.Reason{refusal}, why
-		case len(out.Prohibited) > 0:
-			dec.Reasons = append(dec.Reasons, out.Prohibited...)
-			dec.Detail = strings.Join(details, "; ")
-		default:
+		if !pro.refuse(&dec, refusal, why) {
 			w := systemWorstCase(x.PriceCard, d.Role)
 			if d.Replacement {
 				w.ReplacementSessions = 1

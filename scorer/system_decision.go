@@ -318,13 +318,8 @@ func decideSystems(sc *SystemScorecard, tasks []TaskInput) {
 			}
 		}
 	}
-	pr := Prerequisite{ID: "planned-workflows", OK: len(short) == 0,
-		Detail: fmt.Sprintf("every task has %d workflow(s) per system (CONTRACT §6)", th.Repetitions)}
-	if len(short) > 0 {
-		pr.Detail = strings.Join(short, "; ")
-	}
-	sc.Prerequisites = append(sc.Prerequisites, pr)
-	slices.SortFunc(sc.Prerequisites, func(a, b Prerequisite) int { return strings.Compare(a.ID, b.ID) })
+	sc.Prerequisites = appendPlanned(sc.Prerequisites, "planned-workflows",
+		fmt.Sprintf("every task has %d workflow(s) per system (CONTRACT §6)", th.Repetitions), short)
 
 	madar := sc.System(campaign.SystemMadar)
 	gates := slices.Clone(madar.Floors)

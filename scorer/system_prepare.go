@@ -67,8 +67,8 @@ func PrepareSystemScoreInput(c *campaign.SystemCampaign, fsys fs.FS, items map[s
 		}
 		inv, _ := account(w.Investigation)
 		rev, revStatus := account(w.Review)
-		in0 := SystemWorkflowInput{ID: wf.ID, System: wf.System, Task: wf.Task, Repository: task.Entry.Repository, Repetition: wf.Repetition,
-			Position: wf.Position, InvestigationSession: w.Investigation.ID, Operations: inv.OrdinaryCalls + inv.MCPCalls,
+		in0 := SystemWorkflowInput{SystemWorkflowKey: SystemWorkflowKey{ID: wf.ID, System: wf.System, Task: wf.Task, Repository: task.Entry.Repository, Repetition: wf.Repetition,
+			Position: wf.Position}, InvestigationSession: w.Investigation.ID, Operations: inv.OrdinaryCalls + inv.MCPCalls,
 			Investigation: SystemCharge{Cost: inv.Cost, Time: inv.Duration}, ReviewCharge: SystemCharge{Cost: rev.Cost, Time: rev.Duration},
 			Review: RunInput{Task: wf.Task, Repetition: wf.Repetition, Arm: selectedArm(c), Session: w.Review.ID, PacketIdentityOK: true, SystemComparison: true}}
 		switch {

@@ -32,8 +32,8 @@ func sysInput(k map[campaign.SystemName]int, cost map[campaign.SystemName]int64,
 				run.Session = fmt.Sprintf("S-%s-%d-%s-review", id, r, s)
 				run.Grades = testGrades(run.Item, truth, k[s])
 				half := MicroUSD(cost[s] / 2)
-				in.Workflows = append(in.Workflows, SystemWorkflowInput{ID: "W" + strconv.Itoa(len(in.Workflows)+1), System: s, Task: id, Repository: repo, Repetition: r,
-					Position: pos + 1, Review: run, InvestigationSession: fmt.Sprintf("S-%s-%d-%s-investigation", id, r, s),
+				in.Workflows = append(in.Workflows, SystemWorkflowInput{SystemWorkflowKey: SystemWorkflowKey{ID: "W" + strconv.Itoa(len(in.Workflows)+1), System: s, Task: id, Repository: repo, Repetition: r,
+					Position: pos + 1}, Review: run, InvestigationSession: fmt.Sprintf("S-%s-%d-%s-investigation", id, r, s),
 					PacketSupported: []string{"O1", "O2", "O3", "O4", "O5"},
 					Investigation:   SystemCharge{Cost: half, Time: Of[Nanosecond](secs[s] * 500_000_000)},
 					ReviewCharge:    SystemCharge{Cost: MicroUSD(cost[s]).Add(Of[PicoUSD](-half.Or(0))), Time: Of[Nanosecond](secs[s] * 500_000_000)},
