@@ -253,8 +253,7 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (r *root) helpView() string {
 	r.help.ShowAll = r.showAll
 	if r.showAll {
-		r.help.SetWidth(r.c.Width)
-		return r.help.View(r)
+		return r.fullHelpView()
 	}
 	r.help.SetWidth(0)
 	global := r.help.ShortHelpView(r.globals())
@@ -270,6 +269,41 @@ func (r *root) helpView() string {
 		return global
 	}
 	return own + sep + global
+}
+
+// fullHelpView is the full help (?): the groups of bindings as columns,
+// as many side by side as the width holds and the rest in rows below, so
+// that a narrow screen lists every binding rather than cutting columns.
+func (r *root) fullHelpView() string {
+	r.help.SetWidth(0)
+	defer r.help.SetWidth(r.c.Width)
+	sep := r.help.Styles.FullSeparator.Inline(true).Render(r.help.FullSeparator)
+	var rows, cur []string
+	curW := 0
+	flush := func() {
+		if len(cur) > 0 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, cur...))
+		}
+		cur, curW = nil, 0
+	}
+	for _, g := range r.FullHelp() {
+		col := r.help.FullHelpView([][]key.Binding{g})
+		if col == "" {
+			continue
+		}
+		cw := lipgloss.Width(col)
+		if len(cur) > 0 && curW+lipgloss.Width(sep)+cw > r.c.Width {
+			flush()
+		}
+		if len(cur) > 0 {
+			cur = append(cur, sep)
+			curW += lipgloss.Width(sep)
+		}
+		cur = append(cur, col)
+		curW += cw
+	}
+	flush()
+	return strings.Join(rows, "\n")
 }
 
 // capturing reports whether a text editor of the child has the keyboard.
