@@ -26,14 +26,15 @@ const ruleGradesFile = "grades file: a JSON array of {item, kind, target, value,
 
 // GradeInput is one grade of a grades file: the field (item, kind,
 // target), the value, an optional note and the optional time spent on the
-// item in milliseconds (0 when absent; never negative).
+// item in milliseconds (0 when absent; never negative). It is always
+// written, so that a template shows the member to fill.
 type GradeInput struct {
 	Item    string `json:"item"`
 	Kind    Kind   `json:"kind"`
 	Target  string `json:"target"`
 	Value   string `json:"value"`
 	Note    string `json:"note,omitempty"`
-	SpentMS int64  `json:"spent_ms,omitempty"`
+	SpentMS int64  `json:"spent_ms"`
 	// Judge and Allowed are written by `verdict grade --template` for the
 	// rater (what the field judges; the allowed values with their
 	// codebook definitions) and may stay in the filled file: Judge is

@@ -77,7 +77,9 @@ or an adjudicator filling a resolve template, reads beside the template. It
 needs neither --journal nor --from and writes nothing.
 
 --template prints every required field of BUNDLE, in bundle order, as such an
-array with empty values, and beside each value what the rater judges
+array with empty values and "spent_ms": 0 (fill in the milliseconds spent on
+the item, on one of its fields or spread over them; 0 adds no time), and
+beside each value what the rater judges
 ("judge": the codebook question, and the truth obligation with its accepted
 alternatives and required verification, the claim, the citation with its
 cited lines and the statements it supports, or the exclusion and its

@@ -86,12 +86,17 @@ func TestGradeTemplate(t *testing.T) {
 	if len(tpl) != len(fs) {
 		t.Fatalf("template has %d entries, bundle %d required fields", len(tpl), len(fs))
 	}
+	// Every entry shows the time member to fill (0 adds no time).
+	if n := strings.Count(out, `"spent_ms": 0`); n != len(fs) {
+		t.Fatalf("template shows spent_ms on %d of %d entries", n, len(fs))
+	}
 	for i := range tpl {
 		if tpl[i].Grade().Field != fs[i] || tpl[i].Value != "" {
 			t.Fatalf("entry %d = %+v, want %v with an empty value", i, tpl[i], fs[i])
 		}
 		tpl[i].Value = adjudication.AllowedValues(tpl[i].Kind)[0]
 	}
+	tpl[0].SpentMS = 1500
 	filled, _ := json.Marshal(tpl)
 	from := filepath.Join(dir, "filled.json")
 	if err := os.WriteFile(from, filled, 0o600); err != nil {
@@ -100,6 +105,9 @@ func TestGradeTemplate(t *testing.T) {
 	code, out = chkRunCaptured(t, "grade", bundle, "--journal", filepath.Join(dir, "j.jsonl"), "--from", from)
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d fields graded, 0 ungraded", len(fs))) {
 		t.Errorf("filled template: exit %d\n%s", code, out)
+	}
+	if j, err := os.ReadFile(filepath.Join(dir, "j.jsonl")); err != nil || strings.Count(string(j), `"spent_ms":1500`) != 1 {
+		t.Errorf("the filled spent_ms is not in the journal once (%v)", err)
 	}
 	if code, _ := chkRunCaptured(t, "grade", bundle, "--template", "--from", from); code != 2 {
 		t.Errorf("--template with --from: exit %d, want 2", code)
