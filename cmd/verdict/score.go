@@ -37,7 +37,9 @@ findings and the accounting, and prints the report.
 --width N lays the text report out for N columns, 40 to 1000 (outside
 that range: a usage error, exit 2); without it the terminal's width, else
 $COLUMNS, is used when it is within that range, else 80.
-With --out DIR it writes report.json, report.md and the SVG charts there;
+With --out DIR it writes report.json, report.md and the SVG charts there
+(and still prints the report in the chosen --format, so a terminal run shows
+the decision);
 DIR must be new or empty (an existing file, or a directory that holds
 anything, is refused: output-not-empty), so no file is replaced. The files
 appear together: they are written into a staging directory beside DIR and
