@@ -59,7 +59,7 @@ func (a *adjudicator) key(k tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(k, a.keys.First, a.keys.Second, a.keys.Other, a.keys.Up, a.keys.Down, a.keys.DetailDown, a.keys.DetailUp) {
 			break // decide and move while reading the answer
 		}
-		if ak := a.answer.keys; !pressedAny(k, ak.Up, ak.Down, ak.Close) && pressedAny(k, a.keys.all()...) {
+		if a.answer.passes(k, a.keys.all()...) {
 			// Any other key of the dispute screen: back to it, the key
 			// applied, rather than a key that does nothing.
 			a.screen = adjMain

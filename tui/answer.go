@@ -249,6 +249,14 @@ func newAnswerPane(c *Common, field func() (*blinding.Item, adjudication.Field),
 	return &answerPane{c: c, keys: DefaultAnswerKeyMap(), cache: newAnswerCache(c.Styles), field: field, back: back}
 }
 
+// passes reports whether k, typed on the full-screen answer, is one of the
+// owner's bindings bs (enabled or not) and not one of the answer's own
+// (scroll, close): the owner goes back to its screen and applies k, as
+// the task panel passes keys (panel.passes).
+func (p *answerPane) passes(k tea.KeyPressMsg, bs ...key.Binding) bool {
+	return !pressedAny(k, p.keys.Up, p.keys.Down, p.keys.Close) && pressedAny(k, bs...)
+}
+
 // restyle drops the answers laid out with the previous styles.
 func (p *answerPane) restyle() { p.cache.rendered = map[answerKey]*answerDoc{} }
 

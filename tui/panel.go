@@ -99,8 +99,9 @@ func (p *panel) pinned() []string {
 	return out[:min(len(out), max(p.h*2/3, 1))]
 }
 
-// rows is how many lines of the body the panel shows at once.
-func (p *panel) rows() int { return max(p.h-1-len(p.pinned()), 1) }
+// rows is how many lines of the body the panel shows at once above the
+// pinned lines pin.
+func (p *panel) rows(pin []string) int { return max(p.h-1-len(pin), 1) }
 
 // Init implements tea.Model.
 func (p *panel) Init() tea.Cmd { return nil }
@@ -114,7 +115,8 @@ func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return p, nil
 	}
-	page := max(p.rows()-2, 1)
+	rows := p.rows(p.pinned())
+	page := max(rows-2, 1)
 	switch {
 	case key.Matches(k, p.keys.Close):
 		return p, p.back()
@@ -127,7 +129,7 @@ func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, p.keys.PageUp):
 		p.y -= page
 	}
-	p.y = min(max(p.y, 0), max(len(p.body())-p.rows(), 0))
+	p.y = min(max(p.y, 0), max(len(p.body())-rows, 0))
 	return p, nil
 }
 
@@ -136,7 +138,7 @@ func (p *panel) View() tea.View {
 	st := p.c.Styles
 	lines := p.body()
 	pin := p.pinned()
-	h := p.rows()
+	h := p.rows(pin)
 	head := st.Header.Render(p.title)
 	out := []string{}
 	if len(lines) > h {

@@ -304,7 +304,7 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 			_, cmd = r.grade.Update(m)
 			break
 		}
-		if ak := r.answer.keys; r.screen == screenAnswer && !pressedAny(m, ak.Up, ak.Down, ak.Close) && pressedAny(m, r.grade.keys.all()...) {
+		if r.screen == screenAnswer && r.answer.passes(m, r.grade.keys.all()...) {
 			// Any other key of the grading screen: back to it, the key
 			// applied, rather than a key that does nothing.
 			r.screen = screenGrade
