@@ -346,7 +346,7 @@ func (a *adjudicator) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.screen = adjMain
 	case restyleMsg:
 		a.answer.restyle()
-		a.note.input.SetStyles(a.c.Styles.Input)
+		a.note.input.SetStyles(a.c.Styles.Note)
 		a.search.input.SetStyles(a.c.Styles.Input)
 		if a.viewer != nil {
 			a.viewer.render()

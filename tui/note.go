@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"verdict/adjudication"
@@ -30,11 +30,14 @@ type noteDoneMsg struct {
 }
 
 // noteEditor edits one note; the owner decides what a saved note records
-// and closes the editor.
+// and closes the editor. A note is one line of plain text (a line break
+// is refused in a record, adjudication's note rule), shown wrapped over
+// as many rows as it takes (up to noteRows, then scrolled), so that the
+// whole of a long note is in view while it is written at any width.
 type noteEditor struct {
 	c      *Common
 	keys   NoteKeyMap
-	input  textinput.Model
+	input  textarea.Model
 	field  adjudication.Field
 	oracle bool
 	// context renders what the note is about (the field's detail).
@@ -46,12 +49,26 @@ type noteEditor struct {
 	w, h    int
 }
 
+// noteRows is the most rows the note editor shows of a wrapped note; a
+// longer one scrolls with the cursor.
+const noteRows = 8
+
 func newNoteEditor(c *Common) *noteEditor {
-	in := textinput.New()
-	in.SetStyles(c.Styles.Input)
-	// No CharLimit: a longer note is shown with its count and refused on
-	// enter, never cut silently.
-	in.CharLimit = 0
+	in := textarea.New()
+	in.SetStyles(c.Styles.Note)
+	// No CharLimit or MaxWidth: a longer note is shown with its count and
+	// refused on enter, never cut silently.
+	in.CharLimit, in.MaxWidth = 0, 0
+	in.ShowLineNumbers = false
+	in.DynamicHeight, in.MinHeight, in.MaxHeight = true, 1, noteRows
+	in.SetPromptFunc(2, func(p textarea.PromptInfo) string {
+		if p.LineNumber == 0 {
+			return "> "
+		}
+		return "  "
+	})
+	// enter saves: it never breaks the line.
+	in.KeyMap.InsertNewline.SetEnabled(false)
 	return &noteEditor{c: c, keys: DefaultNoteKeyMap(), input: in}
 }
 
@@ -60,7 +77,7 @@ func (n *noteEditor) open(m openNoteMsg) tea.Cmd {
 	n.field, n.oracle = m.field, m.oracle
 	n.refused = false
 	n.input.SetValue(m.text)
-	n.input.CursorEnd()
+	n.input.MoveToEnd()
 	if m.oracle {
 		n.input.Placeholder = "reason this truth obligation is defective (required)"
 	} else {
@@ -98,10 +115,19 @@ func (n *noteEditor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return n, n.done(done)
 		}
 	}
+	if p, ok := msg.(tea.PasteMsg); ok {
+		// A pasted line break or tab becomes a space, as a one-line
+		// input would make it: a note is one line.
+		p.Content = oneLine.Replace(p.Content)
+		msg = p
+	}
 	var cmd tea.Cmd
 	n.input, cmd = n.input.Update(msg)
 	return n, cmd
 }
+
+// oneLine replaces the line breaks and tabs of pasted text with spaces.
+var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
 
 // View implements tea.Model.
 func (n *noteEditor) View() tea.View {

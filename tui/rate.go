@@ -255,7 +255,7 @@ func (r *rater) route(msg tea.Msg) tea.Cmd {
 		r.setStatus(r.freeze.done(m), m.err != nil)
 	case restyleMsg:
 		r.answer.restyle()
-		r.note.input.SetStyles(r.c.Styles.Input)
+		r.note.input.SetStyles(r.c.Styles.Note)
 		r.search.input.SetStyles(r.c.Styles.Input)
 		if r.viewer != nil {
 			r.viewer.render()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 	"testing"
@@ -139,6 +140,37 @@ func TestRateNoteCountAndLimit(t *testing.T) {
 	press(m, "enter")
 	if g, _ := e.j.Value(f); len(g.Note) != adjudication.MaxNote {
 		t.Fatalf("note of %d characters saved, want %d", len(g.Note), adjudication.MaxNote)
+	}
+}
+
+// TestRateNoteWrapsWhole: at 80 columns a long note is shown whole,
+// wrapped over several rows, while it is written; a pasted line break or
+// tab becomes a space (a note is one line) and enter saves, never breaks
+// the line.
+func TestRateNoteWrapsWhole(t *testing.T) {
+	e := newRateEnv(t, synthBundle(1))
+	m, r := newTestRater(t, e, 80, 24)
+	f := r.cur()
+	m = press(m, "1", "k", "m")
+	var words []string
+	for i := range 30 {
+		words = append(words, fmt.Sprintf("word%02d", i))
+	}
+	m, _ = deliver(m, tea.PasteMsg{Content: strings.Join(words[:15], " ") + "\n" + strings.Join(words[15:], "\t")})
+	s := screen(m)
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			t.Fatalf("%s of the note is not on screen:\n%s", w, s)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Fatalf("line wider than 80 columns: %q", l)
+		}
+	}
+	press(m, "enter")
+	if g, _ := e.j.Value(f); g.Note != strings.Join(words, " ") {
+		t.Fatalf("note saved %q", g.Note)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -53,8 +54,11 @@ type Styles struct {
 	Border lipgloss.Style
 	// Help is the style set of the help bubble.
 	Help help.Styles
-	// Input is the style set of the note editor (no blinking cursor).
+	// Input is the style set of the search prompt (no blinking cursor).
 	Input textinput.Styles
+	// Note is the style set of the note editor, a text area that wraps a
+	// long note over several lines (no blinking cursor, no line numbers).
+	Note textarea.Styles
 }
 
 // FromEnv returns New(noColor) where noColor is true when the NO_COLOR
@@ -123,5 +127,7 @@ func NewTheme(noColor, dark bool) *Styles {
 	}
 	st := textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: s.Muted, Suggestion: s.Muted, Prompt: lipgloss.NewStyle().Bold(true)}
 	s.Input = textinput.Styles{Focused: st, Blurred: st, Cursor: textinput.CursorStyle{Color: cursor, Shape: tea.CursorBlock, Blink: false}}
+	nt := textarea.StyleState{Text: lipgloss.NewStyle(), Placeholder: s.Muted, Prompt: lipgloss.NewStyle().Bold(true)}
+	s.Note = textarea.Styles{Focused: nt, Blurred: nt, Cursor: textarea.CursorStyle{Color: cursor, Shape: tea.CursorBlock, Blink: false}}
 	return s
 }
