@@ -135,6 +135,13 @@ func (v *Writer) Write(p []byte) (int, error) {
 		i += n
 		clean = i
 	}
+	if clean == 0 && len(v.held) == 0 && len(s) == len(p) {
+		// Nothing to render or hold: p is written as it is, not copied.
+		if _, err := v.w.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	if clean < len(s) {
 		out = append(out, s[clean:]...)
 	}
