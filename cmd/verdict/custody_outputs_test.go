@@ -492,6 +492,74 @@ func TestKilledWritesLeaveNothingReal(t *testing.T) {
 	noStaging(t, filepath.Join(camp, "tasks", "T1"))
 }
 
+// TestOutputKeepsUserDotEntries: the entries beside an output that only
+// look like a killed write's leftovers (".NAME2", ".NAME2024", a directory
+// ".NAME7") are the user's: a refused score --out, export and reveal keep
+// them, and so does a writer after a killed one, which removes only the
+// killed write's own staging directory and temporary file.
+func TestOutputKeepsUserDotEntries(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	a, _ := demoPair(t, bin)
+	ratings := filepath.Join(a, "ratings")
+	signers := filepath.Join(ratings, "allowed_signers")
+	dir := t.TempDir()
+	user := func(base string) []string {
+		os.Mkdir(filepath.Join(dir, "."+base+"7"), 0o755)
+		os.WriteFile(filepath.Join(dir, "."+base+"7", "old-report.md"), []byte("SYNTHETIC user file\n"), 0o644)
+		kept := []string{"." + base + "7/old-report.md"}
+		for _, n := range []string{"." + base + "2", "." + base + "2024", "." + base + "20261204", "." + base + ".bak"} {
+			os.WriteFile(filepath.Join(dir, n), []byte("SYNTHETIC user file\n"), 0o644)
+			kept = append(kept, n)
+		}
+		return kept
+	}
+	keptAll := func(what string, kept []string) {
+		t.Helper()
+		for _, n := range kept {
+			if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+				t.Errorf("%s: the user's %s is gone: %v", what, n, err)
+			}
+		}
+	}
+
+	// Refused outputs that no verdict write ever touched.
+	out := filepath.Join(dir, "results")
+	os.Mkdir(out, 0o755)
+	os.WriteFile(filepath.Join(out, "keep"), []byte("SYNTHETIC\n"), 0o644)
+	kept := user("results")
+	score := []string{"score", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", signers, "--out", out}
+	if p := runBin(bin, nil, score...); p.code != 1 || !strings.Contains(p.out, "output-not-empty") {
+		t.Fatalf("score --out into a full directory: exit %d\n%s", p.code, p.out)
+	}
+	keptAll("refused score --out", kept)
+	csv := filepath.Join(dir, "grades.csv")
+	os.WriteFile(csv, []byte("SYNTHETIC\n"), 0o644)
+	kept = user("grades.csv")
+	if p := runBin(bin, nil, "export", "grades", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", signers, "--out", csv); p.code != 1 || !strings.Contains(p.out, "output-exists") {
+		t.Fatalf("export over an existing file: exit %d\n%s", p.code, p.out)
+	}
+	keptAll("refused export", kept)
+
+	// A writer after a killed one: the kill left the lock file and a
+	// staging directory; the next writer removes that directory only.
+	report := filepath.Join(dir, "report")
+	score[len(score)-1] = report
+	pausedRun(t, bin, "report", nil, score...)
+	kept = user("report")
+	stale, _ := filepath.Glob(filepath.Join(dir, ".report.staging*"))
+	if len(stale) != 1 {
+		t.Fatalf("killed score --out left %v, want one staging directory", stale)
+	}
+	if p := runBin(bin, nil, score...); p.code == 2 || !strings.Contains(p.out, "report written to") {
+		t.Fatalf("score after the kill: exit %d\n%s", p.code, p.out)
+	}
+	keptAll("score after a killed score", kept)
+	if _, err := os.Stat(stale[0]); err == nil {
+		t.Errorf("the killed write's %s is still there", filepath.Base(stale[0]))
+	}
+}
+
 // TestManifestRefusesStagingLeftover: a temporary file a killed write
 // left under a bound directory is never bound by verdict manifest.
 func TestManifestRefusesStagingLeftover(t *testing.T) {

@@ -20,7 +20,7 @@ type pending struct {
 }
 
 func newPending(path string, perm fs.FileMode) (*pending, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+stagingInfix+"*")
 	if err != nil {
 		return nil, err
 	}

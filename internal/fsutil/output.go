@@ -42,7 +42,8 @@ func (o *Output) Unlock() {
 // LockOutput takes the exclusive, non-blocking lock of the output at path
 // (the file path+".lock" beside it, on the path with its symbolic links
 // resolved) and then removes what a killed writer of the same output left
-// behind (RemoveStale). A second writer while the first holds the lock is
+// behind (RemoveStale), only when that lock file was there before: the
+// first writer of an output removes nothing. A second writer while the first holds the lock is
 // refused with ReasonOutputLocked, naming path. The output's parent
 // directory is created when missing (mode 0755), as StageDir creates it:
 // a new output may be named in a new directory (blind --map-out
@@ -55,6 +56,11 @@ func LockOutput(path string) (*Output, error) {
 	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 		return nil, err
 	}
+	// A lock file is made by the first writer of an output and stays: with
+	// none before this one, no verdict write of the output was ever
+	// killed, and whatever stands beside it is the user's.
+	_, statErr := os.Lstat(real + LockSuffix)
+	written := statErr == nil
 	l, err := Lock(real, 0o600)
 	if errors.Is(err, ErrLocked) {
 		return nil, &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: RuleOneWriter,
@@ -63,9 +69,11 @@ func LockOutput(path string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := RemoveStale(real); err != nil {
-		l.Unlock()
-		return nil, err
+	if written {
+		if err := RemoveStale(real); err != nil {
+			l.Unlock()
+			return nil, err
+		}
 	}
 	return &Output{lock: l, Path: real}, nil
 }
@@ -107,18 +115,42 @@ func IsStaging(name string) bool {
 	return strings.HasPrefix(name, ".") && len(body) > 1 && len(body) < len(name)
 }
 
-// isStagingOf reports whether name is a staging entry (IsStaging) of the
-// output named base.
-func isStagingOf(name, base string) bool {
-	rest, ok := strings.CutPrefix(name, "."+base)
-	rest = strings.TrimPrefix(rest, stagingInfix)
-	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+// minTempDigits is the least number of digits after ".NAME" in the name
+// of a temporary file RemoveStale takes for verdict's: the random suffix
+// renameio gives (a non-negative int64) has fewer than nine digits once in
+// about 10^10 names, while a user's ".report.json2" or ".notes20261204"
+// has fewer.
+const minTempDigits = 9
+
+// isStagingOf reports whether the directory entry e is a temporary file
+// or staging directory of verdict's writes of the output named base: a
+// directory or file ".BASE.staging<digits>" (StageDir, and the temporary
+// file of a write on Windows), or a regular file ".BASE" followed by at
+// least minTempDigits digits (the temporary file of renameio). A symbolic
+// link, or an entry of any other name, type or digit count, is not
+// verdict's and is left alone.
+func isStagingOf(e fs.DirEntry, base string) bool {
+	rest, ok := strings.CutPrefix(e.Name(), "."+base)
+	if !ok || rest == "" {
+		return false
+	}
+	rest, staged := strings.CutPrefix(rest, stagingInfix)
+	if rest == "" || strings.Trim(rest, "0123456789") != "" {
+		return false
+	}
+	switch {
+	case staged:
+		return e.IsDir() || e.Type().IsRegular()
+	default:
+		return e.Type().IsRegular() && len(rest) >= minTempDigits
+	}
 }
 
 // RemoveStale removes the temporary files and staging directories of the
-// output at path that a killed writer left in path's directory (see
-// IsStaging). Call it only while holding the output's lock (LockOutput
-// does), so that no live write's temporary file is removed.
+// output at path that a killed writer left in path's directory (the
+// entries isStagingOf takes for verdict's; a user's ".NAME2" or
+// ".NAME.bak" is kept). Call it only while holding the output's lock
+// (LockOutput does), so that no live write's temporary file is removed.
 func RemoveStale(path string) error {
 	dir, base := filepath.Split(path)
 	ents, err := os.ReadDir(filepath.Clean(dir))
@@ -129,7 +161,7 @@ func RemoveStale(path string) error {
 		return err
 	}
 	for _, e := range ents {
-		if !isStagingOf(e.Name(), base) {
+		if !isStagingOf(e, base) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
