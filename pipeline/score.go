@@ -439,7 +439,11 @@ func readSealedMap(path string) ([]byte, error) {
 	if e := (*verr.Error)(nil); err == nil || errors.As(err, &e) {
 		return data, err
 	}
-	return nil, &verr.Error{Reason: ReasonRecordSet, File: path, Rule: ruleScore, Detail: err.Error(), Err: err}
+	detail := err.Error()
+	if errors.Is(err, fs.ErrNotExist) {
+		detail = "no sealed map here: the map is read from the ratings directory's sealed-map.json unless --map names the file blind --map-out wrote (" + detail + ")"
+	}
+	return nil, &verr.Error{Reason: ReasonRecordSet, File: path, Rule: ruleScore, Detail: detail, Err: err}
 }
 
 // readFound is ReadRatings before a sealed map exists: the records

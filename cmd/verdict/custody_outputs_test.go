@@ -560,6 +560,25 @@ func TestOutputKeepsUserDotEntries(t *testing.T) {
 	}
 }
 
+// TestScoreMissingMapNamesFlag: a sealed map kept out of the ratings
+// directory (as blind --map-out advises) and not named by --map is
+// refused with record-set, and the refusal says that --map names it.
+func TestScoreMissingMapNamesFlag(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	a, _ := demoPair(t, bin)
+	ratings := filepath.Join(a, "ratings")
+	for _, args := range [][]string{
+		{"score", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--map", filepath.Join(t.TempDir(), "sealed-map.json")},
+		{"export", "all", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--map", filepath.Join(t.TempDir(), "sealed-map.json"), "--out", filepath.Join(t.TempDir(), "out")},
+	} {
+		p := runBin(bin, nil, args...)
+		if p.code != 1 || !strings.Contains(p.out, "record-set") || !strings.Contains(p.out, "--map names the file blind --map-out wrote") {
+			t.Errorf("%s without its sealed map: exit %d\n%s", args[0], p.code, p.out)
+		}
+	}
+}
+
 // TestManifestRefusesStagingLeftover: a temporary file a killed write
 // left under a bound directory is never bound by verdict manifest.
 func TestManifestRefusesStagingLeftover(t *testing.T) {
