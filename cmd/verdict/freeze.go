@@ -38,8 +38,8 @@ allowed_signers file freeze refuses (allowed-signers-missing).`,
 	addSigningFlags(c, &sf, string(adjudication.RoleRater))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
-		if journal == "" || bundle == "" || out == "" {
-			return usagef("--journal, --bundle and --out are required")
+		if err := sf.required(a, "freeze", flagGiven{"--journal", journal != ""}, flagGiven{"--bundle", bundle != ""}, flagGiven{"--out", out != ""}); err != nil {
+			return err
 		}
 		at, err := sf.resolve(a)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -89,13 +90,48 @@ func addSigningFlags(c *cobra.Command, f *signingFlags, role string) {
 	c.Flags().StringVar(&f.at, "time", "", "signing time, RFC 3339 (default: now; fixtures pass a fixed time)")
 }
 
-func (f *signingFlags) resolve(a *app) (time.Time, error) {
+// fill takes the key and the name from the config where the flags leave
+// them out.
+func (f *signingFlags) fill(a *app) {
 	if f.key == "" {
 		f.key = a.configPath("key")
 	}
 	if f.name == "" {
 		f.name = a.cfg.GetString("name")
 	}
+}
+
+// required is requiredFlags for a signing command: the given flags, then
+// --key and --name (from the flags or the config, signingFlags.fill), so
+// that one usage error names every required flag left out.
+func (f *signingFlags) required(a *app, cmd string, given ...flagGiven) error {
+	f.fill(a)
+	return requiredFlags(cmd, append(given, flagGiven{"--key", f.key != ""}, flagGiven{"--name", f.name != ""})...)
+}
+
+// flagGiven is one required flag of a command and whether it was given.
+type flagGiven struct {
+	flag string
+	ok   bool
+}
+
+// requiredFlags is the usage error of command cmd that names, in one
+// message, every required flag not given; nil when all are.
+func requiredFlags(cmd string, given ...flagGiven) error {
+	var miss []string
+	for _, g := range given {
+		if !g.ok {
+			miss = append(miss, g.flag)
+		}
+	}
+	if len(miss) == 0 {
+		return nil
+	}
+	return usagef("%s: required and not given: %s", cmd, strings.Join(miss, ", "))
+}
+
+func (f *signingFlags) resolve(a *app) (time.Time, error) {
+	f.fill(a)
 	if f.key == "" || f.name == "" {
 		return time.Time{}, usagef("--key and --name are required (or key and name in the config)")
 	}

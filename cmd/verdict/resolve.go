@@ -237,8 +237,8 @@ order).`,
 			}
 			return writeChoiceTemplate(a, allowed, args, bundles, out)
 		}
-		if from == "" || out == "" {
-			return usagef("--from and --out are required")
+		if err := sf.required(a, "resolve", flagGiven{"--from", from != ""}, flagGiven{"--out", out != ""}); err != nil {
+			return err
 		}
 		allowed, at, err := trustedSigning(a, allowed, &sf)
 		if err != nil {

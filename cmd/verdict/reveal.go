@@ -58,8 +58,9 @@ on stderr says admission was not checked. --format json reports either in
 	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if len(sheets) != 2 || adjPath == "" || mapPath == "" || out == "" {
-			return usagef("two --sheet, --adjudication, --map and --out are required")
+		if err := sf.required(a, "reveal", flagGiven{"two --sheet", len(sheets) == 2}, flagGiven{"--adjudication", adjPath != ""},
+			flagGiven{"--map", mapPath != ""}, flagGiven{"--out", out != ""}); err != nil {
+			return err
 		}
 		allowed, at, err := trustedSigning(a, allowed, &sf)
 		if err != nil {

@@ -158,12 +158,19 @@ func wrapArgs(c *cobra.Command) {
 		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
 	}
 	if c.Args != nil {
-		orig := c.Args
+		orig, parent := c.Args, c.HasSubCommands()
 		c.Args = func(cmd *cobra.Command, args []string) error {
-			if err := orig(cmd, args); err != nil {
+			err := orig(cmd, args)
+			switch {
+			case err == nil:
+				return nil
+			case parent:
 				return &usageError{err}
 			}
-			return nil
+			// cobra says only how many arguments it wanted; the use line
+			// names them.
+			_, name, _ := strings.Cut(cmd.CommandPath(), " ")
+			return &usageError{fmt.Errorf("%s: %v; usage: %s", name, err, cmd.UseLine())}
 		}
 	}
 	for _, sub := range c.Commands() {
