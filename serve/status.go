@@ -99,7 +99,11 @@ func raterStatus(l Layout, allowed []adjudication.AllowedSigner, name string) (R
 	st.Items = len(b.Items)
 	j, err := adjudication.ReadJournal(l.JournalPath(name), b)
 	if err != nil {
+		// A refused journal counts nothing graded, of every required field.
 		st.Problem = err.Error()
+		for i := range b.Items {
+			st.Required += len(adjudication.RequiredFields(&b.Items[i]))
+		}
 	} else {
 		js := j.State()
 		st.Graded, st.Required = len(js.Grades)-oracleFlags(js.Grades), len(js.Grades)-oracleFlags(js.Grades)+len(js.Ungraded)
@@ -127,12 +131,12 @@ func raterStatus(l Layout, allowed []adjudication.AllowedSigner, name string) (R
 		return st, nil, f
 	}
 	if err != nil {
-		st.Problem = err.Error()
+		st.addProblem(err.Error())
 		return st, nil, f
 	}
 	ch := adjudication.Verify(allowed, []adjudication.RecordFile{f}, adjudication.VerifyOptions{Bundles: map[string]*blinding.Bundle{digest: b}})[0]
 	if !ch.OK || ch.Kind != "sheet" || ch.Sheet().Signer.Name != name {
-		st.Problem = fmt.Sprintf("%s does not verify: %s %s", l.SheetPath(name), ch.Reason, ch.Detail)
+		st.addProblem(fmt.Sprintf("%s does not verify: %s %s", l.SheetPath(name), ch.Reason, ch.Detail))
 		return st, nil, f
 	}
 	st.Frozen, st.SheetSHA256 = true, ch.SHA256
@@ -143,6 +147,15 @@ func raterStatus(l Layout, allowed []adjudication.AllowedSigner, name string) (R
 		st.Graded, st.ItemsDone = st.Required, st.Items
 	}
 	return st, &adjudication.FrozenSheet{Sheet: ch.Sheet(), SHA256: ch.SHA256}, f
+}
+
+// addProblem adds problem p to the rater's status after any found
+// before it (a refused journal, then a sheet that does not verify).
+func (st *RaterStatus) addProblem(p string) {
+	if st.Problem != "" {
+		p = st.Problem + "; " + p
+	}
+	st.Problem = p
 }
 
 // oracleFlags counts the oracle-defect flags among gs (optional, never

@@ -111,13 +111,13 @@ func TestRefusalsOneJSONShape(t *testing.T) {
 	}
 
 	// freeze: a signer name that cannot be an allowed_signers principal.
-	code, out, _ = runCapture(t, "freeze", "--journal", filepath.Join(ratings, "journal-ann.jsonl"), "--bundle", filepath.Join(ratings, "bundle-ann.json"),
+	code, out, _ = runCapture(t, "freeze", "--journal", filepath.Join(ratings, "bundle-ann.journal.jsonl"), "--bundle", filepath.Join(ratings, "bundle-ann.json"),
 		"--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--key", filepath.Join(keys, "rater-ann"), "--name", "ann smith", "--out", filepath.Join(dir, "s.json"), "--format", "json")
 	if ps := problemLines(t, "freeze", out); code != 1 || ps[0]["reason"] != "bad-signer-name" {
 		t.Errorf("freeze with a bad signer name: exit %d, %v", code, ps)
 	}
 	// freeze over an existing sheet.
-	code, out, _ = runCapture(t, "freeze", "--journal", filepath.Join(ratings, "journal-ann.jsonl"), "--bundle", filepath.Join(ratings, "bundle-ann.json"),
+	code, out, _ = runCapture(t, "freeze", "--journal", filepath.Join(ratings, "bundle-ann.journal.jsonl"), "--bundle", filepath.Join(ratings, "bundle-ann.json"),
 		"--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--key", filepath.Join(keys, "rater-ann"), "--name", "ann", "--out", filepath.Join(ratings, "sheet-ann.json"), "--format", "json")
 	if ps := problemLines(t, "freeze over a sheet", out); code != 1 || ps[0]["reason"] != "record-exists" || ps[0]["file"] != filepath.Join(ratings, "sheet-ann.json") {
 		t.Errorf("freeze over a sheet: exit %d, %v", code, ps)

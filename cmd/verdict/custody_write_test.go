@@ -19,7 +19,7 @@ import (
 )
 
 // gradedPair writes the two synthetic bundles (ann, bob) into dir and
-// grades every field into journal-ann.jsonl and journal-bob.jsonl.
+// grades every field into bundle-ann.journal.jsonl and bundle-bob.journal.jsonl.
 func gradedPair(t *testing.T, dir string) (p func(string) string, keys string) {
 	t.Helper()
 	res, err := blinding.Build(synth.Campaign(), blinding.Options{Key: synth.Key, Raters: []string{"ann", "bob"}})
@@ -31,7 +31,7 @@ func gradedPair(t *testing.T, dir string) (p func(string) string, keys string) {
 	for i, r := range []string{"ann", "bob"} {
 		os.WriteFile(p("bundle-"+r+".json"), res.BundleBytes[i], 0o600)
 		gradesFile(t, p("grades-"+r+".json"), res.Bundles[i], r == "bob", false)
-		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
+		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("bundle-"+r+".journal.jsonl"), "--from", p("grades-"+r+".json"))
 	}
 	return p, "../../fixtures/keys/"
 }
@@ -85,7 +85,7 @@ func TestFreezeRetryAfterOrphanSignature(t *testing.T) {
 	t.Parallel()
 	p, keys := gradedPair(t, t.TempDir())
 	os.WriteFile(p("sheet-ann.json.sig"), []byte("-----BEGIN SSH SIGNATURE-----\ntorn"), 0o644)
-	freeze := []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-ann", "--name", "ann",
+	freeze := []string{"freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-ann", "--name", "ann",
 		"--out", p("sheet-ann.json"), "--time", "2026-03-04T05:06:07Z"}
 	if code, out, errs := runCapture(t, freeze...); code != 0 {
 		t.Fatalf("retry after an orphan signature: exit %d\n%s%s", code, out, errs)
@@ -117,7 +117,7 @@ func TestFreezeKilledThenRetried(t *testing.T) {
 	keys += "/"
 	allowed := keys + "allowed_signers"
 	freezeArgs := func(out string) []string {
-		return []string{"freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-ann", "--name", "ann",
+		return []string{"freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys + "allowed_signers", "--key", keys + "rater-ann", "--name", "ann",
 			"--out", out, "--time", "2026-03-04T05:06:07Z"}
 	}
 	// How long one freeze takes, to spread the kills over its whole run.
@@ -182,7 +182,7 @@ func TestFreezeRaceToOneOutput(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(bin, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r,
+				cmd := exec.Command(bin, "freeze", "--journal", p("bundle-"+r+".journal.jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r,
 					"--out", out, "--time", "2026-03-04T05:06:07Z")
 				outs[k], _ = cmd.CombinedOutput()
 				codes[k] = cmd.ProcessState.ExitCode()

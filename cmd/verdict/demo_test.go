@@ -49,7 +49,7 @@ func TestDemoReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ratings/journal-ann.jsonl", "ratings/journal-bob.jsonl", "ratings/sheet-ann.json", "ratings/sheet-bob.json",
+	for _, want := range []string{"ratings/bundle-ann.journal.jsonl", "ratings/bundle-bob.journal.jsonl", "ratings/sheet-ann.json", "ratings/sheet-bob.json",
 		"ratings/adjudication.json", "ratings/reveal.json", "report/report.json", "report/report.md"} {
 		if _, err := os.Stat(filepath.Join(dirs[0], filepath.FromSlash(want))); err != nil {
 			t.Errorf("demo wrote no %s", want)

@@ -47,10 +47,10 @@ func TestExportGradesCSVGuardsFormulas(t *testing.T) {
 	}
 	n := func(f string) string { return filepath.Join(N, f) }
 	for _, rater := range []string{"ann", "bob"} {
-		if code, out := chkRunCaptured(t, "grade", n("bundle-"+rater+".json"), "--journal", n("journal-"+rater+".jsonl"), "--from", n("grades-"+rater+".json")); code != 0 {
+		if code, out := chkRunCaptured(t, "grade", n("bundle-"+rater+".json"), "--journal", n("bundle-"+rater+".journal.jsonl"), "--from", n("grades-"+rater+".json")); code != 0 {
 			t.Fatalf("grade %s: exit %d\n%s", rater, code, out)
 		}
-		if code, out := chkRunCaptured(t, "freeze", "--journal", n("journal-"+rater+".jsonl"), "--bundle", n("bundle-"+rater+".json"), "--allowed-signers", filepath.Join(K, "allowed_signers"), "--key", filepath.Join(K, "rater-"+rater),
+		if code, out := chkRunCaptured(t, "freeze", "--journal", n("bundle-"+rater+".journal.jsonl"), "--bundle", n("bundle-"+rater+".json"), "--allowed-signers", filepath.Join(K, "allowed_signers"), "--key", filepath.Join(K, "rater-"+rater),
 			"--name", rater, "--role", "rater", "--out", n("sheet-"+rater+".json"), "--time", demoSheetTime); code != 0 {
 			t.Fatalf("freeze %s: exit %d\n%s", rater, code, out)
 		}

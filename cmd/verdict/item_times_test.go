@@ -26,7 +26,7 @@ func TestSheetItemTimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := adjudication.Open(p("journal-ann.jsonl"), b)
+	old, err := adjudication.Open(p("bundle-ann.journal.jsonl"), b)
 	if err != nil {
 		t.Fatal(err)
 	}

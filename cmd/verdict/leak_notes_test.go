@@ -44,8 +44,8 @@ func TestDisagreementsScanNotes(t *testing.T) {
 		}
 		data, _ := json.Marshal(in)
 		os.WriteFile(p("grades-"+r+".json"), data, 0o600)
-		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
-		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers",
+		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("bundle-"+r+".journal.jsonl"), "--from", p("grades-"+r+".json"))
+		mustRun(t, 0, "freeze", "--journal", p("bundle-"+r+".journal.jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers",
 			"--key", keys+"rater-"+r, "--name", r, "--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
 	}
 	code, out, _ := runCapture(t, "disagreements", p("sheet-ann.json"), p("sheet-bob.json"), "--allowed-signers", keys+"allowed_signers", "--format", "json")

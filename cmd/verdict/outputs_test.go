@@ -40,7 +40,7 @@ func TestEveryRefusalToOverwriteExitsOne(t *testing.T) {
 		{"demo --out not empty", []string{"demo", "--out", R}, ReasonOutputNotEmpty},
 		{"score --out not empty", []string{"score", C, "--ratings", R, "--allowed-signers", filepath.Join(R, "allowed_signers"), "--out", R}, ReasonOutputNotEmpty},
 		{"fixtures generate --out not empty", []string{"fixtures", "generate", "--out", R}, ReasonOutputNotEmpty},
-		{"freeze --out existing sheet", []string{"freeze", "--journal", r("journal-ann.jsonl"), "--bundle", r("bundle-ann.json"), "--allowed-signers", filepath.Join(K, "allowed_signers"), "--key", filepath.Join(K, "rater-ann"),
+		{"freeze --out existing sheet", []string{"freeze", "--journal", r("bundle-ann.journal.jsonl"), "--bundle", r("bundle-ann.json"), "--allowed-signers", filepath.Join(K, "allowed_signers"), "--key", filepath.Join(K, "rater-ann"),
 			"--name", "ann", "--role", "rater", "--out", r("sheet-ann.json")}, adjudication.ReasonRecordExists},
 		{"resolve --out existing adjudication", append([]string{"resolve", r("sheet-ann.json"), r("sheet-bob.json"), "--from", r("choices.json"), "--key", filepath.Join(K, "adjudicator-cho"),
 			"--name", "cho", "--out", r("adjudication.json")}, allowed...), adjudication.ReasonRecordExists},

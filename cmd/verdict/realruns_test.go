@@ -120,8 +120,8 @@ func TestFromRealRunsToCampaign(t *testing.T) {
 			t.Fatal(err)
 		}
 		gradesFile(t, p("grades-"+r+".json"), b, r == "bob", false)
-		run1(t, 0, "grade", filepath.Join(ratings, "bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
-		run1(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", filepath.Join(ratings, "bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r,
+		run1(t, 0, "grade", filepath.Join(ratings, "bundle-"+r+".json"), "--journal", p("bundle-"+r+".journal.jsonl"), "--from", p("grades-"+r+".json"))
+		run1(t, 0, "freeze", "--journal", p("bundle-"+r+".journal.jsonl"), "--bundle", filepath.Join(ratings, "bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r,
 			"--name", r, "--role", "rater", "--out", filepath.Join(ratings, "sheet-"+r+".json"), "--time", "2026-10-01T10:00:00Z")
 	}
 	// Before adjudication and reveal: blinded, with open fields.

@@ -22,7 +22,7 @@ import (
 // journal and checks nothing.
 func TestJournalDigestCheckedBeside(t *testing.T) {
 	camp, ratings, keys := demoChain(t)
-	journal := "journal-ann.jsonl"
+	journal := "bundle-ann.journal.jsonl"
 	cases := []struct {
 		name   string
 		change func(t *testing.T, dir string)
@@ -30,10 +30,10 @@ func TestJournalDigestCheckedBeside(t *testing.T) {
 	}{
 		{name: "control: journals as frozen", change: func(*testing.T, string) {}},
 		{name: "no journal beside the sheets", change: func(t *testing.T, dir string) {
-			mustRemove(t, filepath.Join(dir, "journal-ann.jsonl"), filepath.Join(dir, "journal-bob.jsonl"))
+			mustRemove(t, filepath.Join(dir, "bundle-ann.journal.jsonl"), filepath.Join(dir, "bundle-bob.journal.jsonl"))
 		}},
 		{name: "another bundle's journal in place of ann's", change: func(t *testing.T, dir string) {
-			copyFile(t, filepath.Join(dir, "journal-bob.jsonl"), filepath.Join(dir, journal))
+			copyFile(t, filepath.Join(dir, "bundle-bob.journal.jsonl"), filepath.Join(dir, journal))
 		}},
 		{name: "last grade cut off after the freeze", change: func(t *testing.T, dir string) {
 			data := mustRead(t, filepath.Join(dir, journal))

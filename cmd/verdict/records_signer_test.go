@@ -32,8 +32,8 @@ func frozenPair(t *testing.T, dir string) (p func(string) string, keys string) {
 	for i, r := range []string{"ann", "bob"} {
 		os.WriteFile(p("bundle-"+r+".json"), res.BundleBytes[i], 0o600)
 		gradesFile(t, p("grades-"+r+".json"), res.Bundles[i], r == "bob", false)
-		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
-		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r,
+		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("bundle-"+r+".journal.jsonl"), "--from", p("grades-"+r+".json"))
+		mustRun(t, 0, "freeze", "--journal", p("bundle-"+r+".journal.jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r,
 			"--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
 	}
 	sa, _ := os.ReadFile(p("sheet-ann.json"))
@@ -141,7 +141,7 @@ func TestAgreementRefusesOneRaterTwice(t *testing.T) {
 	dir := t.TempDir()
 	p, keys := frozenPair(t, dir)
 	allowed := keys + "allowed_signers"
-	mustRun(t, 0, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann",
+	mustRun(t, 0, "freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann",
 		"--out", p("sheet-ann-again.json"), "--time", "2026-03-04T06:00:00Z")
 	if code, out, _ := runCapture(t, "agreement", p("sheet-ann.json"), p("sheet-ann-again.json"), "--allowed-signers", allowed); code != 1 || !strings.Contains(out, string(adjudication.ReasonSharedKey)) {
 		t.Fatalf("agreement of ann with ann: exit %d\n%s", code, out)

@@ -60,20 +60,20 @@ func TestRecordsCommands(t *testing.T) {
 	for i, r := range []string{"ann", "bob"} {
 		os.WriteFile(p("bundle-"+r+".json"), res.BundleBytes[i], 0o600)
 		gradesFile(t, p("grades-"+r+".json"), res.Bundles[i], r == "bob", r == "bob")
-		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
+		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("bundle-"+r+".journal.jsonl"), "--from", p("grades-"+r+".json"))
 	}
 	// bob left one field ungraded: freezing refuses.
-	mustRun(t, 1, "freeze", "--journal", p("journal-bob.jsonl"), "--bundle", p("bundle-bob.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-bob", "--name", "bob", "--out", p("sheet-bob.json"), "--time", "2026-03-04T05:06:07Z")
+	mustRun(t, 1, "freeze", "--journal", p("bundle-bob.journal.jsonl"), "--bundle", p("bundle-bob.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-bob", "--name", "bob", "--out", p("sheet-bob.json"), "--time", "2026-03-04T05:06:07Z")
 	gradesFile(t, p("grades-bob.json"), res.Bundles[1], true, false)
-	mustRun(t, 0, "grade", p("bundle-bob.json"), "--journal", p("journal-bob.jsonl"), "--from", p("grades-bob.json"))
+	mustRun(t, 0, "grade", p("bundle-bob.json"), "--journal", p("bundle-bob.journal.jsonl"), "--from", p("grades-bob.json"))
 	// A value outside the vocabulary is refused (exit 1).
 	os.WriteFile(p("bad.json"), []byte(`[{"item":"`+res.Bundles[1].Items[0].ID+`","kind":"claim","target":"C1","value":"maybe"}]`), 0o600)
-	mustRun(t, 1, "grade", p("bundle-bob.json"), "--journal", p("journal-bob.jsonl"), "--from", p("bad.json"))
+	mustRun(t, 1, "grade", p("bundle-bob.json"), "--journal", p("bundle-bob.journal.jsonl"), "--from", p("bad.json"))
 	for _, r := range []string{"ann", "bob"} {
-		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r, "--role", "rater", "--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
+		mustRun(t, 0, "freeze", "--journal", p("bundle-"+r+".journal.jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-"+r, "--name", r, "--role", "rater", "--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
 	}
 	// Never overwritten.
-	mustRun(t, 1, "freeze", "--journal", p("journal-ann.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann", "--out", p("sheet-ann.json"))
+	mustRun(t, 1, "freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", keys+"allowed_signers", "--key", keys+"rater-ann", "--name", "ann", "--out", p("sheet-ann.json"))
 	// Reveal refuses before adjudication exists.
 	revealArgs := []string{"reveal", "--sheet", p("sheet-ann.json"), "--sheet", p("sheet-bob.json"), "--adjudication", p("adjudication.json"), "--map", p("sealed-map.json"),
 		"--allowed-signers", allowed, "--key", keys + "coordinator-dee", "--name", "dee", "--out", p("reveal.json"), "--time", "2026-03-05T00:00:00Z"}

@@ -86,6 +86,7 @@ func TestStatus(t *testing.T) {
 			Frozen                  bool
 			SheetSHA256             string `json:"sheet_sha256"`
 			LastActivity            string `json:"last_activity"`
+			Problem                 string
 		}
 		Adjudication struct{ Waiting string }
 	}
@@ -109,5 +110,15 @@ func TestStatus(t *testing.T) {
 	}
 	if !strings.Contains(text, "rater ann: frozen, sheet sha256 "+hex.EncodeToString(sum[:])) || !strings.Contains(text, "rater bob: not started") {
 		t.Fatalf("text:\n%s", text)
+	}
+	// A refused journal counts nothing graded of every required field, not
+	// of none, and says why.
+	os.WriteFile(p("bundle-bob.journal.jsonl"), []byte("SYNTHETIC not a journal\n"), 0o644)
+	_, out, _ = runCLI(t, "status", dir, "--format", "json", "--allowed-signers", keys+"allowed_signers")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if bob := rep.Raters[1]; bob.Graded != 0 || bob.Required != rep.Raters[0].Required || !strings.Contains(bob.Problem, "not-a-journal") {
+		t.Fatalf("bob with a refused journal: %+v", bob)
 	}
 }

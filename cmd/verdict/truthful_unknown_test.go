@@ -161,8 +161,8 @@ func TestSystemTruthfulUnknownRecords(t *testing.T) {
 		if err := os.WriteFile(p("grades-"+r+".json"), data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("journal-"+r+".jsonl"), "--from", p("grades-"+r+".json"))
-		mustRun(t, 0, "freeze", "--journal", p("journal-"+r+".jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", allowed,
+		mustRun(t, 0, "grade", p("bundle-"+r+".json"), "--journal", p("bundle-"+r+".journal.jsonl"), "--from", p("grades-"+r+".json"))
+		mustRun(t, 0, "freeze", "--journal", p("bundle-"+r+".journal.jsonl"), "--bundle", p("bundle-"+r+".json"), "--allowed-signers", allowed,
 			"--key", keys+"rater-"+r, "--name", r, "--out", p("sheet-"+r+".json"), "--time", "2026-03-04T05:06:07Z")
 	}
 	if uFields == 0 {
