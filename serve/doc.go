@@ -19,9 +19,10 @@
 //     rater (the rate program on bundle-<principal>.json only),
 //     verdict-adjudication the adjudicator (the adjudicate program once
 //     both sheets are frozen, a waiting screen before), verdict-reveal the
-//     coordinator (the status screen). Every other SSH request (exec,
-//     subsystems such as SFTP, port forwarding, passwords,
-//     keyboard-interactive) is refused.
+//     coordinator (the status screen). A command (exec) is refused with
+//     one line (ReasonCommand); every other SSH request (subsystems such
+//     as SFTP, port forwarding, passwords, keyboard-interactive) is
+//     refused by the protocol.
 //   - Signing through the forwarded agent (agentSigner): freezing a sheet
 //     (adjudication.FreezeSheet) and signing the adjudication
 //     (adjudication.SignCheckWrite) ask the client's forwarded ssh-agent

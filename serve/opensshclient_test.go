@@ -56,6 +56,14 @@ func TestOpenSSHClient(t *testing.T) {
 		"-o", "UserKnownHostsFile="+known, "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes",
 		"-o", "IdentitiesOnly=yes", "-i", key+".pub", "ann@"+host)
 	os.WriteFile(key+".pub", []byte(strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mustSigner(t, data).PublicKey())))+"\n"), 0o600)
+	// A command is refused with verdict's one line, and nothing runs.
+	run := exec.Command(sshBin, "-p", port, "-F", "/dev/null",
+		"-o", "UserKnownHostsFile="+known, "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes",
+		"-o", "IdentitiesOnly=yes", "-i", key+".pub", "ann@"+host, "cat", "bundle-bob.json")
+	run.Env = env
+	if b, err := run.CombinedOutput(); err == nil || !strings.Contains(string(b), "(command-refused)") || strings.Contains(string(b), "items") {
+		t.Fatalf("ssh HOST cat: %v\n%s", err, b)
+	}
 	cmd.Env = append(env, "TERM=xterm-256color")
 	in, _ := cmd.StdinPipe()
 	out := &syncBuffer{}

@@ -148,8 +148,9 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A command is refused with one line that says so, and runs nothing.
 	s, _ := cl.c.NewSession()
-	if out, err := s.CombinedOutput("cat bundle-bob.json"); err == nil || len(out) > 0 {
+	if out, err := s.CombinedOutput("cat bundle-bob.json"); err == nil || !strings.HasPrefix(string(out), "verdict serve: refused: verdict serve runs no commands") || !strings.Contains(string(out), "(command-refused)") || strings.Count(string(out), "\n") != 1 {
 		t.Fatalf("exec: err %v out %q", err, out)
 	}
 	s, _ = cl.c.NewSession()

@@ -27,6 +27,10 @@ import (
 // is not silent long enough to be taken over (Config.TakeoverAfter).
 const ReasonSeatTaken verr.Reason = "seat-taken"
 
+// ReasonCommand: the connection asked to run a command (ssh HOST cat
+// …); verdict serve serves its screens only, and runs nothing.
+const ReasonCommand verr.Reason = "command-refused"
+
 // ReasonNoAgent: a signature was needed and the connection forwards no
 // SSH agent, or the agent does not hold the key the person connected with.
 const ReasonNoAgent verr.Reason = "no-agent"
@@ -119,10 +123,14 @@ func New(cfg Config) (*Server, error) {
 	srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
 		return &gossh.ServerConfig{PublicKeyCallback: s.authenticate, MaxAuthTries: 6}
 	}
-	// The interactive shell is the only session request served: exec and
-	// subsystems (SFTP) are refused. No forwarding callback is set, so
+	// The interactive shell is the only session request served: a
+	// command is refused by gate, subsystems (SFTP) by the protocol. No forwarding callback is set, so
 	// port forwarding is refused, and only session channels exist.
-	srv.SessionRequestCallback = func(_ ssh.Session, requestType string) bool { return requestType == "shell" }
+	// A command (exec) is accepted as a request only so that gate can
+	// refuse it with one line the person reads (ReasonCommand).
+	srv.SessionRequestCallback = func(_ ssh.Session, requestType string) bool {
+		return requestType == "shell" || requestType == "exec"
+	}
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
@@ -271,6 +279,10 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			return
 		}
 		who := fmt.Sprintf("%s (%s)", id.Name, id.Role)
+		if sess.RawCommand() != "" {
+			s.refuse(sess, who, &verr.Error{Reason: ReasonCommand, Detail: "verdict serve runs no commands; connect with ssh -t -A and no command"})
+			return
+		}
 		if _, _, ok := sess.Pty(); !ok {
 			s.refuse(sess, who, &verr.Error{Reason: "no-terminal", Detail: "verdict serve needs a terminal; connect with ssh -t (and without a command)"})
 			return
