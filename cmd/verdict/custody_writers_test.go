@@ -179,6 +179,19 @@ func TestConcurrentPacketizeOneWriter(t *testing.T) {
 	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 1 {
 		t.Errorf("packets/ holds %d entries after one packetize, want the packet alone", len(ents))
 	}
+	// Nor anywhere else below a campaign's manifest.json (packets/sub/,
+	// tasks/T1/): the campaign's write lock is taken there too.
+	for _, sub := range []string{filepath.Join("packets", "sub"), filepath.Join("tasks", "T1")} {
+		d := filepath.Join(sys, sub)
+		os.MkdirAll(d, 0o755)
+		out := filepath.Join(d, "X.json")
+		if p := runBin(bin, nil, args(0, out)...); p.code != 0 {
+			t.Fatalf("packetize --out %s: exit %d\n%s", out, p.code, p.out)
+		}
+		if _, err := os.Lstat(out + ".lock"); err == nil {
+			t.Errorf("packetize --out CAMPAIGN/%s/X.json left a lock file among the campaign's files", sub)
+		}
+	}
 }
 
 // TestKilledWritersLeaveNothingReal2 kills fixtures generate (at its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -43,9 +44,10 @@ is not byte-identical (packet-not-byte-identical). Without --out the packet
 is written to standard output; --out FILE must not exist. FILE appears
 whole (staged beside it and renamed into place) and has one writer: a
 second packetize to FILE while one runs is refused (output-locked). In a
-campaign's packets/ directory the lock is the campaign's write lock (the
-one packet and receipt import hold; no lock file among the bound files),
-elsewhere FILE.lock beside FILE.
+campaign (its packets/ directory, or anywhere below its manifest.json)
+the lock is the campaign's write lock (the one packet and receipt import
+hold; no lock file among the bound files), elsewhere FILE.lock beside
+FILE.
 Exit 0 written; 1 the log was refused or FILE exists; 2 usage error.`,
 		Args: cobra.ExactArgs(1),
 	}
@@ -80,8 +82,9 @@ func sessionOfLog(path string) string {
 }
 
 // writePacketFile writes the new packet file out, whole and with one
-// writer. A packet in a campaign's packets/ directory (the layout of a
-// system comparison: CAMPAIGN/packets/<W>.json) is written under the
+// writer. A packet inside a campaign (campaignRoot: its packets/
+// directory, the layout of a system comparison CAMPAIGN/packets/<W>.json,
+// or any directory below a manifest.json) is written under the
 // campaign's write lock (assemble.LockCampaign, the lock packet and
 // receipt import hold), since a lock file among the bound files would be
 // an unbound campaign file; a killed write's temporary file beside out is
@@ -92,10 +95,11 @@ func writePacketFile(a *app, out string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if filepath.Base(filepath.Dir(abs)) != "packets" {
+	root := campaignRoot(abs)
+	if root == "" {
 		return writeOutputFile(a, out, "--out", why, data, 0o644)
 	}
-	lock, err := assemble.LockCampaign(filepath.Dir(filepath.Dir(abs)))
+	lock, err := assemble.LockCampaign(root)
 	if err != nil {
 		return refusal(a, err)
 	}
@@ -107,4 +111,22 @@ func writePacketFile(a *app, out string, data []byte) error {
 		return err
 	}
 	return fsutil.WriteFile(out, data, 0o644)
+}
+
+// campaignRoot is the campaign directory the file abs (an absolute path
+// with its existing part resolved) would be written into: the parent of
+// the packets/ directory abs is directly in, else the nearest directory
+// above abs that holds a manifest.json; "" when abs is in no campaign.
+func campaignRoot(abs string) string {
+	if filepath.Base(filepath.Dir(abs)) == "packets" {
+		return filepath.Dir(filepath.Dir(abs))
+	}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(filepath.Join(d, campaign.ManifestFile)); err == nil && fi.Mode().IsRegular() {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
