@@ -52,12 +52,37 @@ func openChainLog(path, rule, what string) (*chainLog, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := campaign.ReadRegular(path, campaign.FileJournal)
+	data, err := readLog(path)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
 	return &chainLog{path: path, rule: rule, what: what, f: f}, data, nil
+}
+
+// readLog reads the journal or decision log at path whole (a regular
+// file under the journal cap), after its first bytes show that it can be
+// one: a file whose first line cannot be a log header (looksLikeHeader)
+// is refused with ReasonNotAJournal before the rest of it is read, so a
+// large file named by mistake (or put in a ratings directory to slow a
+// status poll) costs one small read.
+func readLog(path string) ([]byte, error) {
+	f, err := campaign.OpenRegular(path, campaign.FileJournal)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, len(logHeaderStart))
+	n, _ := f.ReadAt(head, 0)
+	f.Close()
+	if first, _, _ := bytes.Cut(head[:n], []byte{'\n'}); n > 0 && !looksLikeHeader(first) {
+		return nil, notALog(path)
+	}
+	return campaign.ReadRegular(path, campaign.FileJournal)
+}
+
+// notALog is the ReasonNotAJournal refusal of the file name.
+func notALog(name string) error {
+	return verr.Newf(ReasonNotAJournal, name, "/0", ruleJournal, "the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)
 }
 
 // corrupt is a ReasonJournalCorrupt refusal of line (from 1).
@@ -223,7 +248,7 @@ func looksLikeHeader(line []byte) bool {
 // size is the byte length of the kept lines after any repair.
 func replayLines(f *os.File, name string, data []byte, accept func(line int, raw []byte) error) (size, torn int64, err error) {
 	if first, _, _ := bytes.Cut(data, []byte{'\n'}); len(data) > 0 && !looksLikeHeader(first) {
-		return 0, 0, verr.Newf(ReasonNotAJournal, name, "/0", ruleJournal, "the file is not a verdict journal or decision log (line 1 does not start with %s); it is left untouched", logHeaderStart)
+		return 0, 0, notALog(name)
 	}
 	line := 0
 	for len(data) > 0 {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"verdict/campaign"
 	"verdict/verr"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -126,7 +125,7 @@ func ReadDecisions(path string, a, b FrozenSheet) (*DecisionLog, error) {
 		return nil, err
 	}
 	l.log = &chainLog{path: path, rule: ruleDecisions, what: "decision log"}
-	data, err := campaign.ReadRegular(path, campaign.FileJournal)
+	data, err := readLog(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

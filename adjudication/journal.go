@@ -13,7 +13,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"verdict/blinding"
-	"verdict/campaign"
 	"verdict/verr"
 )
 
@@ -179,7 +178,7 @@ func ReadJournal(path string, b *blinding.Bundle) (*Journal, error) {
 	}
 	j := newJournal(path, b, nil)
 	j.log = &chainLog{path: path, rule: ruleJournal, what: "journal"}
-	data, err := campaign.ReadRegular(path, campaign.FileJournal)
+	data, err := readLog(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
