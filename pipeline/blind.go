@@ -49,13 +49,15 @@ const ReasonMapInRaterFolder verr.Reason = "map-in-rater-folder"
 
 // MapOutsideRaterDir refuses (ReasonMapInRaterFolder) a sealed-map path
 // mapPath that lies in the raters' directory dir or below it, comparing
-// absolute paths with symbolic links of their existing parts resolved.
+// absolute paths with their symbolic links resolved, also a link whose
+// target does not exist yet (fsutil.ResolveLinks: a map named through a
+// link to the raters' directory blind is about to make is inside it).
 func MapOutsideRaterDir(dir, mapPath string) error {
-	d, err := resolvedPath(dir)
+	d, err := fsutil.ResolveLinks(dir)
 	if err != nil {
 		return err
 	}
-	m, err := resolvedPath(filepath.Dir(mapPath))
+	m, err := fsutil.ResolveLinks(filepath.Dir(mapPath))
 	if err != nil {
 		return err
 	}
@@ -65,27 +67,6 @@ func MapOutsideRaterDir(dir, mapPath string) error {
 	}
 	return &verr.Error{Reason: ReasonMapInRaterFolder, File: mapPath, Rule: "the sealed map is for the coordinator only",
 		Detail: fmt.Sprintf("the sealed map would be written inside %s, the directory that goes to the raters (a rater holding it can unblind every item); give --map-out a path outside it", dir)}
-}
-
-// resolvedPath is p made absolute with the symbolic links of its longest
-// existing prefix resolved (the rest does not exist yet).
-func resolvedPath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	var rest []string
-	for cur := abs; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{r}, rest...)...), nil
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return abs, nil
-		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
-		cur = parent
-	}
 }
 
 // Blinded is a campaign's blinding: the bundles, the sealed map and the

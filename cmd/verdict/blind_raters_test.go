@@ -127,6 +127,20 @@ func TestBlindRefusesMapInRaterFolder(t *testing.T) {
 			t.Fatalf("--map-out %s: a refused blind wrote %v", mapOut, entries)
 		}
 	}
+	// A link to the raters' directory blind has not made yet (a dangling
+	// link "alias" -> "later") is followed for the comparison: the map
+	// would land inside the raters' directory, and the refusal says so.
+	later := filepath.Join(dir, "later")
+	if err := os.Symlink("later", filepath.Join(dir, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout := chkRunCaptured(t, "blind", "--out", later, "--raters", "ann,bob", "--map-out", filepath.Join(dir, "alias", "map.json"), "--format", "json")
+	if code != 1 || !strings.Contains(stdout, `"reason":"`+string(pipeline.ReasonMapInRaterFolder)+`"`) {
+		t.Errorf("--map-out through a dangling link to --out: exit %d, want map-in-rater-folder\n%s", code, stdout)
+	}
+	if _, err := os.Stat(later); err == nil {
+		t.Errorf("a refused blind made %s", later)
+	}
 	if code, stdout := chkRunCaptured(t, "blind", "--out", out, "--raters", "ann,bob", "--map-out", filepath.Join(dir, "raters-map.json")); code != 0 {
 		t.Fatalf("--map-out beside the raters' directory (raters-map.json, not inside it): exit %d\n%s", code, stdout)
 	}

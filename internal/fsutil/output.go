@@ -100,6 +100,55 @@ func Resolve(path string) (string, error) {
 	}
 }
 
+// ResolveLinks is Resolve that also follows a symbolic link whose target
+// does not exist yet, by the link's text (relative to the link's
+// directory), up to 40 links: the path where a write through such a link
+// would land once its target is made. It is for comparing paths (is this
+// output inside that one?); writers write to Resolve's path.
+func ResolveLinks(path string) (string, error) {
+	for range 40 {
+		r, err := Resolve(path)
+		if err != nil {
+			return "", err
+		}
+		next, ok := throughDangling(r)
+		if !ok {
+			return r, nil
+		}
+		path = next
+	}
+	return "", fmt.Errorf("%s: more than 40 symbolic links", path)
+}
+
+// throughDangling is abs (absolute, as Resolve returns it) with its first
+// missing component replaced by that component's link target when the
+// component is a symbolic link whose target does not exist; ok is false
+// when the first missing component is not a link (or none is missing).
+func throughDangling(abs string) (string, bool) {
+	vol := filepath.VolumeName(abs)
+	parts := strings.Split(strings.TrimPrefix(abs[len(vol):], string(filepath.Separator)), string(filepath.Separator))
+	cur := vol + string(filepath.Separator)
+	for i, part := range parts {
+		cur = filepath.Join(cur, part)
+		if _, err := os.Stat(cur); err == nil {
+			continue
+		}
+		fi, err := os.Lstat(cur)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return "", false
+		}
+		target, err := os.Readlink(cur)
+		if err != nil {
+			return "", false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(cur), target)
+		}
+		return filepath.Join(append([]string{target}, parts[i+1:]...)...), true
+	}
+	return "", false
+}
+
 // stagingInfix separates a directory output's name from the random digits
 // of its staging directory (StageDir): ".NAME.staging123".
 const stagingInfix = ".staging"
