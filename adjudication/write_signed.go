@@ -51,6 +51,13 @@ func WriteSigned(path string, data, sig []byte) error {
 	if fi, err := os.Lstat(path + ".sig"); err == nil && !fi.Mode().IsRegular() {
 		return &verr.Error{Reason: ReasonRecordExists, File: path + ".sig", Rule: ruleWriteSigned, Detail: "exists and is not a regular file"}
 	}
+	// The signature is written under the record's lock: what a killed
+	// write of it left is removed with the record's own (RemoveStale).
+	if lock.Prior() {
+		if err := fsutil.RemoveStale(path + ".sig"); err != nil {
+			return err
+		}
+	}
 	dir := filepath.Dir(path)
 	if err := fsutil.WriteFile(path+".sig", sig, 0o644); err != nil {
 		return err

@@ -560,6 +560,58 @@ func TestOutputKeepsUserDotEntries(t *testing.T) {
 	}
 }
 
+// TestKilledSignatureLeftoverRemoved: freeze killed at the rename of the
+// signature leaves its temporary file (.sheet-ann.json.sig<digits>); the
+// next freeze of the same record removes it with the record's own.
+func TestKilledSignatureLeftoverRemoved(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	p, keys := gradedPair(t, t.TempDir())
+	keys, _ = filepath.Abs(keys)
+	freeze := []string{"freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", filepath.Join(keys, "allowed_signers"),
+		"--key", filepath.Join(keys, "rater-ann"), "--name", "ann", "--out", p("sheet-ann.json"), "--time", "2026-03-04T05:06:07Z"}
+	pausedRun(t, bin, "sheet-ann.json.sig", nil, freeze...)
+	left, _ := filepath.Glob(p(".sheet-ann.json.sig*"))
+	if len(left) != 1 {
+		t.Fatalf("freeze killed at the signature's rename left %v, want its temporary file", left)
+	}
+	if r := runBin(bin, nil, freeze...); r.code != 0 {
+		t.Fatalf("freeze after the kill: exit %d\n%s", r.code, r.out)
+	}
+	if _, err := os.Lstat(left[0]); err == nil {
+		t.Errorf("the killed write's %s is still there", filepath.Base(left[0]))
+	}
+}
+
+// TestSiblingOutputTempKept: ".r1" and digits is also ".r" and digits;
+// while output r1 has a writer (its lock file exists), the next writer of
+// output r leaves that temporary file alone.
+func TestSiblingOutputTempKept(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	a, _ := demoPair(t, bin)
+	ratings := filepath.Join(a, "ratings")
+	dir := t.TempDir()
+	export := func(out string) []string {
+		return []string{"export", "grades", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--out", filepath.Join(dir, out)}
+	}
+	if r := runBin(bin, nil, export("r")...); r.code != 0 {
+		t.Fatalf("export: exit %d\n%s", r.code, r.out)
+	}
+	os.Remove(filepath.Join(dir, "r"))
+	pausedRun(t, bin, "r1", nil, export("r1")...)
+	left, _ := filepath.Glob(filepath.Join(dir, ".r1*"))
+	if len(left) != 1 {
+		t.Fatalf("export killed at r1's rename left %v", left)
+	}
+	if r := runBin(bin, nil, export("r")...); r.code != 0 {
+		t.Fatalf("export to r: exit %d\n%s", r.code, r.out)
+	}
+	if _, err := os.Lstat(left[0]); err != nil {
+		t.Errorf("the writer of r removed r1's temporary file %s", filepath.Base(left[0]))
+	}
+}
+
 // TestScoreMissingMapNamesFlag: a sealed map kept out of the ratings
 // directory (as blind --map-out advises) and not named by --map is
 // refused with record-set, and the refusal says that --map names it.

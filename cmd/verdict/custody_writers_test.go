@@ -179,8 +179,12 @@ func TestConcurrentPacketizeOneWriter(t *testing.T) {
 	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 1 {
 		t.Errorf("packets/ holds %d entries after one packetize, want the packet alone", len(ents))
 	}
-	// Nor anywhere else below a campaign's manifest.json (packets/sub/,
-	// tasks/T1/): the campaign's write lock is taken there too.
+	// Nor anywhere else below the manifest.json of a campaign verdict has
+	// written into (packets/sub/, tasks/T1/): the campaign's write lock is
+	// taken there too. A packet directly in packets/ made the lock file.
+	if p := runBin(bin, nil, args(0, filepath.Join(sys, "packets", "extra.json"))...); p.code != 0 {
+		t.Fatalf("packetize into packets/: exit %d\n%s", p.code, p.out)
+	}
 	for _, sub := range []string{filepath.Join("packets", "sub"), filepath.Join("tasks", "T1")} {
 		d := filepath.Join(sys, sub)
 		os.MkdirAll(d, 0o755)
@@ -191,6 +195,24 @@ func TestConcurrentPacketizeOneWriter(t *testing.T) {
 		if _, err := os.Lstat(out + ".lock"); err == nil {
 			t.Errorf("packetize --out CAMPAIGN/%s/X.json left a lock file among the campaign's files", sub)
 		}
+	}
+	// A manifest.json of something else (a web app's) makes no campaign,
+	// and a first write removes nothing of the user's beside its output.
+	web := filepath.Join(t.TempDir(), "web")
+	os.MkdirAll(filepath.Join(web, "src", "out", ".packet.json.staging1"), 0o755)
+	os.WriteFile(filepath.Join(web, "manifest.json"), []byte(`{"name":"SYNTHETIC web app"}`), 0o644)
+	kept := []string{filepath.Join("src", "out", ".packet.json.staging1"), filepath.Join("src", "out", ".packet.json123456789012")}
+	os.WriteFile(filepath.Join(web, kept[1]), []byte("SYNTHETIC user file\n"), 0o644)
+	if p := runBin(bin, nil, args(0, filepath.Join(web, "src", "out", "packet.json"))...); p.code != 0 {
+		t.Fatalf("packetize into a web app: exit %d\n%s", p.code, p.out)
+	}
+	for _, k := range kept {
+		if _, err := os.Lstat(filepath.Join(web, k)); err != nil {
+			t.Errorf("packetize's first write removed the user's %s", k)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(web, ".verdict-write.lock")); err == nil {
+		t.Error("packetize took a web app for a campaign (.verdict-write.lock)")
 	}
 }
 

@@ -302,7 +302,7 @@ func runChain(a *app, fsys fs.FS, key *fixtures.AnswerKey, out string) (scorer.S
 		if err := writeJSONFile(gf, grades); err != nil {
 			return nil, err
 		}
-		journal := p("bundle-"+rater+".journal.jsonl")
+		journal := p("bundle-" + rater + ".journal.jsonl")
 		if err := runSub(q, "grade", bundle, "--journal", journal, "--from", gf); err != nil {
 			return nil, err
 		}

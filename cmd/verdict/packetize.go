@@ -107,8 +107,10 @@ func writePacketFile(a *app, out string, data []byte) error {
 	if err := newOutputFile(out, "--out", why); err != nil {
 		return refusal(a, err)
 	}
-	if err := fsutil.RemoveStale(abs); err != nil {
-		return err
+	if lock.Prior() {
+		if err := fsutil.RemoveStale(abs); err != nil {
+			return err
+		}
 	}
 	return fsutil.WriteFile(out, data, 0o644)
 }
@@ -116,13 +118,17 @@ func writePacketFile(a *app, out string, data []byte) error {
 // campaignRoot is the campaign directory the file abs (an absolute path
 // with its existing part resolved) would be written into: the parent of
 // the packets/ directory abs is directly in, else the nearest directory
-// above abs that holds a manifest.json; "" when abs is in no campaign.
+// above abs that holds a manifest.json and the campaign's write lock
+// file (assemble.WriteLockFile: a campaign verdict has written into; a
+// web app's manifest.json makes no campaign); "" when abs is in no
+// campaign.
 func campaignRoot(abs string) string {
 	if filepath.Base(filepath.Dir(abs)) == "packets" {
 		return filepath.Dir(filepath.Dir(abs))
 	}
+	isFile := func(p string) bool { fi, err := os.Lstat(p); return err == nil && fi.Mode().IsRegular() }
 	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		if fi, err := os.Lstat(filepath.Join(d, campaign.ManifestFile)); err == nil && fi.Mode().IsRegular() {
+		if isFile(filepath.Join(d, campaign.ManifestFile)) && isFile(filepath.Join(d, assemble.WriteLockFile)) {
 			return d
 		}
 		if filepath.Dir(d) == d {

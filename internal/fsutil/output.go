@@ -30,7 +30,15 @@ type Output struct {
 	// Path is the output's path with the symbolic links of its existing
 	// part resolved, so that two names of one output take one lock.
 	Path string
+	// prior: the lock file was there before this writer took it.
+	prior bool
 }
+
+// Prior reports whether the output's lock file was there before this
+// writer took it: a verdict writer held this output before, so what a
+// killed write of it left may lie beside it (RemoveStale). False for a
+// nil Output.
+func (o *Output) Prior() bool { return o != nil && o.prior }
 
 // Unlock releases the output's lock; the lock file stays (see Lock).
 func (o *Output) Unlock() {
@@ -75,7 +83,7 @@ func LockOutput(path string) (*Output, error) {
 			return nil, err
 		}
 	}
-	return &Output{lock: l, Path: real}, nil
+	return &Output{lock: l, Path: real, prior: written}, nil
 }
 
 // Resolve returns path made absolute, with the symbolic links of its
@@ -195,6 +203,24 @@ func isStagingOf(e fs.DirEntry, base string) bool {
 	}
 }
 
+// otherOutputs reports whether the temporary-file name name (".BASE" and
+// digits) could as well be the temporary file of another output in dir
+// whose name is base followed by some of those digits (".r1" + digits is
+// also ".r" + "1" + digits): it is when such an output's lock file
+// exists, and then the entry is left to that output's writer.
+func otherOutputs(dir, base, name string) bool {
+	digits, ok := strings.CutPrefix(name, "."+base)
+	if !ok || strings.HasPrefix(digits, stagingInfix) {
+		return false
+	}
+	for k := 1; k <= len(digits)-minTempDigits; k++ {
+		if _, err := os.Lstat(filepath.Join(dir, base+digits[:k]+LockSuffix)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // RemoveStale removes the temporary files and staging directories of the
 // output at path that a killed writer left in path's directory (the
 // entries isStagingOf takes for verdict's; a user's ".NAME2" or
@@ -210,7 +236,7 @@ func RemoveStale(path string) error {
 		return err
 	}
 	for _, e := range ents {
-		if !isStagingOf(e, base) {
+		if !isStagingOf(e, base) || otherOutputs(dir, base, e.Name()) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
