@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"verdict/blinding"
 	"verdict/campaign"
@@ -53,17 +52,9 @@ const ReasonMapInRaterFolder verr.Reason = "map-in-rater-folder"
 // target does not exist yet (fsutil.ResolveLinks: a map named through a
 // link to the raters' directory blind is about to make is inside it).
 func MapOutsideRaterDir(dir, mapPath string) error {
-	d, err := fsutil.ResolveLinks(dir)
-	if err != nil {
+	in, err := fsutil.Within(dir, filepath.Dir(mapPath))
+	if err != nil || !in {
 		return err
-	}
-	m, err := fsutil.ResolveLinks(filepath.Dir(mapPath))
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(d, m)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil
 	}
 	return &verr.Error{Reason: ReasonMapInRaterFolder, File: mapPath, Rule: "the sealed map is for the coordinator only",
 		Detail: fmt.Sprintf("the sealed map would be written inside %s, the directory that goes to the raters (a rater holding it can unblind every item); give --map-out a path outside it", dir)}

@@ -56,3 +56,16 @@ func HostKey(path string) (key gossh.Signer, created bool, err error) {
 	}
 	return key, created, nil
 }
+
+// HostKeyOutside refuses (ReasonSecretInServedDir) a host key file path
+// that lies in the served directory dir or below it (fsutil.Within: links
+// followed): the raters would be served the server's private key, and
+// every later start refuses the directory that holds it.
+func HostKeyOutside(dir, path string) error {
+	in, err := fsutil.Within(dir, path)
+	if err != nil || !in {
+		return err
+	}
+	return &verr.Error{Reason: ReasonSecretInServedDir, File: path, Rule: ruleServedDir,
+		Detail: "--host-key names a file inside the served directory; keep the host key outside it (the default lies beside the directory)"}
+}

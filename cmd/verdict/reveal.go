@@ -58,7 +58,7 @@ on stderr says admission was not checked. --format json reports either in
 	addSigningFlags(c, &sf, string(adjudication.RoleCoordinator))
 	format := formatFlag(c, "text", "json")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := sf.required(a, "reveal", flagGiven{"two --sheet", len(sheets) == 2}, flagGiven{"--adjudication", adjPath != ""},
+		if err := sf.required(a, "reveal", flagGiven{fmt.Sprintf("exactly two --sheet (%d given)", len(sheets)), len(sheets) == 2}, flagGiven{"--adjudication", adjPath != ""},
 			flagGiven{"--map", mapPath != ""}, flagGiven{"--out", out != ""}); err != nil {
 			return err
 		}

@@ -76,6 +76,9 @@ with what ssh shows them. serve runs until interrupted (ctrl+c, SIGTERM).`,
 			}
 			hostKey = filepath.Join(filepath.Dir(abs), "verdict_serve_host_ed25519")
 		}
+		if err := serve.HostKeyOutside(dir, hostKey); err != nil {
+			return refusal(a, err)
+		}
 		key, created, err := serve.HostKey(hostKey)
 		if err != nil {
 			return refusal(a, err)

@@ -57,6 +57,15 @@ func TestServeRefusesToStart(t *testing.T) {
 			}
 		})
 	}
+	// A --host-key inside the served directory is refused before the key
+	// is made: the raters would be served the server's private key.
+	dir, _ := servedDir(t)
+	if code, out, errb := runCLI(t, "serve", dir, "--listen", "127.0.0.1:0", "--allowed-signers", "../../fixtures/keys/allowed_signers", "--host-key", filepath.Join(dir, "hostkey")); code != 1 || !strings.Contains(out+errb, "secret-in-served-dir") || strings.Contains(out, "listening") {
+		t.Fatalf("--host-key inside the served directory: exit %d\n%s%s", code, out, errb)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "hostkey")); err == nil {
+		t.Fatal("a refused serve wrote its host key into the served directory")
+	}
 	empty := t.TempDir()
 	if code, out, errb := runCLI(t, "serve", empty, "--listen", "127.0.0.1:0"); code != 1 || !strings.Contains(out+errb, "no-bundle") {
 		t.Fatalf("no bundle: exit %d\n%s%s", code, out, errb)

@@ -14,8 +14,9 @@ func TestRequiredFlagsNamedAtOnce(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"reveal", "--allowed-signers", "F"}, "reveal: required and not given: two --sheet, --adjudication, --map, --out, --key, --name"},
+		{[]string{"reveal", "--allowed-signers", "F"}, "reveal: required and not given: exactly two --sheet (0 given), --adjudication, --map, --out, --key, --name"},
 		{[]string{"reveal", "--sheet", "a", "--sheet", "b", "--adjudication", "c", "--map", "m", "--out", "o", "--allowed-signers", "F"}, "reveal: required and not given: --key, --name"},
+		{[]string{"reveal", "--sheet", "a", "--sheet", "b", "--sheet", "c", "--adjudication", "c", "--map", "m", "--out", "o", "--key", "k", "--name", "dee", "--allowed-signers", "F"}, "reveal: required and not given: exactly two --sheet (3 given)"},
 		{[]string{"freeze", "--out", "o"}, "freeze: required and not given: --journal, --bundle, --key, --name"},
 		{[]string{"resolve", "s1", "s2", "--name", "cho"}, "resolve: required and not given: --from, --out, --key"},
 	} {

@@ -128,6 +128,22 @@ func ResolveLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: more than 40 symbolic links", path)
 }
 
+// Within reports whether path is dir or lies below it, comparing the two
+// as ResolveLinks resolves them (absolute, every symbolic link followed,
+// also one whose target does not exist yet).
+func Within(dir, path string) (bool, error) {
+	d, err := ResolveLinks(dir)
+	if err != nil {
+		return false, err
+	}
+	p, err := ResolveLinks(path)
+	if err != nil {
+		return false, err
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)), nil
+}
+
 // throughDangling is abs (absolute, as Resolve returns it) with its first
 // missing component replaced by that component's link target when the
 // component is a symbolic link whose target does not exist; ok is false
