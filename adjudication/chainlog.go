@@ -1,12 +1,14 @@
 package adjudication
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -60,24 +62,56 @@ func openChainLog(path, rule, what string) (*chainLog, []byte, error) {
 	return &chainLog{path: path, rule: rule, what: what, f: f}, data, nil
 }
 
+// maxLogLine is the longest line (bytes, newline included) a journal or
+// decision log may hold: an entry with a note of MaxNote scalar values,
+// each escaped to six bytes, is under 16 KiB, so a longer line is not
+// one verdict wrote.
+const maxLogLine = 1 << 20
+
 // readLog reads the journal or decision log at path whole (a regular
-// file under the journal cap), after its first bytes show that it can be
-// one: a file whose first line cannot be a log header (looksLikeHeader)
-// is refused with ReasonNotAJournal before the rest of it is read, so a
-// large file named by mistake (or put in a ratings directory to slow a
-// status poll) costs one small read.
+// file under the journal cap), line by line: a file whose first line
+// cannot be a log header (looksLikeHeader) is refused with
+// ReasonNotAJournal after its first bytes, and a line longer than
+// maxLogLine (a torn last line included) with ReasonJournalCorrupt as
+// soon as it passes that length, so a large file named by mistake (or put
+// in a ratings directory to slow a status poll) is never read whole.
 func readLog(path string) ([]byte, error) {
 	f, err := campaign.OpenRegular(path, campaign.FileJournal)
 	if err != nil {
 		return nil, err
 	}
-	head := make([]byte, len(logHeaderStart))
-	n, _ := f.ReadAt(head, 0)
-	f.Close()
-	if first, _, _ := bytes.Cut(head[:n], []byte{'\n'}); n > 0 && !looksLikeHeader(first) {
-		return nil, notALog(path)
+	defer f.Close()
+	var data []byte
+	if fi, err := f.Stat(); err == nil {
+		data = make([]byte, 0, min(fi.Size(), campaign.FileJournal.MaxSize())+1)
 	}
-	return campaign.ReadRegular(path, campaign.FileJournal)
+	br := bufio.NewReaderSize(io.LimitReader(f, campaign.FileJournal.MaxSize()+1), 64<<10)
+	line, lineLen := 1, 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(data) == 0 && len(chunk) > 0 {
+			first, _, _ := bytes.Cut(chunk[:min(len(chunk), len(logHeaderStart))], []byte{'\n'})
+			if !looksLikeHeader(first) {
+				return nil, notALog(path)
+			}
+		}
+		if lineLen += len(chunk); lineLen > maxLogLine {
+			return nil, verr.Newf(ReasonJournalCorrupt, path, fmt.Sprintf("/%d", line-1), ruleJournal, "line %d is longer than %d bytes: not a line verdict writes", line, maxLogLine)
+		}
+		data = append(data, chunk...)
+		if int64(len(data)) > campaign.FileJournal.MaxSize() {
+			return nil, &verr.Error{Reason: campaign.ReasonFileTooLarge, File: path, Rule: campaign.RuleFileKinds,
+				Detail: fmt.Sprintf("more than %d bytes; a %s may hold at most that", campaign.FileJournal.MaxSize(), campaign.FileJournal)}
+		}
+		switch {
+		case err == nil:
+			line, lineLen = line+1, 0
+		case errors.Is(err, io.EOF):
+			return data, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return nil, err
+		}
+	}
 }
 
 // notALog is the ReasonNotAJournal refusal of the file name.

@@ -130,4 +130,20 @@ func TestStatus(t *testing.T) {
 	if bob := rep.Raters[1]; bob.Graded != 0 || bob.Required != rep.Raters[0].Required || !strings.Contains(bob.Problem, "not-a-journal") {
 		t.Fatalf("bob with a refused journal: %+v", bob)
 	}
+	// A journal whose header is ann's but whose next "line" runs for
+	// 64 MiB (a sparse file) is refused once that line passes 1 MiB: no
+	// torn line of verdict's is that long, and no poll reads it whole.
+	header, _, _ := strings.Cut(string(mustRead(t, p("bundle-ann.journal.jsonl"))), "\n")
+	long := p("bundle-bob.journal.jsonl")
+	os.WriteFile(long, []byte(header+"\n"), 0o644)
+	if err := os.Truncate(long, 64<<20); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runCLI(t, "status", dir, "--format", "json", "--allowed-signers", keys+"allowed_signers")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if bob := rep.Raters[1]; !strings.Contains(bob.Problem, "journal-corrupt") || !strings.Contains(bob.Problem, "line 2 is longer than") {
+		t.Fatalf("bob with a 64 MiB second line: %+v", bob)
+	}
 }
