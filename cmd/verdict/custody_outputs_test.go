@@ -570,17 +570,25 @@ func TestKilledSignatureLeftoverRemoved(t *testing.T) {
 	keys, _ = filepath.Abs(keys)
 	freeze := []string{"freeze", "--journal", p("bundle-ann.journal.jsonl"), "--bundle", p("bundle-ann.json"), "--allowed-signers", filepath.Join(keys, "allowed_signers"),
 		"--key", filepath.Join(keys, "rater-ann"), "--name", "ann", "--out", p("sheet-ann.json"), "--time", "2026-03-04T05:06:07Z"}
-	pausedRun(t, bin, "sheet-ann.json.sig", nil, freeze...)
-	left, _ := filepath.Glob(p(".sheet-ann.json.sig*"))
-	if len(left) != 1 {
-		t.Fatalf("freeze killed at the signature's rename left %v, want its temporary file", left)
-	}
+	left := killedLeftover(t, bin, "sheet-ann.json.sig", p(".sheet-ann.json.sig*"), freeze)
 	if r := runBin(bin, nil, freeze...); r.code != 0 {
 		t.Fatalf("freeze after the kill: exit %d\n%s", r.code, r.out)
 	}
-	if _, err := os.Lstat(left[0]); err == nil {
-		t.Errorf("the killed write's %s is still there", filepath.Base(left[0]))
+	if _, err := os.Lstat(left); err == nil {
+		t.Errorf("the killed write's %s is still there", filepath.Base(left))
 	}
+}
+
+// killedLeftover runs args killed before the rename of name (pausedRun)
+// and returns the one temporary file matching glob it left.
+func killedLeftover(t *testing.T, bin, name, glob string, args []string) string {
+	t.Helper()
+	pausedRun(t, bin, name, nil, args...)
+	left, _ := filepath.Glob(glob)
+	if len(left) != 1 {
+		t.Fatalf("killed before renaming %s: left %v, want one temporary file", name, left)
+	}
+	return left[0]
 }
 
 // TestSiblingOutputTempKept: ".r1" and digits is also ".r" and digits;
@@ -599,16 +607,12 @@ func TestSiblingOutputTempKept(t *testing.T) {
 		t.Fatalf("export: exit %d\n%s", r.code, r.out)
 	}
 	os.Remove(filepath.Join(dir, "r"))
-	pausedRun(t, bin, "r1", nil, export("r1")...)
-	left, _ := filepath.Glob(filepath.Join(dir, ".r1*"))
-	if len(left) != 1 {
-		t.Fatalf("export killed at r1's rename left %v", left)
-	}
+	left := killedLeftover(t, bin, "r1", filepath.Join(dir, ".r1*"), export("r1"))
 	if r := runBin(bin, nil, export("r")...); r.code != 0 {
 		t.Fatalf("export to r: exit %d\n%s", r.code, r.out)
 	}
-	if _, err := os.Lstat(left[0]); err != nil {
-		t.Errorf("the writer of r removed r1's temporary file %s", filepath.Base(left[0]))
+	if _, err := os.Lstat(left); err != nil {
+		t.Errorf("the writer of r removed r1's temporary file %s", filepath.Base(left))
 	}
 }
 
