@@ -560,6 +560,35 @@ func TestOutputKeepsUserDotEntries(t *testing.T) {
 	}
 }
 
+// TestSymlinkedOutputLocksBesideLink: an --out that is a symbolic link to
+// an existing file (here a file of another directory, as a campaign's
+// receipt would be) is refused (output-exists), and its lock file is made
+// beside the link, never beside the link's target.
+func TestSymlinkedOutputLocksBesideLink(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	a, _ := demoPair(t, bin)
+	ratings := filepath.Join(a, "ratings")
+	dir := t.TempDir()
+	target := filepath.Join(dir, "bound", "S1.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte("SYNTHETIC bound file\n"), 0o644)
+	link := filepath.Join(dir, "grades.csv")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(bin, nil, "export", "grades", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--out", link)
+	if r.code != 1 || !strings.Contains(r.out, "output-exists") {
+		t.Fatalf("export --out a link to a file: exit %d\n%s", r.code, r.out)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(target)); len(ents) != 1 {
+		t.Errorf("the link's target directory holds %d entries, want the file alone (no lock file beside it)", len(ents))
+	}
+	if b, _ := os.ReadFile(target); string(b) != "SYNTHETIC bound file\n" {
+		t.Errorf("the link's target changed: %q", b)
+	}
+}
+
 // TestKilledSignatureLeftoverRemoved: freeze killed at the rename of the
 // signature leaves its temporary file (.sheet-ann.json.sig<digits>); the
 // next freeze of the same record removes it with the record's own.

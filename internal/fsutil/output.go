@@ -61,6 +61,17 @@ func LockOutput(path string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An output that is itself a symbolic link is refused by every writer
+	// (it exists); its lock is taken beside the link, the name the user
+	// gave, never beside the link's target, which may lie in a directory
+	// the user did not name (a campaign's bound files).
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		parent, err := Resolve(filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		real = filepath.Join(parent, filepath.Base(path))
+	}
 	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 		return nil, err
 	}
