@@ -206,40 +206,35 @@ func IsStaging(name string) bool {
 // has fewer.
 const minTempDigits = 9
 
-// isStagingOf reports whether the directory entry e is a temporary file
-// or staging directory of verdict's writes of the output named base: a
-// directory or file ".BASE.staging<digits>" (StageDir, and the temporary
-// file of a write on Windows), or a regular file ".BASE" followed by at
-// least minTempDigits digits (the temporary file of renameio). A symbolic
-// link, or an entry of any other name, type or digit count, is not
-// verdict's and is left alone.
-func isStagingOf(e fs.DirEntry, base string) bool {
+// isStagingOf reports whether the directory entry e of directory dir is
+// a temporary file or staging directory of verdict's writes of the output
+// named base: a directory or file ".BASE.staging<digits>" (StageDir, and
+// the temporary file of a write on Windows), or a regular file ".BASE"
+// followed by at least minTempDigits digits (the temporary file of
+// renameio) that is not as well the temporary file of another output
+// (otherOutput). A symbolic link, or an entry of any other name, type or
+// digit count, is not verdict's and is left alone.
+func isStagingOf(dir string, e fs.DirEntry, base string) bool {
 	rest, ok := strings.CutPrefix(e.Name(), "."+base)
 	if !ok || rest == "" {
 		return false
 	}
-	rest, staged := strings.CutPrefix(rest, stagingInfix)
-	if rest == "" || strings.Trim(rest, "0123456789") != "" {
+	digits, staged := strings.CutPrefix(rest, stagingInfix)
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
 		return false
 	}
-	switch {
-	case staged:
+	if staged {
 		return e.IsDir() || e.Type().IsRegular()
-	default:
-		return e.Type().IsRegular() && len(rest) >= minTempDigits
 	}
+	return e.Type().IsRegular() && len(digits) >= minTempDigits && !otherOutput(dir, base, digits)
 }
 
-// otherOutputs reports whether the temporary-file name name (".BASE" and
-// digits) could as well be the temporary file of another output in dir
-// whose name is base followed by some of those digits (".r1" + digits is
-// also ".r" + "1" + digits): it is when such an output's lock file
-// exists, and then the entry is left to that output's writer.
-func otherOutputs(dir, base, name string) bool {
-	digits, ok := strings.CutPrefix(name, "."+base)
-	if !ok || strings.HasPrefix(digits, stagingInfix) {
-		return false
-	}
+// otherOutput reports whether ".BASE" followed by digits could as well be
+// the temporary file of another output in dir whose name is base followed
+// by some of those digits (".r1" + digits is also ".r" + "1" + digits):
+// it is when such an output's lock file exists, and then the entry is
+// left to that output's writer.
+func otherOutput(dir, base, digits string) bool {
 	for k := 1; k <= len(digits)-minTempDigits; k++ {
 		if _, err := os.Lstat(filepath.Join(dir, base+digits[:k]+LockSuffix)); err == nil {
 			return true
@@ -263,7 +258,7 @@ func RemoveStale(path string) error {
 		return err
 	}
 	for _, e := range ents {
-		if !isStagingOf(e, base) || otherOutputs(dir, base, e.Name()) {
+		if !isStagingOf(dir, e, base) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
