@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/crypto/ssh"
 
 	"verdict/adjudication"
@@ -288,4 +289,29 @@ func TestTakeoverAfterSilence(t *testing.T) {
 		t.Fatalf("first: %q", first.screen())
 	}
 	waitFor(t, "the second screen", func() bool { return strings.Contains(second.screen(), "fields") })
+}
+
+// TestEmptyWindowKeepsDrawing: a client that reports a window without
+// area (0x0, as ssh -tt without a terminal of its own does) keeps the
+// last size: the screen is still drawn after the change.
+func TestEmptyWindowKeepsDrawing(t *testing.T) {
+	dir := writeRatingsDir(t)
+	ts := startServer(t, dir, nil)
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{agent: true, pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(cl.screen(), "fields") })
+	cl.keys(t, "\x1b")
+	if err := cl.s.WindowChange(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	mark := len(cl.out.String())
+	cl.keys(t, "?")
+	waitFor(t, "a frame after the 0x0 window", func() bool {
+		return strings.Contains(ansi.Strip(cl.out.String()[mark:]), "help")
+	})
+	cl.keys(t, "q")
+	cl.waitExit(t)
 }

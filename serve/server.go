@@ -342,13 +342,31 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if ps == nil {
 		return nil
 	}
-	opts := append(bm.MakeOptions(sess), tea.WithContext(ps.ctx), tea.WithFPS(frameRate), tea.WithoutSignalHandler())
+	opts := append(bm.MakeOptions(sess), tea.WithContext(ps.ctx), tea.WithFPS(frameRate), tea.WithoutSignalHandler(), tea.WithFilter(sessionFilter))
 	// A client without a terminal of its own (ssh -tt from a script)
 	// reports a 0x0 window: draw at 80x24 until it reports a size.
 	if pty, _, ok := sess.Pty(); ok && (pty.Window.Width <= 0 || pty.Window.Height <= 0) {
 		opts = append(opts, tea.WithWindowSize(80, 24))
 	}
 	return tea.NewProgram(ps.model, opts...)
+}
+
+// sessionFilter is a served program's message filter. It drops a window
+// size without area (the 0x0 that a client without a terminal of its
+// own reports, which the middleware forwards after the program started:
+// the renderer would then draw nothing, ever), and turns a suspend into
+// a resume, as the middleware's own filter (which this one replaces)
+// does, since a served program cannot stop its client.
+func sessionFilter(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		if m.Width <= 0 || m.Height <= 0 {
+			return nil
+		}
+	case tea.SuspendMsg:
+		return tea.ResumeMsg{}
+	}
+	return msg
 }
 
 // activity wraps a served program's model: every key and window change
