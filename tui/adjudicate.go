@@ -114,6 +114,7 @@ type pendingDecision struct {
 }
 
 type adjudicator struct {
+	pane
 	c         *Common
 	keys      AdjudicateKeyMap
 	in        AdjudicateInput
@@ -142,7 +143,6 @@ type adjudicator struct {
 	dy, dyFor int
 	status    string
 	statusErr bool
-	w, h      int
 }
 
 func newAdjudicator(c *Common, in AdjudicateInput) *adjudicator {
@@ -313,9 +313,6 @@ func (a *adjudicator) open() int {
 	}
 	return n
 }
-
-// Init implements tea.Model.
-func (a *adjudicator) Init() tea.Cmd { return nil }
 
 func (a *adjudicator) wide() bool { return a.w >= 110 }
 

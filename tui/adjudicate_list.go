@@ -11,12 +11,12 @@ import (
 
 // disputeList lists the disputes with their state; enter goes to one.
 type disputeList struct {
+	pane
 	c    *Common
 	a    *adjudicator
 	keys ListKeyMap
 	back func() tea.Cmd
 	cur  int
-	w, h int
 }
 
 func newDisputeList(c *Common, a *adjudicator, back func() tea.Cmd) *disputeList {
@@ -27,12 +27,6 @@ func newDisputeList(c *Common, a *adjudicator, back func() tea.Cmd) *disputeList
 	k.Flag.SetEnabled(false)
 	return &disputeList{c: c, a: a, keys: k, back: back}
 }
-
-// Init implements tea.Model.
-func (l *disputeList) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (l *disputeList) SetSize(w, h int) { l.w, l.h = w, h }
 
 // Update implements tea.Model.
 func (l *disputeList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -229,6 +229,7 @@ func (a *answerCache) doc(it *blinding.Item, width int) *answerDoc {
 // field being graded: when the field changes, the answer scrolls to the
 // field's element and marks it ("▶"); J/K scroll from there.
 type answerPane struct {
+	pane
 	c     *Common
 	keys  AnswerKeyMap
 	cache *answerCache
@@ -242,7 +243,6 @@ type answerPane struct {
 	// following is the (item, anchor) the offset was set for.
 	following [2]string
 	y         int
-	w, h      int
 }
 
 func newAnswerPane(c *Common, field func() (*blinding.Item, adjudication.Field), back func() tea.Cmd) *answerPane {
@@ -304,12 +304,6 @@ func (p *answerPane) lines(w, h int) []string {
 	}
 	return out
 }
-
-// Init implements tea.Model.
-func (p *answerPane) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (p *answerPane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // Update implements tea.Model.
 func (p *answerPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

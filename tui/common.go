@@ -25,6 +25,17 @@ type Component interface {
 	SetSize(width, height int)
 }
 
+// pane is embedded in every Component: the area SetSize gives it (w
+// columns by h rows, in terminal cells) and an Init that starts nothing.
+// A component that lays out more on a new size has its own SetSize.
+type pane struct{ w, h int }
+
+// Init implements tea.Model: a pane starts no command.
+func (*pane) Init() tea.Cmd { return nil }
+
+// SetSize implements Component: it records the area.
+func (p *pane) SetSize(w, h int) { p.w, p.h = w, h }
+
 // quitGuard is implemented by components that hold text not yet saved
 // (the rater's draft notes): unsaved returns what would be lost, "" when
 // nothing would. The root refuses the first q (or ctrl+c) and shows it;

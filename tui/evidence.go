@@ -73,12 +73,12 @@ func (v *evidenceViewer) closes(k tea.KeyPressMsg) bool { return key.Matches(k, 
 // evidenceViewer shows evidence excerpts with their real line numbers and
 // the cited lines marked ("▶" in the gutter and the Cited style).
 type evidenceViewer struct {
+	pane
 	c    *Common
 	keys EvidenceKeyMap
 	refs []evidenceRef
 	cur  int
 	vp   viewport.Model
-	w, h int
 }
 
 func newEvidenceViewer(c *Common, refs []evidenceRef, start int) *evidenceViewer {
@@ -94,9 +94,6 @@ func (v *evidenceViewer) setEnabled() {
 	v.keys.Next.SetEnabled(many)
 	v.keys.Prev.SetEnabled(many)
 }
-
-// Init implements tea.Model.
-func (v *evidenceViewer) Init() tea.Cmd { return nil }
 
 // SetSize implements Component.
 func (v *evidenceViewer) SetSize(w, h int) {

@@ -16,13 +16,13 @@ import (
 // choices and the item's field list, with the final answer beside it on
 // wide terminals.
 type gradePane struct {
+	pane
 	s      *rateState
 	keys   GradeKeyMap
 	answer *answerPane
 	// dy scrolls the detail of the field at;  it starts at 0 on each field.
-	dy   int
-	at   adjudication.Field
-	w, h int
+	dy int
+	at adjudication.Field
 }
 
 // openEvidenceMsg asks the owner to open the evidence viewer on refs.
@@ -83,12 +83,6 @@ func (p *gradePane) grades(k tea.KeyPressMsg) bool {
 	}
 	return key.Matches(k, p.keys.Up, p.keys.Down, p.keys.Evidence, p.keys.DetailDown, p.keys.DetailUp)
 }
-
-// Init implements tea.Model.
-func (p *gradePane) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (p *gradePane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // Update implements tea.Model.
 func (p *gradePane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

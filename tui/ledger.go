@@ -90,6 +90,7 @@ func (r *ledgerRow) refused() string {
 func (r *ledgerRow) marked() bool { return len(r.findings) > 0 || r.refused() != "" }
 
 type ledger struct {
+	pane
 	c       *Common
 	keys    LedgerKeyMap
 	in      LedgerInput
@@ -103,7 +104,6 @@ type ledger struct {
 	// search finds text in the rows (/); searching while it is shown.
 	search    *searchScreen
 	searching bool
-	w, h      int
 	nReviewB  int
 	nFind     int
 }
@@ -244,9 +244,6 @@ func (l *ledger) setEnabled() {
 	l.keys.Up.SetEnabled(n > 1)
 	l.keys.Down.SetEnabled(n > 1)
 }
-
-// Init implements tea.Model.
-func (l *ledger) Init() tea.Cmd { return nil }
 
 // SetSize implements Component.
 func (l *ledger) SetSize(w, h int) {

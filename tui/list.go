@@ -12,10 +12,10 @@ import (
 // itemList is the rater's list of items with their progress; enter opens
 // an item at its first ungraded field.
 type itemList struct {
+	pane
 	s    *rateState
 	keys ListKeyMap
 	cur  int
-	w, h int
 }
 
 func newItemList(s *rateState) *itemList { return &itemList{s: s, keys: DefaultListKeyMap()} }
@@ -23,12 +23,6 @@ func newItemList(s *rateState) *itemList { return &itemList{s: s, keys: DefaultL
 // setEnabled enables f (flag) only while the journal takes entries: not
 // once the sheet is frozen.
 func (l *itemList) setEnabled() { l.keys.Flag.SetEnabled(!l.s.freeze.signed && !l.s.freeze.signing) }
-
-// Init implements tea.Model.
-func (l *itemList) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (l *itemList) SetSize(w, h int) { l.w, l.h = w, h }
 
 // Update implements tea.Model.
 func (l *itemList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

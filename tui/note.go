@@ -35,6 +35,7 @@ type noteDoneMsg struct {
 // as many rows as it takes (up to noteRows, then scrolled), so that the
 // whole of a long note is in view while it is written at any width.
 type noteEditor struct {
+	pane
 	c      *Common
 	keys   NoteKeyMap
 	input  textarea.Model
@@ -46,7 +47,6 @@ type noteEditor struct {
 	done func(noteDoneMsg) tea.Cmd
 	// refused is set when enter was pressed on a note over MaxNote.
 	refused bool
-	w, h    int
 }
 
 // noteRows is the most rows the note editor shows of a wrapped note; a
@@ -88,9 +88,6 @@ func (n *noteEditor) open(m openNoteMsg) tea.Cmd {
 
 // close ends editing.
 func (n *noteEditor) close() { n.input.Blur() }
-
-// Init implements tea.Model.
-func (n *noteEditor) Init() tea.Cmd { return nil }
 
 // SetSize implements Component.
 func (n *noteEditor) SetSize(w, h int) {

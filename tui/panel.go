@@ -14,6 +14,7 @@ import (
 // panel is a full-screen reading panel: a title and text wrapped to the
 // width (never cut), scrolled a line or a page at a time.
 type panel struct {
+	pane
 	c     *Common
 	keys  PanelKeyMap
 	title string
@@ -28,9 +29,8 @@ type panel struct {
 	// pin returns, for a task panel, the lines kept below the task in w
 	// cells (never scrolled away): the field or dispute the passing keys
 	// apply to, so that no key grades what is not on screen.
-	pin  func(w int) []string
-	y    int
-	w, h int
+	pin func(w int) []string
+	y   int
 }
 
 func newPanel(c *Common, keys PanelKeyMap, back func() tea.Cmd) *panel {
@@ -102,12 +102,6 @@ func (p *panel) pinned() []string {
 // rows is how many lines of the body the panel shows at once above the
 // pinned lines pin.
 func (p *panel) rows(pin []string) int { return max(p.h-1-len(pin), 1) }
-
-// Init implements tea.Model.
-func (p *panel) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (p *panel) SetSize(w, h int) { p.w, p.h = w, h }
 
 // Update implements tea.Model.
 func (p *panel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

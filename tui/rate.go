@@ -94,6 +94,7 @@ type (
 // rater is the rater's program: the shared state and one component per
 // screen; it forwards each message to the active screen only.
 type rater struct {
+	pane
 	*rateState
 	screen rateScreen
 	grade  *gradePane
@@ -105,7 +106,6 @@ type rater struct {
 	viewer *evidenceViewer
 	// onTask is set while the panel shows the current item's task.
 	onTask bool
-	w, h   int
 }
 
 func newRater(c *Common, in RateInput) *rater {
@@ -214,9 +214,6 @@ func (r *rater) setEnabled() {
 	r.list.setEnabled()
 	r.freeze.setEnabled(r.screen == screenFreeze)
 }
-
-// Init implements tea.Model.
-func (r *rater) Init() tea.Cmd { return nil }
 
 // SetSize implements Component.
 func (r *rater) SetSize(w, h int) {

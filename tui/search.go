@@ -24,6 +24,7 @@ const maxHits = 500
 // searchScreen finds text or an ID (/): the query is typed, enter lists
 // the hits, enter on a hit goes there.
 type searchScreen struct {
+	pane
 	c     *Common
 	keys  SearchKeyMap
 	input textinput.Model
@@ -39,7 +40,6 @@ type searchScreen struct {
 	// at the one after it.
 	opened int
 	typing bool
-	w, h   int
 }
 
 func newSearchScreen(c *Common, scope string, find func(string) []searchHit, pick func(searchHit) tea.Cmd, back func() tea.Cmd) *searchScreen {
@@ -78,9 +78,6 @@ func (s *searchScreen) restart() tea.Cmd {
 // forget drops the hits of the last search: the owner's rows changed, so
 // the places they name are no longer the same.
 func (s *searchScreen) forget() { s.hits, s.ran, s.cur, s.opened = nil, false, 0, -1 }
-
-// Init implements tea.Model.
-func (s *searchScreen) Init() tea.Cmd { return nil }
 
 // SetSize implements Component.
 func (s *searchScreen) SetSize(w, h int) {

@@ -59,9 +59,9 @@ type signRecord struct {
 // arms it (signing follows their saving, afterSave), a signing in progress
 // refuses a second one, and the signed record's description is kept.
 type signScreen struct {
+	pane
 	c      *Common
 	keys   SignKeyMap
-	w, h   int
 	rec    signRecord
 	signer string
 	// armed is set when y was pressed while saves were in flight.
@@ -202,12 +202,6 @@ func (s *signScreen) setEnabled(shown bool) {
 		s.keys.Cancel.SetHelp("esc", "cancel")
 	}
 }
-
-// Init implements tea.Model.
-func (s *signScreen) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (s *signScreen) SetSize(w, h int) { s.w, s.h = w, h }
 
 // Update implements tea.Model.
 func (s *signScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
