@@ -48,9 +48,11 @@ type importJournal struct {
 // CommitImports writes the responses and receipts of every session of ims
 // (a batch, in dispatch order) into the campaign dir and binds the
 // manifest (Bind), all or nothing; the caller holds the campaign's write
-// lock (LockCampaign) from before the batch read the campaign until
-// CommitImports returns, so no other writer comes between the files and
-// their binding. Each im's Files says what was written.
+// lock (lock, from LockCampaign) from before the batch read the campaign
+// until CommitImports returns, so no other writer comes between the files
+// and their binding. What a killed write left beside a destination is
+// removed only when that lock was held by a verdict writer before
+// (fsutil.Output.RemoveStale). Each im's Files says what was written.
 //
 // Every file is compared first: one already there with other bytes is
 // refused (ReasonFileDiffers) before anything is written. Then the journal
@@ -65,7 +67,7 @@ type importJournal struct {
 // LockCampaign removes them (recoverImport). Killed after it, every file
 // is bound and only the journal is left, which the next LockCampaign
 // removes.
-func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
+func CommitImports(lock *fsutil.Output, dir string, ims []*Imported) (*BindResult, error) {
 	var files []fileBytes
 	counts := make([]int, len(ims))
 	for i, im := range ims {
@@ -81,7 +83,7 @@ func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
 		return nil, err
 	}
 	var bound *BindResult
-	if err := writeJournaled(dir, files, w, func() (err error) {
+	if err := writeJournaled(lock, dir, files, w, func() (err error) {
 		bound, err = bindHeld(dir, BindOptions{})
 		return err
 	}); err != nil {
@@ -102,7 +104,7 @@ func CommitImports(dir string, ims []*Imported) (*BindResult, error) {
 // writer killed before the journal is removed leaves it for the next
 // LockCampaign, which removes what the manifest does not bind
 // (recoverImport).
-func writeJournaled(dir string, files []fileBytes, w []Written, commit func() error) error {
+func writeJournaled(lock *fsutil.Output, dir string, files []fileBytes, w []Written, commit func() error) error {
 	var created []campaign.FileDigest
 	for i, f := range files {
 		if !w[i].Unchanged {
@@ -118,7 +120,7 @@ func writeJournaled(dir string, files []fileBytes, w []Written, commit func() er
 		return &verr.Error{Reason: ReasonWriteFailed, File: ImportJournalFile, Rule: ruleBatch, Detail: "the import's journal cannot be written, so nothing was: " + err.Error(), Err: err}
 	}
 	undo := func(err error) error {
-		if uerr := undoImport(dir, created); uerr != nil {
+		if uerr := undoImport(lock, dir, created); uerr != nil {
 			return errors.Join(err, uerr)
 		}
 		return err
@@ -130,7 +132,7 @@ func writeJournaled(dir string, files []fileBytes, w []Written, commit func() er
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
 		err := mkdirBeneath(dir, path.Dir(f.path))
 		if err == nil {
-			err = fsutil.RemoveStale(p)
+			err = lock.RemoveStale(p)
 		}
 		if err == nil {
 			err = fsutil.WriteFile(p, f.data, 0o644)
@@ -166,7 +168,7 @@ func unwrapPath(err error) error {
 // does not bind (a bound file is the campaign's record and is never
 // removed), with the temporary files a killed write left beside each, and
 // then the journal itself.
-func undoImport(dir string, created []campaign.FileDigest) error {
+func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) error {
 	bound := map[string]string{}
 	if raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile)); err == nil {
 		if list, err := boundFiles(raw); err == nil {
@@ -178,7 +180,7 @@ func undoImport(dir string, created []campaign.FileDigest) error {
 	dirs := map[string]bool{}
 	for _, f := range created {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := fsutil.RemoveStale(p); err != nil {
+		if err := lock.RemoveStale(p); err != nil {
 			return &verr.Error{Reason: ReasonImportJournal, File: f.Path, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
 		}
 		if bound[f.Path] == f.SHA256 {
@@ -213,9 +215,9 @@ func undoImport(dir string, created []campaign.FileDigest) error {
 // does not bind (none when the manifest was bound before the kill) and
 // the journal. The caller holds the campaign's write lock. No journal:
 // nothing to do. A journal that cannot be read is ReasonImportJournal.
-func recoverImport(dir string) error {
+func recoverImport(lock *fsutil.Output, dir string) error {
 	journal := filepath.Join(dir, ImportJournalFile)
-	if err := fsutil.RemoveStale(journal); err != nil {
+	if err := lock.RemoveStale(journal); err != nil {
 		return err
 	}
 	fi, err := os.Lstat(journal)
@@ -244,5 +246,5 @@ func recoverImport(dir string) error {
 			return bad("names %q, not a response or receipt", f.Path)
 		}
 	}
-	return undoImport(dir, j.Files)
+	return undoImport(lock, dir, j.Files)
 }

@@ -34,7 +34,7 @@ func LockCampaign(dir string) (*fsutil.Output, error) {
 	}
 	// A batch import killed while it wrote is undone before anything
 	// else reads or writes the campaign (recoverImport).
-	if err := recoverImport(dir); err != nil {
+	if err := recoverImport(o, dir); err != nil {
 		o.Unlock()
 		return nil, err
 	}

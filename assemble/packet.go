@@ -244,19 +244,21 @@ type fileBytes struct {
 // staged beside its destination and renamed into place (fsutil.WriteFile),
 // in the order given: the caller puts last the file that names the
 // others (packet.json, the receipt), and the temporary files a killed
-// earlier write left beside a destination are removed first.
+// earlier write left beside a destination are removed first, when a
+// verdict writer held the campaign's lock before
+// (fsutil.Output.RemoveStale).
 func writeNew(dir string, files []fileBytes, rule string) ([]Written, error) {
 	lock, err := LockCampaign(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
-	return writeHeld(dir, files, rule)
+	return writeHeld(lock, dir, files, rule)
 }
 
 // writeHeld is writeNew for a caller that already holds the campaign's
 // write lock (LockCampaign).
-func writeHeld(dir string, files []fileBytes, rule string) ([]Written, error) {
+func writeHeld(lock *fsutil.Output, dir string, files []fileBytes, rule string) ([]Written, error) {
 	out, err := compareExisting(dir, files, rule)
 	if err != nil {
 		return nil, err
@@ -269,7 +271,7 @@ func writeHeld(dir string, files []fileBytes, rule string) ([]Written, error) {
 			return nil, &verr.Error{Reason: ReasonFileDiffers, File: f.path, Rule: rule, Detail: err.Error(), Err: err}
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		if err := fsutil.RemoveStale(p); err != nil {
+		if err := lock.RemoveStale(p); err != nil {
 			return nil, err
 		}
 		if err := fsutil.WriteFile(p, f.data, 0o644); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"verdict/blinding"
 	"verdict/campaign"
+	"verdict/internal/fsutil"
 	"verdict/verr"
 )
 
@@ -343,10 +344,11 @@ func Import(dir string, req ImportRequest) (*Imported, error) {
 // journal, as a batch is (writeJournaled), so a writer killed between the
 // two files leaves a journal the next campaign writer undoes. The
 // manifest is not bound (`verdict manifest` binds). The caller holds the
-// campaign's write lock (LockCampaign) from before Import read the
-// campaign. A file already there with other bytes is refused
+// campaign's write lock (lock, from LockCampaign) from before Import read
+// the campaign; leftovers beside a destination are removed as
+// CommitImports removes them. A file already there with other bytes is refused
 // (ReasonFileDiffers) and nothing is written.
-func WriteImport(dir string, im *Imported) error {
+func WriteImport(lock *fsutil.Output, dir string, im *Imported) error {
 	files, err := importFiles(dir, im)
 	if err != nil {
 		return err
@@ -355,7 +357,7 @@ func WriteImport(dir string, im *Imported) error {
 	if err != nil {
 		return err
 	}
-	if err := writeJournaled(dir, files, w, nil); err != nil {
+	if err := writeJournaled(lock, dir, files, w, nil); err != nil {
 		return err
 	}
 	im.Files = w

@@ -726,3 +726,29 @@ func TestConcurrentReceiptImportOneWriter(t *testing.T) {
 		t.Errorf("receipt import: %d of %d rounds let two writers succeed or mixed their files", failed, rounds)
 	}
 }
+
+// TestFirstCampaignWriteKeepsUserDotFiles: a campaign no verdict writer
+// has held (no write lock file) may hold a user's file named as a killed
+// write's temporary file would be (".packet.json" and nine digits beside
+// packet.json); the first `verdict packet` into it keeps that file (it
+// makes the lock file; from then on such a name beside a destination is
+// taken for a killed write's, as beside any output).
+func TestFirstCampaignWriteKeepsUserDotFiles(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	repo, commit := gitRepo(t, packetFiles)
+	camp := filepath.Join(t.TempDir(), "campaign")
+	user := filepath.Join(camp, "tasks", "T1", ".packet.json202612040")
+	os.MkdirAll(filepath.Dir(user), 0o755)
+	os.WriteFile(user, []byte("SYNTHETIC user file\n"), 0o644)
+	packet := append([]string{"packet", camp, "--task", "T1", "--repo", "synthetic-owner/synthetic-repo=" + repo, "--commit", commit}, packetItems...)
+	if p := runBin(bin, nil, packet...); p.code != 0 {
+		t.Fatalf("packet: exit %d\n%s", p.code, p.out)
+	}
+	if b, err := os.ReadFile(user); err != nil || string(b) != "SYNTHETIC user file\n" {
+		t.Fatalf("the first write into the campaign removed or changed the user's %s: %v", filepath.Base(user), err)
+	}
+	if _, err := os.Stat(filepath.Join(camp, ".verdict-write.lock")); err != nil {
+		t.Fatalf("no campaign write lock after packet: %v", err)
+	}
+}

@@ -107,10 +107,8 @@ func writePacketFile(a *app, out string, data []byte) error {
 	if err := newOutputFile(out, "--out", why); err != nil {
 		return refusal(a, err)
 	}
-	if lock.Prior() {
-		if err := fsutil.RemoveStale(abs); err != nil {
-			return err
-		}
+	if err := lock.RemoveStale(abs); err != nil {
+		return err
 	}
 	return fsutil.WriteFile(out, data, 0o644)
 }

@@ -280,7 +280,7 @@ Exit codes: 0 written; 1 refused; 2 usage error.`,
 					"to keep this run's record as evidence use --keep-inadmissible (it is then bound for good, and the run is recovered by one replacement triplet, runs[].replaces)", len(inadmissible))}
 			return refusal(a, errors.Join(append([]error{head}, inadmissible...)...))
 		}
-		if err := assemble.WriteImport(args[0], im); err != nil {
+		if err := assemble.WriteImport(lock, args[0], im); err != nil {
 			return refusal(a, err)
 		}
 		rep := importReport(session, im, inadmissible)

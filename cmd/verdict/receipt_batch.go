@@ -77,7 +77,7 @@ func importBatch(a *app, dir, flag, from, logFormat string, keep bool, format st
 		reports = append(reports, importReport(b.Session, im, inadmissible))
 		ims = append(ims, im)
 	}
-	bound, err := assemble.CommitImports(dir, ims)
+	bound, err := assemble.CommitImports(lock, dir, ims)
 	if err != nil {
 		head := &verr.Error{Reason: ReasonBatchStopped, File: campaign.ManifestFile, Rule: campaign.RuleReceipt,
 			Detail: fmt.Sprintf("every session of the batch (%d) passed, but writing or binding them failed; nothing of the batch was left", len(ims))}

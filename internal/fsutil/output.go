@@ -40,6 +40,19 @@ type Output struct {
 // nil Output.
 func (o *Output) Prior() bool { return o != nil && o.prior }
 
+// RemoveStale removes what a killed writer left beside path (RemoveStale
+// of package fsutil) when a verdict writer held o before (Prior), and
+// nothing otherwise: without that lock file no verdict write under it
+// was ever killed, and whatever stands beside path is the user's. o is
+// the lock that guards path (an output's own, or a campaign's write lock
+// for the files written into it); a nil o removes nothing.
+func (o *Output) RemoveStale(path string) error {
+	if !o.Prior() {
+		return nil
+	}
+	return RemoveStale(path)
+}
+
 // Unlock releases the output's lock; the lock file stays (see Lock).
 func (o *Output) Unlock() {
 	if o != nil {
