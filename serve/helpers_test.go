@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
@@ -179,10 +180,12 @@ type client struct {
 
 // dialOpts choose how a test client connects.
 type dialOpts struct {
-	user    string
-	agent   bool // forward an in-memory agent holding the key
-	pty     bool
-	noShell bool
+	user  string
+	agent bool // forward an in-memory agent holding the key
+	pty   bool
+	// cols and rows are the terminal's size (0: 120 by 40).
+	cols, rows int
+	noShell    bool
 }
 
 // dial connects with key as user over a real SSH client
@@ -233,7 +236,8 @@ func dial(t testing.TB, ts *testServer, key any, o dialOpts) (*client, error) {
 		}
 	}
 	if o.pty {
-		if err := s.RequestPty("xterm-256color", 40, 120, ssh.TerminalModes{}); err != nil {
+		cols, rows := cmp.Or(o.cols, 120), cmp.Or(o.rows, 40)
+		if err := s.RequestPty("xterm-256color", rows, cols, ssh.TerminalModes{}); err != nil {
 			t.Fatal(err)
 		}
 	}

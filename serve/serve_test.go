@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -312,6 +314,62 @@ func TestEmptyWindowKeepsDrawing(t *testing.T) {
 	waitFor(t, "a frame after the 0x0 window", func() bool {
 		return strings.Contains(ansi.Strip(cl.out.String()[mark:]), "help")
 	})
+	cl.keys(t, "q")
+	cl.waitExit(t)
+}
+
+// TestLargeWindowIsBounded: a client reporting a window larger than
+// serve.MaxWindowWidth by serve.MaxWindowHeight, at connect or after, is
+// drawn at that size: the rule above the footer spans the width drawn,
+// and no row below the height drawn is addressed.
+func TestLargeWindowIsBounded(t *testing.T) {
+	dir := writeRatingsDir(t)
+	ts := startServer(t, dir, nil)
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{agent: true, pty: true, cols: 3000, rows: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	longestRule := func() int {
+		longest, run := 0, 0
+		for _, r := range ansi.Strip(cl.out.String()) {
+			if r == '─' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+		return longest
+	}
+	// The lowest row a cursor movement (CUP or VPA) addresses from mark on.
+	rowMove := regexp.MustCompile(`\x1b\[(\d+)(?:;\d+)?[Hd]`)
+	lowestRow := func(mark int) int {
+		low := 0
+		for _, m := range rowMove.FindAllStringSubmatch(cl.out.String()[mark:], -1) {
+			n, _ := strconv.Atoi(m[1])
+			low = max(low, n)
+		}
+		return low
+	}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(cl.screen(), "fields") })
+	if n := longestRule(); n != serve.MaxWindowWidth {
+		t.Fatalf("a 3000-column window at connect is drawn %d columns wide, want %d", n, serve.MaxWindowWidth)
+	}
+	if n := lowestRow(0); n < serve.MaxWindowHeight-20 || n > serve.MaxWindowHeight {
+		t.Fatalf("a 300-row window at connect: the footer is drawn on row %d, want one of the last rows of %d", n, serve.MaxWindowHeight)
+	}
+	// A change after connect to 1000 rows (100 columns).
+	cl.keys(t, "\x1b")
+	time.Sleep(300 * time.Millisecond)
+	mark := len(cl.out.String())
+	if err := cl.s.WindowChange(1000, 100); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a frame after the change", func() bool { return lowestRow(mark) > 0 })
+	time.Sleep(300 * time.Millisecond)
+	if n := lowestRow(mark); n > serve.MaxWindowHeight {
+		t.Fatalf("after a change to 1000 rows, row %d is drawn; want at most %d", n, serve.MaxWindowHeight)
+	}
 	cl.keys(t, "q")
 	cl.waitExit(t)
 }

@@ -344,25 +344,42 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	opts := append(bm.MakeOptions(sess), tea.WithContext(ps.ctx), tea.WithFPS(frameRate), tea.WithoutSignalHandler(), tea.WithFilter(sessionFilter))
 	// A client without a terminal of its own (ssh -tt from a script)
-	// reports a 0x0 window: draw at 80x24 until it reports a size.
-	if pty, _, ok := sess.Pty(); ok && (pty.Window.Width <= 0 || pty.Window.Height <= 0) {
-		opts = append(opts, tea.WithWindowSize(80, 24))
+	// reports a 0x0 window: draw at 80x24 until it reports a size. A
+	// larger window than MaxWindow is drawn at MaxWindow.
+	if pty, _, ok := sess.Pty(); ok {
+		w, h := pty.Window.Width, pty.Window.Height
+		if w <= 0 || h <= 0 {
+			w, h = 80, 24
+		}
+		opts = append(opts, tea.WithWindowSize(min(w, MaxWindowWidth), min(h, MaxWindowHeight)))
 	}
 	return tea.NewProgram(ps.model, opts...)
 }
 
+// MaxWindowWidth and MaxWindowHeight bound the window a served program
+// draws in, in terminal cells: a client reporting a larger one (a real
+// terminal is rarely past 600 columns by 200 rows) is drawn at this size,
+// so that one connection cannot make the server hold a screen buffer of
+// gigabytes (the renderer keeps every cell of the window).
+const (
+	MaxWindowWidth  = 1024
+	MaxWindowHeight = 256
+)
+
 // sessionFilter is a served program's message filter. It drops a window
 // size without area (the 0x0 that a client without a terminal of its
 // own reports, which the middleware forwards after the program started:
-// the renderer would then draw nothing, ever), and turns a suspend into
-// a resume, as the middleware's own filter (which this one replaces)
-// does, since a served program cannot stop its client.
+// the renderer would then draw nothing, ever), bounds a larger one than
+// MaxWindowWidth by MaxWindowHeight to that size, and turns a suspend
+// into a resume, as the middleware's own filter (which this one
+// replaces) does, since a served program cannot stop its client.
 func sessionFilter(_ tea.Model, msg tea.Msg) tea.Msg {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
 		if m.Width <= 0 || m.Height <= 0 {
 			return nil
 		}
+		return tea.WindowSizeMsg{Width: min(m.Width, MaxWindowWidth), Height: min(m.Height, MaxWindowHeight)}
 	case tea.SuspendMsg:
 		return tea.ResumeMsg{}
 	}
