@@ -214,7 +214,13 @@ func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) 
 // in dir (ImportJournalFile): it removes the batch's files the manifest
 // does not bind (none when the manifest was bound before the kill) and
 // the journal. The caller holds the campaign's write lock. No journal:
-// nothing to do. A journal that cannot be read is ReasonImportJournal.
+// nothing to do. It changes nothing and refuses (ReasonImportJournal) a
+// journal that cannot be read, one in a campaign whose write lock no
+// verdict writer held before (lock not Prior: the killed import would
+// have left it, so this journal is not a verdict import's), and one that
+// names a file outside responses/ and receipts/ or through a directory
+// that is a symbolic link (which could lead the removal out of the
+// campaign).
 func recoverImport(lock *fsutil.Output, dir string) error {
 	journal := filepath.Join(dir, ImportJournalFile)
 	if err := lock.RemoveStale(journal); err != nil {
@@ -230,6 +236,9 @@ func recoverImport(lock *fsutil.Output, dir string) error {
 	if err != nil {
 		return bad("cannot be read: %v", err)
 	}
+	if !lock.Prior() {
+		return bad("is here, but no verdict writer held the campaign's write lock (%s) before, so no verdict import left it", WriteLockFile)
+	}
 	if !fi.Mode().IsRegular() {
 		return bad("is not a regular file")
 	}
@@ -244,6 +253,9 @@ func recoverImport(lock *fsutil.Output, dir string) error {
 	for _, f := range j.Files {
 		if campaign.CheckFilePath(f.Path) != "" || !inDirs(f.Path, resultDirs) {
 			return bad("names %q, not a response or receipt", f.Path)
+		}
+		if err := realDirs(dir, path.Dir(f.Path)); err != nil {
+			return bad("names %q: %v", f.Path, err)
 		}
 	}
 	return undoImport(lock, dir, j.Files)

@@ -90,7 +90,10 @@ type BindOptions struct {
 	// From is the proposed manifest's bytes to start from when the
 	// campaign has no manifest.json (ignored when it has one).
 	From []byte
-	// DryRun computes the changes without writing.
+	// DryRun computes the changes without writing anything: it takes no
+	// lock (a campaign another command is writing may show that write
+	// half done) and refuses (ReasonImportJournal) while an interrupted
+	// import's journal waits for the next write to undo it.
 	DryRun bool
 	// Identities sets execution identities by name ("execution.host",
 	// as manifest init's --identity): any of them until a session ran; once
@@ -123,6 +126,17 @@ type BindOptions struct {
 // must be one JSON object without duplicate member names, and "files" a
 // list of {path, sha256} with canonical paths.
 func Bind(dir string, opt BindOptions) (*BindResult, error) {
+	if opt.DryRun {
+		// A dry run writes nothing: not the campaign's lock file (whose
+		// presence tells later writers that a verdict writer held the
+		// campaign) and no recovery of an interrupted import, which it
+		// leaves to the next write.
+		if _, err := os.Lstat(filepath.Join(dir, ImportJournalFile)); err == nil {
+			return nil, verr.Newf(ReasonImportJournal, ImportJournalFile, "", ruleBatch,
+				"an interrupted import's journal is here; a dry run changes nothing, so it shows nothing until the next verdict write into the campaign has undone that import (or refused, naming why)")
+		}
+		return bindHeld(dir, opt)
+	}
 	lock, err := LockCampaign(dir)
 	if err != nil {
 		return nil, err
@@ -323,7 +337,7 @@ func scanFiles(dir string, bound []campaign.FileDigest) (map[string]string, erro
 			}
 			if fsutil.IsStaging(e.Name()) {
 				return &verr.Error{Reason: ReasonUnbindable, File: p, Rule: campaign.RuleFileIdentity,
-					Detail: "a temporary file of an interrupted write (\".NAME\" and digits), never a campaign file; remove it (the next verdict write of NAME does) and bind again"}
+					Detail: "a temporary file of an interrupted write (\".NAME\" and digits), never a campaign file; remove it once no verdict command is running in the campaign, and bind again"}
 			}
 			d, err := campaign.HashRegularFS(fsys, p, campaign.FileKindOf(p))
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"verdict/assemble"
 	"verdict/internal/fsutil"
 )
 
@@ -750,5 +751,58 @@ func TestFirstCampaignWriteKeepsUserDotFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(camp, ".verdict-write.lock")); err != nil {
 		t.Fatalf("no campaign write lock after packet: %v", err)
+	}
+}
+
+// TestImportJournalRecoveryRefusals: the recovery of an interrupted
+// import's journal, which the next campaign writer runs, removes nothing
+// and refuses (import-journal) a journal in a campaign whose write lock
+// no verdict writer held before, and one naming a file through a
+// receipts/ directory that is a symbolic link out of the campaign (the
+// user's file there stays, even with its digest in the journal). A
+// manifest --dry-run makes no lock file and recovers nothing.
+func TestImportJournalRecoveryRefusals(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.Mkdir(victim, 0o755)
+	notes := filepath.Join(victim, "notes.json")
+	os.WriteFile(notes, []byte("SYNTHETIC user file\n"), 0o644)
+	sum := sha256.Sum256([]byte("SYNTHETIC user file\n"))
+	journal := fmt.Sprintf(`{"files":[{"path":"receipts/notes.json","sha256":"%x"}]}`, sum)
+	for _, c := range []struct {
+		name  string
+		prior bool
+		want  string
+	}{
+		{"no prior lock", false, "no verdict writer held"},
+		{"receipts/ a link", true, "not a directory"},
+	} {
+		camp, _, _ := importFixture(t, "S1")
+		os.RemoveAll(filepath.Join(camp, "receipts"))
+		if err := os.Symlink(victim, filepath.Join(camp, "receipts")); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(camp, assemble.ImportJournalFile), []byte(journal), 0o644)
+		if c.prior {
+			os.WriteFile(filepath.Join(camp, assemble.WriteLockFile), nil, 0o600)
+		}
+		// A dry run writes nothing, not even the lock file.
+		if p := runBin(bin, nil, "manifest", camp, "--dry-run"); p.code != 1 || !strings.Contains(p.out, "import-journal") {
+			t.Errorf("%s: manifest --dry-run with a journal: exit %d\n%s", c.name, p.code, p.out)
+		}
+		if _, err := os.Lstat(filepath.Join(camp, assemble.WriteLockFile)); err == nil && !c.prior {
+			t.Errorf("%s: manifest --dry-run made the campaign's lock file", c.name)
+		}
+		p := runBin(bin, nil, "manifest", camp)
+		if p.code != 1 || !strings.Contains(p.out, "import-journal") || !strings.Contains(p.out, c.want) {
+			t.Errorf("%s: manifest with the journal: exit %d\n%s", c.name, p.code, p.out)
+		}
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "SYNTHETIC user file\n" {
+			t.Fatalf("%s: the user's notes.json outside the campaign is gone or changed: %v", c.name, err)
+		}
+		if _, err := os.Lstat(filepath.Join(camp, assemble.ImportJournalFile)); err != nil {
+			t.Errorf("%s: the refused journal was removed", c.name)
+		}
 	}
 }

@@ -167,6 +167,7 @@ func TestConcurrentPacketizeOneWriter(t *testing.T) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		os.WriteFile(filepath.Join(filepath.Dir(d), "manifest.json"), []byte(`{"synthetic": true}`), 0o644)
 		return filepath.Join(d, "W1.json")
 	}
 	raceOneOutput(t, "packetize --out CAMPAIGN/packets/W1.json", bin, inCampaign, args, want, fileTree)
@@ -213,6 +214,23 @@ func TestConcurrentPacketizeOneWriter(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(web, ".verdict-write.lock")); err == nil {
 		t.Error("packetize took a web app for a campaign (.verdict-write.lock)")
+	}
+	// Nor does a packets/ directory without a manifest.json beside it: two
+	// packets written there keep the user's file beside the second.
+	work := filepath.Join(t.TempDir(), "work")
+	os.MkdirAll(filepath.Join(work, "packets"), 0o755)
+	user := filepath.Join(work, "packets", ".b.json123456789")
+	os.WriteFile(user, []byte("SYNTHETIC user file\n"), 0o644)
+	for _, n := range []string{"a.json", "b.json"} {
+		if p := runBin(bin, nil, args(0, filepath.Join(work, "packets", n))...); p.code != 0 {
+			t.Fatalf("packetize into packets/ of no campaign: exit %d\n%s", p.code, p.out)
+		}
+	}
+	if _, err := os.Lstat(user); err != nil {
+		t.Error("packetize into packets/ of no campaign removed the user's .b.json123456789")
+	}
+	if _, err := os.Lstat(filepath.Join(work, ".verdict-write.lock")); err == nil {
+		t.Error("packetize took the parent of a packets/ directory without a manifest.json for a campaign")
 	}
 }
 

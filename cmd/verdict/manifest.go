@@ -48,7 +48,9 @@ false), repeatable: any identity until a session ran; once a response or
 receipt exists only a null one (a bound identity is then frozen:
 frozen-input-changed); none after a blinding (campaign-blinded).
 
---dry-run prints the changes and writes nothing.
+--dry-run prints the changes and writes nothing, not even the campaign's
+lock file; it is refused (import-journal) while an interrupted import
+waits for the next write to undo it.
 
 Exit codes: 0 bound (or nothing to change); 1 refused; 2 usage error.`,
 		Args: cobra.ExactArgs(1),

@@ -115,16 +115,17 @@ func writePacketFile(a *app, out string, data []byte) error {
 
 // campaignRoot is the campaign directory the file abs (an absolute path
 // with its existing part resolved) would be written into: the parent of
-// the packets/ directory abs is directly in, else the nearest directory
-// above abs that holds a manifest.json and the campaign's write lock
-// file (assemble.WriteLockFile: a campaign verdict has written into; a
-// web app's manifest.json makes no campaign); "" when abs is in no
-// campaign.
+// the packets/ directory abs is directly in when it holds a manifest.json
+// (a campaign's layout), else the nearest directory above abs that holds
+// a manifest.json and the campaign's write lock file
+// (assemble.WriteLockFile: a campaign verdict has written into; a web
+// app's manifest.json makes no campaign); "" when abs is in no campaign
+// (a packets/ directory of no campaign is one too).
 func campaignRoot(abs string) string {
-	if filepath.Base(filepath.Dir(abs)) == "packets" {
-		return filepath.Dir(filepath.Dir(abs))
-	}
 	isFile := func(p string) bool { fi, err := os.Lstat(p); return err == nil && fi.Mode().IsRegular() }
+	if parent := filepath.Dir(filepath.Dir(abs)); filepath.Base(filepath.Dir(abs)) == "packets" && isFile(filepath.Join(parent, campaign.ManifestFile)) {
+		return parent
+	}
 	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
 		if isFile(filepath.Join(d, campaign.ManifestFile)) && isFile(filepath.Join(d, assemble.WriteLockFile)) {
 			return d
