@@ -806,3 +806,37 @@ func TestImportJournalRecoveryRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestLockFileLinkRefused: a lock file that is a symbolic link (here a
+// dangling one, to a file of another directory) is refused, and nothing
+// is made at its target: a campaign's .verdict-write.lock (verdict
+// packet) and an output's NAME.lock (export --out).
+func TestLockFileLinkRefused(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	a, _ := demoPair(t, bin)
+	ratings := filepath.Join(a, "ratings")
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere", "made-through-a-link")
+	os.Mkdir(filepath.Dir(target), 0o755)
+	csv := filepath.Join(dir, "grades.csv")
+	os.Symlink(target, csv+".lock")
+	p := runBin(bin, nil, "export", "grades", filepath.Join(a, "campaign"), "--ratings", ratings, "--allowed-signers", filepath.Join(ratings, "allowed_signers"), "--out", csv)
+	if p.code != 1 || !strings.Contains(p.out, "lock-not-file") {
+		t.Errorf("export --out with its lock file a link: exit %d\n%s", p.code, p.out)
+	}
+	repo, commit := gitRepo(t, packetFiles)
+	camp := filepath.Join(dir, "campaign")
+	os.Mkdir(camp, 0o755)
+	os.Symlink(target, filepath.Join(camp, assemble.WriteLockFile))
+	p = runBin(bin, nil, append([]string{"packet", camp, "--task", "T1", "--repo", "synthetic-owner/synthetic-repo=" + repo, "--commit", commit}, packetItems...)...)
+	if p.code != 1 || !strings.Contains(p.out, "lock-not-file") {
+		t.Errorf("packet into a campaign whose write lock file is a link: exit %d\n%s", p.code, p.out)
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Error("a file was made at the lock file's link target")
+	}
+	if _, err := os.Lstat(csv); err == nil {
+		t.Error("export wrote its output although its lock was refused")
+	}
+}

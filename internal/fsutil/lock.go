@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/gofrs/flock"
 )
@@ -11,6 +12,11 @@ import (
 // ErrLocked is returned by Lock when another writer (in this process or
 // another one) holds the lock.
 var ErrLocked = errors.New("another writer holds the lock")
+
+// ErrLockNotFile is returned by Lock when path+LockSuffix exists and is
+// not a regular file (a symbolic link, a directory): the lock file is
+// never made through a link, at a place the user did not name.
+var ErrLockNotFile = errors.New("the lock file exists and is not a regular file")
 
 // LockSuffix is appended to a file's path to name its lock file.
 const LockSuffix = ".lock"
@@ -22,8 +28,12 @@ const LockSuffix = ".lock"
 // the returned value, or when the process ends; the lock file itself stays
 // (removing it after release would let two writers hold locks on two
 // different files of the same name). A lock already held gives an error
-// that matches ErrLocked.
+// that matches ErrLocked; a lock file that is a symbolic link (dangling or
+// not) or a directory, one that matches ErrLockNotFile.
 func Lock(path string, perm fs.FileMode) (*flock.Flock, error) {
+	if fi, err := os.Lstat(path + LockSuffix); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path+LockSuffix, ErrLockNotFile)
+	}
 	l := flock.New(path+LockSuffix, flock.SetPermissions(perm))
 	ok, err := l.TryLock()
 	if err != nil {

@@ -20,6 +20,11 @@ import (
 // anything.
 const ReasonOutputLocked verr.Reason = "output-locked"
 
+// ReasonLockNotFile: the output's lock file exists and is not a regular
+// file (a symbolic link or a directory; ErrLockNotFile); nothing is made
+// through it.
+const ReasonLockNotFile verr.Reason = "lock-not-file"
+
 // RuleOneWriter is the rule of ReasonOutputLocked.
 const RuleOneWriter = "DESIGN Chain of custody: one writer per output, and a reader sees all of an output set or none of it"
 
@@ -97,6 +102,10 @@ func LockOutput(path string) (*Output, error) {
 	if errors.Is(err, ErrLocked) {
 		return nil, &verr.Error{Reason: ReasonOutputLocked, File: path, Rule: RuleOneWriter,
 			Detail: "another verdict process is writing this output (it holds " + real + LockSuffix + "); nothing was written: retry when it has finished", Err: err}
+	}
+	if errors.Is(err, ErrLockNotFile) {
+		return nil, &verr.Error{Reason: ReasonLockNotFile, File: real + LockSuffix, Rule: RuleOneWriter,
+			Detail: "the lock file is a symbolic link or a directory; verdict makes its lock files itself, never through a link: remove it when no verdict command is running, and run again", Err: err}
 	}
 	if err != nil {
 		return nil, err
