@@ -167,45 +167,69 @@ func unwrapPath(err error) error {
 // that is in dir with the journal's digest and that the manifest on disk
 // does not bind (a bound file is the campaign's record and is never
 // removed), with the temporary files a killed write left beside each, and
-// then the journal itself.
+// then the journal itself. Every look-up and removal goes through an
+// os.Root of dir, so a directory swapped for a symbolic link out of the
+// campaign is refused, never followed. A manifest that cannot be read or
+// decoded refuses the undo (ReasonImportJournal) before anything is
+// removed: without it no file can be known to be unbound.
 func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) error {
+	refuse := func(file string, err error) error {
+		return &verr.Error{Reason: ReasonImportJournal, File: file, Rule: ruleBatch, Detail: "undoing the batch: " + unwrapPath(err).Error(), Err: err}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return refuse(ImportJournalFile, err)
+	}
+	defer root.Close()
+	fsys := campaign.RootFS(root)
+	raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest)
+	if err != nil {
+		return &verr.Error{Reason: ReasonImportJournal, File: campaign.ManifestFile, Rule: ruleBatch,
+			Detail: "an interrupted import's journal is here, but the manifest cannot be read, so which of its files are bound is unknown; nothing was changed: correct the manifest and run again (" + unwrapPath(err).Error() + ")", Err: err}
+	}
+	list, err := boundFiles(raw)
+	if err != nil {
+		return &verr.Error{Reason: ReasonImportJournal, File: campaign.ManifestFile, Rule: ruleBatch,
+			Detail: "an interrupted import's journal is here, but the manifest does not decode, so which of its files are bound is unknown; nothing was changed: correct the manifest and run again (" + err.Error() + ")", Err: err}
+	}
 	bound := map[string]string{}
-	if raw, err := readRegular(filepath.Join(dir, campaign.ManifestFile)); err == nil {
-		if list, err := boundFiles(raw); err == nil {
-			for _, f := range list {
-				bound[f.Path] = f.SHA256
-			}
-		}
+	for _, f := range list {
+		bound[f.Path] = f.SHA256
 	}
 	dirs := map[string]bool{}
 	for _, f := range created {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := lock.RemoveStale(p); err != nil {
-			return &verr.Error{Reason: ReasonImportJournal, File: f.Path, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
+		if err := lock.RemoveStaleIn(root, f.Path); err != nil {
+			return refuse(f.Path, err)
 		}
 		if bound[f.Path] == f.SHA256 {
 			continue
 		}
-		b, err := readRegular(p)
+		fi, err := root.Lstat(f.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		if err != nil {
+			return refuse(f.Path, err)
+		}
+		if !fi.Mode().IsRegular() {
+			continue // not the batch's file: never removed
+		}
+		b, err := campaign.ReadRegularFS(fsys, f.Path, campaign.FileKindOf(f.Path))
 		if err != nil || blinding.Digest(b) != f.SHA256 {
 			continue // not the batch's file: never removed
 		}
-		if err := os.Remove(p); err != nil {
-			return &verr.Error{Reason: ReasonImportJournal, File: f.Path, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
+		if err := root.Remove(f.Path); err != nil {
+			return refuse(f.Path, err)
 		}
-		dirs[filepath.Dir(p)] = true
+		dirs[path.Dir(f.Path)] = true
 	}
 	for d := range dirs {
-		if err := fsutil.SyncDir(d); err != nil {
+		if err := fsutil.SyncDir(filepath.Join(dir, filepath.FromSlash(d))); err != nil {
 			return err
 		}
 	}
-	journal := filepath.Join(dir, ImportJournalFile)
-	if err := os.Remove(journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &verr.Error{Reason: ReasonImportJournal, File: ImportJournalFile, Rule: ruleBatch, Detail: "undoing the batch: " + err.Error(), Err: err}
+	if err := root.Remove(ImportJournalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return refuse(ImportJournalFile, err)
 	}
 	return fsutil.SyncDir(dir)
 }

@@ -2,6 +2,9 @@ package serve_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -371,5 +374,55 @@ func TestLargeWindowIsBounded(t *testing.T) {
 		t.Fatalf("after a change to 1000 rows, row %d is drawn; want at most %d", n, serve.MaxWindowHeight)
 	}
 	cl.keys(t, "q")
+	cl.waitExit(t)
+}
+
+// TestIdleConnectionsBounded: connections that never log in are closed
+// after the handshake timeout, and past the limit of connections from one
+// host a new one is closed at once; once the idle ones are gone, a rater
+// connects and is served (a real client, golang.org/x/crypto/ssh).
+func TestIdleConnectionsBounded(t *testing.T) {
+	dir := writeRatingsDir(t)
+	ts := startServer(t, dir, func(c *serve.Config) {
+		c.HandshakeTimeout = time.Second
+		c.MaxConnectionsPerHost = 3
+	})
+	// closedWithin reports whether the server closes c within d (EOF or a
+	// reset; what it sent before, its version line, is read and dropped).
+	closedWithin := func(c net.Conn, d time.Duration) bool {
+		c.SetReadDeadline(time.Now().Add(d))
+		_, err := io.Copy(io.Discard, c)
+		var ne net.Error
+		return !(errors.As(err, &ne) && ne.Timeout())
+	}
+	var idle []net.Conn
+	for range 3 {
+		c, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		idle = append(idle, c)
+	}
+	time.Sleep(100 * time.Millisecond)
+	over, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer over.Close()
+	if !closedWithin(over, 500*time.Millisecond) {
+		t.Error("a fourth connection from one host (limit 3) was kept open")
+	}
+	for i, c := range idle {
+		if !closedWithin(c, 5*time.Second) {
+			t.Errorf("idle connection %d was not closed after the 1 s handshake timeout", i+1)
+		}
+	}
+	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{agent: true, pty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(cl.screen(), "fields") })
+	cl.keys(t, "\x1b", "q")
 	cl.waitExit(t)
 }

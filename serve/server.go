@@ -64,7 +64,25 @@ type Config struct {
 	// Log receives one line per connection, refusal and signed record
 	// (nil discards them).
 	Log io.Writer
+	// HandshakeTimeout is how long a connection may take to log in (the
+	// SSH handshake and public-key authentication) before it is closed
+	// (default DefaultHandshakeTimeout).
+	HandshakeTimeout time.Duration
+	// MaxConnections and MaxConnectionsPerHost bound the connections open
+	// at once, in all and from one remote address (logged in or not;
+	// defaults DefaultMaxConnections and DefaultMaxConnectionsPerHost); a
+	// connection past either is closed before its handshake.
+	MaxConnections, MaxConnectionsPerHost int
 }
+
+// Defaults of Config: connections that never log in cannot hold the
+// server's file descriptors (two raters, an adjudicator and a coordinator
+// need a handful of connections).
+const (
+	DefaultHandshakeTimeout      = 30 * time.Second
+	DefaultMaxConnections        = 128
+	DefaultMaxConnectionsPerHost = 16
+)
 
 // Server is a running `verdict serve`.
 type Server struct {
@@ -74,6 +92,15 @@ type Server struct {
 	mu    sync.Mutex
 	seats map[string]*seat
 	logMu sync.Mutex
+
+	// connMu guards open (connections open now, by remote host), total
+	// and the count of connections closed at the limits since the last
+	// line logged about them.
+	connMu       sync.Mutex
+	open         map[string]int
+	total        int
+	turnedAway   int
+	turnedLogged time.Time
 
 	// lnMu guards closed and listeners: a Close may come before Serve
 	// has handed its listener to the SSH server, which only closes the
@@ -108,7 +135,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("serve: no host key")
 	}
-	s := &Server{cfg: cfg, seats: map[string]*seat{}}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
+	if cfg.MaxConnectionsPerHost <= 0 {
+		cfg.MaxConnectionsPerHost = DefaultMaxConnectionsPerHost
+	}
+	s := &Server{cfg: cfg, seats: map[string]*seat{}, open: map[string]int{}}
 	// The host key is given as an option: wish.NewServer would otherwise
 	// write a key of its own into the working directory.
 	srv, err := wish.NewServer(
@@ -136,8 +172,57 @@ func New(cfg Config) (*Server, error) {
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
 	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": ssh.DefaultSessionHandler}
 	srv.RequestHandlers = map[string]ssh.RequestHandler{}
+	srv.HandshakeTimeout = cfg.HandshakeTimeout
+	srv.ConnCallback = s.admitConn
+	srv.ConnectionCloseCallback = s.closedConn
 	s.srv = srv
 	return s, nil
+}
+
+// hostOf is the host part of a connection's remote address.
+func hostOf(c net.Conn) string {
+	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
+	if err != nil {
+		return c.RemoteAddr().String()
+	}
+	return host
+}
+
+// admitConn counts a new connection, or closes it (nil) when
+// Config.MaxConnections are open, or Config.MaxConnectionsPerHost from
+// its host; such closings are logged at most once every 10 seconds,
+// with their count.
+func (s *Server) admitConn(_ ssh.Context, c net.Conn) net.Conn {
+	host := hostOf(c)
+	s.connMu.Lock()
+	if s.total >= s.cfg.MaxConnections || s.open[host] >= s.cfg.MaxConnectionsPerHost {
+		s.turnedAway++
+		now := s.cfg.Now()
+		var n int
+		if now.Sub(s.turnedLogged) >= 10*time.Second {
+			n, s.turnedAway, s.turnedLogged = s.turnedAway, 0, now
+		}
+		s.connMu.Unlock()
+		if n > 0 {
+			s.logf("closed %d connection(s) at once: at most %d connections are open, %d from one host", n, s.cfg.MaxConnections, s.cfg.MaxConnectionsPerHost)
+		}
+		return nil
+	}
+	s.total++
+	s.open[host]++
+	s.connMu.Unlock()
+	return c
+}
+
+// closedConn uncounts a connection admitConn let in.
+func (s *Server) closedConn(c net.Conn) {
+	host := hostOf(c)
+	s.connMu.Lock()
+	s.total--
+	if s.open[host]--; s.open[host] <= 0 {
+		delete(s.open, host)
+	}
+	s.connMu.Unlock()
 }
 
 // Fingerprint is the host key's SHA-256 fingerprint, as `ssh-keygen -lf`

@@ -313,3 +313,37 @@ func TestLockFileLinkRefused(t *testing.T) {
 		t.Error("export wrote its output although its lock was refused")
 	}
 }
+
+// TestImportJournalNeedsManifest: a journal left after the binding (every
+// file it names is bound) meets a manifest.json with a typo: the next
+// campaign writer cannot tell which files are bound, so it refuses
+// (import-journal) and removes none of them.
+func TestImportJournalNeedsManifest(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	camp := filepath.Join(t.TempDir(), "campaign")
+	if err := os.CopyFS(camp, os.DirFS(filepath.Join("..", "..", "fixtures", "campaign"))); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(camp, assemble.WriteLockFile), nil, 0o600)
+	var files []string
+	for _, p := range []string{"responses/S1.json", "receipts/S1.json"} {
+		b, err := os.ReadFile(filepath.Join(camp, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fmt.Sprintf(`{"path":%q,"sha256":"%x"}`, p, sha256.Sum256(b)))
+	}
+	os.WriteFile(filepath.Join(camp, assemble.ImportJournalFile), []byte(`{"files":[`+strings.Join(files, ",")+`]}`), 0o644)
+	m := filepath.Join(camp, "manifest.json")
+	b, _ := os.ReadFile(m)
+	os.WriteFile(m, append(b[:len(b)-2], []byte(",}\n")...), 0o644)
+	if p := runBin(bin, nil, "manifest", camp); p.code != 1 || !strings.Contains(p.out, "import-journal") {
+		t.Errorf("manifest with a journal and a manifest that does not decode: exit %d\n%s", p.code, p.out)
+	}
+	for _, p := range []string{"responses/S1.json", "receipts/S1.json", assemble.ImportJournalFile} {
+		if _, err := os.Lstat(filepath.Join(camp, p)); err != nil {
+			t.Errorf("%s is gone", p)
+		}
+	}
+}

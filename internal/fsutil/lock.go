@@ -14,8 +14,9 @@ import (
 var ErrLocked = errors.New("another writer holds the lock")
 
 // ErrLockNotFile is returned by Lock when path+LockSuffix exists and is
-// not a regular file (a symbolic link, a directory): the lock file is
-// never made through a link, at a place the user did not name.
+// not a regular file (a symbolic link, a directory, a FIFO, a socket):
+// the lock file is never made through a link, at a place the user did
+// not name.
 var ErrLockNotFile = errors.New("the lock file exists and is not a regular file")
 
 // LockSuffix is appended to a file's path to name its lock file.
@@ -28,8 +29,9 @@ const LockSuffix = ".lock"
 // the returned value, or when the process ends; the lock file itself stays
 // (removing it after release would let two writers hold locks on two
 // different files of the same name). A lock already held gives an error
-// that matches ErrLocked; a lock file that is a symbolic link (dangling or
-// not) or a directory, one that matches ErrLockNotFile.
+// that matches ErrLocked; a lock file that is not a regular file (a
+// symbolic link, dangling or not, a directory, a FIFO), one that matches
+// ErrLockNotFile.
 func Lock(path string, perm fs.FileMode) (*flock.Flock, error) {
 	if fi, err := os.Lstat(path + LockSuffix); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path+LockSuffix, ErrLockNotFile)

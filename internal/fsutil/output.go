@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,8 +22,8 @@ import (
 const ReasonOutputLocked verr.Reason = "output-locked"
 
 // ReasonLockNotFile: the output's lock file exists and is not a regular
-// file (a symbolic link or a directory; ErrLockNotFile); nothing is made
-// through it.
+// file (a symbolic link, a directory, a FIFO or a socket; ErrLockNotFile);
+// nothing is made through it.
 const ReasonLockNotFile verr.Reason = "lock-not-file"
 
 // RuleOneWriter is the rule of ReasonOutputLocked.
@@ -56,6 +57,15 @@ func (o *Output) RemoveStale(path string) error {
 		return nil
 	}
 	return RemoveStale(path)
+}
+
+// RemoveStaleIn is RemoveStale for the slash-separated path rel inside
+// root (RemoveStaleIn of package fsutil), under the same condition.
+func (o *Output) RemoveStaleIn(root *os.Root, rel string) error {
+	if !o.Prior() {
+		return nil
+	}
+	return RemoveStaleIn(root, rel)
 }
 
 // Unlock releases the output's lock; the lock file stays (see Lock).
@@ -105,7 +115,7 @@ func LockOutput(path string) (*Output, error) {
 	}
 	if errors.Is(err, ErrLockNotFile) {
 		return nil, &verr.Error{Reason: ReasonLockNotFile, File: real + LockSuffix, Rule: RuleOneWriter,
-			Detail: "the lock file is a symbolic link or a directory; verdict makes its lock files itself, never through a link: remove it when no verdict command is running, and run again", Err: err}
+			Detail: "the lock file is not a regular file (a symbolic link, a directory, a FIFO or a socket); verdict makes its lock files itself, never through a link: remove it when no verdict command is running, and run again", Err: err}
 	}
 	if err != nil {
 		return nil, err
@@ -236,7 +246,7 @@ const minTempDigits = 9
 // renameio) that is not as well the temporary file of another output
 // (otherOutput). A symbolic link, or an entry of any other name, type or
 // digit count, is not verdict's and is left alone.
-func isStagingOf(dir string, e fs.DirEntry, base string) bool {
+func isStagingOf(dir dirView, e fs.DirEntry, base string) bool {
 	rest, ok := strings.CutPrefix(e.Name(), "."+base)
 	if !ok || rest == "" {
 		return false
@@ -251,14 +261,41 @@ func isStagingOf(dir string, e fs.DirEntry, base string) bool {
 	return e.Type().IsRegular() && len(digits) >= minTempDigits && !otherOutput(dir, base, digits)
 }
 
+// dirView is a directory as RemoveStale sees it: a directory of the file
+// system (RemoveStale) or one inside an os.Root (RemoveStaleIn), whose
+// look-ups and removals never leave the root.
+type dirView struct {
+	lstat     func(name string) error
+	readDir   func() ([]fs.DirEntry, error)
+	removeAll func(name string) error
+}
+
+// osDir is the directory dir of the file system.
+func osDir(dir string) dirView {
+	return dirView{
+		lstat:     func(n string) error { _, err := os.Lstat(filepath.Join(dir, n)); return err },
+		readDir:   func() ([]fs.DirEntry, error) { return os.ReadDir(filepath.Clean(dir)) },
+		removeAll: func(n string) error { return os.RemoveAll(filepath.Join(dir, n)) },
+	}
+}
+
+// rootDir is the slash-separated directory dir inside root.
+func rootDir(root *os.Root, dir string) dirView {
+	return dirView{
+		lstat:     func(n string) error { _, err := root.Lstat(path.Join(dir, n)); return err },
+		readDir:   func() ([]fs.DirEntry, error) { return fs.ReadDir(root.FS(), dir) },
+		removeAll: func(n string) error { return root.RemoveAll(path.Join(dir, n)) },
+	}
+}
+
 // otherOutput reports whether ".BASE" followed by digits could as well be
 // the temporary file of another output in dir whose name is base followed
 // by some of those digits (".r1" + digits is also ".r" + "1" + digits):
 // it is when such an output's lock file exists, and then the entry is
 // left to that output's writer.
-func otherOutput(dir, base, digits string) bool {
+func otherOutput(dir dirView, base, digits string) bool {
 	for k := 1; k <= len(digits)-minTempDigits; k++ {
-		if _, err := os.Lstat(filepath.Join(dir, base+digits[:k]+LockSuffix)); err == nil {
+		if err := dir.lstat(base + digits[:k] + LockSuffix); err == nil {
 			return true
 		}
 	}
@@ -272,7 +309,19 @@ func otherOutput(dir, base, digits string) bool {
 // (LockOutput does), so that no live write's temporary file is removed.
 func RemoveStale(path string) error {
 	dir, base := filepath.Split(path)
-	ents, err := os.ReadDir(filepath.Clean(dir))
+	return removeStale(osDir(dir), base)
+}
+
+// RemoveStaleIn is RemoveStale for the output named by the
+// slash-separated path rel inside root: every look-up and removal goes
+// through root, so a directory on the way that is (or is swapped for) a
+// symbolic link out of root is refused, never followed.
+func RemoveStaleIn(root *os.Root, rel string) error {
+	return removeStale(rootDir(root, path.Dir(rel)), path.Base(rel))
+}
+
+func removeStale(dir dirView, base string) error {
+	ents, err := dir.readDir()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -283,7 +332,7 @@ func RemoveStale(path string) error {
 		if !isStagingOf(dir, e, base) {
 			continue
 		}
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+		if err := dir.removeAll(e.Name()); err != nil {
 			return err
 		}
 	}
