@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -167,11 +169,16 @@ func unwrapPath(err error) error {
 // that is in dir with the journal's digest and that the manifest on disk
 // does not bind (a bound file is the campaign's record and is never
 // removed), with the temporary files a killed write left beside each, and
-// then the journal itself. Every look-up and removal goes through an
-// os.Root of dir, so a directory swapped for a symbolic link out of the
-// campaign is refused, never followed. A manifest that cannot be read or
-// decoded refuses the undo (ReasonImportJournal) before anything is
-// removed: without it no file can be known to be unbound.
+// then the journal itself. A created file is a name directly in one of
+// the result directories (recoverImport checks that); each directory is
+// opened once as an os.Root and used only when it is the real directory
+// of that name (not a symbolic link, not swapped for one before it was
+// opened), and every look-up and removal of its files goes through that
+// root with a single name, so nothing outside it, the manifest or
+// another directory's files included, can be reached by a link or a
+// swap while the undo runs. A manifest that cannot be read or decoded
+// refuses the undo (ReasonImportJournal) before anything is removed:
+// without it no file can be known to be unbound.
 func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) error {
 	refuse := func(file string, err error) error {
 		return &verr.Error{Reason: ReasonImportJournal, File: file, Rule: ruleBatch, Detail: "undoing the batch: " + unwrapPath(err).Error(), Err: err}
@@ -181,8 +188,7 @@ func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) 
 		return refuse(ImportJournalFile, err)
 	}
 	defer root.Close()
-	fsys := campaign.RootFS(root)
-	raw, err := campaign.ReadRegularFS(fsys, campaign.ManifestFile, campaign.FileManifest)
+	raw, err := campaign.ReadRegularFS(campaign.RootFS(root), campaign.ManifestFile, campaign.FileManifest)
 	if err != nil {
 		return &verr.Error{Reason: ReasonImportJournal, File: campaign.ManifestFile, Rule: ruleBatch,
 			Detail: "an interrupted import's journal is here, but the manifest cannot be read, so which of its files are bound is unknown; nothing was changed: correct the manifest and run again (" + unwrapPath(err).Error() + ")", Err: err}
@@ -196,15 +202,59 @@ func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) 
 	for _, f := range list {
 		bound[f.Path] = f.SHA256
 	}
+	// The result directories, each opened once (nil: it does not exist).
+	subs := map[string]*os.Root{}
+	defer func() {
+		for _, r := range subs {
+			if r != nil {
+				r.Close()
+			}
+		}
+	}()
+	open := func(d string) (*os.Root, error) {
+		if r, ok := subs[d]; ok {
+			return r, nil
+		}
+		fi, err := root.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			subs[d] = nil
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("%s is not a directory (a symbolic link?)", d)
+		}
+		r, err := root.OpenRoot(d)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := r.Stat("."); err != nil || !os.SameFile(fi, st) {
+			r.Close()
+			return nil, fmt.Errorf("%s changed while the undo ran (a directory swapped for a link?)", d)
+		}
+		subs[d] = r
+		return r, nil
+	}
 	dirs := map[string]bool{}
 	for _, f := range created {
-		if err := lock.RemoveStaleIn(root, f.Path); err != nil {
+		d, name := path.Split(f.Path)
+		d = path.Clean(d)
+		sub, err := open(d)
+		if err != nil {
+			return refuse(f.Path, err)
+		}
+		if sub == nil {
+			continue
+		}
+		if err := lock.RemoveStaleIn(sub, name); err != nil {
 			return refuse(f.Path, err)
 		}
 		if bound[f.Path] == f.SHA256 {
 			continue
 		}
-		fi, err := root.Lstat(f.Path)
+		fi, err := sub.Lstat(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -214,14 +264,14 @@ func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) 
 		if !fi.Mode().IsRegular() {
 			continue // not the batch's file: never removed
 		}
-		b, err := campaign.ReadRegularFS(fsys, f.Path, campaign.FileKindOf(f.Path))
+		b, err := campaign.ReadRegularFS(campaign.RootFS(sub), name, campaign.FileKindOf(f.Path))
 		if err != nil || blinding.Digest(b) != f.SHA256 {
 			continue // not the batch's file: never removed
 		}
-		if err := root.Remove(f.Path); err != nil {
+		if err := sub.Remove(name); err != nil {
 			return refuse(f.Path, err)
 		}
-		dirs[path.Dir(f.Path)] = true
+		dirs[d] = true
 	}
 	for d := range dirs {
 		if err := fsutil.SyncDir(filepath.Join(dir, filepath.FromSlash(d))); err != nil {
@@ -275,8 +325,8 @@ func recoverImport(lock *fsutil.Output, dir string) error {
 		return bad("is malformed: %v", err)
 	}
 	for _, f := range j.Files {
-		if campaign.CheckFilePath(f.Path) != "" || !inDirs(f.Path, resultDirs) {
-			return bad("names %q, not a response or receipt", f.Path)
+		if d := path.Dir(f.Path); campaign.CheckFilePath(f.Path) != "" || !slices.Contains(resultDirs, d) {
+			return bad("names %q, not a response or receipt (a file directly in %s)", f.Path, strings.Join(resultDirs, " or "))
 		}
 		if err := realDirs(dir, path.Dir(f.Path)); err != nil {
 			return bad("names %q: %v", f.Path, err)

@@ -62,3 +62,24 @@ func TestUndoImportNeedsManifest(t *testing.T) {
 		t.Error("the undo removed receipts/S1.json without knowing whether it is bound")
 	}
 }
+
+// TestUndoImportNoInCampaignLink: a result directory that is a symbolic
+// link inside the campaign (receipts -> .) cannot lead the undo to the
+// manifest or another directory's files: the journal's
+// "receipts/manifest.json", with the manifest's digest, is refused and the
+// manifest stays.
+func TestUndoImportNoInCampaignLink(t *testing.T) {
+	camp := t.TempDir()
+	manifest := []byte(`{"files": []}`)
+	os.WriteFile(filepath.Join(camp, campaign.ManifestFile), manifest, 0o644)
+	if err := os.Symlink(".", filepath.Join(camp, campaign.ReceiptsDir)); err != nil {
+		t.Fatal(err)
+	}
+	err := undoImport(nil, camp, []campaign.FileDigest{{Path: "receipts/manifest.json", SHA256: blinding.Digest(manifest)}})
+	if err == nil {
+		t.Error("the undo through receipts -> . was not refused")
+	}
+	if _, err := os.Lstat(filepath.Join(camp, campaign.ManifestFile)); err != nil {
+		t.Error("the undo removed the manifest")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"verdict/assemble"
 )
@@ -342,6 +343,56 @@ func TestImportJournalNeedsManifest(t *testing.T) {
 		t.Errorf("manifest with a journal and a manifest that does not decode: exit %d\n%s", p.code, p.out)
 	}
 	for _, p := range []string{"responses/S1.json", "receipts/S1.json", assemble.ImportJournalFile} {
+		if _, err := os.Lstat(filepath.Join(camp, p)); err != nil {
+			t.Errorf("%s is gone", p)
+		}
+	}
+}
+
+// TestImportJournalUndoRace: responses/ is swapped for a link to the
+// campaign's root while a long undo runs (a journal of 20,000 missing
+// files, then "responses/manifest.json" with the manifest's digest): the
+// undo keeps working in the directory it opened, and the manifest and
+// every bound file stay.
+func TestImportJournalUndoRace(t *testing.T) {
+	t.Parallel()
+	bin := verdictBin(t)
+	camp := filepath.Join(t.TempDir(), "campaign")
+	if err := os.CopyFS(camp, os.DirFS(filepath.Join("..", "..", "fixtures", "campaign"))); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(camp, assemble.WriteLockFile), nil, 0o600)
+	marker := filepath.Join(camp, "responses", "zz-marker.json")
+	os.WriteFile(marker, []byte("SYNTHETIC marker\n"), 0o644)
+	manifest, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
+	var j strings.Builder
+	fmt.Fprintf(&j, `{"files":[{"path":"responses/zz-marker.json","sha256":"%x"}`, sha256.Sum256([]byte("SYNTHETIC marker\n")))
+	for i := range 20000 {
+		fmt.Fprintf(&j, `,{"path":"responses/x%07d.json","sha256":"%064d"}`, i, 0)
+	}
+	fmt.Fprintf(&j, `,{"path":"responses/manifest.json","sha256":"%x"}]}`, sha256.Sum256(manifest))
+	os.WriteFile(filepath.Join(camp, assemble.ImportJournalFile), []byte(j.String()), 0o644)
+	done := make(chan proc, 1)
+	go func() { done <- runBin(bin, nil, "manifest", camp) }()
+	swapped := false
+	for !swapped {
+		select {
+		case p := <-done:
+			t.Fatalf("manifest ended before the swap (exit %d): the undo was too fast for this test\n%s", p.code, p.out)
+		default:
+		}
+		if _, err := os.Lstat(marker); err != nil {
+			os.Rename(filepath.Join(camp, "responses"), filepath.Join(camp, "responses.real"))
+			os.Symlink(".", filepath.Join(camp, "responses"))
+			swapped = true
+		}
+		time.Sleep(time.Millisecond)
+	}
+	<-done
+	if b, err := os.ReadFile(filepath.Join(camp, "manifest.json")); err != nil || string(b) != string(manifest) {
+		t.Fatalf("the manifest was removed or changed by the undo: %v", err)
+	}
+	for _, p := range []string{"receipts/S1.json", "responses.real/S1.json"} {
 		if _, err := os.Lstat(filepath.Join(camp, p)); err != nil {
 			t.Errorf("%s is gone", p)
 		}
