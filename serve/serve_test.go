@@ -384,7 +384,7 @@ func TestLargeWindowIsBounded(t *testing.T) {
 func TestIdleConnectionsBounded(t *testing.T) {
 	dir := writeRatingsDir(t)
 	ts := startServer(t, dir, func(c *serve.Config) {
-		c.HandshakeTimeout = time.Second
+		c.LoginTimeout = time.Second
 		c.MaxConnectionsPerHost = 3
 	})
 	// closedWithin reports whether the server closes c within d (EOF or a

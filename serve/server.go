@@ -64,10 +64,11 @@ type Config struct {
 	// Log receives one line per connection, refusal and signed record
 	// (nil discards them).
 	Log io.Writer
-	// HandshakeTimeout is how long a connection may take to log in (the
-	// SSH handshake and public-key authentication) before it is closed
-	// (default DefaultHandshakeTimeout).
-	HandshakeTimeout time.Duration
+	// LoginTimeout is how long a connection may be open without a
+	// session before it is closed: to log in (the SSH handshake and
+	// public-key authentication) and open its session, and after its
+	// session ended (default DefaultLoginTimeout).
+	LoginTimeout time.Duration
 	// MaxConnections and MaxConnectionsPerHost bound the connections open
 	// at once, in all and from one remote address (logged in or not;
 	// defaults DefaultMaxConnections and DefaultMaxConnectionsPerHost); a
@@ -79,7 +80,7 @@ type Config struct {
 // server's file descriptors (two raters, an adjudicator and a coordinator
 // need a handful of connections).
 const (
-	DefaultHandshakeTimeout      = 30 * time.Second
+	DefaultLoginTimeout          = 30 * time.Second
 	DefaultMaxConnections        = 128
 	DefaultMaxConnectionsPerHost = 16
 )
@@ -135,8 +136,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("serve: no host key")
 	}
-	if cfg.HandshakeTimeout <= 0 {
-		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	if cfg.LoginTimeout <= 0 {
+		cfg.LoginTimeout = DefaultLoginTimeout
 	}
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = DefaultMaxConnections
@@ -170,59 +171,13 @@ func New(cfg Config) (*Server, error) {
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
-	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": ssh.DefaultSessionHandler}
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 	srv.RequestHandlers = map[string]ssh.RequestHandler{}
-	srv.HandshakeTimeout = cfg.HandshakeTimeout
+	srv.HandshakeTimeout = cfg.LoginTimeout
 	srv.ConnCallback = s.admitConn
 	srv.ConnectionCloseCallback = s.closedConn
 	s.srv = srv
 	return s, nil
-}
-
-// hostOf is the host part of a connection's remote address.
-func hostOf(c net.Conn) string {
-	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
-	if err != nil {
-		return c.RemoteAddr().String()
-	}
-	return host
-}
-
-// admitConn counts a new connection, or closes it (nil) when
-// Config.MaxConnections are open, or Config.MaxConnectionsPerHost from
-// its host; such closings are logged at most once every 10 seconds,
-// with their count.
-func (s *Server) admitConn(_ ssh.Context, c net.Conn) net.Conn {
-	host := hostOf(c)
-	s.connMu.Lock()
-	if s.total >= s.cfg.MaxConnections || s.open[host] >= s.cfg.MaxConnectionsPerHost {
-		s.turnedAway++
-		now := s.cfg.Now()
-		var n int
-		if now.Sub(s.turnedLogged) >= 10*time.Second {
-			n, s.turnedAway, s.turnedLogged = s.turnedAway, 0, now
-		}
-		s.connMu.Unlock()
-		if n > 0 {
-			s.logf("closed %d connection(s) at once: at most %d connections are open, %d from one host", n, s.cfg.MaxConnections, s.cfg.MaxConnectionsPerHost)
-		}
-		return nil
-	}
-	s.total++
-	s.open[host]++
-	s.connMu.Unlock()
-	return c
-}
-
-// closedConn uncounts a connection admitConn let in.
-func (s *Server) closedConn(c net.Conn) {
-	host := hostOf(c)
-	s.connMu.Lock()
-	s.total--
-	if s.open[host]--; s.open[host] <= 0 {
-		delete(s.open, host)
-	}
-	s.connMu.Unlock()
 }
 
 // Fingerprint is the host key's SHA-256 fingerprint, as `ssh-keygen -lf`
@@ -420,8 +375,10 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 }
 
 // program builds the Bubble Tea program of a session gate prepared, at
-// the client's terminal size, colour profile and environment
-// (bm.MakeOptions); window changes reach it through the middleware.
+// the client's terminal size (the last window change before it, else
+// the terminal request's), colour profile and environment
+// (bm.MakeOptions); later window changes reach it from the session's
+// request filter (connState.forwardWindows).
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	ps, _ := sess.Context().Value(sessionKey{}).(*session)
 	if ps == nil {
@@ -431,14 +388,20 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// A client without a terminal of its own (ssh -tt from a script)
 	// reports a 0x0 window: draw at 80x24 until it reports a size. A
 	// larger window than MaxWindow is drawn at MaxWindow.
+	cs, _ := sess.Context().Value(connKey{}).(*connState)
 	if pty, _, ok := sess.Pty(); ok {
 		w, h := pty.Window.Width, pty.Window.Height
+		if m := cs.reported(); m != nil {
+			w, h = m.Width, m.Height
+		}
 		if w <= 0 || h <= 0 {
 			w, h = 80, 24
 		}
 		opts = append(opts, tea.WithWindowSize(min(w, MaxWindowWidth), min(h, MaxWindowHeight)))
 	}
-	return tea.NewProgram(ps.model, opts...)
+	p := tea.NewProgram(ps.model, opts...)
+	cs.forwardWindows(ps.ctx, p)
+	return p
 }
 
 // MaxWindowWidth and MaxWindowHeight bound the window a served program
