@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,13 +50,23 @@ type connState struct {
 	kick   chan struct{}
 }
 
-// hostOf is the host part of a connection's remote address.
+// hostOf is the host a connection comes from, as MaxConnectionsPerHost
+// counts it: its IPv4 address (an IPv4-mapped IPv6 address too), or the
+// /64 network of its IPv6 address (one host commonly holds a whole /64).
 func hostOf(c net.Conn) string {
-	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
+	ap, err := netip.ParseAddrPort(c.RemoteAddr().String())
 	if err != nil {
 		return c.RemoteAddr().String()
 	}
-	return host
+	a := ap.Addr().Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return a.String()
+	}
+	return p.String()
 }
 
 // admitConn counts a new connection, or closes it (nil) when
