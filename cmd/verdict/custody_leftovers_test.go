@@ -322,11 +322,7 @@ func TestLockFileLinkRefused(t *testing.T) {
 func TestImportJournalNeedsManifest(t *testing.T) {
 	t.Parallel()
 	bin := verdictBin(t)
-	camp := filepath.Join(t.TempDir(), "campaign")
-	if err := os.CopyFS(camp, os.DirFS(filepath.Join("..", "..", "fixtures", "campaign"))); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(camp, assemble.WriteLockFile), nil, 0o600)
+	camp := heldCampaign(t)
 	var files []string
 	for _, p := range []string{"responses/S1.json", "receipts/S1.json"} {
 		b, err := os.ReadFile(filepath.Join(camp, p))
@@ -357,11 +353,7 @@ func TestImportJournalNeedsManifest(t *testing.T) {
 func TestImportJournalUndoRace(t *testing.T) {
 	t.Parallel()
 	bin := verdictBin(t)
-	camp := filepath.Join(t.TempDir(), "campaign")
-	if err := os.CopyFS(camp, os.DirFS(filepath.Join("..", "..", "fixtures", "campaign"))); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(camp, assemble.WriteLockFile), nil, 0o600)
+	camp := heldCampaign(t)
 	marker := filepath.Join(camp, "responses", "zz-marker.json")
 	os.WriteFile(marker, []byte("SYNTHETIC marker\n"), 0o644)
 	manifest, _ := os.ReadFile(filepath.Join(camp, "manifest.json"))
@@ -397,4 +389,18 @@ func TestImportJournalUndoRace(t *testing.T) {
 			t.Errorf("%s is gone", p)
 		}
 	}
+}
+
+// heldCampaign is a copy of the SYNTHETIC fixture campaign with its write
+// lock file, as a campaign a verdict writer has held.
+func heldCampaign(t *testing.T) string {
+	t.Helper()
+	camp := filepath.Join(t.TempDir(), "campaign")
+	if err := os.CopyFS(camp, os.DirFS(filepath.Join("..", "..", "fixtures", "campaign"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(camp, assemble.WriteLockFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return camp
 }
