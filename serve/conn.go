@@ -23,25 +23,31 @@ import (
 // at once: a rater needs one (a command or a subsystem asked on another is
 // refused by gate); a few more let a client open its next one while the
 // last is closing.
+//
+// maxPtyBytes bounds a terminal request (its TERM name and terminal
+// modes: a few hundred bytes from a real client).
 const (
-	maxEnvRequests = 64
-	maxEnvBytes    = 4096
+	maxEnvRequests = 32
+	maxEnvBytes    = 1024
 	maxSessions    = 4
+	maxPtyBytes    = 4096
 )
 
 // connKey is the context key of a connection's connState.
 type connKey struct{}
 
 // connState is what the server keeps of one connection: its session
-// count (at most maxSessions at once), the timer that closes it while it has no
-// session (Config.LoginTimeout), and the window sizes its session
-// reports, forwarded to the session's program.
+// channels (at most maxSessions at once), the shells served on them
+// (gate), the timer that closes it while no shell is served
+// (Config.LoginTimeout), and the window sizes its session reports,
+// forwarded to the session's program.
 type connState struct {
 	conn    net.Conn
 	timeout time.Duration
 
 	mu       sync.Mutex
 	sessions int
+	serving  int
 	idle     *time.Timer
 
 	// latest is the last window size the session reported; kick tells
@@ -73,7 +79,7 @@ func hostOf(c net.Conn) string {
 // Config.MaxConnections are open, or Config.MaxConnectionsPerHost from
 // its host; such closings are logged at most once every 10 seconds,
 // with their count. An admitted connection is closed once it has been
-// without a session for Config.LoginTimeout.
+// without a served shell for Config.LoginTimeout.
 func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	host := hostOf(c)
 	s.connMu.Lock()
@@ -123,8 +129,8 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: nc, cs: cs}, ctx)
 }
 
-// beginSession counts a session, false when maxSessions are open
-// already; the connection is no longer closed for having none.
+// beginSession counts a session channel, false when maxSessions are
+// open already.
 func (cs *connState) beginSession() bool {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
@@ -132,17 +138,34 @@ func (cs *connState) beginSession() bool {
 		return false
 	}
 	cs.sessions++
-	cs.idle.Stop()
 	return true
 }
 
-// endSession uncounts a session; without one the connection is closed
-// after its timeout.
+// endSession uncounts a session channel.
 func (cs *connState) endSession() {
 	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.sessions--; cs.sessions == 0 {
-		cs.idle.Reset(cs.timeout)
+	cs.sessions--
+	cs.mu.Unlock()
+}
+
+// serve counts a shell served on the connection (gate, until it
+// returns): the connection is no longer closed for having none; done
+// uncounts it, and without one the connection is closed after its
+// timeout. A nil connState does nothing.
+func (cs *connState) serve() (done func()) {
+	if cs == nil {
+		return func() {}
+	}
+	cs.mu.Lock()
+	cs.serving++
+	cs.idle.Stop()
+	cs.mu.Unlock()
+	return func() {
+		cs.mu.Lock()
+		if cs.serving--; cs.serving == 0 {
+			cs.idle.Reset(cs.timeout)
+		}
+		cs.mu.Unlock()
 	}
 }
 
@@ -180,7 +203,8 @@ func (cs *connState) forwardWindows(ctx context.Context, p *tea.Program) {
 // before the SSH library's session handler reads them: a window change
 // is taken here (connState.latest), never handed to the library, whose
 // handler blocks for ever on a second one before the shell starts; the
-// environment is limited (maxEnvRequests, maxEnvBytes).
+// environment is limited (maxEnvRequests, maxEnvBytes) and so is a
+// terminal request (maxPtyBytes).
 type filteredChannel struct {
 	gossh.NewChannel
 	cs *connState
@@ -212,8 +236,11 @@ func (c *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error)
 					_ = req.Reply(ok, nil)
 				}
 				continue
-			case "env":
-				if envs++; envs > maxEnvRequests || len(req.Payload) > maxEnvBytes {
+			case "env", "pty-req":
+				if req.Type == "env" {
+					envs++
+				}
+				if envs > maxEnvRequests || req.Type == "env" && len(req.Payload) > maxEnvBytes || len(req.Payload) > maxPtyBytes {
 					if req.WantReply {
 						_ = req.Reply(false, nil)
 					}

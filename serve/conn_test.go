@@ -14,27 +14,39 @@ import (
 	"verdict/serve"
 )
 
-// TestConnectionWithoutSession: a connection that logs in and opens no
-// session is closed after the login timeout (it would hold a connection
-// slot for ever).
+// TestConnectionWithoutSession: a connection that logs in and starts no
+// shell (no session, or a session channel without one) is closed after
+// the login timeout (it would hold a connection slot for ever); so is a
+// terminal request larger than 4096 bytes refused.
 func TestConnectionWithoutSession(t *testing.T) {
 	dir := writeRatingsDir(t)
 	ts := startServer(t, dir, func(c *serve.Config) { c.LoginTimeout = time.Second })
-	cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{noShell: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := make(chan error, 1)
-	go func() { closed <- cl.c.Wait() }()
-	select {
-	case <-closed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("a logged-in connection without a session was kept open past the 1 s login timeout")
+	for _, withChannel := range []bool{false, true} {
+		cl, err := dial(t, ts, fixtureKey(t, "ann"), dialOpts{noShell: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withChannel {
+			s, err := cl.c.NewSession()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.RequestPty(strings.Repeat("x", 5000), 40, 120, ssh.TerminalModes{}); err == nil {
+				t.Error("a 5000-byte terminal request was accepted")
+			}
+		}
+		closed := make(chan error, 1)
+		go func() { closed <- cl.c.Wait() }()
+		select {
+		case <-closed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("a logged-in connection without a shell (session channel: %v) was kept open past the 1 s login timeout", withChannel)
+		}
 	}
 }
 
 // TestSessionRequestsBounded: a connection opens at most four sessions at
-// once, a session takes at most 64 environment variables, and window
+// once, a session takes at most 32 environment variables, and window
 // changes sent before the shell neither block the session's requests
 // nor outlive the connection (goroutines return to their count); the
 // last size sent before the shell is the size the screen is drawn at.
@@ -65,8 +77,8 @@ func TestSessionRequestsBounded(t *testing.T) {
 			envs++
 		}
 	}
-	if envs != 64 {
-		t.Errorf("%d environment variables accepted, want 64", envs)
+	if envs != 32 {
+		t.Errorf("%d environment variables accepted, want 32", envs)
 	}
 	for _, s := range open {
 		s.Close()
@@ -126,7 +138,7 @@ func TestSessionRequestsBounded(t *testing.T) {
 	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "fields") })
 	time.Sleep(200 * time.Millisecond)
 	if n := strings.Count(ansi.Strip(out.String()), strings.Repeat("─", 100)); n == 0 || strings.Contains(ansi.Strip(out.String()), strings.Repeat("─", 101)) {
-		t.Errorf("the screen is not drawn 100 columns wide after a window change to 100 before the shell")
+		t.Errorf("the screen is not drawn 100 columns wide after a window change to 100 before the shell: %q", ansi.Strip(out.String()))
 	}
 	in.Write([]byte("q"))
 }

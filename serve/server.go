@@ -39,6 +39,10 @@ const ReasonNoAgent verr.Reason = "no-agent"
 // before a new connection of the same person takes its seat over.
 const DefaultTakeoverAfter = 5 * time.Minute
 
+// seatRelease is how long a connection being taken over has to end
+// after its program is cancelled before its connection is closed.
+const seatRelease = 5 * time.Second
+
 // frameRate is the Bubble Tea frame rate of every served program (the
 // maximum Bubble Tea allows): a key's frame leaves within 1/120 s.
 const frameRate = 120
@@ -65,9 +69,11 @@ type Config struct {
 	// (nil discards them).
 	Log io.Writer
 	// LoginTimeout is how long a connection may be open without a
-	// session before it is closed: to log in (the SSH handshake and
-	// public-key authentication) and open its session, and after its
-	// session ended (default DefaultLoginTimeout).
+	// served shell before it is closed: to log in (the SSH handshake,
+	// in which a person may check the host key's fingerprint and type a
+	// key's passphrase, and public-key authentication) and start its
+	// shell, and after its shell ended (default DefaultLoginTimeout, as
+	// OpenSSH's LoginGraceTime).
 	LoginTimeout time.Duration
 	// MaxConnections and MaxConnectionsPerHost bound the connections open
 	// at once, in all and from one remote address (logged in or not;
@@ -80,7 +86,7 @@ type Config struct {
 // server's file descriptors (two raters, an adjudicator and a coordinator
 // need a handful of connections).
 const (
-	DefaultLoginTimeout          = 30 * time.Second
+	DefaultLoginTimeout          = 2 * time.Minute
 	DefaultMaxConnections        = 128
 	DefaultMaxConnectionsPerHost = 16
 )
@@ -119,6 +125,9 @@ type seat struct {
 	last   atomic.Int64 // unix nanoseconds of the last key or resize
 	cancel context.CancelFunc
 	done   chan struct{}
+	// drop closes the seat's connection (when its program does not end
+	// within seatRelease of its cancel).
+	drop func()
 	// note is written to the session when it is taken over.
 	note atomic.Value
 }
@@ -327,7 +336,13 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			s.refuse(sess, who, &verr.Error{Reason: "no-terminal", Detail: "verdict serve needs a terminal; connect with ssh -t (and without a command)"})
 			return
 		}
-		st, err := s.takeSeat(id, sess.RemoteAddr().String())
+		cs, _ := sess.Context().Value(connKey{}).(*connState)
+		defer cs.serve()()
+		drop := func() {}
+		if cs != nil {
+			drop = func() { _ = cs.conn.Close() }
+		}
+		st, err := s.takeSeat(id, sess.RemoteAddr().String(), drop)
 		if err != nil {
 			s.refuse(sess, who, err)
 			return
@@ -389,7 +404,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// reports a 0x0 window: draw at 80x24 until it reports a size. A
 	// larger window than MaxWindow is drawn at MaxWindow.
 	cs, _ := sess.Context().Value(connKey{}).(*connState)
-	if pty, _, ok := sess.Pty(); ok {
+	if pty, winch, ok := sess.Pty(); ok {
+		// The terminal request's size, which the SSH library queued for
+		// the middleware, is taken here: the middleware would send it
+		// after the program started, over a size reported since.
+		select {
+		case <-winch:
+		default:
+		}
 		w, h := pty.Window.Width, pty.Window.Height
 		if m := cs.reported(); m != nil {
 			w, h = m.Width, m.Height
@@ -455,9 +477,11 @@ func (a *activity) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // takeSeat gives id the one live connection of its person, or refuses
 // (ReasonSeatTaken) naming who holds it. A holder silent for
-// TakeoverAfter is ended (its program stops; everything it saved stays)
-// and the seat passes to the new connection.
-func (s *Server) takeSeat(id Identity, remote string) (*seat, error) {
+// TakeoverAfter is ended (its program stops, and its connection is
+// closed when the program has not ended within seatRelease, as when it
+// is stuck writing to a client that reads nothing; everything it saved
+// stays) and the seat passes to the new connection.
+func (s *Server) takeSeat(id Identity, remote string, drop func()) (*seat, error) {
 	now := s.cfg.Now()
 	s.mu.Lock()
 	old := s.seats[id.Name]
@@ -476,8 +500,15 @@ func (s *Server) takeSeat(id Identity, remote string) (*seat, error) {
 		s.mu.Unlock()
 		select {
 		case <-old.done:
-		case <-time.After(30 * time.Second):
-			return nil, &verr.Error{Reason: ReasonSeatTaken, Detail: "the silent connection of " + id.Name + " did not end within 30 s; try again"}
+		case <-time.After(seatRelease):
+			// Its program is stuck writing to a client that reads
+			// nothing: the connection is closed, which ends the write.
+			old.drop()
+			select {
+			case <-old.done:
+			case <-time.After(30 * time.Second):
+				return nil, &verr.Error{Reason: ReasonSeatTaken, Detail: "the silent connection of " + id.Name + " did not end within 30 s; try again"}
+			}
 		}
 		s.logf("%s: connection from %s taken over by %s after %s of silence", id.Name, old.remote, remote, idle.Truncate(time.Second))
 		s.mu.Lock()
@@ -486,7 +517,7 @@ func (s *Server) takeSeat(id Identity, remote string) (*seat, error) {
 			return nil, &verr.Error{Reason: ReasonSeatTaken, Detail: id.Name + " connected again meanwhile; try again"}
 		}
 	}
-	st := &seat{id: id, remote: remote, since: now, done: make(chan struct{})}
+	st := &seat{id: id, remote: remote, since: now, done: make(chan struct{}), drop: drop}
 	st.touch(now)
 	s.seats[id.Name] = st
 	s.mu.Unlock()
