@@ -237,6 +237,13 @@ func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) 
 		subs[d] = r
 		return r, nil
 	}
+	// Every directory is opened, and a link refused, before anything is
+	// removed.
+	for _, f := range created {
+		if _, err := open(path.Dir(f.Path)); err != nil {
+			return refuse(f.Path, err)
+		}
+	}
 	dirs := map[string]bool{}
 	for _, f := range created {
 		d, name := path.Split(f.Path)
@@ -292,9 +299,8 @@ func undoImport(lock *fsutil.Output, dir string, created []campaign.FileDigest) 
 // journal that cannot be read, one in a campaign whose write lock no
 // verdict writer held before (lock not Prior: the killed import would
 // have left it, so this journal is not a verdict import's), and one that
-// names a file outside responses/ and receipts/ or through a directory
-// that is a symbolic link (which could lead the removal out of the
-// campaign).
+// names a file outside responses/ and receipts/; undoImport refuses a
+// directory that is a symbolic link before it removes anything.
 func recoverImport(lock *fsutil.Output, dir string) error {
 	journal := filepath.Join(dir, ImportJournalFile)
 	if err := lock.RemoveStale(journal); err != nil {
@@ -327,9 +333,6 @@ func recoverImport(lock *fsutil.Output, dir string) error {
 	for _, f := range j.Files {
 		if d := path.Dir(f.Path); campaign.CheckFilePath(f.Path) != "" || !slices.Contains(resultDirs, d) {
 			return bad("names %q, not a response or receipt (a file directly in %s)", f.Path, strings.Join(resultDirs, " or "))
-		}
-		if err := realDirs(dir, path.Dir(f.Path)); err != nil {
-			return bad("names %q: %v", f.Path, err)
 		}
 	}
 	return undoImport(lock, dir, j.Files)

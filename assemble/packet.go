@@ -306,32 +306,24 @@ func compareExisting(dir string, files []fileBytes, rule string) ([]Written, err
 // mkdirBeneath creates the slash-separated directory rel under dir one
 // component at a time, refusing a component that exists and is not a
 // directory (a link could lead the write out of the campaign).
-func mkdirBeneath(dir, rel string) error { return dirsBeneath(dir, rel, true) }
-
-// realDirs checks that each existing component of the slash-separated
-// directory rel under dir is a directory and not a symbolic link, as
-// mkdirBeneath does, without creating any: a missing one ends the check.
-func realDirs(dir, rel string) error { return dirsBeneath(dir, rel, false) }
-
-func dirsBeneath(dir, rel string, create bool) error {
+func mkdirBeneath(dir, rel string) error {
+	cur := dir
 	if rel == "." {
 		return nil
 	}
-	cur := dir
 	for _, seg := range strings.Split(rel, "/") {
 		cur = filepath.Join(cur, seg)
 		fi, err := os.Lstat(cur)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && !create:
-			return nil
-		case errors.Is(err, fs.ErrNotExist):
+		if errors.Is(err, fs.ErrNotExist) {
 			if err := os.Mkdir(cur, 0o755); err != nil {
 				return err
 			}
 			continue
-		case err != nil:
+		}
+		if err != nil {
 			return err
-		case !fi.IsDir():
+		}
+		if !fi.IsDir() {
 			return fmt.Errorf("%s exists and is not a directory", cur)
 		}
 	}

@@ -120,13 +120,12 @@ func LockOutput(path string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if written {
-		if err := RemoveStale(real); err != nil {
-			l.Unlock()
-			return nil, err
-		}
+	o := &Output{lock: l, Path: real, prior: written}
+	if err := o.RemoveStale(real); err != nil {
+		l.Unlock()
+		return nil, err
 	}
-	return &Output{lock: l, Path: real, prior: written}, nil
+	return o, nil
 }
 
 // Resolve returns path made absolute, with the symbolic links of its
