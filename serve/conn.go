@@ -169,6 +169,13 @@ func (cs *connState) serve() (done func()) {
 	}
 }
 
+// close closes the connection (nothing for a nil connState).
+func (cs *connState) close() {
+	if cs != nil {
+		_ = cs.conn.Close()
+	}
+}
+
 // reported is the last window size the session reported (nil: none, or
 // a nil connState).
 func (cs *connState) reported() *tea.WindowSizeMsg {

@@ -338,11 +338,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 		}
 		cs, _ := sess.Context().Value(connKey{}).(*connState)
 		defer cs.serve()()
-		drop := func() {}
-		if cs != nil {
-			drop = func() { _ = cs.conn.Close() }
-		}
-		st, err := s.takeSeat(id, sess.RemoteAddr().String(), drop)
+		st, err := s.takeSeat(id, sess.RemoteAddr().String(), cs.close)
 		if err != nil {
 			s.refuse(sess, who, err)
 			return
@@ -438,8 +434,7 @@ const (
 
 // sessionFilter is a served program's message filter. It drops a window
 // size without area (the 0x0 that a client without a terminal of its
-// own reports, which the middleware forwards after the program started:
-// the renderer would then draw nothing, ever), bounds a larger one than
+// own reports: the renderer would then draw nothing, ever), bounds a larger one than
 // MaxWindowWidth by MaxWindowHeight to that size, and turns a suspend
 // into a resume, as the middleware's own filter (which this one
 // replaces) does, since a served program cannot stop its client.
